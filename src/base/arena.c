@@ -1,0 +1,159 @@
+#include "base/arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kg_arena_chunk {
+    kg_arena_chunk *next;
+    size_t size;
+    /* data follows, 16-aligned */
+    _Alignas(16) char data[];
+};
+
+#define KG_ALIGN 16u
+#define KG_DEFAULT_CHUNK 8192u
+
+static size_t align_up(size_t n) { return (n + (KG_ALIGN - 1)) & ~(size_t)(KG_ALIGN - 1); }
+
+void kg_arena_init(kg_arena *a, size_t chunk_size)
+{
+    memset(a, 0, sizeof *a);
+    a->chunk_size = chunk_size ? chunk_size : KG_DEFAULT_CHUNK;
+}
+
+void kg_arena_free(kg_arena *a)
+{
+    kg_arena_chunk *c = a->head;
+    while (c) {
+        kg_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    a->head = NULL;
+    a->ptr = a->end = NULL;
+    a->total = 0;
+}
+
+void kg_arena_reset(kg_arena *a)
+{
+    if (!a->head)
+        return;
+    /* keep the oldest chunk (the last in the list), free the rest */
+    kg_arena_chunk *c = a->head, *keep = NULL;
+    while (c) {
+        kg_arena_chunk *n = c->next;
+        if (!n)
+            keep = c;
+        else
+            free(c);
+        c = n;
+    }
+    keep->next = NULL;
+    a->head = keep;
+    a->ptr = keep->data;
+    a->end = keep->data + keep->size;
+    a->total = keep->size + sizeof(kg_arena_chunk);
+}
+
+static void *new_chunk(kg_arena *a, size_t n)
+{
+    size_t size = a->chunk_size;
+    if (n > size / 2) {
+        /* big allocation: own chunk, inserted behind the head so the head keeps its free space */
+        kg_arena_chunk *c = malloc(sizeof(kg_arena_chunk) + n);
+        if (!c)
+            abort();
+        c->size = n;
+        a->total += sizeof(kg_arena_chunk) + n;
+        if (a->head) {
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = NULL;
+            a->head = c;
+            a->ptr = a->end = c->data + n;
+        }
+        return c->data;
+    }
+    kg_arena_chunk *c = malloc(sizeof(kg_arena_chunk) + size);
+    if (!c)
+        abort();
+    c->size = size;
+    c->next = a->head;
+    a->head = c;
+    a->total += sizeof(kg_arena_chunk) + size;
+    a->ptr = c->data + n;
+    a->end = c->data + size;
+    /* grow chunk size geometrically up to 1 MiB to keep chunk count logarithmic */
+    if (a->chunk_size < (1u << 20))
+        a->chunk_size *= 2;
+    return c->data;
+}
+
+void *kg_arena_alloc(kg_arena *a, size_t n)
+{
+    n = align_up(n ? n : 1);
+    if ((size_t)(a->end - a->ptr) >= n && a->ptr) {
+        void *p = a->ptr;
+        a->ptr += n;
+        return p;
+    }
+    return new_chunk(a, n);
+}
+
+void *kg_arena_calloc(kg_arena *a, size_t n)
+{
+    void *p = kg_arena_alloc(a, n);
+    memset(p, 0, n);
+    return p;
+}
+
+void *kg_arena_realloc(kg_arena *a, void *p, size_t old_n, size_t new_n)
+{
+    if (!p)
+        return kg_arena_alloc(a, new_n);
+    if (new_n <= old_n)
+        return p;
+    size_t oa = align_up(old_n ? old_n : 1);
+    if ((char *)p + oa == a->ptr) {
+        size_t extra = align_up(new_n) - oa;
+        if ((size_t)(a->end - a->ptr) >= extra) {
+            a->ptr += extra;
+            return p;
+        }
+    }
+    void *q = kg_arena_alloc(a, new_n);
+    memcpy(q, p, old_n);
+    return q;
+}
+
+char *kg_arena_strndup(kg_arena *a, const char *s, size_t n)
+{
+    char *p = kg_arena_alloc(a, n + 1);
+    if (n)
+        memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *kg_arena_strdup(kg_arena *a, const char *s) { return kg_arena_strndup(a, s, strlen(s)); }
+
+char *kg_arena_sprintf(kg_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return kg_arena_strdup(a, "");
+    if ((size_t)n < sizeof tmp)
+        return kg_arena_strndup(a, tmp, (size_t)n);
+    char *p = kg_arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}

@@ -1,0 +1,39 @@
+/* Arena allocator: a chain of chunks with bump allocation, freed all at once.
+ * One arena per request keeps the request path free of malloc/free storms. */
+#ifndef KG_BASE_ARENA_H
+#define KG_BASE_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kg_arena_chunk kg_arena_chunk;
+
+typedef struct kg_arena {
+    kg_arena_chunk *head;   /* current chunk (newest) */
+    char *ptr;              /* next free byte in head */
+    char *end;              /* end of head */
+    size_t chunk_size;      /* default size of new chunks */
+    size_t total;           /* bytes obtained from malloc, for accounting */
+} kg_arena;
+
+/* Initialise an arena; chunk_size 0 selects the default (8 KiB). No memory is taken until the first allocation. */
+void kg_arena_init(kg_arena *a, size_t chunk_size);
+/* Release every chunk. The arena may be reused after kg_arena_init. */
+void kg_arena_free(kg_arena *a);
+/* Drop every allocation but keep the first chunk for reuse. */
+void kg_arena_reset(kg_arena *a);
+
+/* Allocate n bytes aligned to 16. Aborts on out-of-memory (like xmalloc). */
+void *kg_arena_alloc(kg_arena *a, size_t n);
+/* Allocate n zeroed bytes. */
+void *kg_arena_calloc(kg_arena *a, size_t n);
+/* Grow an allocation: returns a new block of new_n bytes holding the first old_n bytes of p.
+ * If p is the most recent allocation and room remains, it is extended in place. */
+void *kg_arena_realloc(kg_arena *a, void *p, size_t old_n, size_t new_n);
+/* Copy n bytes and append a NUL. */
+char *kg_arena_strndup(kg_arena *a, const char *s, size_t n);
+char *kg_arena_strdup(kg_arena *a, const char *s);
+/* printf into the arena. */
+char *kg_arena_sprintf(kg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

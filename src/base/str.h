@@ -1,0 +1,28 @@
+/* Small string helpers: length-delimited views and common predicates. */
+#ifndef KG_BASE_STR_H
+#define KG_BASE_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct kg_str {
+    const char *p;
+    size_t n;
+} kg_str;
+
+#define KG_STR(lit) ((kg_str){(lit), sizeof(lit) - 1})
+
+static inline kg_str kg_str_c(const char *s) { return (kg_str){s, s ? strlen(s) : 0}; }
+static inline bool kg_str_eq(kg_str a, kg_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
+static inline bool kg_str_eqc(kg_str a, const char *b) { return kg_str_eq(a, kg_str_c(b)); }
+bool kg_str_has_prefix(const char *s, const char *prefix);
+bool kg_str_has_suffix(const char *s, const char *suffix);
+/* Split s at the first occurrence of sep: returns false when sep is absent. */
+bool kg_str_cut(kg_str s, char sep, kg_str *before, kg_str *after);
+/* Trim ASCII whitespace. */
+kg_str kg_str_trim(kg_str s);
+/* Read a whole file into a malloc'd NUL-terminated buffer; NULL on error (errno set). */
+char *kg_read_file(const char *path, size_t *len);
+
+#endif
