@@ -18,3 +18,11 @@ function(kg_unit_test)
 endfunction()
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+
+# kg_fuzz_target(NAME fuzz_x SOURCES fuzz_x.c LIBS kgate_x ...) : a libFuzzer binary (KGATE_FUZZ builds only).
+function(kg_fuzz_target)
+  cmake_parse_arguments(F "" "NAME" "SOURCES;LIBS" ${ARGN})
+  add_executable(${F_NAME} ${F_SOURCES})
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+endfunction()
