@@ -1,0 +1,105 @@
+/* Patches as kube-apiserver applies them on PATCH requests and to mutating-webhook responses:
+ *
+ *   - kg_patch_json:      RFC 6902 JSON Patch (evanphx/json-patch v4 semantics and messages)
+ *   - kg_patch_merge:     RFC 7386 JSON Merge Patch
+ *   - kg_patch_strategic: Kubernetes strategic merge patch (k8s.io/apimachinery/pkg/util/strategicpatch)
+ *
+ * All functions work on the kg_json DOM. Results are allocated in the arena; the inputs are never modified
+ * (the result may share unmodified subtrees with doc or patch, so keep both alive as long as *out).
+ * On failure they return false with err->code KG_EINVAL (the API server maps it to 422 for PATCH requests and to
+ * 500 for webhook patches) and *out is left untouched. See docs/patch.md. */
+#ifndef KG_META_PATCH_H
+#define KG_META_PATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+
+/* ---- RFC 6902 JSON Patch ---------------------------------------------------------------------------------
+ * patch must be an array of operation objects {op, path, from?, value?}. Ops: add, remove, replace, move,
+ * copy, test. JSON pointers use ~0 (~) and ~1 (/); "-" appends in add/move/copy. Like evanphx/json-patch v4
+ * (what the API server uses): "add" to an array index > len fails, "replace"/"remove" of a missing key fails,
+ * a failing "test" fails the whole patch. Error messages follow evanphx/json-patch, e.g.
+ *   doc is missing path: "/spec/foo": missing value
+ *   testing value /metadata/name failed: test failed
+ *   Unexpected kind: bogus
+ * err->code is KG_EINVAL for every failure (the API server turns it into 422/500 depending on the door). */
+bool kg_patch_json(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_json **out, kg_error *err);
+
+/* Escape a map key for use in a JSON pointer (~ -> ~0, / -> ~1), like CEL's jsonpatch.escapeKey(). */
+char *kg_patch_json_escape_key(kg_arena *a, const char *key);
+
+/* ---- RFC 7386 JSON Merge Patch ---------------------------------------------------------------------------
+ * Objects merge recursively, null deletes a key, anything else (arrays included) replaces. A non-object
+ * patch replaces the whole document. Never fails except on NULL arguments. */
+bool kg_patch_merge(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_json **out, kg_error *err);
+
+/* ---- Strategic merge patch schema ------------------------------------------------------------------------ */
+
+/* Patch strategy of a field (bit set, from the Go struct tag `patchStrategy:"merge,retainKeys"`). */
+enum {
+    KG_PATCH_STRATEGY_NONE = 0,             /* no tag: lists are atomic (replaced), maps merge */
+    KG_PATCH_STRATEGY_MERGE = 1u << 0,      /* lists merge: by merge key (lists of objects) or as a set */
+    KG_PATCH_STRATEGY_REPLACE = 1u << 1,    /* the whole value is replaced */
+    KG_PATCH_STRATEGY_RETAIN_KEYS = 1u << 2 /* a map honours $retainKeys (union types like volume sources) */
+};
+
+/* Kind of value a field holds, as far as the patch algorithm cares. */
+typedef enum kg_patch_value_kind {
+    KG_PATCH_VALUE_UNKNOWN = 0, /* not in the schema: merged like RFC 7386 (lists replaced) */
+    KG_PATCH_VALUE_PRIMITIVE,
+    KG_PATCH_VALUE_STRUCT,      /* object with known fields (e.g. PodSpec) */
+    KG_PATCH_VALUE_MAP,         /* map[string]T (labels, resources.limits, ...) */
+    KG_PATCH_VALUE_LIST,        /* list; elem_kind tells what the items are */
+} kg_patch_value_kind;
+
+/* Opaque handle of a schema type (e.g. PodSpec). NULL means "unknown type". */
+typedef const void *kg_patch_type;
+
+typedef struct kg_patch_field {
+    kg_patch_value_kind kind;
+    kg_patch_value_kind elem_kind; /* KG_PATCH_VALUE_LIST / MAP: kind of the items / values */
+    unsigned strategy;             /* KG_PATCH_STRATEGY_* bits */
+    const char *merge_key;         /* patchMergeKey, NULL if none */
+    kg_patch_type type;            /* type of the value (struct) or of the items / map values; NULL if none */
+} kg_patch_field;
+
+/* A schema is a pair of callbacks. The strategic merge walks the document and asks for one field at a time, so a
+ * lookup costs O(1) per field, not O(depth). */
+typedef struct kg_patch_schema kg_patch_schema;
+struct kg_patch_schema {
+    /* Root type for a kind: "Kind" or "group/Kind" (core group: "Pod" or "/Pod"; "apps/Deployment"). NULL = unknown:
+     * strategic merge patch then degrades to JSON merge patch semantics (directives still honoured). */
+    kg_patch_type (*root)(const kg_patch_schema *s, const char *kind);
+    /* Field `name` of struct type `type`: fill *out and return true, or return false if the type has no such field. */
+    bool (*field)(const kg_patch_schema *s, kg_patch_type type, const char *name, kg_patch_field *out);
+    void *ctx;
+};
+
+/* The built-in table: core/v1, apps/v1, batch/v1, networking.k8s.io/v1, rbac.authorization.k8s.io/v1,
+ * policy/v1, autoscaling, coordination, discovery, storage, admissionregistration, scheduling types, merge keys
+ * and strategies taken from the upstream Go struct tags. Immutable; safe to use from any thread. */
+const kg_patch_schema *kg_patch_schema_builtin(void);
+
+/* Convenience: look up the field at a path of field names from the root type of kind (list items elided, e.g.
+ * {"spec","template","spec","containers","ports"} for Deployment). Returns false if any step is unknown. */
+bool kg_patch_schema_lookup(const kg_patch_schema *s, const char *kind, const char *const *path, size_t n,
+                            kg_patch_field *out);
+
+/* ---- Strategic merge patch -------------------------------------------------------------------------------
+ * Applies patch (an object) to doc (an object) like kube-apiserver's strategicPatchObject:
+ *   - null deletes a key; maps merge recursively; primitives and lists without a merge strategy are replaced;
+ *   - lists with patchStrategy merge: lists of objects merge by patchMergeKey, lists of primitives merge as a set;
+ *   - directives: "$patch": "replace" | "merge" | "delete" (maps and list items), "$retainKeys",
+ *     "$deleteFromPrimitiveList/<field>", "$setElementOrder/<field>".
+ * schema may be NULL (then everything merges like JSON merge patch, directives still honoured); kind selects the
+ * root type (see kg_patch_schema.root). Error messages follow strategicpatch, e.g.
+ *   Unknown patch type: foo
+ *   map: map[a:1] does not contain declared merge key: name */
+bool kg_patch_strategic(kg_arena *a, const kg_json *doc, const kg_json *patch, const kg_patch_schema *schema,
+                        const char *kind, kg_json **out, kg_error *err);
+
+#endif
