@@ -1,0 +1,177 @@
+// re2_shim.cc - extern "C" implementation of cel_regex.h over RE2. No exceptions cross the C boundary: RE2 does
+// not throw on bad patterns, and allocation failure inside new(std::nothrow) yields NULL.
+#include "cel/regex/cel_regex.h"
+
+#include <re2/re2.h>
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+struct cel_regex {
+    re2::RE2 *re;
+    std::string pattern;
+};
+
+namespace {
+
+void put_err(char *err, size_t errcap, const std::string &msg) {
+    if (!err || errcap == 0) return;
+    size_t n = msg.size() < errcap - 1 ? msg.size() : errcap - 1;
+    std::memcpy(err, msg.data(), n);
+    err[n] = '\0';
+}
+
+// Go's regexp/syntax ErrorCode texts for RE2's error codes.
+const char *go_code_text(re2::RE2::ErrorCode c) {
+    switch (c) {
+    case re2::RE2::ErrorBadEscape: return "invalid escape sequence";
+    case re2::RE2::ErrorBadCharClass: return "invalid character class";
+    case re2::RE2::ErrorBadCharRange: return "invalid character class range";
+    case re2::RE2::ErrorMissingBracket: return "missing closing ]";
+    case re2::RE2::ErrorMissingParen: return "missing closing )";
+    case re2::RE2::ErrorUnexpectedParen: return "unexpected )";
+    case re2::RE2::ErrorTrailingBackslash: return "trailing backslash at end of expression";
+    case re2::RE2::ErrorRepeatArgument: return "missing argument to repetition operator";
+    case re2::RE2::ErrorRepeatSize: return "invalid repeat count";
+    case re2::RE2::ErrorRepeatOp: return "invalid nested repetition operator";
+    case re2::RE2::ErrorBadPerlOp: return "invalid or unsupported Perl syntax";
+    case re2::RE2::ErrorBadUTF8: return "invalid UTF-8";
+    case re2::RE2::ErrorBadNamedCapture: return "invalid named capture";
+    case re2::RE2::ErrorPatternTooLarge: return "expression too large";
+    default: return "regexp/syntax: internal error";
+    }
+}
+
+// Byte width of the UTF-8 sequence at s[0..n) as Go's utf8.DecodeRuneInString counts it (1 for invalid bytes).
+size_t utf8_width(const unsigned char *s, size_t n) {
+    if (n == 0) return 1;
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t w;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        w = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        w = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        w = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 1;
+    }
+    if (n < w) return 1;
+    if (s[1] < lo || s[1] > hi) return 1;
+    for (size_t i = 2; i < w; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF) return 1;
+    return w;
+}
+
+} // namespace
+
+extern "C" {
+
+cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, unsigned flags, char *err,
+                             size_t errcap) {
+    re2::RE2::Options opt;
+    opt.set_log_errors(false);
+    opt.set_max_mem(max_mem > 0 ? max_mem : CEL_REGEX_DEFAULT_MAX_MEM);
+    opt.set_encoding((flags & CEL_REGEX_LATIN1) ? re2::RE2::Options::EncodingLatin1
+                                                : re2::RE2::Options::EncodingUTF8);
+    cel_regex *r = new (std::nothrow) cel_regex;
+    if (!r) {
+        put_err(err, errcap, "out of memory");
+        return nullptr;
+    }
+    try {
+        r->pattern.assign(pattern ? pattern : "", pattern ? len : 0);
+        r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->pattern.data(), r->pattern.size()), opt);
+    } catch (...) {
+        r->re = nullptr;
+    }
+    if (!r->re) {
+        delete r;
+        put_err(err, errcap, "out of memory");
+        return nullptr;
+    }
+    if (!r->re->ok()) {
+        if (flags & CEL_REGEX_GO_ERRORS) {
+            std::string m = "error parsing regexp: ";
+            m += go_code_text(r->re->error_code());
+            m += ": `";
+            m += r->re->error_code() == re2::RE2::ErrorTrailingBackslash ? std::string() : r->re->error_arg();
+            m += "`";
+            put_err(err, errcap, m);
+        } else {
+            put_err(err, errcap, r->re->error());
+        }
+        delete r->re;
+        delete r;
+        return nullptr;
+    }
+    return r;
+}
+
+void cel_regex_free(cel_regex *re) {
+    if (!re) return;
+    delete re->re;
+    delete re;
+}
+
+const char *cel_regex_pattern(const cel_regex *re, size_t *len) {
+    if (len) *len = re->pattern.size();
+    return re->pattern.c_str();
+}
+
+int cel_regex_num_groups(const cel_regex *re) { return re->re->NumberOfCapturingGroups(); }
+
+bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len) {
+    return re2::RE2::FullMatch(re2::StringPiece(text, len), *re->re);
+}
+
+bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len) {
+    return re2::RE2::PartialMatch(re2::StringPiece(text, len), *re->re);
+}
+
+bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end) {
+    if (from > len) return false;
+    re2::StringPiece t(text, len), m;
+    if (!re->re->Match(t, from, len, re2::RE2::UNANCHORED, &m, 1)) return false;
+    *start = (size_t)(m.data() - text);
+    *end = *start + m.size();
+    return true;
+}
+
+size_t cel_regex_find_all(const cel_regex *re, const char *text, size_t len, int64_t limit, cel_regex_match_fn fn,
+                          void *ud) {
+    size_t count = 0;
+    size_t pos = 0;
+    bool have_prev = false;
+    size_t prev_end = 0;
+    const unsigned char *u = reinterpret_cast<const unsigned char *>(text);
+    while ((limit < 0 || (int64_t)count < limit) && pos <= len) {
+        size_t s, e;
+        if (!cel_regex_find(re, text, len, pos, &s, &e)) break;
+        bool accept = true;
+        if (e == pos) {
+            // empty match: not allowed right after the previous match; step over one character
+            if (have_prev && s == prev_end) accept = false;
+            pos += pos < len ? utf8_width(u + pos, len - pos) : 1;
+        } else {
+            pos = e;
+        }
+        have_prev = true;
+        prev_end = e;
+        if (accept) {
+            count++;
+            if (fn && !fn(ud, s, e)) break;
+        }
+    }
+    return count;
+}
+
+} // extern "C"
