@@ -1,0 +1,75 @@
+/* Admission attributes: what one admission request is about (k8s.io/apiserver pkg/admission Attributes).
+ *
+ * Everything is borrowed from / allocated in the request arena (`arena`): objects are kg_json DOMs that mutating
+ * plugins edit in place, so a later plugin sees an earlier plugin's mutation. Strings are never NULL once
+ * kg_admission_attrs_init has run ("" for absent). */
+#ifndef KG_ADMISSION_ATTRIBUTES_H
+#define KG_ADMISSION_ATTRIBUTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+#include "meta/gvk.h"
+
+/* Operations, usable as a bit mask (kg_admission_plugin.handles). */
+typedef enum kg_admission_op {
+    KG_ADMISSION_CREATE = 1u << 0,
+    KG_ADMISSION_UPDATE = 1u << 1,
+    KG_ADMISSION_DELETE = 1u << 2,
+    KG_ADMISSION_CONNECT = 1u << 3,
+} kg_admission_op;
+
+#define KG_ADMISSION_ALL_OPS (KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE | KG_ADMISSION_DELETE | KG_ADMISSION_CONNECT)
+
+/* "CREATE", "UPDATE", "DELETE", "CONNECT" (exact upstream strings); "" for anything else. */
+const char *kg_admission_op_name(kg_admission_op op);
+/* Inverse of kg_admission_op_name; false for unknown strings. */
+bool kg_admission_op_parse(const char *s, kg_admission_op *out);
+
+/* user.Info */
+typedef struct kg_admission_user {
+    const char *name;
+    const char *uid;
+    const char *const *groups;
+    size_t ngroups;
+    const kg_json *extra; /* object: key → array of strings; may be NULL */
+} kg_admission_user;
+
+typedef struct kg_admission_attributes {
+    kg_arena *arena;           /* the request arena: plugins allocate here and nowhere else */
+    kg_admission_op operation;
+    kg_gvk kind;               /* object kind (for subresources the subresource's kind, e.g. autoscaling/v1 Scale) */
+    kg_gvr resource;           /* request resource, e.g. {"apps","v1","deployments"} */
+    const char *subresource;   /* "" for the main resource */
+    const char *name;          /* "" when only generateName is set, and for DeleteCollection items */
+    const char *ns;            /* request namespace; for the namespaces resource: the namespace's own name */
+    kg_json *object;           /* CREATE/UPDATE: the new object (mutable); CONNECT: the options object; else NULL */
+    kg_json *old_object;       /* UPDATE/DELETE: the stored object; else NULL */
+    bool dry_run;              /* dryRun=All */
+    const kg_json *options;    /* CreateOptions / UpdateOptions / DeleteOptions, or NULL */
+    kg_admission_user user;
+    /* reinvocation (webhooks may ask the in-tree mutators to run again) */
+    bool is_reinvoke;
+    bool reinvoke_requested;
+    /* audit annotations: object key → string; created on first add */
+    kg_json *annotations;
+} kg_admission_attributes;
+
+/* Zero the struct, set every string to "" and the arena. */
+void kg_admission_attrs_init(kg_admission_attributes *a, kg_arena *arena);
+
+/* True when the object kind is core/Namespace (group "" and kind "Namespace"). */
+bool kg_admission_is_namespace_kind(const kg_admission_attributes *a);
+
+/* admission.NewForbidden naming rule: attrs name, else object metadata.name, else metadata.generateName, else
+ * "Unknown" ("Unknown/errorGettingName" when the object has no metadata). */
+const char *kg_admission_forbidden_name(const kg_admission_attributes *a);
+
+/* Audit annotation (AddAnnotation): key must be "<dns-prefix>/<name>"; re-adding the same key with another value is
+ * an error (first write wins), the same value is fine. Not thread-safe: the caller serializes adds. */
+bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, const char *value, kg_error *err);
+
+#endif

@@ -1,0 +1,31 @@
+/* kube-apiserver v1.33's admission plugin names in their fixed execution order (AllOrderedPlugins), which of them
+ * are on by default, and which kgate implements (descriptor present). */
+#ifndef KG_ADMISSION_REGISTRY_H
+#define KG_ADMISSION_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "admission/plugin.h"
+
+typedef struct kg_admission_plugin_info {
+    const char *name;
+    bool default_on;
+    const kg_admission_plugin *impl; /* NULL: not implemented yet */
+} kg_admission_plugin_info;
+
+/* Number of registered names (36 for v1.33) and the i-th in execution order. */
+size_t kg_admission_registry_count(void);
+const kg_admission_plugin_info *kg_admission_registry_at(size_t i);
+/* Position in the order, or -1 when the name is not registered (names are case-sensitive). */
+int kg_admission_registry_index(const char *name);
+const kg_admission_plugin_info *kg_admission_registry_find(const char *name);
+
+/* The built-in descriptors. */
+extern const kg_admission_plugin kg_admission_plugin_always_admit;
+extern const kg_admission_plugin kg_admission_plugin_always_deny;
+extern const kg_admission_plugin kg_admission_plugin_namespace_lifecycle;
+extern const kg_admission_plugin kg_admission_plugin_namespace_exists;
+extern const kg_admission_plugin kg_admission_plugin_namespace_autoprovision;
+
+#endif

@@ -1,0 +1,105 @@
+/* What admission plugins may read and do, as one interface with several implementations:
+ *   - the server (kgate serve) over its watch-fed caches and the store,
+ *   - kg_admission_memstate (memstate.h): objects held in memory (tests, kgate check).
+ *
+ * Lookups are by resource plural ("namespaces", "limitranges", "resourcequotas", "priorityclasses",
+ * "serviceaccounts", "storageclasses", ...), namespace ("" for cluster-scoped) and name. Results are deep copies in
+ * the caller's arena, so plugins may keep or edit them freely. Every callback must be safe to call concurrently
+ * from many request threads. */
+#ifndef KG_ADMISSION_SERVICES_H
+#define KG_ADMISSION_SERVICES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "base/metrics.h"
+#include "json/json.h"
+
+/* kg_admission_services.get flags */
+enum {
+    /* Bypass the cache and read the authoritative store (upstream's "live GET" through the loopback client). */
+    KG_ADMISSION_GET_LIVE = 1u << 0,
+};
+
+/* Authorization question a plugin may ask (authorizer.AttributesRecord, ResourceRequest = true). */
+typedef struct kg_admission_authz_request {
+    const char *user;
+    const char *const *groups;
+    size_t ngroups;
+    const char *verb;
+    const char *ns;
+    const char *api_group;
+    const char *api_version;
+    const char *resource;
+    const char *subresource;
+    const char *name;
+} kg_admission_authz_request;
+
+typedef struct kg_admission_services {
+    void *ctx; /* passed back to every callback */
+
+    /* One object, copied into a. Absent → NULL with err->code KG_ENOTFOUND; other failures → NULL with another
+     * code (KG_EIO, KG_ETIMEOUT...). flags: KG_ADMISSION_GET_*. */
+    kg_json *(*get)(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
+                    kg_error *err);
+    /* All objects of a resource in namespace ns ("" = all namespaces, or the cluster-scoped ones), as a JSON array
+     * copied into a, ordered by namespace then name. NULL only on failure. */
+    kg_json *(*list)(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err);
+    /* Whether the cache for resource has synced (WaitForReady). NULL callback = always ready. */
+    bool (*ready)(void *ctx, const char *resource);
+
+    /* ---- writer, for plugin side effects (never called on dry-run) ---- */
+    /* Create obj (a complete object with metadata.name). Exists → NULL with err->code KG_EEXIST. Returns the stored
+     * object copied into a. */
+    kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                       kg_error *err);
+    /* Replace obj (status updates such as quota usage); conflict on a stale metadata.resourceVersion → KG_ECONFLICT. */
+    kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                       kg_error *err);
+
+    /* ---- environment ---- */
+    /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
+    bool (*feature_enabled)(void *ctx, const char *gate);
+    /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */
+    int64_t (*now_ns)(void *ctx);
+    void (*sleep_ns)(void *ctx, int64_t ns);
+    /* SubjectAccessReview-style check: true = allowed. NULL callback = deny everything. */
+    bool (*authorize)(void *ctx, const kg_admission_authz_request *req, kg_error *err);
+
+    /* Metrics sink for plugins that record their own (may be NULL). */
+    const kg_apiserver_metrics *metrics;
+} kg_admission_services;
+
+/* Convenience wrappers that handle NULL callbacks. */
+static inline kg_json *kg_admission_get(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                        const char *ns, const char *name, unsigned flags, kg_error *err)
+{
+    if (!s || !s->get) {
+        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
+        return NULL;
+    }
+    return s->get(s->ctx, a, resource, ns, name, flags, err);
+}
+static inline kg_json *kg_admission_list(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                         const char *ns, unsigned flags, kg_error *err)
+{
+    if (!s || !s->list)
+        return kg_json_new_array(a);
+    return s->list(s->ctx, a, resource, ns, flags, err);
+}
+static inline bool kg_admission_ready(const kg_admission_services *s, const char *resource)
+{
+    return !s || !s->ready || s->ready(s->ctx, resource);
+}
+static inline bool kg_admission_feature(const kg_admission_services *s, const char *gate)
+{
+    return s && s->feature_enabled && s->feature_enabled(s->ctx, gate);
+}
+int64_t kg_admission_now_ns(const kg_admission_services *s);
+void kg_admission_sleep_ns(const kg_admission_services *s, int64_t ns);
+/* upstream WaitForReady: poll ready() every 100 ms for up to 10 s (using the services' clock). */
+bool kg_admission_wait_ready(const kg_admission_services *s, const char *resource);
+
+#endif
