@@ -1,0 +1,82 @@
+/* Authentication as kube-apiserver does it with --token-auth-file and --anonymous-auth, plus kgate's generated
+ * admin token.
+ *
+ *  - Static tokens: the CSV file (token,user,uid[,"group1,group2"]) parsed like upstream's tokenfile.NewCSV
+ *    (Go encoding/csv rules: RFC 4180 quoting, blank lines skipped, no comments, at least 3 columns; empty token
+ *    rows skipped with a warning; a duplicate token: the later row wins, with a warning).
+ *  - The admin token: 32 random bytes as 64 hex chars, kept in <data-dir>/admin.token (0600), created on first
+ *    start and reused afterwards; user "kgate-admin", groups system:masters.
+ *  - "Authorization: Bearer <token>" (scheme case-insensitive); any other Authorization header is "no
+ *    credentials". A presented but unknown token is always 401 (upstream: union.NewFailOnError), even when
+ *    anonymous requests are allowed.
+ *  - Every authenticated user also gets the group system:authenticated (appended when missing).
+ *  - No credentials: user system:anonymous in group system:unauthenticated when anonymous auth is enabled,
+ *    otherwise 401.
+ * Token lookup is a hash table probe followed by a constant-time comparison of the stored token. */
+#ifndef KG_SERVER_AUTHN_H
+#define KG_SERVER_AUTHN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+
+#define KG_USER_ANONYMOUS "system:anonymous"
+#define KG_GROUP_UNAUTHENTICATED "system:unauthenticated"
+#define KG_GROUP_AUTHENTICATED "system:authenticated"
+#define KG_GROUP_MASTERS "system:masters"
+#define KG_ADMIN_USER "kgate-admin"
+
+typedef struct kg_user_extra {
+    const char *key;
+    const char *const *values;
+    size_t nvalues;
+} kg_user_extra;
+
+/* user.Info. Strings are owned by the authenticator (static users) or by the request arena. */
+typedef struct kg_user {
+    const char *name;
+    const char *uid;
+    const char *const *groups;
+    size_t ngroups;
+    const kg_user_extra *extra;
+    size_t nextra;
+} kg_user;
+
+bool kg_user_in_group(const kg_user *u, const char *group);
+
+typedef struct kg_authn_config {
+    const char *token_auth_file; /* NULL: no static tokens */
+    const char *data_dir;        /* where admin.token lives; NULL: no admin token */
+    bool anonymous_auth;         /* --anonymous-auth (kube-apiserver's default is true) */
+} kg_authn_config;
+
+typedef struct kg_authn kg_authn;
+
+/* Load the token file and create/load the admin token. Errors name the file (and line for CSV errors). */
+kg_authn *kg_authn_new(const kg_authn_config *cfg, kg_error *err);
+void kg_authn_free(kg_authn *a);
+
+/* The admin bearer token (NULL when there is no data dir). */
+const char *kg_authn_admin_token(const kg_authn *a);
+/* Number of distinct static tokens loaded (admin token not counted). */
+size_t kg_authn_token_count(const kg_authn *a);
+
+typedef enum kg_authn_result {
+    KG_AUTHN_OK = 0,       /* *out is an authenticated user */
+    KG_AUTHN_ANONYMOUS,    /* no credentials, anonymous allowed: *out is system:anonymous */
+    KG_AUTHN_UNAUTHORIZED, /* 401: bad token, or no credentials and anonymous disabled */
+} kg_authn_result;
+
+/* Authenticate from the Authorization header value (NULL when absent). The user's group array is built in
+ * `a` when system:authenticated has to be appended. Thread-safe (read-only after kg_authn_new). */
+kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorization, kg_arena *a, kg_user *out);
+
+/* Token file parsing alone (used by kg_authn_new and by tests). Calls fn for every accepted row in file order
+ * (groups NULL/0 when the row has 3 columns); returns false with "token file '<path>' ..." style errors. */
+typedef void (*kg_authn_token_fn)(void *ud, const char *token, const char *user, const char *uid,
+                                  const char *const *groups, size_t ngroups);
+bool kg_authn_parse_token_file(const char *path, kg_authn_token_fn fn, void *ud, kg_error *err);
+
+#endif
