@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ------------------------------------------------------------------------------------------------
  * Parser: recursive descent over a private, mutable copy of the input. Strings are decoded in place
@@ -151,6 +154,11 @@ static size_t utf8_seq(const unsigned char *s, const unsigned char *end)
     return n;
 }
 
+/* bytes that end the fast path of a string scan: quote, backslash, control characters, non-ASCII */
+static const unsigned char str_special[256] = {
+    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+};
+
 /* Parse a string starting at the opening quote; returns the decoded start, sets *outlen. */
 static char *parse_string_raw(parser *ps, size_t *outlen)
 {
@@ -158,12 +166,27 @@ static char *parse_string_raw(parser *ps, size_t *outlen)
     char *end = ps->end;
     /* fast scan: no escapes, plain ASCII */
     char *s = q;
-    while (s < end) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
-            break;
-        s++;
+#ifdef __SSE2__
+    {
+        const __m128i qt = _mm_set1_epi8('"'), bsl = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+        while (s + 16 <= end) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+            __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, qt), _mm_cmpeq_epi8(v, bsl));
+            m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+            int bits = _mm_movemask_epi8(m) | _mm_movemask_epi8(v); /* high bit set: non-ASCII */
+            if (bits) {
+                s += __builtin_ctz((unsigned)bits);
+                break;
+            }
+            s += 16;
+        }
     }
+#endif
+    while (s + 4 <= end && !(str_special[(unsigned char)s[0]] | str_special[(unsigned char)s[1]] |
+                              str_special[(unsigned char)s[2]] | str_special[(unsigned char)s[3]]))
+        s += 4;
+    while (s < end && !str_special[(unsigned char)*s])
+        s++;
     if (s < end && *s == '"') {
         *s = 0;
         *outlen = (size_t)(s - q);
@@ -418,7 +441,7 @@ static kg_json *parse_object(parser *ps)
         kg_json_member *dup = NULL;
         for (uint32_t i = 0; i < obj->len; i++) {
             kg_json_member *m = &obj->u.members[i];
-            if (m->key_len == klen && memcmp(m->key, key, klen) == 0) {
+            if (m->key_len == klen && m->key[0] == key[0] && memcmp(m->key, key, klen) == 0) {
                 dup = m;
                 break;
             }
@@ -593,47 +616,109 @@ kg_json *kg_json_parse(kg_arena *a, const char *text, size_t len, kg_error *err)
 
 static const char hexdig[] = "0123456789abcdef";
 
+static const unsigned char esc_bits[256] = {
+    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, ['<'] = 2, ['>'] = 2, ['&'] = 2, [0xE2] = 4,
+};
+
+static inline void buf_put(kg_buf *out, const char *p, size_t n)
+{
+    if (out->len + n + 1 > out->cap)
+        kg_buf_reserve(out, n);
+    memcpy(out->data + out->len, p, n);
+    out->len += n;
+}
+
+static inline void buf_putc(kg_buf *out, char c)
+{
+    if (out->len + 2 > out->cap)
+        kg_buf_reserve(out, 1);
+    out->data[out->len++] = c;
+}
+
+static inline char *copy_run(char *w, const char *src, size_t n)
+{
+    if (n <= 16) {
+        for (size_t k = 0; k < n; k++)
+            w[k] = src[k];
+    } else {
+        memcpy(w, src, n);
+    }
+    return w + n;
+}
+
 void kg_json_write_string(kg_buf *out, const char *s, size_t n, unsigned flags)
 {
-    bool html = !(flags & KG_JSON_WRITE_NO_ESCAPE_HTML);
-    kg_buf_reserve(out, n + 2);
-    kg_buf_putc(out, '"');
-    size_t run = 0; /* start of pending unescaped run */
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        const char *esc = NULL;
-        char ubuf[7];
-        size_t adv = 1;
-        if (c < 0x20 || c == '"' || c == '\\' || (html && (c == '<' || c == '>' || c == '&'))) {
-            switch (c) {
-            case '"': esc = "\\\""; break;
-            case '\\': esc = "\\\\"; break;
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\t': esc = "\\t"; break;
-            default:
-                ubuf[0] = '\\', ubuf[1] = 'u', ubuf[2] = '0', ubuf[3] = '0';
-                ubuf[4] = hexdig[c >> 4], ubuf[5] = hexdig[c & 15], ubuf[6] = 0;
-                esc = ubuf;
+    /* reserve the worst case once (every byte as \u00XX), then write through a raw pointer */
+    if (out->len + 6 * n + 3 > out->cap)
+        kg_buf_reserve(out, 6 * n + 3);
+    char *w = out->data + out->len;
+    *w++ = '"';
+    const unsigned char mask = (flags & KG_JSON_WRITE_NO_ESCAPE_HTML) ? 0x5 : 0x7;
+    size_t run = 0, i = 0;
+    while (i < n) {
+#ifdef __SSE2__
+        {
+            const __m128i q = _mm_set1_epi8('"'), bsl = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f),
+                          e2 = _mm_set1_epi8((char)0xE2), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
+                          amp = _mm_set1_epi8('&');
+            bool html = mask == 0x7;
+            while (i + 16 <= n) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+                __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bsl));
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(v, e2));
+                if (html)
+                    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, lt),
+                                                     _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, amp))));
+                int bits = _mm_movemask_epi8(m);
+                if (bits) {
+                    i += (size_t)__builtin_ctz((unsigned)bits);
+                    break;
+                }
+                i += 16;
             }
-        } else if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-                   ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
-            esc = (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
-            adv = 3;
         }
-        if (esc) {
-            if (i > run)
-                kg_buf_append(out, s + run, i - run);
-            kg_buf_puts(out, esc);
-            i += adv;
-            run = i;
-        } else {
+#endif
+        while (i + 4 <= n && !((esc_bits[(unsigned char)s[i]] | esc_bits[(unsigned char)s[i + 1]] |
+                                esc_bits[(unsigned char)s[i + 2]] | esc_bits[(unsigned char)s[i + 3]]) &
+                               mask))
+            i += 4;
+        while (i < n && !(esc_bits[(unsigned char)s[i]] & mask))
             i++;
+        if (i >= n)
+            break;
+        unsigned char c = (unsigned char)s[i];
+        if (esc_bits[c] == 4) { /* 0xE2: escape only U+2028 / U+2029 */
+            if (i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+                ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
+                w = copy_run(w, s + run, i - run);
+                w = copy_run(w, (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+                i += 3;
+                run = i;
+            } else {
+                i++;
+            }
+            continue;
         }
+        w = copy_run(w, s + run, i - run);
+        *w++ = '\\';
+        switch (c) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '\n': *w++ = 'n'; break;
+        case '\r': *w++ = 'r'; break;
+        case '\t': *w++ = 't'; break;
+        default:
+            *w++ = 'u', *w++ = '0', *w++ = '0';
+            *w++ = hexdig[c >> 4], *w++ = hexdig[c & 15];
+        }
+        i++;
+        run = i;
     }
-    if (n > run)
-        kg_buf_append(out, s + run, n - run);
-    kg_buf_putc(out, '"');
+    w = copy_run(w, s + run, n - run);
+    *w++ = '"';
+    *w = 0;
+    out->len = (size_t)(w - out->data);
 }
 
 static void write_double(kg_buf *out, double d)
@@ -653,59 +738,69 @@ static void write_double(kg_buf *out, double d)
 
 static void indent(kg_buf *out, int level)
 {
-    kg_buf_putc(out, '\n');
+    buf_putc(out, '\n');
     for (int i = 0; i < level; i++)
-        kg_buf_append(out, "    ", 4);
+        buf_put(out, "    ", 4);
 }
 
 static void write_value(kg_buf *out, const kg_json *v, unsigned flags, int level)
 {
     bool pretty = flags & KG_JSON_WRITE_PRETTY;
     switch (v->type) {
-    case KG_JSON_NULL: kg_buf_append(out, "null", 4); break;
-    case KG_JSON_BOOL: v->b ? kg_buf_append(out, "true", 4) : kg_buf_append(out, "false", 5); break;
+    case KG_JSON_NULL: buf_put(out, "null", 4); break;
+    case KG_JSON_BOOL: if (v->b)
+            buf_put(out, "true", 4);
+        else
+            buf_put(out, "false", 5);
+        break;
     case KG_JSON_INT: {
-        char tmp[24];
-        int n = snprintf(tmp, sizeof tmp, "%lld", (long long)v->u.i);
-        kg_buf_append(out, tmp, (size_t)n);
+        char tmp[24], *e = tmp + sizeof tmp, *p = e;
+        uint64_t u = v->u.i < 0 ? 0 - (uint64_t)v->u.i : (uint64_t)v->u.i;
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v->u.i < 0)
+            *--p = '-';
+        buf_put(out, p, (size_t)(e - p));
         break;
     }
     case KG_JSON_NUMBER:
         if (v->u.num.raw)
-            kg_buf_append(out, v->u.num.raw, v->len);
+            buf_put(out, v->u.num.raw, v->len);
         else
             write_double(out, v->u.num.d);
         break;
     case KG_JSON_STRING: kg_json_write_string(out, v->u.s, v->len, flags); break;
     case KG_JSON_ARRAY:
-        kg_buf_putc(out, '[');
+        buf_putc(out, '[');
         for (uint32_t i = 0; i < v->len; i++) {
             if (i)
-                kg_buf_putc(out, ',');
+                buf_putc(out, ',');
             if (pretty)
                 indent(out, level + 1);
             write_value(out, v->u.items[i], flags, level + 1);
         }
         if (pretty && v->len)
             indent(out, level);
-        kg_buf_putc(out, ']');
+        buf_putc(out, ']');
         break;
     case KG_JSON_OBJECT:
-        kg_buf_putc(out, '{');
+        buf_putc(out, '{');
         for (uint32_t i = 0; i < v->len; i++) {
             if (i)
-                kg_buf_putc(out, ',');
+                buf_putc(out, ',');
             if (pretty)
                 indent(out, level + 1);
             kg_json_write_string(out, v->u.members[i].key, v->u.members[i].key_len, flags);
-            kg_buf_putc(out, ':');
+            buf_putc(out, ':');
             if (pretty)
-                kg_buf_putc(out, ' ');
+                buf_putc(out, ' ');
             write_value(out, v->u.members[i].val, flags, level + 1);
         }
         if (pretty && v->len)
             indent(out, level);
-        kg_buf_putc(out, '}');
+        buf_putc(out, '}');
         break;
     }
 }
@@ -717,6 +812,8 @@ void kg_json_write(kg_buf *out, const kg_json *v, unsigned flags)
         return;
     }
     write_value(out, v, flags, 0);
+    kg_buf_cstr(out);
+    out->data[out->len] = 0;
 }
 
 char *kg_json_to_string(kg_arena *a, const kg_json *v, unsigned flags, size_t *len)
