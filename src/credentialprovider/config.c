@@ -1,0 +1,675 @@
+/* CredentialProviderConfig: strict decoding, loading a file or a directory, validation with upstream's messages
+ * (pkg/credentialprovider/plugin/config.go) and the bin-dir checks done when the plugins are registered. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "base/buf.h"
+#include "base/str.h"
+#include "credentialprovider/credentialprovider.h"
+#ifdef KG_CRED_HAVE_YAML
+#include "yaml/yaml.h"
+#endif
+
+#define CFG_GROUP "kubelet.config.k8s.io"
+
+/* ---------------------------------------------------------------- strict decoding */
+
+typedef struct dec {
+    kg_arena *a;
+    kg_buf strict; /* strict decoding errors, ", " separated */
+    kg_error *err;
+    bool failed; /* a type error (fatal) */
+} dec;
+
+static const char *go_json_type(const kg_json *v)
+{
+    switch (v->type) {
+    case KG_JSON_BOOL: return "bool";
+    case KG_JSON_INT:
+    case KG_JSON_NUMBER: return "number";
+    case KG_JSON_STRING: return "string";
+    case KG_JSON_ARRAY: return "array";
+    case KG_JSON_OBJECT: return "object";
+    default: return "null";
+    }
+}
+
+static bool type_error(dec *d, const kg_json *v, const char *go_struct, const char *field_path, const char *go_type)
+{
+    if (!d->failed)
+        kg_err_set(d->err, KG_EINVAL, "json: cannot unmarshal %s into Go struct field %s.%s of type %s",
+                   go_json_type(v), go_struct, field_path, go_type);
+    d->failed = true;
+    return false;
+}
+
+static void unknown_fields(dec *d, const kg_json *obj, const char *path, const char *const *allowed)
+{
+    for (uint32_t i = 0; i < obj->len; i++) {
+        const char *k = obj->u.members[i].key;
+        bool ok = false;
+        for (const char *const *p = allowed; *p; p++)
+            if (!strcmp(*p, k))
+                ok = true;
+        if (!ok) {
+            if (d->strict.len)
+                kg_buf_puts(&d->strict, ", ");
+            kg_buf_printf(&d->strict, "unknown field \"%s%s%s\"", path, *path ? "." : "", k);
+        }
+    }
+}
+
+/* A string field: null leaves the default. */
+static bool get_string(dec *d, const kg_json *obj, const char *key, const char *go_struct, const char *fpath,
+                       const char **out)
+{
+    kg_json *v = kg_json_get(obj, key);
+    if (!v || v->type == KG_JSON_NULL)
+        return true;
+    if (v->type != KG_JSON_STRING)
+        return type_error(d, v, go_struct, fpath, "string");
+    *out = v->u.s;
+    return true;
+}
+
+static bool get_string_list(dec *d, const kg_json *obj, const char *key, const char *go_struct, const char *fpath,
+                            const char ***out, size_t *n)
+{
+    kg_json *v = kg_json_get(obj, key);
+    *out = NULL;
+    *n = 0;
+    if (!v || v->type == KG_JSON_NULL)
+        return true;
+    if (v->type != KG_JSON_ARRAY)
+        return type_error(d, v, go_struct, fpath, "[]string");
+    *out = kg_arena_calloc(d->a, sizeof(char *) * (v->len + 1));
+    for (uint32_t i = 0; i < v->len; i++) {
+        kg_json *e = v->u.items[i];
+        if (e->type == KG_JSON_NULL) {
+            (*out)[i] = "";
+            continue;
+        }
+        if (e->type != KG_JSON_STRING)
+            return type_error(d, e, go_struct, fpath, "string");
+        (*out)[i] = e->u.s;
+    }
+    *n = v->len;
+    return true;
+}
+
+static bool get_duration(dec *d, const kg_json *obj, const char *key, bool *has, int64_t *ns)
+{
+    kg_json *v = kg_json_get(obj, key);
+    *has = false;
+    if (!v || v->type == KG_JSON_NULL)
+        return true;
+    if (v->type != KG_JSON_STRING) {
+        /* metav1.Duration.UnmarshalJSON unmarshals into a string first */
+        if (!d->failed)
+            kg_err_set(d->err, KG_EINVAL, "json: cannot unmarshal %s into Go value of type string", go_json_type(v));
+        d->failed = true;
+        return false;
+    }
+    if (!kg_credentialprovider_parse_duration(v->u.s, ns, d->err)) {
+        d->failed = true;
+        return false;
+    }
+    *has = true;
+    return true;
+}
+
+static const char *const top_fields[] = {"kind", "apiVersion", "providers", NULL};
+static const char *const provider_fields[] = {"name", "matchImages", "defaultCacheDuration", "apiVersion",
+                                              "args", "env", "tokenAttributes", NULL};
+static const char *const env_fields[] = {"name", "value", NULL};
+static const char *const token_fields[] = {"serviceAccountTokenAudience",
+                                           "cacheType",
+                                           "requireServiceAccount",
+                                           "requiredServiceAccountAnnotationKeys",
+                                           "optionalServiceAccountAnnotationKeys",
+                                           NULL};
+
+static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provider *p)
+{
+    const char *S = "CredentialProvider";
+    memset(p, 0, sizeof *p);
+    p->name = "";
+    p->api_version = "";
+    if (v->type == KG_JSON_NULL)
+        return true;
+    if (v->type != KG_JSON_OBJECT)
+        return type_error(d, v, "CredentialProviderConfig", "providers", "v1.CredentialProvider");
+    char *path = kg_arena_sprintf(d->a, "providers[%zu]", idx);
+    unknown_fields(d, v, path, provider_fields);
+    if (!get_string(d, v, "name", S, "providers.name", &p->name) ||
+        !get_string_list(d, v, "matchImages", S, "providers.matchImages", &p->match_images, &p->n_match_images) ||
+        !get_duration(d, v, "defaultCacheDuration", &p->has_default_cache_duration, &p->default_cache_duration) ||
+        !get_string(d, v, "apiVersion", S, "providers.apiVersion", &p->api_version) ||
+        !get_string_list(d, v, "args", S, "providers.args", &p->args, &p->n_args))
+        return false;
+    kg_json *env = kg_json_get(v, "env");
+    if (env && env->type != KG_JSON_NULL) {
+        if (env->type != KG_JSON_ARRAY)
+            return type_error(d, env, S, "providers.env", "[]v1.ExecEnvVar");
+        p->env = kg_arena_calloc(d->a, sizeof(kg_cred_env) * (env->len + 1));
+        p->n_env = env->len;
+        for (uint32_t i = 0; i < env->len; i++) {
+            kg_json *e = env->u.items[i];
+            p->env[i].name = "";
+            p->env[i].value = "";
+            if (e->type == KG_JSON_NULL)
+                continue;
+            if (e->type != KG_JSON_OBJECT)
+                return type_error(d, e, S, "providers.env", "v1.ExecEnvVar");
+            unknown_fields(d, e, kg_arena_sprintf(d->a, "%s.env[%u]", path, i), env_fields);
+            if (!get_string(d, e, "name", "ExecEnvVar", "providers.env.name", &p->env[i].name) ||
+                !get_string(d, e, "value", "ExecEnvVar", "providers.env.value", &p->env[i].value))
+                return false;
+        }
+    }
+    kg_json *ta = kg_json_get(v, "tokenAttributes");
+    if (ta && ta->type != KG_JSON_NULL) {
+        const char *T = "ServiceAccountTokenAttributes";
+        if (ta->type != KG_JSON_OBJECT)
+            return type_error(d, ta, S, "providers.tokenAttributes", "v1.ServiceAccountTokenAttributes");
+        kg_cred_token_attributes *t = kg_arena_calloc(d->a, sizeof *t);
+        t->audience = "";
+        t->cache_type = "";
+        p->token = t;
+        unknown_fields(d, ta, kg_arena_sprintf(d->a, "%s.tokenAttributes", path), token_fields);
+        if (!get_string(d, ta, "serviceAccountTokenAudience", T,
+                        "providers.tokenAttributes.serviceAccountTokenAudience", &t->audience) ||
+            !get_string(d, ta, "cacheType", T, "providers.tokenAttributes.cacheType", &t->cache_type) ||
+            !get_string_list(d, ta, "requiredServiceAccountAnnotationKeys", T,
+                             "providers.tokenAttributes.requiredServiceAccountAnnotationKeys", &t->required_keys,
+                             &t->n_required) ||
+            !get_string_list(d, ta, "optionalServiceAccountAnnotationKeys", T,
+                             "providers.tokenAttributes.optionalServiceAccountAnnotationKeys", &t->optional_keys,
+                             &t->n_optional))
+            return false;
+        kg_json *rs = kg_json_get(ta, "requireServiceAccount");
+        if (rs && rs->type != KG_JSON_NULL) {
+            if (rs->type != KG_JSON_BOOL)
+                return type_error(d, rs, T, "providers.tokenAttributes.requireServiceAccount", "bool");
+            t->has_require_sa = true;
+            t->require_sa = rs->b;
+        }
+    }
+    return true;
+}
+
+static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, kg_json_parse_info *info,
+                      kg_error *err)
+{
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
+    if (i < len && data[i] == '{') {
+        *out = kg_json_parse_ex(a, data, len, KG_JSON_PARSE_DUP_REPORT, info, err);
+        return *out != NULL;
+    }
+#ifdef KG_CRED_HAVE_YAML
+    *out = kg_yaml_or_json_parse(a, data, len, err);
+#else
+    *out = kg_json_parse(a, data, len, err);
+#endif
+    return *out != NULL;
+}
+
+bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out,
+                                         kg_error *err)
+{
+    memset(out, 0, sizeof *out);
+    kg_json *doc;
+    kg_json_parse_info info = {0};
+    kg_error perr = {0};
+    if (!parse_doc(a, data, len, &doc, &info, &perr))
+        return kg_err_set(err, KG_EINVAL, "failed to decode: couldn't get version/kind; json parse error: %s",
+                          perr.msg);
+    if (doc->type != KG_JSON_OBJECT)
+        return kg_err_set(err, KG_EINVAL,
+                          "failed to decode: couldn't get version/kind; json parse error: json: cannot unmarshal %s "
+                          "into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
+                          "Kind string \"json:\\\"kind,omitempty\\\"\" }",
+                          go_json_type(doc));
+    kg_json *kv = kg_json_get(doc, "kind"), *av = kg_json_get(doc, "apiVersion");
+    const char *kind = kv && kv->type == KG_JSON_STRING ? kv->u.s : "";
+    const char *apiv = av && av->type == KG_JSON_STRING ? av->u.s : "";
+    if (!*kind) {
+        char *d = kg_arena_strndup(a, data, len);
+        return kg_err_set(err, KG_EINVAL, "failed to decode: Object 'Kind' is missing in '%s'", d);
+    }
+    bool known_version = !strcmp(apiv, CFG_GROUP "/v1") || !strcmp(apiv, CFG_GROUP "/v1beta1") ||
+                         !strcmp(apiv, CFG_GROUP "/v1alpha1");
+    if (!known_version || strcmp(kind, "CredentialProviderConfig") != 0)
+        return kg_err_set(err, KG_EINVAL, "failed to decode: no kind \"%s\" is registered for version \"%s\"", kind,
+                          apiv);
+    dec d = {.a = a, .err = err};
+    unknown_fields(&d, doc, "", top_fields);
+    for (size_t i = 0; i < info.ndups; i++) {
+        if (d.strict.len)
+            kg_buf_puts(&d.strict, ", ");
+        kg_buf_printf(&d.strict, "duplicate field \"%s\"", info.dups[i]);
+    }
+    kg_json *prov = kg_json_get(doc, "providers");
+    bool ok = true;
+    if (prov && prov->type != KG_JSON_NULL) {
+        if (prov->type != KG_JSON_ARRAY) {
+            ok = type_error(&d, prov, "CredentialProviderConfig", "providers", "[]v1.CredentialProvider");
+        } else {
+            out->providers = kg_arena_calloc(a, sizeof(kg_cred_provider) * (prov->len + 1));
+            out->n_providers = prov->len;
+            for (uint32_t i = 0; ok && i < prov->len; i++)
+                ok = decode_provider(&d, prov->u.items[i], i, &out->providers[i]);
+        }
+    }
+    if (!ok) {
+        kg_buf_free(&d.strict);
+        return kg_err_prefix(err, "failed to decode");
+    }
+    if (d.strict.len) {
+        kg_err_set(err, KG_EINVAL, "failed to decode: strict decoding error: %s", kg_buf_cstr(&d.strict));
+        kg_buf_free(&d.strict);
+        return false;
+    }
+    kg_buf_free(&d.strict);
+    return true;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static void hash_update(EVP_MD_CTX *h, const char *data, size_t len)
+{
+    unsigned char be[8];
+    uint64_t n = len;
+    for (int i = 7; i >= 0; i--) {
+        be[i] = (unsigned char)(n & 0xff);
+        n >>= 8;
+    }
+    EVP_DigestUpdate(h, be, 8);
+    EVP_DigestUpdate(h, data, len);
+}
+
+bool kg_credentialprovider_config_load(kg_arena *a, const char *path, kg_cred_config *out, kg_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || !*path)
+        return kg_err_set(err, KG_EINVAL, "credential provider config path is empty");
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return kg_err_set(err, KG_EIO, "unable to access path \"%s\": stat %s: %s", path, path, strerror(errno));
+    const char **files = NULL;
+    size_t nfiles = 0;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (!dir)
+            return kg_err_set(err, KG_EIO, "unable to read directory \"%s\": open %s: %s", path, path,
+                              strerror(errno));
+        size_t cap = 8;
+        files = kg_arena_alloc(a, sizeof(char *) * cap);
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            const char *n = de->d_name;
+            if (!strcmp(n, ".") || !strcmp(n, ".."))
+                continue;
+            char *full = kg_arena_sprintf(a, "%s/%s", path, n);
+            struct stat fst;
+            if (stat(full, &fst) != 0 || S_ISDIR(fst.st_mode))
+                continue;
+            if (!kg_str_has_suffix(n, ".json") && !kg_str_has_suffix(n, ".yaml") && !kg_str_has_suffix(n, ".yml"))
+                continue;
+            if (nfiles == cap) {
+                files = kg_arena_realloc(a, files, sizeof(char *) * cap, sizeof(char *) * cap * 2);
+                cap *= 2;
+            }
+            files[nfiles++] = full;
+        }
+        closedir(dir);
+        if (nfiles == 0)
+            return kg_err_set(err, KG_ENOTFOUND, "no configuration files found in directory \"%s\"", path);
+        qsort(files, nfiles, sizeof(char *), cmp_str);
+    } else {
+        files = kg_arena_alloc(a, sizeof(char *));
+        files[0] = path;
+        nfiles = 1;
+    }
+    EVP_MD_CTX *h = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(h, EVP_sha256(), NULL);
+    size_t cap = 0;
+    for (size_t f = 0; f < nfiles; f++) {
+        size_t len;
+        char *data = kg_read_file(files[f], &len);
+        if (!data) {
+            EVP_MD_CTX_free(h);
+            return kg_err_set(err, KG_EIO, "unable to read file \"%s\": open %s: %s", files[f], files[f],
+                              strerror(errno));
+        }
+        hash_update(h, data, len);
+        kg_cred_config one;
+        bool ok = kg_credentialprovider_config_decode(a, data, len, &one, err);
+        free(data);
+        if (!ok) {
+            EVP_MD_CTX_free(h);
+            return kg_err_prefix(err, "error decoding config \"%s\"", files[f]);
+        }
+        for (size_t i = 0; i < one.n_providers; i++) {
+            for (size_t j = 0; j < out->n_providers; j++)
+                if (!strcmp(out->providers[j].name, one.providers[i].name)) {
+                    EVP_MD_CTX_free(h);
+                    return kg_err_set(err, KG_EINVAL,
+                                      "duplicate provider name \"%s\" found in configuration file(s)",
+                                      one.providers[i].name);
+                }
+            if (out->n_providers == cap) {
+                size_t nc = cap ? cap * 2 : 8;
+                out->providers = kg_arena_realloc(a, out->providers, sizeof(kg_cred_provider) * cap,
+                                                  sizeof(kg_cred_provider) * nc);
+                cap = nc;
+            }
+            out->providers[out->n_providers++] = one.providers[i];
+        }
+    }
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_DigestFinal_ex(h, md, &mdlen);
+    EVP_MD_CTX_free(h);
+    char *o = out->hash;
+    o += sprintf(o, "sha256:");
+    for (unsigned i = 0; i < mdlen; i++)
+        o += sprintf(o, "%02x", md[i]);
+    return true;
+}
+
+/* ---------------------------------------------------------------- validation */
+
+typedef struct errlist {
+    kg_arena *a;
+    const char **v;
+    size_t n, cap;
+} errlist;
+
+__attribute__((format(printf, 2, 3))) static void add_err(errlist *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 8;
+        l->v = kg_arena_realloc(l->a, l->v, sizeof(char *) * l->cap, sizeof(char *) * nc);
+        l->cap = nc;
+    }
+    l->v[l->n++] = kg_arena_strdup(l->a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+}
+
+static char *q(kg_arena *a, const char *s)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_json_write_string(&b, s, strlen(s), KG_JSON_WRITE_NO_ESCAPE_HTML);
+    char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
+}
+
+static bool is_dns1123_label_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+/* IsDNS1123Subdomain: ≤253, [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)* */
+static void check_dns1123_subdomain(const char *s, size_t n, const char ***msgs, size_t *nm, kg_arena *a)
+{
+    if (n > 253)
+        (*msgs)[(*nm)++] = kg_arena_strdup(a, "prefix part must be no more than 253 characters");
+    bool ok = n > 0;
+    size_t i = 0;
+    while (ok && i < n) {
+        size_t st = i;
+        while (i < n && (is_dns1123_label_char(s[i]) || s[i] == '-'))
+            i++;
+        if (i == st || !is_dns1123_label_char(s[st]) || !is_dns1123_label_char(s[i - 1]))
+            ok = false;
+        if (i < n) {
+            if (s[i] != '.')
+                ok = false;
+            i++;
+            if (i == n)
+                ok = false;
+        }
+    }
+    if (!ok)
+        (*msgs)[(*nm)++] = kg_arena_strdup(
+            a, "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+               "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+               "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+}
+
+static bool qn_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* validation.IsQualifiedName */
+static size_t is_qualified_name(kg_arena *a, const char *value, const char ***out)
+{
+    const char **msgs = kg_arena_alloc(a, sizeof(char *) * 4);
+    size_t nm = 0;
+    const char *name = value;
+    const char *sl = strchr(value, '/');
+    if (sl) {
+        if (strchr(sl + 1, '/')) {
+            msgs[nm++] = kg_arena_strdup(
+                a, "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                   "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+                   "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix "
+                   "and '/' (e.g. 'example.com/MyName')");
+            *out = msgs;
+            return nm;
+        }
+        size_t pn = (size_t)(sl - value);
+        if (pn == 0)
+            msgs[nm++] = kg_arena_strdup(a, "prefix part must be non-empty");
+        else
+            check_dns1123_subdomain(value, pn, &msgs, &nm, a);
+        name = sl + 1;
+    }
+    size_t n = strlen(name);
+    if (n == 0) {
+        msgs[nm++] = kg_arena_strdup(a, "name part must be non-empty");
+    } else if (n > 63) {
+        msgs[nm++] = kg_arena_strdup(a, "name part must be no more than 63 characters");
+    }
+    bool ok = n > 0 && qn_char(name[0]) && qn_char(name[n - 1]);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = qn_char(name[i]) || name[i] == '-' || name[i] == '_' || name[i] == '.';
+    if (n > 0 && !ok)
+        msgs[nm++] = kg_arena_strdup(
+            a, "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+               "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+               "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+    *out = msgs;
+    return nm;
+}
+
+static void validate_keys(errlist *l, const char *fld, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *lower = kg_arena_strdup(l->a, keys[i]);
+        for (char *c = lower; *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        const char **msgs;
+        size_t nm = is_qualified_name(l->a, lower, &msgs);
+        for (size_t m = 0; m < nm; m++)
+            add_err(l, "%s: Invalid value: %s: %s", fld, q(l->a, keys[i]), msgs[m]);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(keys[j], keys[i])) {
+                add_err(l, "%s: Duplicate value: %s", fld, q(l->a, keys[i]));
+                break;
+            }
+    }
+}
+
+size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *cfg, bool gate, const char ***errs)
+{
+    errlist l = {.a = a};
+    if (cfg->n_providers == 0)
+        add_err(&l, "providers: Required value: at least 1 item in plugins is required");
+    for (size_t i = 0; i < cfg->n_providers; i++) {
+        const kg_cred_provider *p = &cfg->providers[i];
+        if (strchr(p->name, '/'))
+            add_err(&l, "providers.name: Invalid value: %s: provider name cannot contain '/'", q(a, p->name));
+        if (strchr(p->name, ' '))
+            add_err(&l, "providers.name: Invalid value: %s: provider name cannot contain spaces", q(a, p->name));
+        if (!strcmp(p->name, "."))
+            add_err(&l, "providers.name: Invalid value: %s: provider name cannot be '.'", q(a, p->name));
+        if (!strcmp(p->name, ".."))
+            add_err(&l, "providers.name: Invalid value: %s: provider name cannot be '..'", q(a, p->name));
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(cfg->providers[j].name, p->name)) {
+                add_err(&l, "providers.name: Duplicate value: %s", q(a, p->name));
+                break;
+            }
+        if (!*p->api_version)
+            add_err(&l, "providers.apiVersion: Required value");
+        else if (strcmp(p->api_version, KG_CRED_API_V1) && strcmp(p->api_version, KG_CRED_API_V1 "alpha1") &&
+                 strcmp(p->api_version, KG_CRED_API_V1 "beta1"))
+            add_err(&l,
+                    "providers.apiVersion: Unsupported value: %s: supported values: \"" KG_CRED_API_V1 "\", \"" KG_CRED_API_V1
+                    "alpha1\", \"" KG_CRED_API_V1 "beta1\"",
+                    q(a, p->api_version));
+        if (p->n_match_images == 0)
+            add_err(&l, "providers.matchImages: Required value: at least 1 item in matchImages is required");
+        for (size_t m = 0; m < p->n_match_images; m++) {
+            kg_cred_url u;
+            kg_error e = {0};
+            if (!kg_credentialprovider_parse_schemeless_url(a, p->match_images[m], &u, &e))
+                add_err(&l, "providers.matchImages: Invalid value: %s: match image is invalid: %s",
+                        q(a, p->match_images[m]), e.msg);
+        }
+        if (!p->has_default_cache_duration)
+            add_err(&l, "providers.defaultCacheDuration: Required value");
+        else if (p->default_cache_duration < 0)
+            add_err(&l, "providers.defaultCacheDuration: Invalid value: %s: must be greater than or equal to 0",
+                    q(a, kg_credentialprovider_format_duration(a, p->default_cache_duration)));
+        const kg_cred_token_attributes *t = p->token;
+        if (!t)
+            continue;
+        if (!gate)
+            add_err(&l, "providers.tokenAttributes: Forbidden: tokenAttributes is not supported when "
+                        "KubeletServiceAccountTokenForCredentialProviders feature gate is disabled");
+        if (!*t->audience)
+            add_err(&l, "providers.tokenAttributes.serviceAccountTokenAudience: Required value");
+        if (!t->has_require_sa)
+            add_err(&l, "providers.tokenAttributes.requireServiceAccount: Required value");
+        if (strcmp(p->api_version, KG_CRED_API_V1) != 0)
+            add_err(&l, "providers.tokenAttributes: Forbidden: tokenAttributes is only supported for " KG_CRED_API_V1
+                        " API version");
+        if (t->has_require_sa && !t->require_sa && t->n_required > 0)
+            add_err(&l, "providers.tokenAttributes.requiredServiceAccountAnnotationKeys: Forbidden: "
+                        "requireServiceAccount cannot be false when requiredServiceAccountAnnotationKeys is set");
+        validate_keys(&l, "providers.tokenAttributes.requiredServiceAccountAnnotationKeys", t->required_keys,
+                      t->n_required);
+        validate_keys(&l, "providers.tokenAttributes.optionalServiceAccountAnnotationKeys", t->optional_keys,
+                      t->n_optional);
+        /* sorted, de-duplicated intersection */
+        const char **both = kg_arena_alloc(a, sizeof(char *) * (t->n_required + 1));
+        size_t nb = 0;
+        for (size_t r = 0; r < t->n_required; r++) {
+            bool in_opt = false, seen = false;
+            for (size_t o = 0; o < t->n_optional; o++)
+                in_opt = in_opt || !strcmp(t->required_keys[r], t->optional_keys[o]);
+            for (size_t k = 0; k < nb; k++)
+                seen = seen || !strcmp(both[k], t->required_keys[r]);
+            if (in_opt && !seen)
+                both[nb++] = t->required_keys[r];
+        }
+        if (nb) {
+            qsort(both, nb, sizeof(char *), cmp_str);
+            kg_buf b = KG_BUF_INIT;
+            kg_buf_putc(&b, '[');
+            for (size_t k = 0; k < nb; k++) {
+                if (k)
+                    kg_buf_putc(&b, ',');
+                kg_buf_puts(&b, q(a, both[k]));
+            }
+            kg_buf_putc(&b, ']');
+            add_err(&l, "providers.tokenAttributes: Invalid value: %s: annotation keys cannot be both required and "
+                        "optional",
+                    kg_buf_cstr(&b));
+            kg_buf_free(&b);
+        }
+        if (!*t->cache_type)
+            add_err(&l, "providers.tokenAttributes.cacheType: Required value: cacheType is required to be set when "
+                        "tokenAttributes is specified. Supported values are: ServiceAccount, Token");
+        else if (strcmp(t->cache_type, "ServiceAccount") && strcmp(t->cache_type, "Token"))
+            add_err(&l, "providers.tokenAttributes.cacheType: Unsupported value: %s: supported values: "
+                        "\"ServiceAccount\", \"Token\"",
+                    q(a, t->cache_type));
+    }
+    *errs = l.v;
+    return l.n;
+}
+
+char *kg_credentialprovider_aggregate(kg_arena *a, const char *const *errs, size_t n)
+{
+    const char **uniq = kg_arena_alloc(a, sizeof(char *) * (n + 1));
+    size_t nu = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < nu && !seen; j++)
+            seen = !strcmp(uniq[j], errs[i]);
+        if (!seen)
+            uniq[nu++] = errs[i];
+    }
+    if (nu == 0)
+        return kg_arena_strdup(a, "");
+    if (nu == 1)
+        return kg_arena_strdup(a, uniq[0]);
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_putc(&b, '[');
+    for (size_t i = 0; i < nu; i++) {
+        if (i)
+            kg_buf_puts(&b, ", ");
+        kg_buf_puts(&b, uniq[i]);
+    }
+    kg_buf_putc(&b, ']');
+    char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
+}
+
+bool kg_credentialprovider_check_bin_dir(kg_arena *a, const kg_cred_config *cfg, const char *bin_dir, kg_error *err)
+{
+    struct stat st;
+    if (!bin_dir || stat(bin_dir, &st) != 0) {
+        if (!bin_dir || errno == ENOENT)
+            return kg_err_set(err, KG_ENOTFOUND, "plugin binary directory %s did not exist", bin_dir ? bin_dir : "");
+        return kg_err_set(err, KG_EIO, "error inspecting binary directory %s: stat %s: %s", bin_dir, bin_dir,
+                          strerror(errno));
+    }
+    for (size_t i = 0; i < cfg->n_providers; i++) {
+        const kg_cred_provider *p = &cfg->providers[i];
+        char *path = kg_arena_sprintf(a, "%s/%s", bin_dir, p->name);
+        /* exec.LookPath on a path with a slash: stat, then require a regular file with an execute bit */
+        if (stat(path, &st) != 0) {
+            if (errno == ENOENT || errno == ENOTDIR)
+                return kg_err_set(err, KG_ENOTFOUND, "plugin binary executable %s did not exist", path);
+            return kg_err_set(err, KG_EIO, "error inspecting binary executable %s: exec: \"%s\": stat %s: %s", path,
+                              path, path, strerror(errno));
+        }
+        if (S_ISDIR(st.st_mode) || !(st.st_mode & 0111))
+            return kg_err_set(err, KG_EINVAL, "error inspecting binary executable %s: exec: \"%s\": %s", path, path,
+                              S_ISDIR(st.st_mode) ? "is a directory" : "permission denied");
+    }
+    return true;
+}
