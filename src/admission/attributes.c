@@ -1,0 +1,188 @@
+#include "admission/attributes.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "admission/plugin.h"
+#include "admission/services.h"
+
+static const char *const k_op_names[] = {"CREATE", "UPDATE", "DELETE", "CONNECT"};
+
+const char *kg_admission_op_name(kg_admission_op op)
+{
+    switch (op) {
+    case KG_ADMISSION_CREATE: return k_op_names[0];
+    case KG_ADMISSION_UPDATE: return k_op_names[1];
+    case KG_ADMISSION_DELETE: return k_op_names[2];
+    case KG_ADMISSION_CONNECT: return k_op_names[3];
+    }
+    return "";
+}
+
+bool kg_admission_op_parse(const char *s, kg_admission_op *out)
+{
+    for (unsigned i = 0; s && i < 4; i++) {
+        if (strcmp(s, k_op_names[i]) == 0) {
+            *out = (kg_admission_op)(1u << i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void kg_admission_attrs_init(kg_admission_attributes *a, kg_arena *arena)
+{
+    memset(a, 0, sizeof *a);
+    a->arena = arena;
+    a->kind = (kg_gvk){"", "", ""};
+    a->resource = (kg_gvr){"", "", ""};
+    a->subresource = "";
+    a->name = "";
+    a->ns = "";
+    a->user.name = "";
+    a->user.uid = "";
+}
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+bool kg_admission_is_namespace_kind(const kg_admission_attributes *a)
+{
+    return nz(a->kind.group)[0] == '\0' && strcmp(nz(a->kind.kind), "Namespace") == 0;
+}
+
+const char *kg_admission_forbidden_name(const kg_admission_attributes *a)
+{
+    if (nz(a->name)[0])
+        return a->name;
+    if (a->object) {
+        const kg_json *md = kg_json_get(a->object, "metadata");
+        if (!kg_json_is(md, KG_JSON_OBJECT))
+            return "Unknown/errorGettingName"; /* not every object has ObjectMeta (e.g. Scale) */
+        const char *n = kg_json_get_str(md, "name");
+        if (n && n[0])
+            return n;
+        n = kg_json_get_str(md, "generateName");
+        if (n && n[0])
+            return n;
+    }
+    return "Unknown";
+}
+
+kg_status *kg_admission_forbidden(const kg_admission_attributes *attrs, const char *fmt, ...)
+{
+    char msg[KG_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return kg_status_forbidden(attrs->arena, KG_GR(nz(attrs->resource.group), nz(attrs->resource.resource)),
+                               kg_admission_forbidden_name(attrs), msg);
+}
+
+kg_status *kg_admission_forbidden_status(const kg_admission_attributes *attrs, kg_status *st)
+{
+    if (!st || kg_status_is(st, KG_REASON_FORBIDDEN))
+        return st;
+    return kg_admission_forbidden(attrs, "%s", nz(st->message));
+}
+
+/* ---- audit annotations ---- */
+
+static bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/* validation.IsQualifiedName's name part: [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?, at most 63 characters */
+static bool qualified_name_part(const char *s, size_t n)
+{
+    if (n == 0 || n > 63 || !is_alnum(s[0]) || !is_alnum(s[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+            return false;
+    return true;
+}
+
+/* lowercase RFC 1123 subdomain, at most 253 characters */
+static bool dns_subdomain(const char *s, size_t n)
+{
+    if (n == 0 || n > 253)
+        return false;
+    size_t label = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool lower_alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (c == '.') {
+            if (label == 0 || s[i - 1] == '-')
+                return false;
+            label = 0;
+            continue;
+        }
+        if (!lower_alnum && c != '-')
+            return false;
+        if (c == '-' && label == 0)
+            return false;
+        label++;
+    }
+    return label > 0 && s[n - 1] != '-';
+}
+
+bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, const char *value, kg_error *err)
+{
+    const char *slash = strchr(key, '/');
+    if (!slash || strchr(slash + 1, '/'))
+        return kg_err_set(err, KG_EINVAL,
+                          "annotation key has invalid format, the right format is a DNS subdomain prefix and '/' and "
+                          "key name. (e.g. 'podsecuritypolicy.admission.k8s.io/admit-policy')");
+    if (!dns_subdomain(key, (size_t)(slash - key)) || !qualified_name_part(slash + 1, strlen(slash + 1)))
+        return kg_err_set(err, KG_EINVAL,
+                          "annotation key has invalid format %s. A qualified name like "
+                          "'podsecuritypolicy.admission.k8s.io/admit-policy' is required.",
+                          key);
+    if (!a->annotations)
+        a->annotations = kg_json_new_object(a->arena);
+    const char *old = kg_json_get_str(a->annotations, key);
+    if (old) {
+        if (strcmp(old, value) == 0)
+            return true;
+        return kg_err_set(err, KG_EINVAL,
+                          "admission annotations are not allowed to be overridden, key:\"%s\", old value: \"%s\", new "
+                          "value:\"%s\"",
+                          key, old, value);
+    }
+    kg_json_set(a->arena, a->annotations, key, kg_json_new_str(a->arena, value));
+    return true;
+}
+
+/* ---- services helpers ---- */
+
+int64_t kg_admission_now_ns(const kg_admission_services *s)
+{
+    if (s && s->now_ns)
+        return s->now_ns(s->ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void kg_admission_sleep_ns(const kg_admission_services *s, int64_t ns)
+{
+    if (s && s->sleep_ns) {
+        s->sleep_ns(s->ctx, ns);
+        return;
+    }
+    struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+bool kg_admission_wait_ready(const kg_admission_services *s, const char *resource)
+{
+    /* upstream: wait.PollImmediate(100ms, 10s, readyFunc) then readyFunc() */
+    for (int i = 0; i < 100; i++) {
+        if (kg_admission_ready(s, resource))
+            return true;
+        kg_admission_sleep_ns(s, 100 * 1000000LL);
+    }
+    return kg_admission_ready(s, resource);
+}

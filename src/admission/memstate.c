@@ -1,0 +1,445 @@
+#include "admission/memstate.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NBUCKETS 4096u
+#define MAX_FLAGS 64
+
+typedef struct entry {
+    struct entry *next;
+    uint64_t hash;
+    char *resource, *ns, *name;
+    kg_arena arena; /* holds obj */
+    kg_json *obj;
+    bool store_only;
+} entry;
+
+typedef struct named_flag {
+    char *name;
+    int live;
+    int value; /* feature: 0/1; read failure: error code; ready: 0/1 */
+} named_flag;
+
+struct kg_admission_memstate {
+    pthread_rwlock_t lock;
+    entry *buckets[NBUCKETS];
+    size_t count;
+    uint64_t revision;
+    named_flag features[MAX_FLAGS];
+    size_t nfeatures;
+    named_flag read_failures[MAX_FLAGS];
+    size_t nread_failures;
+    named_flag not_ready[MAX_FLAGS];
+    size_t nnot_ready;
+    int fail_writes;
+    kg_errcode fail_write_code;
+    bool fake_clock;
+    _Atomic int64_t now;
+    _Atomic uint64_t gets, live_gets, lists, creates, updates;
+};
+
+static uint64_t hash3(const char *r, const char *ns, const char *n)
+{
+    uint64_t h = 1469598103934665603ull;
+    const char *parts[3] = {r, ns, n};
+    for (int i = 0; i < 3; i++) {
+        for (const char *p = parts[i]; *p; p++) {
+            h ^= (unsigned char)*p;
+            h *= 1099511628211ull;
+        }
+        h ^= 0xff;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s ? s : "");
+    if (!p)
+        abort();
+    return p;
+}
+
+kg_admission_memstate *kg_admission_memstate_new(void)
+{
+    kg_admission_memstate *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    pthread_rwlock_init(&m->lock, NULL);
+    return m;
+}
+
+static void entry_free(entry *e)
+{
+    free(e->resource);
+    free(e->ns);
+    free(e->name);
+    kg_arena_free(&e->arena);
+    free(e);
+}
+
+static void flags_free(named_flag *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(f[i].name);
+}
+
+void kg_admission_memstate_free(kg_admission_memstate *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < NBUCKETS; i++) {
+        entry *e = m->buckets[i];
+        while (e) {
+            entry *n = e->next;
+            entry_free(e);
+            e = n;
+        }
+    }
+    flags_free(m->features, m->nfeatures);
+    flags_free(m->read_failures, m->nread_failures);
+    flags_free(m->not_ready, m->nnot_ready);
+    pthread_rwlock_destroy(&m->lock);
+    free(m);
+}
+
+static entry *find(const kg_admission_memstate *m, const char *resource, const char *ns, const char *name,
+                   uint64_t h)
+{
+    for (entry *e = m->buckets[h % NBUCKETS]; e; e = e->next)
+        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns) == 0 &&
+            strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+/* Insert or replace under the write lock. */
+static void store_locked(kg_admission_memstate *m, const char *resource, const char *ns, const char *name,
+                         const kg_json *obj, bool store_only)
+{
+    uint64_t h = hash3(resource, ns, name);
+    entry *e = find(m, resource, ns, name, h);
+    if (e) {
+        kg_arena_free(&e->arena);
+    } else {
+        e = calloc(1, sizeof *e);
+        if (!e)
+            abort();
+        e->hash = h;
+        e->resource = xstrdup(resource);
+        e->ns = xstrdup(ns);
+        e->name = xstrdup(name);
+        e->next = m->buckets[h % NBUCKETS];
+        m->buckets[h % NBUCKETS] = e;
+        m->count++;
+    }
+    kg_arena_init(&e->arena, 1024);
+    e->obj = kg_json_clone(&e->arena, obj);
+    e->store_only = store_only;
+}
+
+bool kg_admission_memstate_put(kg_admission_memstate *m, const char *resource, const kg_json *obj, unsigned flags,
+                               kg_error *err)
+{
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    if (!name || !name[0])
+        return kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
+    const char *ns = kg_json_path_str(obj, "metadata.namespace");
+    pthread_rwlock_wrlock(&m->lock);
+    store_locked(m, resource, ns ? ns : "", name, obj, (flags & KG_MEMSTATE_STORE_ONLY) != 0);
+    pthread_rwlock_unlock(&m->lock);
+    return true;
+}
+
+bool kg_admission_memstate_remove(kg_admission_memstate *m, const char *resource, const char *ns, const char *name)
+{
+    uint64_t h = hash3(resource, ns ? ns : "", name);
+    bool found = false;
+    pthread_rwlock_wrlock(&m->lock);
+    for (entry **pp = &m->buckets[h % NBUCKETS]; *pp; pp = &(*pp)->next) {
+        entry *e = *pp;
+        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns ? ns : "") == 0 &&
+            strcmp(e->name, name) == 0) {
+            *pp = e->next;
+            entry_free(e);
+            m->count--;
+            found = true;
+            break;
+        }
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return found;
+}
+
+static named_flag *flag_find(named_flag *f, size_t n, const char *name, int live)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0 && (live < 0 || f[i].live == live))
+            return &f[i];
+    return NULL;
+}
+
+static void flag_set(named_flag *f, size_t *n, const char *name, int live, int value)
+{
+    named_flag *x = flag_find(f, *n, name, live);
+    if (!x) {
+        if (*n == MAX_FLAGS)
+            return;
+        x = &f[(*n)++];
+        x->name = xstrdup(name);
+        x->live = live;
+    }
+    x->value = value;
+}
+
+void kg_admission_memstate_set_feature(kg_admission_memstate *m, const char *gate, bool on)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    flag_set(m->features, &m->nfeatures, gate, 0, on);
+    pthread_rwlock_unlock(&m->lock);
+}
+
+void kg_admission_memstate_set_clock(kg_admission_memstate *m, int64_t now_ns)
+{
+    m->fake_clock = true;
+    atomic_store(&m->now, now_ns);
+}
+
+void kg_admission_memstate_fail_writes(kg_admission_memstate *m, int n, kg_errcode code)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    m->fail_writes = n;
+    m->fail_write_code = code;
+    pthread_rwlock_unlock(&m->lock);
+}
+
+void kg_admission_memstate_fail_reads(kg_admission_memstate *m, const char *resource, int live, kg_errcode code)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    flag_set(m->read_failures, &m->nread_failures, resource, live, (int)code);
+    pthread_rwlock_unlock(&m->lock);
+}
+
+void kg_admission_memstate_set_ready(kg_admission_memstate *m, const char *resource, bool ready)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    flag_set(m->not_ready, &m->nnot_ready, resource, 0, !ready);
+    pthread_rwlock_unlock(&m->lock);
+}
+
+kg_admission_memstate_stats kg_admission_memstate_get_stats(kg_admission_memstate *m)
+{
+    kg_admission_memstate_stats s = {atomic_load(&m->gets), atomic_load(&m->live_gets), atomic_load(&m->lists),
+                                     atomic_load(&m->creates), atomic_load(&m->updates)};
+    return s;
+}
+
+/* ---- services ---- */
+
+static kg_errcode read_failure(kg_admission_memstate *m, const char *resource, bool live)
+{
+    named_flag *f = flag_find(m->read_failures, m->nread_failures, resource, live ? 1 : 0);
+    return f ? (kg_errcode)f->value : KG_OK;
+}
+
+static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                        unsigned flags, kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    bool live = (flags & KG_ADMISSION_GET_LIVE) != 0;
+    atomic_fetch_add(live ? &m->live_gets : &m->gets, 1);
+    ns = ns ? ns : "";
+    kg_json *out = NULL;
+    pthread_rwlock_rdlock(&m->lock);
+    kg_errcode fc = read_failure(m, resource, live);
+    if (fc) {
+        kg_err_set(err, fc, "injected read failure for %s \"%s\"", resource, name);
+    } else {
+        entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
+        if (e && (live || !e->store_only))
+            out = kg_json_clone(a, e->obj);
+        else
+            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return out;
+}
+
+typedef struct list_item {
+    const char *ns, *name;
+    const kg_json *obj;
+} list_item;
+
+static int cmp_item(const void *x, const void *y)
+{
+    const list_item *a = x, *b = y;
+    int c = strcmp(a->ns, b->ns);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    bool live = (flags & KG_ADMISSION_GET_LIVE) != 0;
+    atomic_fetch_add(&m->lists, 1);
+    ns = ns ? ns : "";
+    kg_json *arr = NULL;
+    pthread_rwlock_rdlock(&m->lock);
+    kg_errcode fc = read_failure(m, resource, live);
+    if (fc) {
+        kg_err_set(err, fc, "injected read failure for %s", resource);
+        pthread_rwlock_unlock(&m->lock);
+        return NULL;
+    }
+    list_item *items = malloc((m->count ? m->count : 1) * sizeof *items);
+    if (!items)
+        abort();
+    size_t n = 0;
+    for (size_t i = 0; i < NBUCKETS; i++)
+        for (entry *e = m->buckets[i]; e; e = e->next)
+            if (strcmp(e->resource, resource) == 0 && (!ns[0] || strcmp(e->ns, ns) == 0) &&
+                (live || !e->store_only))
+                items[n++] = (list_item){e->ns, e->name, e->obj};
+    qsort(items, n, sizeof *items, cmp_item);
+    arr = kg_json_new_array(a);
+    for (size_t i = 0; i < n; i++)
+        kg_json_array_append(a, arr, kg_json_clone(a, items[i].obj));
+    pthread_rwlock_unlock(&m->lock);
+    free(items);
+    return arr;
+}
+
+static bool take_write_failure(kg_admission_memstate *m, kg_error *err)
+{
+    if (m->fail_writes > 0) {
+        m->fail_writes--;
+        return kg_err_set(err, m->fail_write_code ? m->fail_write_code : KG_EIO, "injected write failure");
+    }
+    return true;
+}
+
+static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                           kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    atomic_fetch_add(&m->creates, 1);
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    if (!name || !name[0]) {
+        kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
+        return NULL;
+    }
+    ns = ns ? ns : "";
+    kg_json *out = NULL;
+    pthread_rwlock_wrlock(&m->lock);
+    if (take_write_failure(m, err)) {
+        if (find(m, resource, ns, name, hash3(resource, ns, name))) {
+            kg_err_set(err, KG_EEXIST, "%s \"%s\" already exists", resource, name);
+        } else {
+            kg_json *copy = kg_json_clone(a, obj);
+            kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
+            kg_json_set(a, md, "resourceVersion",
+                        kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
+            store_locked(m, resource, ns, name, copy, false);
+            out = copy;
+        }
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return out;
+}
+
+static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                           kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    atomic_fetch_add(&m->updates, 1);
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    ns = ns ? ns : "";
+    kg_json *out = NULL;
+    pthread_rwlock_wrlock(&m->lock);
+    if (take_write_failure(m, err)) {
+        entry *e = name ? find(m, resource, ns, name, hash3(resource, ns, name)) : NULL;
+        const char *want = kg_json_path_str(obj, "metadata.resourceVersion");
+        const char *have = e ? kg_json_path_str(e->obj, "metadata.resourceVersion") : NULL;
+        if (!e) {
+            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name ? name : "");
+        } else if (want && want[0] && have && strcmp(want, have) != 0) {
+            kg_err_set(err, KG_ECONFLICT, "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
+                       "please apply your changes to the latest version and try again", resource, name);
+        } else {
+            kg_json *copy = kg_json_clone(a, obj);
+            kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
+            kg_json_set(a, md, "resourceVersion",
+                        kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
+            store_locked(m, resource, ns, name, copy, false);
+            out = copy;
+        }
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return out;
+}
+
+static bool svc_ready(void *ctx, const char *resource)
+{
+    kg_admission_memstate *m = ctx;
+    pthread_rwlock_rdlock(&m->lock);
+    named_flag *f = flag_find(m->not_ready, m->nnot_ready, resource, 0);
+    bool ready = !f || !f->value;
+    pthread_rwlock_unlock(&m->lock);
+    return ready;
+}
+
+static bool svc_feature(void *ctx, const char *gate)
+{
+    kg_admission_memstate *m = ctx;
+    pthread_rwlock_rdlock(&m->lock);
+    named_flag *f = flag_find(m->features, m->nfeatures, gate, 0);
+    bool on = f && f->value;
+    pthread_rwlock_unlock(&m->lock);
+    return on;
+}
+
+static int64_t svc_now(void *ctx)
+{
+    kg_admission_memstate *m = ctx;
+    if (m->fake_clock)
+        return atomic_load(&m->now);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void svc_sleep(void *ctx, int64_t ns)
+{
+    kg_admission_memstate *m = ctx;
+    if (m->fake_clock) {
+        atomic_fetch_add(&m->now, ns);
+        return;
+    }
+    struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+kg_admission_services kg_admission_memstate_services(kg_admission_memstate *m, const kg_apiserver_metrics *metrics)
+{
+    kg_admission_services s = {
+        .ctx = m,
+        .get = svc_get,
+        .list = svc_list,
+        .ready = svc_ready,
+        .create = svc_create,
+        .update = svc_update,
+        .feature_enabled = svc_feature,
+        .now_ns = svc_now,
+        .sleep_ns = svc_sleep,
+        .authorize = NULL,
+        .metrics = metrics,
+    };
+    return s;
+}

@@ -1,0 +1,67 @@
+#include "admission/registry.h"
+
+#include <string.h>
+
+/* kube-apiserver v1.33 pkg/kubeapiserver/options/plugins.go: AllOrderedPlugins (execution order) and
+ * DefaultOffAdmissionPlugins (everything not in defaultOnPlugins). The newer PodGroupProtection,
+ * PodGroupWorkloadExists, NodeDeclaredFeatureValidator, JobValidation and PodResizeValidator are not in v1.33.
+ * A plugin is implemented once its descriptor is listed here. */
+static const kg_admission_plugin_info k_plugins[] = {
+    {"AlwaysAdmit", false, &kg_admission_plugin_always_admit},
+    {"NamespaceAutoProvision", false, &kg_admission_plugin_namespace_autoprovision},
+    {"NamespaceLifecycle", true, &kg_admission_plugin_namespace_lifecycle},
+    {"NamespaceExists", false, &kg_admission_plugin_namespace_exists},
+    {"LimitPodHardAntiAffinityTopology", false, NULL},
+    {"LimitRanger", true, NULL},
+    {"ServiceAccount", true, NULL},
+    {"NodeRestriction", false, NULL},
+    {"TaintNodesByCondition", true, NULL},
+    {"AlwaysPullImages", false, NULL},
+    {"ImagePolicyWebhook", false, NULL},
+    {"PodSecurity", true, NULL},
+    {"PodNodeSelector", false, NULL},
+    {"Priority", true, NULL},
+    {"DefaultTolerationSeconds", true, NULL},
+    {"PodTolerationRestriction", false, NULL},
+    {"EventRateLimit", false, NULL},
+    {"ExtendedResourceToleration", false, NULL},
+    {"DefaultStorageClass", true, NULL},
+    {"StorageObjectInUseProtection", true, NULL},
+    {"OwnerReferencesPermissionEnforcement", false, NULL},
+    {"PersistentVolumeClaimResize", true, NULL},
+    {"RuntimeClass", true, NULL},
+    {"CertificateApproval", true, NULL},
+    {"CertificateSigning", true, NULL},
+    {"ClusterTrustBundleAttest", true, NULL},
+    {"CertificateSubjectRestriction", true, NULL},
+    {"DefaultIngressClass", true, NULL},
+    {"DenyServiceExternalIPs", false, NULL},
+    {"PodTopologyLabels", true, NULL},
+    /* "webhook, resourcequota, and deny plugins must go at the end" */
+    {"MutatingAdmissionPolicy", true, NULL},
+    {"MutatingAdmissionWebhook", true, NULL},
+    {"ValidatingAdmissionPolicy", true, NULL},
+    {"ValidatingAdmissionWebhook", true, NULL},
+    {"ResourceQuota", true, NULL},
+    {"AlwaysDeny", false, &kg_admission_plugin_always_deny},
+};
+
+#define NPLUGINS (sizeof k_plugins / sizeof k_plugins[0])
+
+size_t kg_admission_registry_count(void) { return NPLUGINS; }
+
+const kg_admission_plugin_info *kg_admission_registry_at(size_t i) { return i < NPLUGINS ? &k_plugins[i] : NULL; }
+
+int kg_admission_registry_index(const char *name)
+{
+    for (size_t i = 0; name && i < NPLUGINS; i++)
+        if (strcmp(k_plugins[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const kg_admission_plugin_info *kg_admission_registry_find(const char *name)
+{
+    int i = kg_admission_registry_index(name);
+    return i < 0 ? NULL : &k_plugins[i];
+}
