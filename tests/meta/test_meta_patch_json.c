@@ -1,0 +1,219 @@
+/* RFC 6902 JSON Patch: the RFC's appendix A vectors, plus evanphx/json-patch v4 behaviour and error texts as
+ * kube-apiserver returns them (PATCH with application/json-patch+json, mutating webhook patches). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "meta/patch.h"
+
+static kg_arena A;
+
+static int setup(void **s)
+{
+    (void)s;
+    kg_arena_init(&A, 0);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    kg_arena_free(&A);
+    return 0;
+}
+
+static kg_json *J(const char *text)
+{
+    kg_error e = {0};
+    kg_json *v = kg_json_parse(&A, text, strlen(text), &e);
+    if (!v)
+        fail_msg("bad test JSON %s: %s", text, e.msg);
+    return v;
+}
+
+/* apply and compare with expected (object member order ignored, array order significant) */
+static void ok(const char *doc, const char *patch, const char *expect)
+{
+    kg_error e = {0};
+    kg_json *d = J(doc), *out = NULL;
+    char *before = kg_json_to_string(&A, d, 0, NULL);
+    if (!kg_patch_json(&A, d, J(patch), &out, &e))
+        fail_msg("patch %s failed: %s", patch, e.msg);
+    if (!kg_json_equal(out, J(expect)))
+        fail_msg("patch %s on %s: got %s want %s", patch, doc, kg_json_to_string(&A, out, 0, NULL), expect);
+    assert_string_equal(before, kg_json_to_string(&A, d, 0, NULL)); /* input untouched */
+}
+
+static void bad(const char *doc, const char *patch, const char *msg)
+{
+    kg_error e = {0};
+    kg_json *out = NULL;
+    assert_false(kg_patch_json(&A, J(doc), J(patch), &out, &e));
+    assert_null(out);
+    assert_int_equal(e.code, KG_EINVAL);
+    assert_string_equal(e.msg, msg);
+}
+
+static void test_rfc6902_appendix_a(void **s)
+{
+    (void)s;
+    /* A.1 - A.8, A.10, A.11, A.14, A.16 */
+    ok("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]", "{\"baz\":\"qux\",\"foo\":\"bar\"}");
+    ok("{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/1\",\"value\":\"qux\"}]",
+       "{\"foo\":[\"bar\",\"qux\",\"baz\"]}");
+    ok("{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"remove\",\"path\":\"/baz\"}]", "{\"foo\":\"bar\"}");
+    ok("{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]", "{\"foo\":[\"bar\",\"baz\"]}");
+    ok("{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"replace\",\"path\":\"/baz\",\"value\":\"boo\"}]",
+       "{\"baz\":\"boo\",\"foo\":\"bar\"}");
+    ok("{\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}",
+       "[{\"op\":\"move\",\"from\":\"/foo/waldo\",\"path\":\"/qux/thud\"}]",
+       "{\"foo\":{\"bar\":\"baz\"},\"qux\":{\"corge\":\"grault\",\"thud\":\"fred\"}}");
+    ok("{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}", "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/3\"}]",
+       "{\"foo\":[\"all\",\"cows\",\"eat\",\"grass\"]}");
+    ok("{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
+       "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":2}]",
+       "{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}");
+    ok("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/child\",\"value\":{\"grandchild\":{}}}]",
+       "{\"foo\":\"bar\",\"child\":{\"grandchild\":{}}}");
+    ok("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"xyz\":123}]",
+       "{\"foo\":\"bar\",\"baz\":\"qux\"}");
+    ok("{\"/\":9,\"~1\":10}", "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":10}]", "{\"/\":9,\"~1\":10}");
+    ok("{\"foo\":[\"bar\"]}", "[{\"op\":\"add\",\"path\":\"/foo/-\",\"value\":[\"abc\",\"def\"]}]",
+       "{\"foo\":[\"bar\",[\"abc\",\"def\"]]}");
+    /* A.9, A.12, A.15: errors */
+    bad("{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}", "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"bar\"}]",
+        "testing value /baz failed: test failed");
+    bad("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz/bat\",\"value\":\"qux\"}]",
+        "add operation does not apply: doc is missing path: \"/baz/bat\": missing value");
+    bad("{\"/\":9,\"~1\":10}", "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":\"10\"}]",
+        "testing value /~01 failed: test failed");
+}
+
+static void test_kubernetes_paths(void **s)
+{
+    (void)s;
+    const char *pod = "{\"metadata\":{\"name\":\"p\",\"labels\":{\"app\":\"web\"}},"
+                      "\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\"}]}}";
+    /* label keys with "/" use ~1 */
+    ok(pod, "[{\"op\":\"add\",\"path\":\"/metadata/labels/app.kubernetes.io~1name\",\"value\":\"x\"}]",
+       "{\"metadata\":{\"name\":\"p\",\"labels\":{\"app\":\"web\",\"app.kubernetes.io/name\":\"x\"}},"
+       "\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\"}]}}");
+    ok(pod, "[{\"op\":\"replace\",\"path\":\"/spec/containers/0/image\",\"value\":\"nginx:2\"}]",
+       "{\"metadata\":{\"name\":\"p\",\"labels\":{\"app\":\"web\"}},"
+       "\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}");
+    /* append a container with "-", then copy its name into a label, then test it */
+    ok(pod,
+       "[{\"op\":\"add\",\"path\":\"/spec/containers/-\",\"value\":{\"name\":\"b\"}},"
+       "{\"op\":\"copy\",\"from\":\"/spec/containers/1/name\",\"path\":\"/metadata/labels/second\"},"
+       "{\"op\":\"test\",\"path\":\"/metadata/labels/second\",\"value\":\"b\"}]",
+       "{\"metadata\":{\"name\":\"p\",\"labels\":{\"app\":\"web\",\"second\":\"b\"}},"
+       "\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\"},{\"name\":\"b\"}]}}");
+    /* a later op must not see an earlier op's value aliased (add then mutate inside it) */
+    kg_error e = {0};
+    kg_json *patch = J("[{\"op\":\"add\",\"path\":\"/x\",\"value\":{\"a\":1}},"
+                       "{\"op\":\"add\",\"path\":\"/x/b\",\"value\":2}]");
+    char *pbefore = kg_json_to_string(&A, patch, 0, NULL);
+    kg_json *out;
+    assert_true(kg_patch_json(&A, J("{}"), patch, &out, &e));
+    assert_true(kg_json_equal(out, J("{\"x\":{\"a\":1,\"b\":2}}")));
+    assert_string_equal(pbefore, kg_json_to_string(&A, patch, 0, NULL));
+    /* empty patch and null patch are no-ops */
+    ok(pod, "[]", pod);
+    ok(pod, "null", pod);
+}
+
+static void test_v4_quirks(void **s)
+{
+    (void)s;
+    /* replace of a missing member adds it (v4 only checks the parent) */
+    ok("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]", "{\"a\":1,\"b\":2}");
+    /* negative indices count from the end */
+    ok("{\"l\":[1,2,3]}", "[{\"op\":\"remove\",\"path\":\"/l/-1\"}]", "{\"l\":[1,2]}");
+    ok("{\"l\":[1,2,3]}", "[{\"op\":\"add\",\"path\":\"/l/-1\",\"value\":9}]", "{\"l\":[1,2,3,9]}");
+    /* add without value adds null; copy of a missing member copies null */
+    ok("{}", "[{\"op\":\"add\",\"path\":\"/a\"}]", "{\"a\":null}");
+    ok("{}", "[{\"op\":\"copy\",\"from\":\"/nope\",\"path\":\"/a\"}]", "{\"a\":null}");
+    /* test of a missing member against null passes */
+    ok("{}", "[{\"op\":\"test\",\"path\":\"/nope\",\"value\":null}]", "{}");
+    /* test compares objects one way: every member of the document value must match */
+    ok("{\"o\":{\"a\":1}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1,\"b\":2}}]", "{\"o\":{\"a\":1}}");
+    bad("{\"o\":{\"a\":1,\"b\":2}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1}}]",
+        "testing value /o failed: test failed");
+    /* numbers compare by their text: 1 and 1.0 differ */
+    bad("{\"n\":1}", "[{\"op\":\"test\",\"path\":\"/n\",\"value\":1.0}]", "testing value /n failed: test failed");
+    /* a whole-document op at "" is not supported by v4 */
+    bad("{\"a\":1}", "[{\"op\":\"add\",\"path\":\"\",\"value\":{}}]",
+        "add operation does not apply: doc is missing path: \"\": missing value");
+    /* an array document works too */
+    ok("[1,2]", "[{\"op\":\"add\",\"path\":\"/0\",\"value\":0}]", "[0,1,2]");
+}
+
+static void test_errors(void **s)
+{
+    (void)s;
+    bad("{}", "[{\"op\":\"remove\",\"path\":\"/x\"}]",
+        "error in remove for path: '/x': Unable to remove nonexistent key: x: missing value");
+    bad("{\"a\":{}}", "[{\"op\":\"remove\",\"path\":\"/a/b/c\"}]",
+        "remove operation does not apply: doc is missing path: \"/a/b/c\": missing value");
+    bad("{\"spec\":{}}", "[{\"op\":\"replace\",\"path\":\"/spec/foo/bar\",\"value\":1}]",
+        "replace operation does not apply: doc is missing path: /spec/foo/bar: missing value");
+    bad("{\"l\":[1]}", "[{\"op\":\"replace\",\"path\":\"/l/5\",\"value\":1}]",
+        "replace operation does not apply: doc is missing key: /l/5: missing value");
+    bad("{\"l\":[1]}", "[{\"op\":\"add\",\"path\":\"/l/5\",\"value\":1}]",
+        "error in add for path: '/l/5': Unable to access invalid index: 5: invalid index referenced");
+    bad("{\"l\":[1]}", "[{\"op\":\"add\",\"path\":\"/l/x\",\"value\":1}]",
+        "error in add for path: '/l/x': value was not a proper array index: 'x': strconv.Atoi: parsing \"x\": "
+        "invalid syntax");
+    bad("{\"l\":[1]}", "[{\"op\":\"remove\",\"path\":\"/l/3\"}]",
+        "error in remove for path: '/l/3': Unable to access invalid index: 3: invalid index referenced");
+    bad("{}", "[{\"op\":\"bogus\",\"path\":\"/x\"}]", "Unexpected kind: bogus");
+    bad("{}", "[{\"path\":\"/x\"}]", "Unexpected kind: unknown");
+    bad("{}", "[null]", "Unexpected kind: unknown");
+    bad("{}", "{\"op\":\"add\"}", "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+    bad("{}", "[\"add\"]", "json: cannot unmarshal string into Go value of type jsonpatch.Operation");
+    bad("{}", "[{\"op\":\"add\",\"value\":1}]", "add operation failed to decode path: missing value");
+    bad("{}", "[{\"op\":\"replace\",\"value\":1}]",
+        "replace operation failed to decode path: operation missing path field: missing value");
+    bad("{}", "[{\"op\":\"move\",\"path\":\"/a\"}]",
+        "move operation failed to decode from: operation, missing from field: missing value");
+    bad("{}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/b\"}]",
+        "error in move for path: 'a': Unable to remove nonexistent key: a: missing value");
+    bad("{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a/c\"}]",
+        "move operation does not apply: doc is missing destination path: /a/c: missing value");
+    bad("{}", "[{\"op\":\"test\",\"path\":\"/a/b\",\"value\":1}]",
+        "test operation does not apply: is missing path: /a/b: missing value");
+    bad("{\"l\":[]}", "[{\"op\":\"test\",\"path\":\"/l/0\",\"value\":1}]",
+        "error in test for path: '/l/0': Unable to access invalid index: 0: invalid index referenced");
+    bad("{}", "[{\"op\":\"copy\",\"from\":\"/a/b\",\"path\":\"/c\"}]",
+        "copy operation does not apply: doc is missing from path: /a/b: missing value");
+    /* the first failing op aborts the whole patch: nothing of the earlier ops is visible */
+    bad("{\"a\":1}", "[{\"op\":\"add\",\"path\":\"/b\",\"value\":2},{\"op\":\"test\",\"path\":\"/a\",\"value\":2}]",
+        "testing value /a failed: test failed");
+}
+
+static void test_escape_key(void **s)
+{
+    (void)s;
+    assert_string_equal(kg_patch_json_escape_key(&A, "app.kubernetes.io/name"), "app.kubernetes.io~1name");
+    assert_string_equal(kg_patch_json_escape_key(&A, "a~b/c"), "a~0b~1c");
+    assert_string_equal(kg_patch_json_escape_key(&A, "plain"), "plain");
+    /* round trip through a patch */
+    const char *k = kg_patch_json_escape_key(&A, "x/~y");
+    char *p = kg_arena_sprintf(&A, "[{\"op\":\"add\",\"path\":\"/%s\",\"value\":1}]", k);
+    ok("{}", p, "{\"x/~y\":1}");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_rfc6902_appendix_a, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kubernetes_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_v4_quirks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_escape_key, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

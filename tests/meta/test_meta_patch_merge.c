@@ -1,0 +1,110 @@
+/* RFC 7386 JSON Merge Patch: the RFC's appendix A vectors, and where evanphx/json-patch v4 (kube-apiserver's
+ * application/merge-patch+json) deviates from the RFC, v4's behaviour. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "meta/patch.h"
+
+static kg_arena A;
+
+static int setup(void **s)
+{
+    (void)s;
+    kg_arena_init(&A, 0);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    kg_arena_free(&A);
+    return 0;
+}
+
+static kg_json *J(const char *text)
+{
+    kg_error e = {0};
+    kg_json *v = kg_json_parse(&A, text, strlen(text), &e);
+    if (!v)
+        fail_msg("bad test JSON %s: %s", text, e.msg);
+    return v;
+}
+
+static void ok(const char *doc, const char *patch, const char *expect)
+{
+    kg_error e = {0};
+    kg_json *d = J(doc), *p = J(patch), *out = NULL;
+    char *db = kg_json_to_string(&A, d, 0, NULL), *pb = kg_json_to_string(&A, p, 0, NULL);
+    if (!kg_patch_merge(&A, d, p, &out, &e))
+        fail_msg("merge %s failed: %s", patch, e.msg);
+    if (!kg_json_equal(out, J(expect)))
+        fail_msg("merge %s into %s: got %s want %s", patch, doc, kg_json_to_string(&A, out, 0, NULL), expect);
+    assert_string_equal(db, kg_json_to_string(&A, d, 0, NULL));
+    assert_string_equal(pb, kg_json_to_string(&A, p, 0, NULL));
+}
+
+static void bad(const char *doc, const char *patch, const char *msg)
+{
+    kg_error e = {0};
+    kg_json *out = NULL;
+    assert_false(kg_patch_merge(&A, J(doc), J(patch), &out, &e));
+    assert_null(out);
+    assert_string_equal(e.msg, msg);
+}
+
+static void test_rfc7386_appendix_a(void **s)
+{
+    (void)s;
+    ok("{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}");
+    ok("{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}");
+    ok("{\"a\":\"b\"}", "{\"a\":null}", "{}");
+    ok("{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}");
+    ok("{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}");
+    ok("{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}");
+    ok("{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}", "{\"a\":{\"b\":\"d\"}}");
+    ok("{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}");
+    ok("[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]");
+    ok("{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]");
+    ok("{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}");
+    ok("[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}");
+    ok("{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}");
+    /* the RFC makes "null" and "bar" patches replace the document; v4 rejects them */
+    bad("{\"a\":\"foo\"}", "null", "Invalid JSON Patch");
+    bad("{\"a\":\"foo\"}", "\"bar\"", "Invalid JSON Patch");
+    bad("null", "{\"a\":1}", "Invalid JSON Document");
+}
+
+static void test_kubernetes_objects(void **s)
+{
+    (void)s;
+    const char *dep = "{\"metadata\":{\"name\":\"d\",\"labels\":{\"app\":\"web\",\"tier\":\"fe\"}},"
+                      "\"spec\":{\"replicas\":1,\"template\":{\"spec\":{\"containers\":["
+                      "{\"name\":\"a\",\"image\":\"nginx:1\"},{\"name\":\"b\",\"image\":\"busybox\"}]}}}}";
+    /* kubectl scale: a merge patch on spec.replicas */
+    ok(dep, "{\"spec\":{\"replicas\":3}}",
+       "{\"metadata\":{\"name\":\"d\",\"labels\":{\"app\":\"web\",\"tier\":\"fe\"}},"
+       "\"spec\":{\"replicas\":3,\"template\":{\"spec\":{\"containers\":["
+       "{\"name\":\"a\",\"image\":\"nginx:1\"},{\"name\":\"b\",\"image\":\"busybox\"}]}}}}");
+    /* kubectl label x- : null removes; lists are replaced wholesale (no merge keys in merge patch) */
+    ok(dep, "{\"metadata\":{\"labels\":{\"tier\":null}},\"spec\":{\"template\":{\"spec\":{\"containers\":"
+            "[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}",
+       "{\"metadata\":{\"name\":\"d\",\"labels\":{\"app\":\"web\"}},"
+       "\"spec\":{\"replicas\":1,\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}");
+    /* nulls inside added values are pruned, but kept as array elements */
+    ok("{}", "{\"a\":{\"b\":null,\"c\":[null,{\"d\":null,\"e\":1}]}}", "{\"a\":{\"c\":[null,{\"e\":1}]}}");
+    /* a null in the document survives unrelated patches; deleting a missing key is a no-op */
+    ok("{\"x\":null}", "{\"y\":null}", "{\"x\":null}");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_rfc7386_appendix_a, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kubernetes_objects, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
