@@ -1,0 +1,973 @@
+/* The storage contract, written against storage.h only, so every backend runs the same suite
+ * (KGATE_STORE_BACKEND selects it; default "sqlite"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json/json.h"
+#include "storage/storage.h"
+
+static const char *backend(void)
+{
+    const char *b = getenv("KGATE_STORE_BACKEND");
+    return b && *b ? b : "sqlite";
+}
+
+typedef struct fixture {
+    char dir[64];
+    kg_store *s;
+    kg_arena a;
+} fixture;
+
+static kg_store *open_store(const char *dir, const kg_store_options *o)
+{
+    kg_error err = {0};
+    kg_store *s = kg_store_open(backend(), dir, o, &err);
+    if (!s)
+        fail_msg("open: %s", err.msg);
+    return s;
+}
+
+static fixture *fx_new(const kg_store_options *o)
+{
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/kgstore-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    f->s = open_store(f->dir, o);
+    kg_arena_init(&f->a, 0);
+    return f;
+}
+
+static void fx_free(fixture *f)
+{
+    kg_store_close(f->s);
+    kg_arena_free(&f->a);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+}
+
+static int setup(void **state)
+{
+    kg_store_options o = {.compact_interval_ms = -1};
+    *state = fx_new(&o);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx_free(*state);
+    return 0;
+}
+
+static int64_t create(kg_store *s, const char *key, const char *val)
+{
+    kg_error err = {0};
+    int64_t rev = 0;
+    if (!kg_store_create(s, key, val, strlen(val), &rev, &err))
+        fail_msg("create %s: %s", key, err.msg);
+    return rev;
+}
+
+static int64_t update(kg_store *s, const char *key, const char *val, int64_t expected)
+{
+    kg_error err = {0};
+    int64_t rev = 0;
+    if (!kg_store_update(s, key, val, strlen(val), expected, &rev, &err))
+        fail_msg("update %s: %s", key, err.msg);
+    return rev;
+}
+
+static int64_t del(kg_store *s, const char *key)
+{
+    kg_error err = {0};
+    int64_t rev = 0;
+    if (!kg_store_delete(s, key, 0, NULL, NULL, &rev, &err))
+        fail_msg("delete %s: %s", key, err.msg);
+    return rev;
+}
+
+/* ---- CRUD, typed errors, conflicts ---- */
+
+static void test_crud(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    kg_store_kv kv;
+    int64_t r0 = kg_store_current_revision(s);
+    assert_true(r0 >= 1);
+
+    int64_t r1 = create(s, "/registry/pods/default/a", "{\"v\":1}");
+    assert_int_equal(r1, r0 + 1);
+    assert_int_equal(kg_store_current_revision(s), r1);
+    assert_true(kg_store_get(s, "/registry/pods/default/a", &f->a, &kv, &err));
+    assert_string_equal(kv.value, "{\"v\":1}");
+    assert_int_equal(kv.value_len, 7);
+    assert_int_equal(kv.mod_revision, r1);
+    assert_int_equal(kv.create_revision, r1);
+
+    /* create of an existing key: KG_EEXIST, no revision consumed */
+    assert_false(kg_store_create(s, "/registry/pods/default/a", "x", 1, NULL, &err));
+    assert_int_equal(err.code, KG_EEXIST);
+    assert_int_equal(kg_store_current_revision(s), r1);
+
+    /* conditional update */
+    int64_t r2 = update(s, "/registry/pods/default/a", "{\"v\":2}", r1);
+    assert_int_equal(r2, r1 + 1);
+    assert_false(kg_store_update(s, "/registry/pods/default/a", "{\"v\":3}", 7, r1, NULL, &err));
+    assert_int_equal(err.code, KG_ECONFLICT);
+    assert_string_equal(err.msg,
+                        "the object has been modified; please apply your changes to the latest version and try again");
+    assert_true(kg_store_get(s, "/registry/pods/default/a", &f->a, &kv, &err));
+    assert_string_equal(kv.value, "{\"v\":2}");
+    assert_int_equal(kv.mod_revision, r2);
+    assert_int_equal(kv.create_revision, r1);
+
+    /* unconditional update */
+    int64_t r3 = update(s, "/registry/pods/default/a", "{\"v\":3}", 0);
+    assert_int_equal(r3, r2 + 1);
+
+    /* update / delete of a missing key */
+    assert_false(kg_store_update(s, "/registry/pods/default/zz", "x", 1, 0, NULL, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    assert_false(kg_store_delete(s, "/registry/pods/default/zz", 0, &f->a, NULL, NULL, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    assert_false(kg_store_get(s, "/registry/pods/default/zz", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+
+    /* delete with a stale precondition, then for real: returns the deleted value */
+    assert_false(kg_store_delete(s, "/registry/pods/default/a", r2, &f->a, NULL, NULL, &err));
+    assert_int_equal(err.code, KG_ECONFLICT);
+    kg_store_kv gone;
+    int64_t r4 = 0;
+    assert_true(kg_store_delete(s, "/registry/pods/default/a", r3, &f->a, &gone, &r4, &err));
+    assert_int_equal(r4, r3 + 1);
+    assert_string_equal(gone.value, "{\"v\":3}");
+    assert_int_equal(gone.mod_revision, r3);
+    assert_int_equal(gone.create_revision, r1);
+    assert_false(kg_store_get(s, "/registry/pods/default/a", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+
+    /* re-create: a new incarnation */
+    int64_t r5 = create(s, "/registry/pods/default/a", "{}");
+    assert_true(kg_store_get(s, "/registry/pods/default/a", &f->a, &kv, &err));
+    assert_int_equal(kv.create_revision, r5);
+    assert_int_equal(kg_store_current_revision(s), r5);
+
+    /* empty values and binary values are kept exactly */
+    create(s, "/registry/configmaps/default/empty", "");
+    assert_true(kg_store_get(s, "/registry/configmaps/default/empty", &f->a, &kv, &err));
+    assert_int_equal(kv.value_len, 0);
+    const char bin[] = {'a', 0, 'b', (char)0xff};
+    assert_true(kg_store_create(s, "/registry/secrets/default/bin", bin, sizeof bin, NULL, &err));
+    assert_true(kg_store_get(s, "/registry/secrets/default/bin", &f->a, &kv, &err));
+    assert_int_equal(kv.value_len, sizeof bin);
+    assert_memory_equal(kv.value, bin, sizeof bin);
+
+    /* bad keys */
+    assert_false(kg_store_create(s, "registry/x", "x", 1, NULL, &err));
+    assert_int_equal(err.code, KG_EINVAL);
+    assert_false(kg_store_get(s, "", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_EINVAL);
+}
+
+static void test_unknown_backend(void **state)
+{
+    (void)state;
+    kg_error err = {0};
+    assert_null(kg_store_open("leveldb", "/tmp", NULL, &err));
+    assert_int_equal(err.code, KG_EUNSUPPORTED);
+}
+
+/* ---- lists ---- */
+
+static void test_list_prefix_and_order(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    create(s, "/registry/pods/b/x", "bx");
+    create(s, "/registry/pods/a/y", "ay");
+    create(s, "/registry/pods/a/x", "ax");
+    create(s, "/registry/podsecuritypolicies/p", "psp"); /* shares the string prefix "/registry/pods" */
+    create(s, "/registry/configmaps/a/x", "cm");
+    kg_store_list_result res;
+    assert_true(kg_store_list(s, "/registry/pods/", NULL, &f->a, &res, &err));
+    assert_int_equal(res.n, 3);
+    assert_string_equal(res.items[0].key, "/registry/pods/a/x");
+    assert_string_equal(res.items[1].key, "/registry/pods/a/y");
+    assert_string_equal(res.items[2].key, "/registry/pods/b/x");
+    assert_string_equal(res.items[0].value, "ax");
+    assert_null(res.continue_token);
+    assert_int_equal(res.revision, kg_store_current_revision(s));
+
+    assert_true(kg_store_list(s, "/registry/pods/a/", NULL, &f->a, &res, &err));
+    assert_int_equal(res.n, 2);
+
+    kg_store_list_opts ko = {.keys_only = true};
+    assert_true(kg_store_list(s, "/registry/pods/", &ko, &f->a, &res, &err));
+    assert_int_equal(res.n, 3);
+    assert_null(res.items[0].value);
+    assert_true(res.items[0].mod_revision > 0);
+
+    assert_true(kg_store_list(s, "/registry/nothing/", NULL, &f->a, &res, &err));
+    assert_int_equal(res.n, 0);
+
+    kg_store_list_opts neg = {.limit = -1};
+    assert_false(kg_store_list(s, "/registry/pods/", &neg, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_EINVAL);
+}
+
+static void test_list_paging_consistent_snapshot(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    char key[96], val[64];
+    const int N = 1500;
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns%d/p%05d", i % 3, i);
+        snprintf(val, sizeof val, "{\"i\":%d}", i);
+        create(s, key, val);
+        if (i % 7 == 0) {
+            snprintf(key, sizeof key, "/registry/configmaps/ns/c%05d", i);
+            create(s, key, "{}");
+        }
+    }
+    kg_store_list_opts o = {.limit = 100};
+    kg_store_list_result res;
+    int seen = 0;
+    int64_t snap = 0;
+    char last[96] = "";
+    int pages = 0;
+    for (;;) {
+        assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+        if (pages == 0) {
+            snap = res.revision;
+            /* writes after the first page must not show up in later pages */
+            create(s, "/registry/pods/ns0/aaaa-new", "{}");
+            create(s, "/registry/pods/ns2/zzzz-new", "{}");
+            update(s, "/registry/pods/ns2/p01499", "{\"changed\":true}", 0);
+            del(s, "/registry/pods/ns1/p01498");
+        }
+        assert_int_equal(res.revision, snap);
+        for (size_t i = 0; i < res.n; i++) {
+            assert_true(strcmp(res.items[i].key, last) > 0);
+            snprintf(last, sizeof last, "%s", res.items[i].key);
+            assert_null(strstr(res.items[i].key, "-new"));
+            seen++;
+        }
+        pages++;
+        if (!res.continue_token)
+            break;
+        assert_int_equal(res.n, 100);
+        assert_int_equal(res.remaining, N - seen);
+        o.continue_token = res.continue_token;
+    }
+    assert_int_equal(seen, N);
+    assert_int_equal(pages, 15);
+    /* the snapshot still had the old values */
+    kg_store_list_opts at = {.revision = snap};
+    assert_true(kg_store_list(s, "/registry/pods/ns2/", &at, &f->a, &res, &err));
+    assert_int_equal(res.n, N / 3);
+    assert_string_equal(res.items[res.n - 1].key, "/registry/pods/ns2/p01499");
+    assert_string_equal(res.items[res.n - 1].value, "{\"i\":1499}");
+    /* and the latest list has the changes */
+    assert_true(kg_store_list(s, "/registry/pods/", NULL, &f->a, &res, &err));
+    assert_int_equal(res.n, N + 2 - 1);
+}
+
+static void test_continue_token_format(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    create(s, "/registry/pods/default/a", "1");
+    create(s, "/registry/pods/default/b", "2");
+    kg_store_list_opts o = {.limit = 1};
+    kg_store_list_result res;
+    assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_non_null(res.continue_token);
+    assert_int_equal(res.remaining, 1);
+    /* Kubernetes' format: base64url(no padding) of {"v":"meta.k8s.io/v1","rv":N,"start":"<rel key>\u0000"} */
+    char expect[200];
+    snprintf(expect, sizeof expect, "{\"v\":\"meta.k8s.io/v1\",\"rv\":%lld,\"start\":\"default/a\\u0000\"}",
+             (long long)res.revision);
+    FILE *p = NULL;
+    char cmd[512], out[256] = "";
+    snprintf(cmd, sizeof cmd, "printf '%%s' '%s' | basenc --base64url -w0 | tr -d =", expect);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(out, sizeof out, p));
+    pclose(p);
+    assert_string_equal(res.continue_token, out);
+
+    o.continue_token = res.continue_token;
+    assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(res.n, 1);
+    assert_string_equal(res.items[0].key, "/registry/pods/default/b");
+    assert_null(res.continue_token);
+    assert_int_equal(res.remaining, 0);
+}
+
+static char *b64(kg_arena *a, const char *json)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t n = strlen(json), o = 0;
+    char *r = kg_arena_alloc(a, n * 2 + 4);
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)(unsigned char)json[i] << 16;
+        if (i + 1 < n)
+            v |= (uint32_t)(unsigned char)json[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)json[i + 2];
+        r[o++] = t[v >> 18 & 63];
+        r[o++] = t[v >> 12 & 63];
+        if (i + 1 < n)
+            r[o++] = t[v >> 6 & 63];
+        if (i + 2 < n)
+            r[o++] = t[v & 63];
+    }
+    r[o] = 0;
+    return r;
+}
+
+static void expect_bad_continue(fixture *f, const char *tok, const char *msg)
+{
+    kg_error err = {0};
+    kg_store_list_opts o = {.limit = 10, .continue_token = tok};
+    kg_store_list_result res;
+    assert_false(kg_store_list(f->s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_EINVAL);
+    if (strncmp(err.msg, msg, strlen(msg)) != 0)
+        fail_msg("token %s: got \"%s\", want prefix \"%s\"", tok, err.msg, msg);
+}
+
+static void test_continue_token_invalid(void **state)
+{
+    fixture *f = *state;
+    create(f->s, "/registry/pods/default/a", "1");
+    expect_bad_continue(f, "!!!", "continue key is not valid");
+    expect_bad_continue(f, b64(&f->a, "[1]"), "continue key is not valid");
+    expect_bad_continue(f, b64(&f->a, "{\"v\":\"meta.k8s.io/v1\",\"rv\":0,\"start\":\"a\"}"),
+                        "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+    expect_bad_continue(f, b64(&f->a, "{\"v\":\"meta.k8s.io/v1\",\"rv\":2,\"start\":\"\"}"),
+                        "continue key is not valid: encoded start key empty (version meta.k8s.io/v1)");
+    expect_bad_continue(f, b64(&f->a, "{\"v\":\"v2\",\"rv\":2,\"start\":\"a\"}"),
+                        "continue key is not valid: server does not recognize this encoded version");
+    expect_bad_continue(f, b64(&f->a, "{\"v\":\"meta.k8s.io/v1\",\"rv\":2,\"start\":\"../secrets/x\"}"),
+                        "continue key is not valid");
+    expect_bad_continue(f, b64(&f->a, "{\"v\":\"meta.k8s.io/v1\",\"rv\":2,\"start\":\"a//b\"}"),
+                        "continue key is not valid");
+    /* a hand-made valid token (start includes the key itself, no \u0000) */
+    kg_error err = {0};
+    kg_store_list_opts o = {.continue_token =
+                                b64(&f->a, "{\"v\":\"meta.k8s.io/v1\",\"rv\":-1,\"start\":\"default/a\"}")};
+    kg_store_list_result res;
+    assert_true(kg_store_list(f->s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(res.n, 1);
+}
+
+static void test_list_at_old_revision(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    int64_t ra = create(s, "/registry/pods/ns/a", "a1");
+    int64_t rb = create(s, "/registry/pods/ns/b", "b1");
+    create(s, "/registry/pods/ns/c", "c1");
+    int64_t r1 = kg_store_current_revision(s);
+    update(s, "/registry/pods/ns/a", "a2", 0);
+    update(s, "/registry/pods/ns/a", "a3", 0);
+    del(s, "/registry/pods/ns/b");
+    create(s, "/registry/pods/ns/d", "d1");
+    create(s, "/registry/pods/ns/b", "b2");
+
+    kg_store_list_opts o = {.revision = r1};
+    kg_store_list_result res;
+    assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(res.revision, r1);
+    assert_int_equal(res.n, 3);
+    assert_string_equal(res.items[0].key, "/registry/pods/ns/a");
+    assert_string_equal(res.items[0].value, "a1");
+    assert_int_equal(res.items[0].mod_revision, ra);
+    assert_string_equal(res.items[1].value, "b1");
+    assert_int_equal(res.items[1].mod_revision, rb);
+    assert_int_equal(res.items[1].create_revision, rb);
+    assert_string_equal(res.items[2].value, "c1");
+
+    /* the same snapshot, paged one by one */
+    o.limit = 1;
+    const char *want[] = {"a1", "b1", "c1"};
+    for (int i = 0; i < 3; i++) {
+        assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+        assert_int_equal(res.n, 1);
+        assert_string_equal(res.items[0].value, want[i]);
+        assert_int_equal(res.revision, r1);
+        if (i < 2) {
+            assert_non_null(res.continue_token);
+            assert_int_equal(res.remaining, 2 - i);
+        } else {
+            assert_null(res.continue_token);
+        }
+        o.continue_token = res.continue_token;
+    }
+
+    /* revision before any of them: empty */
+    kg_store_list_opts o0 = {.revision = ra - 1};
+    assert_true(kg_store_list(s, "/registry/pods/", &o0, &f->a, &res, &err));
+    assert_int_equal(res.n, 0);
+
+    /* latest */
+    assert_true(kg_store_list(s, "/registry/pods/", NULL, &f->a, &res, &err));
+    assert_int_equal(res.n, 4);
+    assert_string_equal(res.items[0].value, "a3");
+    assert_string_equal(res.items[1].value, "b2");
+
+    /* the future */
+    int64_t cur = kg_store_current_revision(s);
+    kg_store_list_opts fut = {.revision = cur + 5};
+    assert_false(kg_store_list(s, "/registry/pods/", &fut, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_ETIMEOUT);
+    char msg[128];
+    snprintf(msg, sizeof msg, "Too large resource version: %lld, current: %lld", (long long)(cur + 5),
+             (long long)cur);
+    assert_string_equal(err.msg, msg);
+}
+
+static void test_compaction_gone(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    char key[64];
+    for (int i = 0; i < 20; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/p%02d", i);
+        create(s, key, "v1");
+    }
+    kg_store_list_opts o = {.limit = 5};
+    kg_store_list_result first;
+    assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &first, &err));
+    int64_t old = first.revision;
+    for (int i = 0; i < 20; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/p%02d", i);
+        update(s, key, "v2", 0);
+    }
+    int64_t cur = kg_store_current_revision(s);
+    assert_true(kg_store_compact(s, cur - 5, &err));
+    assert_int_equal(kg_store_compacted_revision(s), cur - 5);
+
+    kg_store_list_result res;
+    kg_store_list_opts at = {.revision = old};
+    assert_false(kg_store_list(s, "/registry/pods/", &at, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    assert_string_equal(err.msg, "The resourceVersion for the provided list is too old.");
+
+    /* an expired continue token: 410 plus a token that continues inconsistently from the same place */
+    o.continue_token = first.continue_token;
+    assert_false(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    assert_non_null(strstr(err.msg, "The provided continue parameter is too old to display a consistent list "
+                                    "result. You can start a new list without the continue parameter, or use the "
+                                    "continue token in this response"));
+    assert_non_null(res.continue_token);
+    o.continue_token = res.continue_token;
+    o.limit = 100;
+    assert_true(kg_store_list(s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(res.n, 15);
+    assert_string_equal(res.items[0].key, "/registry/pods/ns/p05");
+    assert_string_equal(res.items[0].value, "v2");
+    assert_int_equal(res.revision, cur);
+
+    /* watch from before the window: 410 with Kubernetes' message */
+    assert_null(kg_store_watch_open(s, "/registry/pods/", cur - 6, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    char msg[128];
+    snprintf(msg, sizeof msg, "too old resource version: %lld (%lld)", (long long)(cur - 6), (long long)(cur - 5));
+    assert_string_equal(err.msg, msg);
+    /* at the edge of the window it replays */
+    kg_store_watch *w = kg_store_watch_open(s, "/registry/pods/", cur - 5, &err);
+    assert_non_null(w);
+    const kg_store_event *ev;
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+        assert_int_equal(ev->revision, cur - 4 + i);
+        kg_store_event_release(ev);
+    }
+    assert_int_equal(kg_store_watch_next(w, 0, &ev, &err), KG_WATCH_TIMEOUT);
+    assert_int_equal(kg_store_watch_progress(w), cur);
+    kg_store_watch_close(w);
+
+    /* compacting backwards is a no-op; beyond the head clamps */
+    assert_true(kg_store_compact(s, 3, &err));
+    assert_int_equal(kg_store_compacted_revision(s), cur - 5);
+    assert_true(kg_store_compact(s, cur + 100, &err));
+    assert_int_equal(kg_store_compacted_revision(s), cur);
+}
+
+static void test_background_compaction(void **state)
+{
+    (void)state;
+    kg_store_options o = {.history_revisions = 10, .compact_interval_ms = 20};
+    fixture *f = fx_new(&o);
+    char key[64];
+    for (int i = 0; i < 50; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/p%02d", i);
+        create(f->s, key, "v");
+    }
+    int64_t cur = kg_store_current_revision(f->s);
+    for (int i = 0; i < 200 && kg_store_compacted_revision(f->s) != cur - 10; i++)
+        usleep(10000);
+    assert_int_equal(kg_store_compacted_revision(f->s), cur - 10);
+    kg_error err = {0};
+    assert_null(kg_store_watch_open(f->s, "/registry/pods/", cur - 11, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    fx_free(f);
+}
+
+/* ---- watch ---- */
+
+static void test_watch_basic_events(void **state)
+{
+    fixture *f = *state;
+    kg_store *s = f->s;
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(s, "/registry/pods/", 0, &err);
+    assert_non_null(w);
+    kg_store_watch *w2 = kg_store_watch_open(s, "/registry/pods/", 0, &err);
+    kg_store_watch *other = kg_store_watch_open(s, "/registry/configmaps/", 0, &err);
+    const kg_store_event *ev, *ev2;
+    assert_int_equal(kg_store_watch_next(w, 0, &ev, &err), KG_WATCH_TIMEOUT);
+
+    int64_t r1 = create(s, "/registry/pods/ns/a", "v1");
+    int64_t r2 = update(s, "/registry/pods/ns/a", "v2", r1);
+    create(s, "/registry/podsx/ns/a", "not a pod");
+    int64_t r3 = del(s, "/registry/pods/ns/a");
+
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_ADDED);
+    assert_int_equal(ev->revision, r1);
+    assert_int_equal(ev->create_revision, r1);
+    assert_string_equal(ev->key, "/registry/pods/ns/a");
+    assert_string_equal(ev->value, "v1");
+    assert_null(ev->prev_value);
+    /* the second watcher gets the very same event object: no per-watcher copy */
+    assert_int_equal(kg_store_watch_next(w2, 1000, &ev2, &err), KG_WATCH_EVENT);
+    assert_ptr_equal(ev, ev2);
+    kg_store_event_release(ev2);
+    kg_store_event_release(ev);
+
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_MODIFIED);
+    assert_int_equal(ev->revision, r2);
+    assert_string_equal(ev->value, "v2");
+    assert_string_equal(ev->prev_value, "v1");
+    assert_int_equal(ev->prev_revision, r1);
+    kg_store_event_release(ev);
+
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_DELETED);
+    assert_int_equal(ev->revision, r3);
+    assert_null(ev->value);
+    assert_string_equal(ev->prev_value, "v2");
+    assert_int_equal(ev->prev_revision, r2);
+    assert_int_equal(ev->create_revision, r1);
+    kg_store_event_release(ev);
+
+    assert_int_equal(kg_store_watch_next(w, 10, &ev, &err), KG_WATCH_TIMEOUT);
+    /* progress covers the non-matching write too: a bookmark at the current revision */
+    assert_int_equal(kg_store_watch_progress(w), r3);
+    assert_int_equal(kg_store_watch_next(other, 0, &ev, &err), KG_WATCH_TIMEOUT);
+    assert_int_equal(kg_store_watch_progress(other), r3);
+
+    /* watch from the future */
+    assert_null(kg_store_watch_open(s, "/registry/pods/", r3 + 10, &err));
+    assert_int_equal(err.code, KG_ETIMEOUT);
+    kg_store_watch_close(w);
+    kg_store_watch_close(w2);
+    kg_store_watch_close(other);
+}
+
+#define WRITERS 8
+#define PER_WRITER 150
+
+typedef struct wargs {
+    kg_store *s;
+    int id;
+} wargs;
+
+static void *writer_thread(void *p)
+{
+    wargs *a = p;
+    char key[64], val[64];
+    for (int i = 0; i < PER_WRITER; i++) {
+        snprintf(key, sizeof key, "/registry/pods/w%d/p%04d", a->id, i);
+        snprintf(val, sizeof val, "{\"w\":%d,\"i\":%d,\"gen\":1}", a->id, i);
+        kg_error err = {0};
+        int64_t rev;
+        if (!kg_store_create(a->s, key, val, strlen(val), &rev, &err))
+            return (void *)1;
+        snprintf(val, sizeof val, "{\"w\":%d,\"i\":%d,\"gen\":2}", a->id, i);
+        if (!kg_store_update(a->s, key, val, strlen(val), rev, NULL, &err))
+            return (void *)1;
+    }
+    return NULL;
+}
+
+static void check_stream(kg_store_watch *w, int64_t from, int total)
+{
+    kg_error err = {0};
+    const kg_store_event *ev;
+    int64_t last = from;
+    static int gen[WRITERS][PER_WRITER];
+    memset(gen, 0, sizeof gen);
+    for (int n = 0; n < total; n++) {
+        kg_store_watch_status st = kg_store_watch_next(w, 5000, &ev, &err);
+        if (st != KG_WATCH_EVENT)
+            fail_msg("event %d: status %d %s", n, st, err.msg);
+        /* strictly increasing and gapless: every write in this test goes to the watched prefix */
+        assert_int_equal(ev->revision, last + 1);
+        last = ev->revision;
+        int wi, ii;
+        assert_int_equal(sscanf(ev->key, "/registry/pods/w%d/p%d", &wi, &ii), 2);
+        char want[64];
+        if (ev->type == KG_STORE_ADDED) {
+            assert_int_equal(gen[wi][ii], 0);
+            gen[wi][ii] = 1;
+            snprintf(want, sizeof want, "{\"w\":%d,\"i\":%d,\"gen\":1}", wi, ii);
+        } else {
+            assert_int_equal(ev->type, KG_STORE_MODIFIED);
+            assert_int_equal(gen[wi][ii], 1);
+            gen[wi][ii] = 2;
+            snprintf(want, sizeof want, "{\"w\":%d,\"i\":%d,\"gen\":2}", wi, ii);
+            assert_non_null(strstr(ev->prev_value, "\"gen\":1"));
+        }
+        assert_string_equal(ev->value, want);
+        kg_store_event_release(ev);
+    }
+    assert_int_equal(kg_store_watch_next(w, 0, &ev, &err), KG_WATCH_TIMEOUT);
+}
+
+static void test_watch_order_concurrent_writers(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    int64_t from = kg_store_current_revision(f->s);
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", from, &err);
+    assert_non_null(w);
+    pthread_t th[WRITERS];
+    wargs args[WRITERS];
+    for (int i = 0; i < WRITERS; i++) {
+        args[i] = (wargs){f->s, i};
+        pthread_create(&th[i], NULL, writer_thread, &args[i]);
+    }
+    /* consume while the writers run */
+    check_stream(w, from, WRITERS * PER_WRITER * 2);
+    for (int i = 0; i < WRITERS; i++) {
+        void *rv;
+        pthread_join(th[i], &rv);
+        assert_null(rv);
+    }
+    kg_store_watch_close(w);
+    assert_int_equal(kg_store_current_revision(f->s), from + WRITERS * PER_WRITER * 2);
+
+    /* replay of the whole run from history, from a watcher opened afterwards */
+    w = kg_store_watch_open(f->s, "/registry/pods/", from, &err);
+    check_stream(w, from, WRITERS * PER_WRITER * 2);
+    kg_store_watch_close(w);
+}
+
+static void test_watch_replay_from_old_revision(void **state)
+{
+    (void)state;
+    /* a small window forces replay from the stored history instead of the in-memory ring */
+    kg_store_options o = {.compact_interval_ms = -1, .watch_window = 16};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    char key[64], val[32];
+    int64_t start = kg_store_current_revision(f->s);
+    for (int i = 0; i < 300; i++) {
+        snprintf(key, sizeof key, "/registry/%s/ns/o%03d", i % 2 ? "pods" : "secrets", i);
+        snprintf(val, sizeof val, "%d", i);
+        create(f->s, key, val);
+    }
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", start + 100, &err);
+    assert_non_null(w);
+    const kg_store_event *ev;
+    /* events for revisions start+101.. that are pods: i = 100.. odd */
+    int i = 101;
+    int got = 0;
+    while (kg_store_watch_next(w, 0, &ev, &err) == KG_WATCH_EVENT) {
+        snprintf(val, sizeof val, "%d", i);
+        assert_string_equal(ev->value, val);
+        assert_int_equal(ev->revision, start + 1 + i);
+        kg_store_event_release(ev);
+        i += 2;
+        got++;
+    }
+    assert_int_equal(got, 100);
+    /* now live: new writes keep coming after the replay */
+    int64_t r = create(f->s, "/registry/pods/ns/live", "live");
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->revision, r);
+    assert_string_equal(ev->value, "live");
+    kg_store_event_release(ev);
+    kg_store_watch_close(w);
+    fx_free(f);
+}
+
+typedef struct blocked {
+    kg_store_watch *w;
+    kg_store_watch_status st;
+} blocked;
+
+static void *block_next(void *p)
+{
+    blocked *b = p;
+    const kg_store_event *ev;
+    kg_error err = {0};
+    b->st = kg_store_watch_next(b->w, -1, &ev, &err);
+    return NULL;
+}
+
+static void test_watch_cancel(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    blocked b = {kg_store_watch_open(f->s, "/registry/pods/", 0, &err), KG_WATCH_EVENT};
+    assert_non_null(b.w);
+    pthread_t th;
+    pthread_create(&th, NULL, block_next, &b);
+    usleep(50000);
+    create(f->s, "/registry/configmaps/ns/x", "not for this watcher");
+    usleep(20000);
+    kg_store_watch_cancel(b.w);
+    pthread_join(th, NULL);
+    assert_int_equal(b.st, KG_WATCH_CLOSED);
+    const kg_store_event *ev;
+    create(f->s, "/registry/pods/ns/after", "x");
+    assert_int_equal(kg_store_watch_next(b.w, 0, &ev, &err), KG_WATCH_CLOSED);
+    kg_store_watch_cancel(b.w); /* idempotent */
+    kg_store_watch_close(b.w);
+}
+
+static int notified;
+static void on_notify(void *ud) { __atomic_add_fetch((int *)ud, 1, __ATOMIC_SEQ_CST); }
+
+static void test_watch_notify(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", 0, &err);
+    notified = 0;
+    kg_store_watch_set_notify(w, on_notify, &notified);
+    create(f->s, "/registry/configmaps/ns/x", "x");
+    assert_int_equal(__atomic_load_n(&notified, __ATOMIC_SEQ_CST), 0);
+    create(f->s, "/registry/pods/ns/x", "x");
+    assert_int_equal(__atomic_load_n(&notified, __ATOMIC_SEQ_CST), 1);
+    const kg_store_event *ev;
+    assert_int_equal(kg_store_watch_next(w, 0, &ev, &err), KG_WATCH_EVENT);
+    kg_store_event_release(ev);
+    kg_store_watch_close(w);
+}
+
+static void test_slow_watcher_does_not_block_writers(void **state)
+{
+    (void)state;
+    kg_store_options o = {.compact_interval_ms = -1, .watch_window = 64};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    kg_store_watch *slow = kg_store_watch_open(f->s, "/registry/pods/", 0, &err);
+    kg_store_watch *fast = kg_store_watch_open(f->s, "/registry/pods/", 0, &err);
+    const kg_store_event *ev;
+    /* the slow watcher reads one event and then stops reading */
+    create(f->s, "/registry/pods/ns/first", "x");
+    assert_int_equal(kg_store_watch_next(slow, 1000, &ev, &err), KG_WATCH_EVENT);
+    kg_store_event_release(ev);
+    char key[64];
+    int fast_got = 1;
+    assert_int_equal(kg_store_watch_next(fast, 1000, &ev, &err), KG_WATCH_EVENT);
+    kg_store_event_release(ev);
+    for (int i = 0; i < 1000; i++) { /* writers never wait for the slow watcher */
+        snprintf(key, sizeof key, "/registry/pods/ns/p%04d", i);
+        create(f->s, key, "x");
+        if (i % 16 == 0) { /* the fast one keeps up */
+            while (kg_store_watch_next(fast, 0, &ev, &err) == KG_WATCH_EVENT) {
+                kg_store_event_release(ev);
+                fast_got++;
+            }
+        }
+    }
+    while (kg_store_watch_next(fast, 0, &ev, &err) == KG_WATCH_EVENT) {
+        kg_store_event_release(ev);
+        fast_got++;
+    }
+    assert_int_equal(fast_got, 1001);
+    /* the slow one fell more than the window behind: closed with 410 so its client re-lists */
+    kg_store_watch_status st;
+    int more = 0;
+    while ((st = kg_store_watch_next(slow, 0, &ev, &err)) == KG_WATCH_EVENT) {
+        kg_store_event_release(ev);
+        more++;
+    }
+    assert_int_equal(st, KG_WATCH_ERROR);
+    assert_int_equal(err.code, KG_EGONE);
+    assert_true(more < 64);
+    assert_int_equal(kg_store_watch_next(slow, 0, &ev, &err), KG_WATCH_ERROR);
+    kg_store_watch_close(slow);
+    kg_store_watch_close(fast);
+    fx_free(f);
+}
+
+/* ---- guaranteed update ---- */
+
+static bool incr(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
+{
+    (void)ud;
+    (void)err;
+    long v = cur->value ? strtol(cur->value, NULL, 10) : 0;
+    char *s = kg_arena_sprintf(a, "%ld", v + 1);
+    *nv = s;
+    *nlen = strlen(s);
+    return true;
+}
+
+static void *incr_thread(void *p)
+{
+    kg_store *s = p;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 50; i++) {
+        kg_error err = {0};
+        if (!kg_store_guaranteed_update(s, "/registry/counters/c", true, incr, NULL, &a, NULL, &err))
+            return (void *)1;
+        kg_arena_reset(&a);
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static bool same(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
+{
+    *nv = cur->value;
+    *nlen = cur->value_len;
+    return true;
+}
+
+static bool refuse(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
+{
+    return kg_err_set(err, KG_EFORBIDDEN, "denied by callback");
+}
+
+static void test_guaranteed_update(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    pthread_t th[8];
+    for (int i = 0; i < 8; i++)
+        pthread_create(&th[i], NULL, incr_thread, f->s);
+    for (int i = 0; i < 8; i++) {
+        void *rv;
+        pthread_join(th[i], &rv);
+        assert_null(rv);
+    }
+    kg_store_kv kv;
+    assert_true(kg_store_get(f->s, "/registry/counters/c", &f->a, &kv, &err));
+    assert_string_equal(kv.value, "400");
+
+    /* identical bytes: no write, current state returned */
+    int64_t before = kg_store_current_revision(f->s);
+    kg_store_kv out;
+    assert_true(kg_store_guaranteed_update(f->s, "/registry/counters/c", false, same, NULL, &f->a, &out, &err));
+    assert_int_equal(kg_store_current_revision(f->s), before);
+    assert_int_equal(out.mod_revision, kv.mod_revision);
+
+    assert_true(kg_store_guaranteed_update(f->s, "/registry/counters/c", false, incr, NULL, &f->a, &out, &err));
+    assert_string_equal(out.value, "401");
+    assert_int_equal(out.mod_revision, before + 1);
+
+    /* absent without allow_create: not found; the callback's error is returned as is */
+    assert_false(kg_store_guaranteed_update(f->s, "/registry/counters/none", false, incr, NULL, &f->a, &out, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    assert_false(kg_store_guaranteed_update(f->s, "/registry/counters/c", false, refuse, NULL, &f->a, &out, &err));
+    assert_int_equal(err.code, KG_EFORBIDDEN);
+    assert_string_equal(err.msg, "denied by callback");
+}
+
+/* ---- restart ---- */
+
+static void test_restart_persistence(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    int64_t start = kg_store_current_revision(f->s);
+    create(f->s, "/registry/pods/ns/a", "a1");
+    create(f->s, "/registry/pods/ns/b", "b1");
+    update(f->s, "/registry/pods/ns/a", "a2", 0);
+    int64_t del_rev = del(f->s, "/registry/pods/ns/b");
+    kg_store_close(f->s);
+
+    f->s = open_store(f->dir, &(kg_store_options){.compact_interval_ms = -1});
+    assert_int_equal(kg_store_current_revision(f->s), del_rev);
+    kg_store_kv kv;
+    assert_true(kg_store_get(f->s, "/registry/pods/ns/a", &f->a, &kv, &err));
+    assert_string_equal(kv.value, "a2");
+    assert_int_equal(kv.create_revision, start + 1);
+    assert_false(kg_store_get(f->s, "/registry/pods/ns/b", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    /* the counter continues */
+    assert_int_equal(create(f->s, "/registry/pods/ns/c", "c1"), del_rev + 1);
+    /* history survives: replay everything since start */
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", start, &err);
+    assert_non_null(w);
+    const kg_store_event *ev;
+    kg_store_event_type want[] = {KG_STORE_ADDED, KG_STORE_ADDED, KG_STORE_MODIFIED, KG_STORE_DELETED, KG_STORE_ADDED};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+        assert_int_equal(ev->type, want[i]);
+        assert_int_equal(ev->revision, start + 1 + i);
+        kg_store_event_release(ev);
+    }
+    kg_store_watch_close(w);
+    /* and a list at a revision before the restart */
+    kg_store_list_opts o = {.revision = start + 2};
+    kg_store_list_result res;
+    assert_true(kg_store_list(f->s, "/registry/pods/", &o, &f->a, &res, &err));
+    assert_int_equal(res.n, 2);
+    assert_string_equal(res.items[0].value, "a1");
+    assert_string_equal(res.items[1].value, "b1");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_crud, setup, teardown),
+        cmocka_unit_test(test_unknown_backend),
+        cmocka_unit_test_setup_teardown(test_list_prefix_and_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_paging_consistent_snapshot, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_continue_token_format, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_continue_token_invalid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_at_old_revision, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compaction_gone, setup, teardown),
+        cmocka_unit_test(test_background_compaction),
+        cmocka_unit_test_setup_teardown(test_watch_basic_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_order_concurrent_writers, setup, teardown),
+        cmocka_unit_test(test_watch_replay_from_old_revision),
+        cmocka_unit_test_setup_teardown(test_watch_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_watch_notify, setup, teardown),
+        cmocka_unit_test(test_slow_watcher_does_not_block_writers),
+        cmocka_unit_test_setup_teardown(test_guaranteed_update, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart_persistence, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
