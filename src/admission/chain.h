@@ -32,7 +32,8 @@ typedef struct kg_admission_options {
  *   `[A B] in enable-admission-plugins and disable-admission-plugins overlapped`,
  *   `admission-control plugin "X" is unknown`,
  *   `admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive`,
- *   and kgate's own: `admission plugin "X" is not implemented yet` for a plugin named explicitly in a flag.
+ *   and kgate's own: `enable-admission-plugins plugin "X" is not implemented yet in kgate` (or `admission-control
+ *   plugin ...`) for a registered but unimplemented plugin named explicitly in a flag.
  * names[] receives registry indexes in execution order (capacity kg_admission_registry_count()).
  * Default-on plugins that are not implemented are left out and reported in *unimplemented (indexes, same capacity;
  * may be NULL). */
