@@ -32,6 +32,15 @@ static bool fail(kg_admission_config *c, kg_error *err, const char *fmt, const c
     return kg_err_set(err, KG_EINVAL, "\"%s\": %s", c->file, msg);
 }
 
+/* Go's syscall error texts are lowercase ("no such file or directory") */
+static const char *go_strerror(int errnum, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", strerror(errnum));
+    if (buf[0] >= 'A' && buf[0] <= 'Z')
+        buf[0] = (char)(buf[0] - 'A' + 'a');
+    return buf;
+}
+
 static const char *type_of(const kg_json *v) { return kg_json_type_name((kg_json_type)v->type); }
 
 /* path.Dir + makeAbs: relative paths are resolved against the directory of the configuration file (the process
@@ -179,8 +188,11 @@ bool kg_admission_config_load(kg_admission_config *c, const char *file, kg_error
     size_t len = 0;
     char *text = kg_read_file(file, &len);
     if (!text)
+    {
+        char eb[256];
         return kg_err_set(err, KG_ENOTFOUND, "unable to read admission control configuration from \"%s\" [open %s: %s]",
-                          file, file, strerror(errno));
+                          file, file, go_strerror(errno, eb, sizeof eb));
+    }
     bool ok = kg_admission_config_parse(c, file, text, len, err);
     free(text);
     return ok;
@@ -209,7 +221,8 @@ const kg_json *kg_admission_config_for(kg_admission_config *c, const char *name,
         size_t len = 0;
         char *text = kg_read_file(e->path, &len);
         if (!text) {
-            kg_err_set(err, KG_ENOTFOUND, "open %s: %s", e->path, strerror(errno));
+            char eb[256];
+            kg_err_set(err, KG_ENOTFOUND, "open %s: %s", e->path, go_strerror(errno, eb, sizeof eb));
             return NULL;
         }
         kg_error pe = {0};
