@@ -1,0 +1,214 @@
+/* Authorizer interface helpers, the privileged-group authorizer, the union, and upstream's 403 texts. */
+#include "server/authz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+
+void kg_authz_attributes_from_request(kg_authz_attributes *at, const kg_user *user, const kg_request_info *ri)
+{
+    memset(at, 0, sizeof(*at));
+    at->user = user;
+    at->verb = ri->verb;
+    at->resource_request = ri->is_resource_request;
+    at->path = ri->path;
+    at->api_group = ri->api_group;
+    at->api_version = ri->api_version;
+    at->resource = ri->resource;
+    at->subresource = ri->subresource;
+    at->namespace_ = ri->namespace_;
+    at->name = ri->name;
+}
+
+void kg_authorizer_free(kg_authorizer *z)
+{
+    if (z && z->destroy)
+        z->destroy(z);
+}
+
+/* ---- privileged groups ---- */
+
+typedef struct priv_groups {
+    kg_authorizer base;
+    size_t n;
+    char **groups;
+} priv_groups;
+
+static kg_authz_decision priv_authorize(const kg_authorizer *self, const kg_authz_attributes *attrs, kg_arena *a,
+                                        const char **reason)
+{
+    (void)a;
+    (void)reason;
+    const priv_groups *p = (const priv_groups *)self;
+    for (size_t i = 0; i < p->n; i++)
+        if (kg_user_in_group(attrs->user, p->groups[i]))
+            return KG_AUTHZ_ALLOW;
+    return KG_AUTHZ_NO_OPINION;
+}
+
+static void priv_destroy(kg_authorizer *self)
+{
+    priv_groups *p = (priv_groups *)self;
+    for (size_t i = 0; i < p->n; i++)
+        free(p->groups[i]);
+    free(p->groups);
+    free(p);
+}
+
+kg_authorizer *kg_authz_new_privileged_groups(const char *const *groups, size_t ngroups)
+{
+    priv_groups *p = calloc(1, sizeof(*p));
+    if (!p)
+        abort();
+    p->base.authorize = priv_authorize;
+    p->base.destroy = priv_destroy;
+    p->base.impl = p;
+    p->groups = calloc(ngroups ? ngroups : 1, sizeof(char *));
+    if (!p->groups)
+        abort();
+    for (size_t i = 0; i < ngroups; i++)
+        p->groups[p->n++] = strdup(groups[i]);
+    return &p->base;
+}
+
+/* ---- union ---- */
+
+typedef struct union_authz {
+    kg_authorizer base;
+    kg_authorizer **m;
+    size_t n;
+} union_authz;
+
+static kg_authz_decision union_authorize(const kg_authorizer *self, const kg_authz_attributes *attrs, kg_arena *a,
+                                         const char **reason)
+{
+    const union_authz *u = (const union_authz *)self;
+    const char *joined = NULL;
+    for (size_t i = 0; i < u->n; i++) {
+        const char *r = NULL;
+        kg_authz_decision d = kg_authz_authorize(u->m[i], attrs, a, &r);
+        if (d == KG_AUTHZ_ALLOW || d == KG_AUTHZ_DENY) {
+            *reason = r;
+            return d;
+        }
+        if (r && *r)
+            joined = joined ? kg_arena_sprintf(a, "%s\n%s", joined, r) : r;
+    }
+    *reason = joined;
+    return KG_AUTHZ_NO_OPINION;
+}
+
+static void union_destroy(kg_authorizer *self)
+{
+    union_authz *u = (union_authz *)self;
+    for (size_t i = 0; i < u->n; i++)
+        kg_authorizer_free(u->m[i]);
+    free(u->m);
+    free(u);
+}
+
+kg_authorizer *kg_authz_new_union(kg_authorizer **members, size_t n)
+{
+    union_authz *u = calloc(1, sizeof(*u));
+    if (!u)
+        abort();
+    u->base.authorize = union_authorize;
+    u->base.destroy = union_destroy;
+    u->base.impl = u;
+    u->m = calloc(n ? n : 1, sizeof(*u->m));
+    if (!u->m)
+        abort();
+    memcpy(u->m, members, n * sizeof(*u->m));
+    u->n = n;
+    return &u->base;
+}
+
+/* ---- messages ---- */
+
+static const char *s_or_empty(const char *s) { return s ? s : ""; }
+
+/* Go's %q for the strings we print: escape backslash, quote and control bytes. */
+static const char *goquote(kg_arena *a, const char *s)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_putc(&b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': kg_buf_puts(&b, "\\\""); break;
+        case '\\': kg_buf_puts(&b, "\\\\"); break;
+        case '\n': kg_buf_puts(&b, "\\n"); break;
+        case '\t': kg_buf_puts(&b, "\\t"); break;
+        case '\r': kg_buf_puts(&b, "\\r"); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f)
+                kg_buf_printf(&b, "\\x%02x", *p);
+            else
+                kg_buf_putc(&b, (char)*p);
+        }
+    }
+    kg_buf_putc(&b, '"');
+    const char *r = kg_arena_strndup(a, b.data, b.len);
+    kg_buf_free(&b);
+    return r;
+}
+
+static const char *inner_message(kg_arena *a, const kg_authz_attributes *at)
+{
+    const char *user = at->user && at->user->name ? at->user->name : "";
+    const char *verb = s_or_empty(at->verb);
+    if (!at->resource_request)
+        return kg_arena_sprintf(a, "User %s cannot %s path %s", goquote(a, user), verb,
+                                goquote(a, s_or_empty(at->path)));
+    const char *res = s_or_empty(at->resource);
+    if (at->subresource && *at->subresource)
+        res = kg_arena_sprintf(a, "%s/%s", res, at->subresource);
+    const char *ns = s_or_empty(at->namespace_);
+    if (*ns)
+        return kg_arena_sprintf(a, "User %s cannot %s resource %s in API group %s in the namespace %s",
+                                goquote(a, user), verb, goquote(a, res), goquote(a, s_or_empty(at->api_group)),
+                                goquote(a, ns));
+    return kg_arena_sprintf(a, "User %s cannot %s resource %s in API group %s at the cluster scope", goquote(a, user),
+                            verb, goquote(a, res), goquote(a, s_or_empty(at->api_group)));
+}
+
+const char *kg_authz_forbidden_message(kg_arena *a, const kg_authz_attributes *at, const char *reason)
+{
+    const char *msg = inner_message(a, at);
+    if (reason && *reason)
+        msg = kg_arena_sprintf(a, "%s: %s", msg, reason);
+    /* apierrors.NewForbidden(GroupResource{group, resource}, name, err) */
+    const char *group = s_or_empty(at->api_group), *resource = s_or_empty(at->resource);
+    const char *name = s_or_empty(at->name);
+    if (!*group && !*resource)
+        return kg_arena_sprintf(a, "forbidden: %s", msg);
+    const char *gr = *group ? kg_arena_sprintf(a, "%s.%s", resource, group) : resource;
+    if (!*name)
+        return kg_arena_sprintf(a, "%s is forbidden: %s", gr, msg);
+    return kg_arena_sprintf(a, "%s %s is forbidden: %s", gr, goquote(a, name), msg);
+}
+
+void kg_authz_forbidden_status(kg_buf *out, kg_arena *a, const kg_authz_attributes *at, const char *reason)
+{
+    const char *msg = kg_authz_forbidden_message(a, at, reason);
+    kg_buf_puts(out, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":");
+    kg_json_write_string(out, msg, strlen(msg), 0);
+    kg_buf_puts(out, ",\"reason\":\"Forbidden\",\"details\":{");
+    bool first = true;
+    const char *name = s_or_empty(at->name), *group = s_or_empty(at->api_group), *kind = s_or_empty(at->resource);
+    if (*name) {
+        kg_buf_puts(out, "\"name\":");
+        kg_json_write_string(out, name, strlen(name), 0);
+        first = false;
+    }
+    if (*group) {
+        kg_buf_puts(out, first ? "\"group\":" : ",\"group\":");
+        kg_json_write_string(out, group, strlen(group), 0);
+        first = false;
+    }
+    if (*kind) {
+        kg_buf_puts(out, first ? "\"kind\":" : ",\"kind\":");
+        kg_json_write_string(out, kind, strlen(kind), 0);
+    }
+    kg_buf_puts(out, "},\"code\":403}");
+}

@@ -1,0 +1,1282 @@
+/* HTTP layer over libmicrohttpd (see http.h).
+ *
+ * Request life cycle (one struct rq per request, created in the URI log callback):
+ *   1st access-handler call (headers only): RequestInfo, ?timeout=, authentication, authorization, body-size
+ *      precheck. A rejection is answered at once when a body is pending (the connection then closes, the body is
+ *      never read) and otherwise on the final call (keeps keep-alive: MHD closes connections whose response is
+ *      queued on the first call).
+ *   upload calls: body appended (bounded by max_body; past it the rest is discarded and 413 answered).
+ *   final call: the handler runs (on a worker thread: the connection is suspended and resumed when done), then
+ *      the response is queued.
+ * Streams: a callback response; the reader suspends the connection when nothing is queued and writers resume
+ * it. A monitor thread watches the sockets of streaming connections for EPOLLRDHUP (MHD does not notice a client
+ * going away while a connection is suspended) and enforces stream deadlines. */
+#include "server/http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/log.h"
+
+#define STREAM_BLOCK (32 * 1024)
+#define DISCARD_LIMIT (64u * 1024u * 1024u) /* past this much discarded body, drop the connection */
+
+int64_t kg_http_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* streams                                                                                                    */
+
+struct kg_http_stream {
+    atomic_int refs;
+    pthread_mutex_t mu;
+    pthread_cond_t cb_cv;
+    kg_http_server *srv;
+    struct MHD_Connection *conn;
+    int fd;
+    kg_buf q;   /* queued bytes */
+    size_t qoff; /* bytes of q already handed to MHD */
+    bool suspended;
+    bool conn_alive; /* the response is attached to a live connection */
+    bool queued;     /* the response was queued on the connection */
+    atomic_bool done; /* client gone / deadline / stop */
+    bool peer_gone;
+    bool closed; /* producer closed */
+    bool cb_running;
+    void (*on_done)(void *);
+    void *on_done_ud;
+    int64_t deadline_ms;
+    /* monitor bookkeeping (under srv->mon_mu) */
+    bool mon_registered;
+    kg_http_stream *mon_prev, *mon_next;
+    kg_http_stream *rel_next;
+};
+
+typedef struct rq {
+    kg_http_server *srv;
+    struct MHD_Connection *conn;
+    char *raw_uri;
+    bool started;
+    bool has_body;
+    bool rejected;     /* a filter answered: body discarded, response ready */
+    bool too_large;
+    bool close_after;  /* add Connection: close */
+    bool queued;
+    bool in_worker;
+    atomic_bool response_ready;
+    size_t discarded;
+    kg_buf body;
+    kg_arena arena;
+    kg_http_request req;
+    kg_http_response resp;
+    kg_request_info info;
+    kg_user user;
+    struct rq *next; /* worker queue */
+} rq;
+
+struct kg_http_server {
+    kg_http_config cfg;
+    struct MHD_Daemon *d;
+    int listen_fd;
+    int port;
+    bool tls;
+    char *cert, *key;
+    /* workers */
+    pthread_mutex_t wmu;
+    pthread_cond_t wcv;
+    rq *whead, *wtail;
+    bool wstop;
+    size_t nworkers;
+    pthread_t *workers;
+    atomic_int wbusy;
+    /* monitor */
+    pthread_mutex_t mon_mu;
+    int mon_ep;
+    int mon_ev; /* eventfd to wake the monitor */
+    pthread_t mon_thread;
+    bool mon_stop;
+    bool stopping;
+    kg_http_stream *mon_head;
+    kg_http_stream *rel_head;
+    int64_t next_deadline;
+    /* stats */
+    atomic_uint_fast64_t n_requests, n_streams_open, n_streams_total, n_conns;
+};
+
+static void stream_unref(kg_http_stream *s)
+{
+    if (atomic_fetch_sub(&s->refs, 1) == 1) {
+        kg_buf_free(&s->q);
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cb_cv);
+        free(s);
+    }
+}
+
+static void mon_wake(kg_http_server *srv)
+{
+    uint64_t one = 1;
+    ssize_t w = write(srv->mon_ev, &one, sizeof(one));
+    (void)w;
+}
+
+/* Mark a stream done (not by the producer). Resumes the connection so MHD ends the response, then tells the
+ * producer. Must not be called with srv->mon_mu held. */
+static void stream_mark_done(kg_http_stream *s, bool peer_gone)
+{
+    pthread_mutex_lock(&s->mu);
+    if (atomic_load(&s->done)) {
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
+    atomic_store(&s->done, true);
+    s->peer_gone = peer_gone;
+    bool resume = s->suspended && s->conn_alive;
+    if (resume)
+        s->suspended = false;
+    void (*cb)(void *) = s->closed ? NULL : s->on_done;
+    void *ud = s->on_done_ud;
+    if (cb)
+        s->cb_running = true;
+    struct MHD_Connection *conn = s->conn;
+    pthread_mutex_unlock(&s->mu);
+    if (resume)
+        MHD_resume_connection(conn);
+    if (cb) {
+        cb(ud);
+        pthread_mutex_lock(&s->mu);
+        s->cb_running = false;
+        pthread_cond_broadcast(&s->cb_cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+static void mon_register(kg_http_server *srv, kg_http_stream *s)
+{
+    pthread_mutex_lock(&srv->mon_mu);
+    bool stopping = srv->stopping;
+    if (!stopping) {
+        struct epoll_event ev = {.events = EPOLLRDHUP, .data.ptr = s};
+        if (s->fd >= 0 && epoll_ctl(srv->mon_ep, EPOLL_CTL_ADD, s->fd, &ev) != 0)
+            KG_WARN("stream monitor: epoll_ctl(ADD, %d): %s", s->fd, strerror(errno));
+        atomic_fetch_add(&s->refs, 1);
+        s->mon_registered = true;
+        s->mon_next = srv->mon_head;
+        s->mon_prev = NULL;
+        if (srv->mon_head)
+            srv->mon_head->mon_prev = s;
+        srv->mon_head = s;
+        if (s->deadline_ms && (!srv->next_deadline || s->deadline_ms < srv->next_deadline)) {
+            srv->next_deadline = s->deadline_ms;
+            mon_wake(srv);
+        }
+    }
+    pthread_mutex_unlock(&srv->mon_mu);
+    if (stopping)
+        stream_mark_done(s, false);
+}
+
+/* Caller holds mon_mu. */
+static void mon_unregister_locked(kg_http_server *srv, kg_http_stream *s)
+{
+    if (!s->mon_registered)
+        return;
+    s->mon_registered = false;
+    if (s->fd >= 0)
+        epoll_ctl(srv->mon_ep, EPOLL_CTL_DEL, s->fd, NULL);
+    if (s->mon_prev)
+        s->mon_prev->mon_next = s->mon_next;
+    else
+        srv->mon_head = s->mon_next;
+    if (s->mon_next)
+        s->mon_next->mon_prev = s->mon_prev;
+    s->mon_prev = s->mon_next = NULL;
+    /* released by the monitor thread after it has processed any event batch that may still name s */
+    s->rel_next = srv->rel_head;
+    srv->rel_head = s;
+}
+
+static void *mon_main(void *arg)
+{
+    kg_http_server *srv = arg;
+    struct epoll_event evs[64];
+    size_t cap = 0;
+    kg_http_stream **todo = NULL;
+    for (;;) {
+        int timeout = 1000;
+        pthread_mutex_lock(&srv->mon_mu);
+        if (srv->mon_stop) {
+            pthread_mutex_unlock(&srv->mon_mu);
+            break;
+        }
+        if (srv->next_deadline) {
+            int64_t left = srv->next_deadline - kg_http_now_ms();
+            timeout = left <= 0 ? 0 : left < 1000 ? (int)left : 1000;
+        }
+        pthread_mutex_unlock(&srv->mon_mu);
+        int n = epoll_wait(srv->mon_ep, evs, 64, timeout);
+        if (n < 0 && errno != EINTR)
+            KG_WARN("stream monitor: epoll_wait: %s", strerror(errno));
+        size_t ntodo = 0;
+        pthread_mutex_lock(&srv->mon_mu);
+        for (int i = 0; i < n; i++) {
+            if (evs[i].data.ptr == NULL) { /* eventfd */
+                uint64_t v;
+                ssize_t r = read(srv->mon_ev, &v, sizeof(v));
+                (void)r;
+                continue;
+            }
+            kg_http_stream *s = evs[i].data.ptr;
+            if (!s->mon_registered)
+                continue; /* stale: unregistered after epoll_wait returned */
+            /* the peer hung up: stop watching the fd (level-triggered) and end the stream */
+            epoll_ctl(srv->mon_ep, EPOLL_CTL_DEL, s->fd, NULL);
+            s->fd = -1;
+            if (ntodo == cap) {
+                cap = cap ? cap * 2 : 64;
+                todo = realloc(todo, cap * sizeof(*todo));
+                if (!todo)
+                    abort();
+            }
+            atomic_fetch_add(&s->refs, 1);
+            todo[ntodo++] = s;
+        }
+        size_t npeer = ntodo;
+        int64_t now = kg_http_now_ms();
+        if (srv->next_deadline && now >= srv->next_deadline) {
+            int64_t next = 0;
+            for (kg_http_stream *s = srv->mon_head; s; s = s->mon_next) {
+                if (!s->deadline_ms || atomic_load(&s->done))
+                    continue;
+                if (s->deadline_ms <= now) {
+                    if (ntodo == cap) {
+                        cap = cap ? cap * 2 : 64;
+                        todo = realloc(todo, cap * sizeof(*todo));
+                        if (!todo)
+                            abort();
+                    }
+                    atomic_fetch_add(&s->refs, 1);
+                    todo[ntodo++] = s;
+                } else if (!next || s->deadline_ms < next) {
+                    next = s->deadline_ms;
+                }
+            }
+            srv->next_deadline = next;
+        }
+        kg_http_stream *rel = srv->rel_head;
+        srv->rel_head = NULL;
+        pthread_mutex_unlock(&srv->mon_mu);
+        for (size_t i = 0; i < ntodo; i++) {
+            stream_mark_done(todo[i], i < npeer);
+            stream_unref(todo[i]);
+        }
+        while (rel) {
+            kg_http_stream *nx = rel->rel_next;
+            stream_unref(rel);
+            rel = nx;
+        }
+    }
+    free(todo);
+    return NULL;
+}
+
+bool kg_http_stream_write(kg_http_stream *s, const void *data, size_t len)
+{
+    pthread_mutex_lock(&s->mu);
+    if (atomic_load(&s->done) || s->closed) {
+        pthread_mutex_unlock(&s->mu);
+        return false;
+    }
+    if (s->qoff > 0 && s->qoff == s->q.len) {
+        kg_buf_reset(&s->q);
+        s->qoff = 0;
+    }
+    kg_buf_append(&s->q, data, len);
+    bool resume = s->suspended && s->conn_alive;
+    if (resume)
+        s->suspended = false;
+    struct MHD_Connection *conn = s->conn;
+    pthread_mutex_unlock(&s->mu);
+    if (resume)
+        MHD_resume_connection(conn);
+    return true;
+}
+
+bool kg_http_stream_done(const kg_http_stream *s) { return atomic_load(&((kg_http_stream *)s)->done); }
+
+size_t kg_http_stream_pending(kg_http_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    size_t n = s->q.len - s->qoff;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud)
+{
+    pthread_mutex_lock(&s->mu);
+    bool now = atomic_load(&s->done) && !s->closed;
+    if (!now) {
+        s->on_done = fn;
+        s->on_done_ud = ud;
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (now && fn)
+        fn(ud);
+}
+
+void kg_http_stream_close(kg_http_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->closed = true;
+    s->on_done = NULL;
+    while (s->cb_running)
+        pthread_cond_wait(&s->cb_cv, &s->mu);
+    bool resume = s->suspended && s->conn_alive;
+    if (resume)
+        s->suspended = false;
+    struct MHD_Connection *conn = s->conn;
+    pthread_mutex_unlock(&s->mu);
+    if (resume)
+        MHD_resume_connection(conn);
+    stream_unref(s);
+}
+
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    kg_http_stream *s = cls;
+    pthread_mutex_lock(&s->mu);
+    size_t avail = s->q.len - s->qoff;
+    if (avail) {
+        size_t n = avail < max ? avail : max;
+        memcpy(buf, s->q.data + s->qoff, n);
+        s->qoff += n;
+        if (s->qoff == s->q.len) {
+            kg_buf_reset(&s->q);
+            s->qoff = 0;
+        }
+        pthread_mutex_unlock(&s->mu);
+        return (ssize_t)n;
+    }
+    if (s->peer_gone) {
+        pthread_mutex_unlock(&s->mu);
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    if (s->closed || atomic_load(&s->done)) {
+        pthread_mutex_unlock(&s->mu);
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    s->suspended = true;
+    MHD_suspend_connection(s->conn);
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+kg_http_stream *kg_http_respond_stream(kg_http_request *req, kg_http_response *resp, int status,
+                                       const char *content_type, int64_t deadline_ms)
+{
+    kg_http_stream *s = calloc(1, sizeof(*s));
+    if (!s)
+        abort();
+    atomic_init(&s->refs, 2); /* producer + connection */
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cb_cv, NULL);
+    kg_buf_init(&s->q);
+    s->fd = -1;
+    s->deadline_ms = deadline_ms;
+    rq *r = (rq *)req->conn_;
+    s->srv = r->srv;
+    s->conn = r->conn;
+    resp->status = status;
+    resp->content_type = content_type;
+    resp->body = NULL;
+    resp->body_len = 0;
+    if (resp->stream_) { /* a second call replaces the first stream: end it */
+        kg_http_stream *old = resp->stream_;
+        atomic_store(&old->done, true);
+        stream_unref(old);
+    }
+    resp->stream_ = s;
+    return s;
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* request helpers                                                                                            */
+
+const char *kg_http_query(const kg_http_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->nparams; i++)
+        if (!strcmp(req->params[i].name, name))
+            return req->params[i].value;
+    return NULL;
+}
+
+const char **kg_http_query_all(const kg_http_request *req, const char *name, size_t *n)
+{
+    size_t cnt = 0;
+    for (size_t i = 0; i < req->nparams; i++)
+        if (!strcmp(req->params[i].name, name))
+            cnt++;
+    *n = cnt;
+    if (!cnt)
+        return NULL;
+    const char **v = kg_arena_alloc(req->arena, cnt * sizeof(*v));
+    size_t j = 0;
+    for (size_t i = 0; i < req->nparams; i++)
+        if (!strcmp(req->params[i].name, name))
+            v[j++] = req->params[i].value;
+    return v;
+}
+
+const char *kg_http_header_get(const kg_http_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->nheaders; i++)
+        if (!strcasecmp(req->headers[i].name, name))
+            return req->headers[i].value;
+    return NULL;
+}
+
+void kg_http_respond_bytes(kg_http_response *resp, int status, const char *content_type, const void *body, size_t len)
+{
+    resp->status = status;
+    resp->content_type = content_type;
+    resp->body = body;
+    resp->body_len = len;
+}
+
+void kg_http_respond_json(kg_http_request *req, kg_http_response *resp, int status, const kg_json *v)
+{
+    size_t len = 0;
+    char *s = kg_json_to_string(req->arena, v, 0, &len);
+    kg_http_respond_bytes(resp, status, "application/json", s, len);
+}
+
+static char *status_json(kg_arena *a, int status, const char *reason, const char *msg, size_t *len)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_puts(&b, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":");
+    kg_json_write_string(&b, msg ? msg : "", msg ? strlen(msg) : 0, 0);
+    if (reason && *reason) {
+        kg_buf_puts(&b, ",\"reason\":");
+        kg_json_write_string(&b, reason, strlen(reason), 0);
+    }
+    kg_buf_printf(&b, ",\"code\":%d}", status);
+    char *r = kg_arena_strndup(a, b.data, b.len);
+    *len = b.len;
+    kg_buf_free(&b);
+    return r;
+}
+
+void kg_http_respond_status(kg_http_request *req, kg_http_response *resp, int status, const char *reason,
+                            const char *msg)
+{
+    size_t len;
+    char *s = status_json(req->arena, status, reason, msg, &len);
+    kg_http_respond_bytes(resp, status, "application/json", s, len);
+}
+
+void kg_http_add_header(kg_http_request *req, kg_http_response *resp, const char *name, const char *value)
+{
+    if (resp->nheaders == resp->headers_cap) {
+        size_t ncap = resp->headers_cap ? resp->headers_cap * 2 : 8;
+        resp->headers = kg_arena_realloc(req->arena, resp->headers, resp->headers_cap * sizeof(kg_http_header),
+                                         ncap * sizeof(kg_http_header));
+        resp->headers_cap = ncap;
+    }
+    resp->headers[resp->nheaders].name = kg_arena_strdup(req->arena, name);
+    resp->headers[resp->nheaders].value = kg_arena_strdup(req->arena, value);
+    resp->nheaders++;
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* URL parsing                                                                                                */
+
+static int hexv(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decode s[0..n); plus_space for query components. NULL on a malformed escape. */
+static char *unescape(kg_arena *a, const char *s, size_t n, bool plus_space)
+{
+    char *r = kg_arena_alloc(a, n + 1), *w = r;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%') {
+            if (i + 2 >= n || hexv((unsigned char)s[i + 1]) < 0 || hexv((unsigned char)s[i + 2]) < 0)
+                return NULL;
+            *w++ = (char)(hexv((unsigned char)s[i + 1]) * 16 + hexv((unsigned char)s[i + 2]));
+            i += 2;
+        } else if (plus_space && s[i] == '+') {
+            *w++ = ' ';
+        } else {
+            *w++ = s[i];
+        }
+    }
+    *w = '\0';
+    return r;
+}
+
+/* Go url.ParseQuery: '&'-separated, pairs containing ';' or bad escapes skipped. */
+static void parse_query(kg_arena *a, const char *q, kg_http_param **out, size_t *nout)
+{
+    size_t cnt = 0;
+    for (const char *p = q; *p; p++)
+        if (*p == '&')
+            cnt++;
+    kg_http_param *v = kg_arena_alloc(a, (cnt + 1) * sizeof(*v));
+    size_t n = 0;
+    const char *p = q;
+    while (*p) {
+        const char *end = strchr(p, '&');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len && !memchr(p, ';', len)) {
+            const char *eq = memchr(p, '=', len);
+            size_t klen = eq ? (size_t)(eq - p) : len;
+            char *k = unescape(a, p, klen, true);
+            char *val = eq ? unescape(a, eq + 1, len - klen - 1, true) : kg_arena_strdup(a, "");
+            if (k && val) {
+                v[n].name = k;
+                v[n].value = val;
+                n++;
+            }
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    *out = v;
+    *nout = n;
+}
+
+/* ---- Go time.ParseDuration (for ?timeout=) ---- */
+
+static bool parse_go_duration(const char *s, int64_t *out_ns, kg_arena *a, const char **errmsg)
+{
+    const char *orig = s;
+    bool neg = false;
+    if (*s == '-' || *s == '+') {
+        neg = *s == '-';
+        s++;
+    }
+    if (!strcmp(s, "0")) {
+        *out_ns = 0;
+        return true;
+    }
+    if (!*s)
+        goto invalid;
+    double total = 0;
+    while (*s) {
+        if (!(*s == '.' || (*s >= '0' && *s <= '9')))
+            goto invalid;
+        const char *numstart = s;
+        bool digits = false;
+        double v = 0;
+        while (*s >= '0' && *s <= '9') {
+            v = v * 10 + (*s - '0');
+            s++;
+            digits = true;
+        }
+        if (*s == '.') {
+            s++;
+            double scale = 0.1;
+            while (*s >= '0' && *s <= '9') {
+                v += (*s - '0') * scale;
+                scale /= 10;
+                s++;
+                digits = true;
+            }
+        }
+        (void)numstart;
+        if (!digits)
+            goto invalid;
+        const char *us = s;
+        while (*s && *s != '.' && !(*s >= '0' && *s <= '9'))
+            s++;
+        size_t ulen = (size_t)(s - us);
+        if (ulen == 0) {
+            *errmsg = kg_arena_sprintf(a, "time: missing unit in duration \"%s\"", orig);
+            return false;
+        }
+        double unit;
+        if (ulen == 2 && !strncmp(us, "ns", 2))
+            unit = 1;
+        else if ((ulen == 2 && !strncmp(us, "us", 2)) || (ulen == 3 && (!strncmp(us, "\xc2\xb5s", 3) || !strncmp(us, "\xce\xbcs", 3))))
+            unit = 1e3;
+        else if (ulen == 2 && !strncmp(us, "ms", 2))
+            unit = 1e6;
+        else if (ulen == 1 && *us == 's')
+            unit = 1e9;
+        else if (ulen == 1 && *us == 'm')
+            unit = 60e9;
+        else if (ulen == 1 && *us == 'h')
+            unit = 3600e9;
+        else {
+            *errmsg = kg_arena_sprintf(a, "time: unknown unit \"%.*s\" in duration \"%s\"", (int)ulen, us, orig);
+            return false;
+        }
+        total += v * unit;
+        if (total > 9.2e18)
+            goto invalid;
+    }
+    *out_ns = (int64_t)(neg ? -total : total);
+    return true;
+invalid:
+    *errmsg = kg_arena_sprintf(a, "time: invalid duration \"%s\"", orig);
+    return false;
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* MHD glue                                                                                                   */
+
+static void *uri_log_cb(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    kg_http_server *srv = cls;
+    rq *r = calloc(1, sizeof(*r));
+    if (!r)
+        abort();
+    r->srv = srv;
+    r->conn = conn;
+    kg_arena_init(&r->arena, 0);
+    r->raw_uri = kg_arena_strdup(&r->arena, uri ? uri : "/");
+    kg_buf_init(&r->body);
+    atomic_init(&r->response_ready, false);
+    return r;
+}
+
+static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    rq *r = cls;
+    kg_http_request *q = &r->req;
+    kg_http_header *h = (kg_http_header *)q->headers;
+    h[q->nheaders].name = key;
+    h[q->nheaders].value = value ? value : "";
+    q->nheaders++;
+    return MHD_YES;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)key;
+    (void)value;
+    (*(size_t *)cls)++;
+    return MHD_YES;
+}
+
+static const char *query_lookup(void *ud, const char *name) { return kg_http_query((kg_http_request *)ud, name); }
+
+static void reject(rq *r, int status, const char *reason, const char *msg)
+{
+    r->rejected = true;
+    kg_http_respond_status(&r->req, &r->resp, status, reason, msg);
+}
+
+/* Headers-only stage: fills the request and runs the filters. */
+static void first_call(rq *r, const char *method)
+{
+    kg_http_server *srv = r->srv;
+    kg_arena *a = &r->arena;
+    kg_http_request *q = &r->req;
+    q->arena = a;
+    q->conn_ = (struct kg_http_conn *)r;
+    q->method = kg_arena_strdup(a, method);
+    q->tls = srv->tls;
+    /* path and query from the raw request target */
+    const char *uri = r->raw_uri;
+    const char *qm = strchr(uri, '?');
+    size_t plen = qm ? (size_t)(qm - uri) : strlen(uri);
+    q->raw_path = kg_arena_strndup(a, uri, plen);
+    q->raw_query = qm ? qm + 1 : "";
+    char *path = unescape(a, uri, plen, false);
+    q->path = path ? path : q->raw_path;
+    kg_http_param *params;
+    parse_query(a, q->raw_query, &params, &q->nparams);
+    q->params = params;
+    /* headers */
+    size_t nh = 0;
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_header, &nh);
+    q->headers = kg_arena_alloc(a, (nh + 1) * sizeof(kg_http_header));
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, collect_header, r);
+    q->body = "";
+    /* remote address */
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char addr[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET) {
+            const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+            inet_ntop(AF_INET, &in->sin_addr, addr, sizeof(addr));
+            port = ntohs(in->sin_port);
+            q->remote_addr = kg_arena_sprintf(a, "%s:%d", addr, port);
+        } else if (sa->sa_family == AF_INET6) {
+            const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+            inet_ntop(AF_INET6, &in6->sin6_addr, addr, sizeof(addr));
+            port = ntohs(in6->sin6_port);
+            q->remote_addr = kg_arena_sprintf(a, "[%s]:%d", addr, port);
+        }
+    }
+    if (!q->remote_addr)
+        q->remote_addr = "";
+    q->info = &r->info;
+    q->user = &r->user;
+
+    const char *cl = kg_http_header_get(q, "Content-Length");
+    const char *te = kg_http_header_get(q, "Transfer-Encoding");
+    unsigned long long clen = cl ? strtoull(cl, NULL, 10) : 0;
+    r->has_body = clen > 0 || (te && strcasecmp(te, "identity") != 0);
+
+    /* RequestInfo */
+    kg_error err = {0};
+    if (!kg_requestinfo_parse(a, method, q->path, query_lookup, q, &r->info, &err)) {
+        r->rejected = true;
+        const char *m = kg_arena_sprintf(a, "Internal Server Error: \"%s\": failed to create RequestInfo: %s",
+                                         r->raw_uri, err.msg);
+        kg_http_respond_bytes(&r->resp, 500, "text/plain; charset=utf-8", m, strlen(m));
+        return;
+    }
+    /* request deadline (WithRequestDeadline) */
+    q->long_running = kg_requestinfo_is_long_running(&r->info);
+    if (!q->long_running) {
+        int64_t timeout_ms = srv->cfg.request_timeout_ms;
+        const char *tv = kg_http_query(q, "timeout");
+        if (tv && *tv) {
+            int64_t ns = 0;
+            const char *em = NULL;
+            if (!parse_go_duration(tv, &ns, a, &em)) {
+                reject(r, 400, "BadRequest",
+                       kg_arena_sprintf(a, "invalid timeout specified in the request URL - %s", em));
+                return;
+            }
+            if (ns > 0 && ns / 1000000 < srv->cfg.request_timeout_ms)
+                timeout_ms = ns / 1000000 > 0 ? ns / 1000000 : 1;
+        }
+        q->deadline_ms = kg_http_now_ms() + timeout_ms;
+    }
+    /* authentication */
+    if (srv->cfg.authn) {
+        kg_authn_result ar = kg_authn_authenticate(srv->cfg.authn, kg_http_header_get(q, "Authorization"), a, &r->user);
+        if (ar == KG_AUTHN_UNAUTHORIZED) {
+            reject(r, 401, "Unauthorized", "Unauthorized");
+            return;
+        }
+    } else {
+        static const char *const anon_groups[] = {KG_GROUP_UNAUTHENTICATED};
+        r->user.name = KG_USER_ANONYMOUS;
+        r->user.uid = "";
+        r->user.groups = anon_groups;
+        r->user.ngroups = 1;
+    }
+    /* authorization */
+    if (srv->cfg.authz) {
+        kg_authz_attributes at;
+        kg_authz_attributes_from_request(&at, &r->user, &r->info);
+        const char *reason = NULL;
+        if (kg_authz_authorize(srv->cfg.authz, &at, a, &reason) != KG_AUTHZ_ALLOW) {
+            kg_buf b = KG_BUF_INIT;
+            kg_authz_forbidden_status(&b, a, &at, reason);
+            char *body = kg_arena_strndup(a, b.data, b.len);
+            r->rejected = true;
+            kg_http_respond_bytes(&r->resp, 403, "application/json", body, b.len);
+            kg_buf_free(&b);
+            return;
+        }
+    }
+    /* body size precheck */
+    if (cl && clen > srv->cfg.max_body) {
+        r->too_large = true;
+        reject(r, 413, "RequestEntityTooLarge",
+               kg_arena_sprintf(a, "Request entity too large: limit is %zu", srv->cfg.max_body));
+        return;
+    }
+    if (clen)
+        kg_buf_reserve(&r->body, (size_t)clen);
+}
+
+static void add_std_headers(struct MHD_Response *mr, const kg_http_response *resp, bool close_after)
+{
+    if (resp->content_type)
+        MHD_add_response_header(mr, "Content-Type", resp->content_type);
+    bool has_cc = false;
+    for (size_t i = 0; i < resp->nheaders; i++) {
+        MHD_add_response_header(mr, resp->headers[i].name, resp->headers[i].value);
+        if (!strcasecmp(resp->headers[i].name, "Cache-Control"))
+            has_cc = true;
+    }
+    if (!has_cc)
+        MHD_add_response_header(mr, "Cache-Control", "no-cache, private");
+    if (close_after)
+        MHD_add_response_header(mr, "Connection", "close");
+}
+
+static enum MHD_Result queue(rq *r)
+{
+    kg_http_server *srv = r->srv;
+    kg_http_response *resp = &r->resp;
+    r->queued = true;
+    atomic_fetch_add(&srv->n_requests, 1);
+    if (resp->stream_) {
+        kg_http_stream *s = resp->stream_;
+        struct MHD_Response *mr = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, stream_reader, s,
+                                                                    NULL);
+        add_std_headers(mr, resp, false);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        pthread_mutex_lock(&s->mu);
+        s->conn_alive = true;
+        s->queued = true;
+        s->fd = ci ? ci->connect_fd : -1;
+        pthread_mutex_unlock(&s->mu);
+        enum MHD_Result rc = MHD_queue_response(r->conn, (unsigned)resp->status, mr);
+        MHD_destroy_response(mr);
+        if (rc != MHD_YES) {
+            pthread_mutex_lock(&s->mu);
+            s->conn_alive = false;
+            pthread_mutex_unlock(&s->mu);
+            stream_mark_done(s, true);
+            return rc;
+        }
+        atomic_fetch_add(&srv->n_streams_open, 1);
+        atomic_fetch_add(&srv->n_streams_total, 1);
+        mon_register(srv, s);
+        return rc;
+    }
+    if (resp->status == 0)
+        kg_http_respond_status(&r->req, resp, 500, "InternalError", "Internal error occurred: no response");
+    struct MHD_Response *mr =
+        MHD_create_response_from_buffer(resp->body_len, (void *)(resp->body ? resp->body : ""), MHD_RESPMEM_PERSISTENT);
+    add_std_headers(mr, resp, r->close_after);
+    enum MHD_Result rc = MHD_queue_response(r->conn, (unsigned)resp->status, mr);
+    MHD_destroy_response(mr);
+    return rc;
+}
+
+static void run_handler(rq *r)
+{
+    kg_http_request *q = &r->req;
+    q->body = r->body.len ? kg_buf_cstr(&r->body) : "";
+    q->body_len = r->body.len;
+    r->srv->cfg.handler(r->srv->cfg.handler_ud, q, &r->resp);
+}
+
+static void *worker_main(void *arg)
+{
+    kg_http_server *srv = arg;
+    for (;;) {
+        pthread_mutex_lock(&srv->wmu);
+        while (!srv->whead && !srv->wstop)
+            pthread_cond_wait(&srv->wcv, &srv->wmu);
+        rq *r = srv->whead;
+        if (!r) {
+            pthread_mutex_unlock(&srv->wmu);
+            break;
+        }
+        srv->whead = r->next;
+        if (!srv->whead)
+            srv->wtail = NULL;
+        pthread_mutex_unlock(&srv->wmu);
+        run_handler(r);
+        atomic_store(&r->response_ready, true);
+        MHD_resume_connection(r->conn);
+    }
+    return NULL;
+}
+
+static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                 const char *version, const char *upload_data, size_t *upload_data_size,
+                                 void **con_cls)
+{
+    (void)url;
+    (void)version;
+    kg_http_server *srv = cls;
+    rq *r = *con_cls;
+    if (!r) /* no URI log callback ran (should not happen) */
+        return MHD_NO;
+    if (!r->started) {
+        r->started = true;
+        first_call(r, method);
+        /* a rejection with a body pending: answer now, never read the body (MHD then closes the connection) */
+        if (r->rejected && r->has_body)
+            return queue(r);
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (r->rejected) {
+            r->discarded += n;
+            return r->discarded > DISCARD_LIMIT ? MHD_NO : MHD_YES;
+        }
+        if (r->body.len + n > srv->cfg.max_body) {
+            /* chunked body past the limit: stop keeping it, answer 413 at the end, then close */
+            r->too_large = true;
+            r->close_after = true;
+            kg_buf_free(&r->body);
+            r->discarded = n;
+            reject(r, 413, "RequestEntityTooLarge",
+                   kg_arena_sprintf(&r->arena, "Request entity too large: limit is %zu", srv->cfg.max_body));
+            return MHD_YES;
+        }
+        kg_buf_append(&r->body, upload_data, n);
+        return MHD_YES;
+    }
+    /* the whole request has been received */
+    if (r->queued)
+        return MHD_YES;
+    if (r->rejected)
+        return queue(r);
+    if (r->in_worker) {
+        if (!atomic_load(&r->response_ready))
+            return MHD_YES; /* spurious call */
+        return queue(r);
+    }
+    if (srv->nworkers) {
+        pthread_mutex_lock(&srv->wmu);
+        if (srv->wstop) { /* stopping: no workers left to resume the connection */
+            pthread_mutex_unlock(&srv->wmu);
+            run_handler(r);
+            return queue(r);
+        }
+        r->in_worker = true;
+        MHD_suspend_connection(conn);
+        r->next = NULL;
+        if (srv->wtail)
+            srv->wtail->next = r;
+        else
+            srv->whead = r;
+        srv->wtail = r;
+        pthread_cond_signal(&srv->wcv);
+        pthread_mutex_unlock(&srv->wmu);
+        return MHD_YES;
+    }
+    run_handler(r);
+    return queue(r);
+}
+
+static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)conn;
+    kg_http_server *srv = cls;
+    rq *r = *con_cls;
+    if (!r)
+        return;
+    *con_cls = NULL;
+    kg_http_stream *s = r->resp.stream_;
+    if (s) {
+        pthread_mutex_lock(&s->mu);
+        s->conn_alive = false;
+        bool was_done = atomic_load(&s->done);
+        pthread_mutex_unlock(&s->mu);
+        if (s->queued)
+            atomic_fetch_sub(&srv->n_streams_open, 1);
+        pthread_mutex_lock(&srv->mon_mu);
+        mon_unregister_locked(srv, s);
+        pthread_mutex_unlock(&srv->mon_mu);
+        if (!was_done)
+            stream_mark_done(s, toe != MHD_REQUEST_TERMINATED_COMPLETED_OK);
+        stream_unref(s); /* the connection's reference */
+    }
+    kg_buf_free(&r->body);
+    kg_arena_free(&r->arena);
+    free(r);
+}
+
+static void conn_notify_cb(void *cls, struct MHD_Connection *conn, void **socket_context,
+                           enum MHD_ConnectionNotificationCode toe)
+{
+    (void)conn;
+    (void)socket_context;
+    kg_http_server *srv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED)
+        atomic_fetch_add(&srv->n_conns, 1);
+    else
+        atomic_fetch_sub(&srv->n_conns, 1);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char buf[512];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    size_t n = strlen(buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    KG_V(2, "libmicrohttpd: %s", buf);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* server                                                                                                     */
+
+void kg_http_config_defaults(kg_http_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->bind_address = "127.0.0.1";
+    cfg->port = 6443;
+    cfg->worker_threads = 8;
+    cfg->connection_limit = 10000;
+    cfg->connection_timeout_s = 90;
+    cfg->max_body = KG_HTTP_MAX_BODY;
+    cfg->request_timeout_ms = KG_HTTP_DEFAULT_REQUEST_TIMEOUT_MS;
+}
+
+static int open_listener(const char *addr, int port, int *bound_port, kg_error *err)
+{
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof(ss));
+    socklen_t sl;
+    const char *host = addr && *addr ? addr : "127.0.0.1";
+    char hbuf[64];
+    if (host[0] == '[') {
+        snprintf(hbuf, sizeof(hbuf), "%s", host + 1);
+        char *e = strchr(hbuf, ']');
+        if (e)
+            *e = '\0';
+        host = hbuf;
+    }
+    struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+    bool v6 = strchr(host, ':') != NULL;
+    if (!v6 && inet_pton(AF_INET, host, &in->sin_addr) == 1) {
+        in->sin_family = AF_INET;
+        in->sin_port = htons((uint16_t)port);
+        sl = sizeof(*in);
+    } else if (v6 && inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons((uint16_t)port);
+        sl = sizeof(*in6);
+    } else {
+        kg_err_set(err, KG_EINVAL, "invalid bind address \"%s\"", host);
+        return -1;
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        kg_err_set(err, KG_EIO, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (v6) {
+        int off = 0; /* "::" serves IPv4 too, like Go's listener */
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    }
+    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 4096) != 0) {
+        kg_err_set(err, KG_EIO, "listen tcp %s%s%s:%d: bind: %s", v6 ? "[" : "", host, v6 ? "]" : "", port,
+                   strerror(errno));
+        close(fd);
+        return -1;
+    }
+    struct sockaddr_storage bs;
+    socklen_t bl = sizeof(bs);
+    getsockname(fd, (struct sockaddr *)&bs, &bl);
+    *bound_port = bs.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&bs)->sin_port)
+                                          : ntohs(((struct sockaddr_in6 *)&bs)->sin6_port);
+    return fd;
+}
+
+kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
+{
+    if (!cfg->handler) {
+        kg_err_set(err, KG_EINVAL, "no handler");
+        return NULL;
+    }
+    if ((cfg->tls_cert_pem == NULL) != (cfg->tls_key_pem == NULL)) {
+        kg_err_set(err, KG_EINVAL, "TLS needs both a certificate and a key");
+        return NULL;
+    }
+    kg_http_server *srv = calloc(1, sizeof(*srv));
+    if (!srv)
+        abort();
+    srv->cfg = *cfg;
+    kg_http_config defs;
+    kg_http_config_defaults(&defs);
+    if (!srv->cfg.max_body)
+        srv->cfg.max_body = defs.max_body;
+    if (!srv->cfg.request_timeout_ms)
+        srv->cfg.request_timeout_ms = defs.request_timeout_ms;
+    if (!srv->cfg.connection_limit)
+        srv->cfg.connection_limit = defs.connection_limit;
+    if (!srv->cfg.connection_timeout_s)
+        srv->cfg.connection_timeout_s = defs.connection_timeout_s;
+    unsigned nthreads = cfg->network_threads;
+    if (!nthreads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = n > 0 ? (unsigned)n : 1;
+    }
+    srv->listen_fd = -1;
+    srv->mon_ep = srv->mon_ev = -1;
+    pthread_mutex_init(&srv->wmu, NULL);
+    pthread_cond_init(&srv->wcv, NULL);
+    pthread_mutex_init(&srv->mon_mu, NULL);
+
+    srv->listen_fd = open_listener(cfg->bind_address, cfg->port, &srv->port, err);
+    if (srv->listen_fd < 0)
+        goto fail;
+
+    /* monitor */
+    srv->mon_ep = epoll_create1(EPOLL_CLOEXEC);
+    srv->mon_ev = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (srv->mon_ep < 0 || srv->mon_ev < 0) {
+        kg_err_set(err, KG_EIO, "epoll/eventfd: %s", strerror(errno));
+        goto fail;
+    }
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(srv->mon_ep, EPOLL_CTL_ADD, srv->mon_ev, &ev);
+    if (pthread_create(&srv->mon_thread, NULL, mon_main, srv) != 0) {
+        kg_err_set(err, KG_EIO, "pthread_create failed");
+        goto fail;
+    }
+    /* workers */
+    srv->nworkers = cfg->worker_threads;
+    if (srv->nworkers) {
+        srv->workers = calloc(srv->nworkers, sizeof(pthread_t));
+        for (size_t i = 0; i < srv->nworkers; i++)
+            pthread_create(&srv->workers[i], NULL, worker_main, srv);
+    }
+
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    srv->tls = cfg->tls_cert_pem != NULL;
+    if (srv->tls) {
+        flags |= MHD_USE_TLS;
+        srv->cert = strdup(cfg->tls_cert_pem);
+        srv->key = strdup(cfg->tls_key_pem);
+    }
+    struct MHD_OptionItem opts[20];
+    int k = 0;
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, srv->listen_fd, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)nthreads, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)srv->cfg.connection_limit, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)srv->cfg.connection_timeout_s, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, 64 * 1024, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log_cb, srv};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed_cb, srv};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)conn_notify_cb, srv};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, srv};
+    if (srv->tls) {
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0,
+                                            (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"};
+    }
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    srv->d = MHD_start_daemon(flags, 0, NULL, NULL, access_cb, srv, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
+    if (!srv->d) {
+        kg_err_set(err, KG_EINVAL, "starting the HTTP%s server on port %d failed%s", srv->tls ? "S" : "", srv->port,
+                   srv->tls ? " (check the TLS certificate and key)" : "");
+        goto fail;
+    }
+    return srv;
+fail:
+    kg_http_server_stop(srv);
+    return NULL;
+}
+
+int kg_http_server_port(const kg_http_server *s) { return s->port; }
+
+void kg_http_server_stats(kg_http_server *s, kg_http_stats *out)
+{
+    out->requests = atomic_load(&s->n_requests);
+    out->streams_open = atomic_load(&s->n_streams_open);
+    out->streams_total = atomic_load(&s->n_streams_total);
+    out->connections = atomic_load(&s->n_conns);
+}
+
+void kg_http_server_stop(kg_http_server *srv)
+{
+    if (!srv)
+        return;
+    if (srv->d)
+        MHD_quiesce_daemon(srv->d);
+    /* finish queued handler work (their connections are suspended until then) */
+    if (srv->workers) {
+        pthread_mutex_lock(&srv->wmu);
+        srv->wstop = true;
+        pthread_cond_broadcast(&srv->wcv);
+        pthread_mutex_unlock(&srv->wmu);
+        for (size_t i = 0; i < srv->nworkers; i++)
+            pthread_join(srv->workers[i], NULL);
+        free(srv->workers);
+        srv->workers = NULL;
+    }
+    /* end every stream so no connection stays suspended */
+    if (srv->mon_ep >= 0) {
+        pthread_mutex_lock(&srv->mon_mu);
+        srv->stopping = true;
+        size_t n = 0;
+        for (kg_http_stream *s = srv->mon_head; s; s = s->mon_next)
+            n++;
+        kg_http_stream **all = calloc(n ? n : 1, sizeof(*all));
+        n = 0;
+        for (kg_http_stream *s = srv->mon_head; s; s = s->mon_next) {
+            atomic_fetch_add(&s->refs, 1);
+            all[n++] = s;
+        }
+        pthread_mutex_unlock(&srv->mon_mu);
+        for (size_t i = 0; i < n; i++) {
+            stream_mark_done(all[i], false);
+            stream_unref(all[i]);
+        }
+        free(all);
+    }
+    if (srv->d) {
+        MHD_stop_daemon(srv->d);
+        srv->d = NULL;
+    }
+    if (srv->mon_thread) {
+        pthread_mutex_lock(&srv->mon_mu);
+        srv->mon_stop = true;
+        pthread_mutex_unlock(&srv->mon_mu);
+        mon_wake(srv);
+        pthread_join(srv->mon_thread, NULL);
+    }
+    /* release what the monitor still holds */
+    while (srv->mon_head) {
+        kg_http_stream *s = srv->mon_head;
+        mon_unregister_locked(srv, s);
+    }
+    while (srv->rel_head) {
+        kg_http_stream *s = srv->rel_head;
+        srv->rel_head = s->rel_next;
+        stream_unref(s);
+    }
+    if (srv->mon_ep >= 0)
+        close(srv->mon_ep);
+    if (srv->mon_ev >= 0)
+        close(srv->mon_ev);
+    if (srv->listen_fd >= 0)
+        close(srv->listen_fd);
+    if (srv->key) {
+        memset(srv->key, 0, strlen(srv->key));
+        free(srv->key);
+    }
+    free(srv->cert);
+    pthread_mutex_destroy(&srv->wmu);
+    pthread_cond_destroy(&srv->wcv);
+    pthread_mutex_destroy(&srv->mon_mu);
+    free(srv);
+}
