@@ -178,12 +178,23 @@ static int csv_read_record(csv_reader *r, csv_record *rec, char **errmsg)
     }
 }
 
+/* Go prints OS errors in lower case ("open x: no such file or directory"). */
+static const char *go_strerror(int e, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", strerror(e));
+    if (buf[0] >= 'A' && buf[0] <= 'Z')
+        buf[0] = (char)(buf[0] - 'A' + 'a');
+    return buf;
+}
+
 bool kg_authn_parse_token_file(const char *path, kg_authn_token_fn fn, void *ud, kg_error *err)
 {
     size_t len = 0;
     char *data = kg_read_file(path, &len);
+    char eb[128];
     if (!data)
-        return kg_err_set(err, errno == ENOENT ? KG_ENOTFOUND : KG_EIO, "open %s: %s", path, strerror(errno));
+        return kg_err_set(err, errno == ENOENT ? KG_ENOTFOUND : KG_EIO, "open %s: %s", path,
+                          go_strerror(errno, eb, sizeof(eb)));
     csv_reader r = {.data = data, .len = len};
     kg_buf_init(&r.line);
     csv_record rec;
