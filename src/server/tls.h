@@ -2,14 +2,14 @@
  *
  * Without --tls-cert-file/--tls-private-key-file: on first start generate in the data dir
  *   ca.crt / ca.key           self-signed CA "kgate-ca", 10 years, EC P-256
- *   apiserver.crt / .key      serving certificate signed by the CA, 1 year... (10 years, see docs), EC P-256,
+ *   apiserver.crt / .key      serving certificate signed by the CA, 10 years, EC P-256, serverAuth,
  *                             SANs DNS:localhost, IP:127.0.0.1, IP:::1, + the bind address and extra SANs
  * and reuse them on later starts (the serving certificate is regenerated from the existing CA when it is missing,
  * expired, or lacks a requested SAN). Keys are written 0600.
  * With --tls-cert-file/--tls-private-key-file: load them (the key must match the certificate). The CA used for
  * the kubeconfig is then: ca_file when given, else the last certificate of the chain in cert-file when it is
- * self-signed or issued by another cert in the file, else the certificate itself (documented in
- * docs/server-security.md). */
+ * self-signed, else none (ca_pem NULL: the kubeconfig omits certificate-authority-data and kubectl falls back
+ * to the system trust store; documented in docs/server-security.md). */
 #ifndef KG_SERVER_TLS_H
 #define KG_SERVER_TLS_H
 
@@ -32,7 +32,7 @@ typedef struct kg_tls_config {
 typedef struct kg_tls_material {
     char *cert_pem;  /* serving certificate (chain) */
     char *key_pem;   /* serving key */
-    char *ca_pem;    /* CA certificate(s) clients should trust */
+    char *ca_pem;    /* CA certificate(s) clients should trust; NULL when unknown (see above) */
     bool generated;  /* true when this call created new files */
 } kg_tls_material;
 
