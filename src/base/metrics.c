@@ -26,6 +26,7 @@ struct kg_metric {
     char *help;
     size_t nlabels;
     char **labels;
+    size_t *order; /* label indexes sorted by name: exposition order, like client_golang */
     size_t nbuckets;
     double *buckets;
     _Atomic(kg_series *) *slots; /* KG_METRIC_MAX_SERIES, open addressing */
@@ -91,6 +92,7 @@ static void metric_free(kg_metric *m)
     for (size_t j = 0; j < m->nlabels; j++)
         free(m->labels[j]);
     free(m->labels);
+    free(m->order);
     free(m->buckets);
     free(m->name);
     free(m->help);
@@ -164,6 +166,15 @@ static kg_metric *reg(kg_metrics_registry *r, kg_metric_type type, const char *n
     m->labels = xcalloc(nl ? nl : 1, sizeof(char *));
     for (size_t i = 0; i < nl; i++)
         m->labels[i] = xstrdup(label_names[i]);
+    m->order = xcalloc(nl ? nl : 1, sizeof(size_t));
+    for (size_t i = 0; i < nl; i++) { /* insertion sort: at most KG_METRIC_MAX_LABELS */
+        size_t j = i;
+        while (j > 0 && strcmp(m->labels[m->order[j - 1]], m->labels[i]) > 0) {
+            m->order[j] = m->order[j - 1];
+            j--;
+        }
+        m->order[j] = i;
+    }
     m->nbuckets = nbuckets;
     m->buckets = xcalloc(nbuckets ? nbuckets : 1, sizeof(double));
     if (nbuckets)
@@ -380,19 +391,27 @@ void kg_metrics_format_float(char *out, size_t cap, double v)
         snprintf(out, cap, v > 0 ? "+Inf" : "-Inf");
         return;
     }
-    /* shortest representation that round-trips, in %g style (Go's 'g', -1 uses the same exponent rule:
-     * exponent < -4 or >= 21 → scientific; C's %g switches at precision, so widen the precision to 21 digits
-     * of integer part when the value is integral) */
-    if (v == floor(v) && fabs(v) < 1e21) {
-        snprintf(out, cap, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, cap, "%.*g", prec, v);
-        if (strtod(out, NULL) == v)
+    /* Go's strconv.FormatFloat(v, 'g', -1, 64): the shortest digits that round-trip; scientific notation when the
+     * decimal exponent is < -4 or >= 6 (Go uses precision 6 for this decision with shortest formatting), else plain
+     * decimal with exactly those digits. */
+    char e[64];
+    int p = 0;
+    for (; p <= 16; p++) {
+        snprintf(e, sizeof e, "%.*e", p, v);
+        if (strtod(e, NULL) == v)
             break;
     }
-    /* Go writes exponents with at least two digits, like C: nothing to adjust */
+    if (p > 16)
+        p = 16;
+    const char *ep = strchr(e, 'e');
+    int exp = ep ? atoi(ep + 1) : 0;
+    int nd = p + 1;
+    if (exp < -4 || exp >= 6) {
+        snprintf(out, cap, "%s", e);
+        return;
+    }
+    int dec = nd - (exp + 1);
+    snprintf(out, cap, "%.*f", dec > 0 ? dec : 0, v);
 }
 
 static void write_escaped(kg_buf *out, const char *s, bool quote_escape)
@@ -415,7 +434,8 @@ static void write_labels(kg_buf *out, const kg_metric *m, const kg_series *s, co
         return;
     kg_buf_putc(out, '{');
     bool first = true;
-    for (size_t i = 0; i < m->nlabels; i++) {
+    for (size_t k = 0; k < m->nlabels; k++) {
+        size_t i = m->order[k];
         if (!first)
             kg_buf_putc(out, ',');
         first = false;
@@ -434,11 +454,12 @@ static void write_labels(kg_buf *out, const kg_metric *m, const kg_series *s, co
     kg_buf_putc(out, '}');
 }
 
-static size_t g_sort_nlabels;
+static const kg_metric *g_sort_metric;
 static int cmp_series(const void *x, const void *y)
 {
     const kg_series *a = *(kg_series *const *)x, *b = *(kg_series *const *)y;
-    for (size_t i = 0; i < g_sort_nlabels; i++) {
+    for (size_t k = 0; k < g_sort_metric->nlabels; k++) {
+        size_t i = g_sort_metric->order[k];
         int c = strcmp(a->values[i], b->values[i]);
         if (c)
             return c;
@@ -448,11 +469,11 @@ static int cmp_series(const void *x, const void *y)
 
 static pthread_mutex_t g_sort_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static void sort_series(kg_series **v, size_t n, size_t nlabels)
+static void sort_series(kg_series **v, size_t n, const kg_metric *m)
 {
     /* qsort has no context argument in C17; rendering is rare, so a lock around the comparator's parameter is fine */
     pthread_mutex_lock(&g_sort_mu);
-    g_sort_nlabels = nlabels;
+    g_sort_metric = m;
     qsort(v, n, sizeof *v, cmp_series);
     pthread_mutex_unlock(&g_sort_mu);
 }
@@ -478,7 +499,7 @@ void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out)
         }
         if (n == 0)
             continue; /* like client_golang: a vector without children is not exposed */
-        sort_series(list, n, m->nlabels);
+        sort_series(list, n, m);
         kg_buf_printf(out, "# HELP %s ", m->name);
         write_escaped(out, m->help, false);
         kg_buf_printf(out, "\n# TYPE %s %s\n", m->name,

@@ -66,10 +66,12 @@ uint64_t kg_metric_hist_bucket(kg_metric *m, const char *const *label_values, si
 size_t kg_metric_series_count(const kg_metric *m);
 uint64_t kg_metric_dropped(const kg_metric *m);
 
-/* Prometheus text exposition format 0.0.4: "# HELP", "# TYPE", then samples; histograms as _bucket{le=...}
- * (cumulative, ending with le="+Inf"), _sum and _count. Metrics in registration order, series sorted. */
+/* Prometheus text exposition format 0.0.4 as client_golang writes it: "# HELP", "# TYPE", then samples with labels
+ * sorted by name; histograms as _bucket{...,le=...} (cumulative, ending with le="+Inf"), _sum and _count. Metrics in
+ * registration order (those without any series are omitted), series sorted by label values. */
 void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out);
-/* Format a float like Go's strconv.FormatFloat(v, 'g', -1, 64) ("+Inf", "-Inf", "NaN" for the specials). */
+/* Format a float like Go's strconv.FormatFloat(v, 'g', -1, 64): "0.005", "60", "1e-05", "1.234567e+06"
+ * ("+Inf", "-Inf", "NaN" for the specials). */
 void kg_metrics_format_float(char *out, size_t cap, double v);
 
 /* ---- kube-apiserver metrics (upstream names, help texts and label names) ---- */

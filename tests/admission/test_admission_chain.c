@@ -324,8 +324,8 @@ static void metrics_recorded(void **state)
     kg_buf out = KG_BUF_INIT;
     kg_metrics_write(r, &out);
     assert_non_null(strstr(kg_buf_cstr(&out), "apiserver_admission_controller_admission_duration_seconds_count{"
-                                              "name=\"Deny1\",type=\"validate\",operation=\"CREATE\","
-                                              "rejected=\"true\"} 1\n"));
+                                              "name=\"Deny1\",operation=\"CREATE\",rejected=\"true\","
+                                              "type=\"validate\"} 1\n"));
     kg_buf_free(&out);
     kg_arena_free(&a);
     kg_admission_chain_free(c);

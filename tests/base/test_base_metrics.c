@@ -95,8 +95,8 @@ static void exposition_sorts_and_escapes(void **state)
     kg_metrics_write(r, &out);
     const char *want = "# HELP c_total Help with \\\\ and\\nnewline.\n"
                        "# TYPE c_total counter\n"
-                       "c_total{verb=\"GET\",code=\"say \\\"hi\\\"\\\\\\n\"} 1\n"
-                       "c_total{verb=\"PUT\",code=\"200\"} 1\n"
+                       "c_total{code=\"200\",verb=\"PUT\"} 1\n"
+                       "c_total{code=\"say \\\"hi\\\"\\\\\\n\",verb=\"GET\"} 1\n"
                        "# HELP g G.\n"
                        "# TYPE g gauge\n"
                        "g -2.5\n";
@@ -113,7 +113,9 @@ static void float_format_matches_go(void **state)
         const char *s;
     } cases[] = {{0.005, "0.005"}, {1, "1"},        {2.5, "2.5"},     {0.00001, "1e-05"}, {0.0001, "0.0001"},
                  {60, "60"},       {0.1, "0.1"},    {1e21, "1e+21"},  {-0.25, "-0.25"},   {1.0 / 0.0, "+Inf"},
-                 {0, "0"},         {123456789, "123456789"}};
+                 {0, "0"},         {123456789, "1.23456789e+08"},
+                 {1e6, "1e+06"},   {100000, "100000"}, {1234567, "1.234567e+06"}, {100.505001, "100.505001"},
+                 {0.00025, "0.00025"}, {1.5e-7, "1.5e-07"}, {999999.5, "999999.5"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kg_metrics_format_float(b, sizeof b, cases[i].v);
         assert_string_equal(b, cases[i].s);
@@ -135,24 +137,25 @@ static void apiserver_metrics_upstream_names(void **state)
     kg_buf out = KG_BUF_INIT;
     kg_metrics_write(r, &out);
     const char *s = kg_buf_cstr(&out);
+    /* labels in name order, as client_golang writes them */
     assert_non_null(strstr(s, "# TYPE apiserver_request_total counter\n"
-                              "apiserver_request_total{verb=\"POST\",dry_run=\"\",group=\"\",version=\"v1\","
-                              "resource=\"pods\",subresource=\"\",scope=\"namespace\",component=\"apiserver\","
-                              "code=\"201\"} 1\n"));
+                              "apiserver_request_total{code=\"201\",component=\"apiserver\",dry_run=\"\",group=\"\","
+                              "resource=\"pods\",scope=\"namespace\",subresource=\"\",verb=\"POST\",version=\"v1\"} "
+                              "1\n"));
     assert_non_null(strstr(s, "# TYPE apiserver_request_duration_seconds histogram\n"));
     /* sub-millisecond buckets in front of upstream's 0.005 ... 60 */
-    assert_non_null(strstr(s, "apiserver_request_duration_seconds_bucket{verb=\"POST\",dry_run=\"\",group=\"\","
-                              "version=\"v1\",resource=\"pods\",subresource=\"\",scope=\"namespace\","
-                              "component=\"apiserver\",le=\"0.00025\"} 1\n"));
+    assert_non_null(strstr(s, "apiserver_request_duration_seconds_bucket{component=\"apiserver\",dry_run=\"\","
+                              "group=\"\",resource=\"pods\",scope=\"namespace\",subresource=\"\",verb=\"POST\","
+                              "version=\"v1\",le=\"0.00025\"} 1\n"));
     assert_non_null(strstr(s, ",le=\"0.0001\"} 0\n"));
     assert_non_null(strstr(s, ",le=\"60\"} 1\n"));
     assert_non_null(strstr(s, "apiserver_admission_controller_admission_duration_seconds_bucket{name=\""
-                              "NamespaceLifecycle\",type=\"admit\",operation=\"CREATE\",rejected=\"false\","
+                              "NamespaceLifecycle\",operation=\"CREATE\",rejected=\"false\",type=\"admit\","
                               "le=\"2.5e-05\"} 1\n"));
-    assert_non_null(strstr(s, "apiserver_admission_step_admission_duration_seconds_bucket{type=\"validate\","
-                              "operation=\"CREATE\",rejected=\"true\",le=\"0.1\"} 0\n"));
-    assert_non_null(strstr(s, "apiserver_admission_step_admission_duration_seconds_bucket{type=\"validate\","
-                              "operation=\"CREATE\",rejected=\"true\",le=\"0.5\"} 1\n"));
+    assert_non_null(strstr(s, "apiserver_admission_step_admission_duration_seconds_bucket{operation=\"CREATE\","
+                              "rejected=\"true\",type=\"validate\",le=\"0.1\"} 0\n"));
+    assert_non_null(strstr(s, "apiserver_admission_step_admission_duration_seconds_bucket{operation=\"CREATE\","
+                              "rejected=\"true\",type=\"validate\",le=\"0.5\"} 1\n"));
     assert_non_null(strstr(s, "# HELP apiserver_admission_step_admission_duration_seconds Admission sub-step "
                               "latency histogram in seconds, broken out for each operation and API resource and "
                               "step type (validate or admit).\n"));
