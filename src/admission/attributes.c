@@ -45,7 +45,10 @@ void kg_admission_attrs_init(kg_admission_attributes *a, kg_arena *arena)
     a->user.uid = "";
 }
 
-static const char *nz(const char *s) { return s ? s : ""; }
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
 
 bool kg_admission_is_namespace_kind(const kg_admission_attributes *a)
 {
@@ -90,7 +93,10 @@ kg_status *kg_admission_forbidden_status(const kg_admission_attributes *attrs, k
 
 /* ---- audit annotations ---- */
 
-static bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 /* validation.IsQualifiedName's name part: [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?, at most 63 characters */
 static bool qualified_name_part(const char *s, size_t n)

@@ -39,17 +39,17 @@ typedef struct kg_admission_user {
 } kg_admission_user;
 
 typedef struct kg_admission_attributes {
-    kg_arena *arena;           /* the request arena: plugins allocate here and nowhere else */
+    kg_arena *arena; /* the request arena: plugins allocate here and nowhere else */
     kg_admission_op operation;
-    kg_gvk kind;               /* object kind (for subresources the subresource's kind, e.g. autoscaling/v1 Scale) */
-    kg_gvr resource;           /* request resource, e.g. {"apps","v1","deployments"} */
-    const char *subresource;   /* "" for the main resource */
-    const char *name;          /* "" when only generateName is set, and for DeleteCollection items */
-    const char *ns;            /* request namespace; for the namespaces resource: the namespace's own name */
-    kg_json *object;           /* CREATE/UPDATE: the new object (mutable); CONNECT: the options object; else NULL */
-    kg_json *old_object;       /* UPDATE/DELETE: the stored object; else NULL */
-    bool dry_run;              /* dryRun=All */
-    const kg_json *options;    /* CreateOptions / UpdateOptions / DeleteOptions, or NULL */
+    kg_gvk kind;             /* object kind (for subresources the subresource's kind, e.g. autoscaling/v1 Scale) */
+    kg_gvr resource;         /* request resource, e.g. {"apps","v1","deployments"} */
+    const char *subresource; /* "" for the main resource */
+    const char *name;        /* "" when only generateName is set, and for DeleteCollection items */
+    const char *ns;          /* request namespace; for the namespaces resource: the namespace's own name */
+    kg_json *object;         /* CREATE/UPDATE: the new object (mutable); CONNECT: the options object; else NULL */
+    kg_json *old_object;     /* UPDATE/DELETE: the stored object; else NULL */
+    bool dry_run;            /* dryRun=All */
+    const kg_json *options;  /* CreateOptions / UpdateOptions / DeleteOptions, or NULL */
     kg_admission_user user;
     /* reinvocation (webhooks may ask the in-tree mutators to run again) */
     bool is_reinvoke;

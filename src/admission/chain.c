@@ -114,7 +114,10 @@ static bool errs_finish(errlist *e, kg_error *err)
     return ok;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 bool kg_admission_enabled_plugins(const kg_admission_options *opts, int *names, size_t *n, int *unimplemented,
                                   size_t *nunimplemented, kg_error *err)
@@ -131,9 +134,10 @@ bool kg_admission_enabled_plugins(const kg_admission_options *opts, int *names, 
 
     /* k/k pkg/kubeapiserver/options/admission.go Validate */
     if (opts->admission_control && (opts->enable_plugins || opts->disable_plugins))
-        errs_add(&errs,
-                 "admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive",
-                 NULL, "");
+        errs_add(
+            &errs,
+            "admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive",
+            NULL, "");
     for (size_t i = 0; i < legacy.n; i++)
         if (kg_admission_registry_index(legacy.items[i]) < 0)
             errs_add(&errs, "admission-control plugin ", legacy.items[i], " is unknown");
@@ -343,7 +347,10 @@ void kg_admission_chain_free(kg_admission_chain *c)
     free(c);
 }
 
-size_t kg_admission_chain_len(const kg_admission_chain *c) { return c ? c->n : 0; }
+size_t kg_admission_chain_len(const kg_admission_chain *c)
+{
+    return c ? c->n : 0;
+}
 
 const char *kg_admission_chain_name(const kg_admission_chain *c, size_t i)
 {

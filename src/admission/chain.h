@@ -26,9 +26,9 @@ typedef struct kg_admission_options {
 } kg_admission_options;
 
 /* Compute the enabled plugin names from the flags with upstream semantics:
- *   enabled = [p in order | p not in (DefaultOff ∪ disable) − enable]; --admission-control=L: enable L, disable the rest.
- * Errors (all collected, Go aggregate format "[e1, e2]" when several):
- *   `enable-admission-plugins plugin "X" is unknown`, `disable-admission-plugins plugin "X" is unknown`,
+ *   enabled = [p in order | p not in (DefaultOff ∪ disable) − enable]; --admission-control=L: enable L, disable the
+ * rest. Errors (all collected, Go aggregate format "[e1, e2]" when several): `enable-admission-plugins plugin "X" is
+ * unknown`, `disable-admission-plugins plugin "X" is unknown`,
  *   `[A B] in enable-admission-plugins and disable-admission-plugins overlapped`,
  *   `admission-control plugin "X" is unknown`,
  *   `admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive`,

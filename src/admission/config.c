@@ -41,7 +41,10 @@ static const char *go_strerror(int errnum, char *buf, size_t cap)
     return buf;
 }
 
-static const char *type_of(const kg_json *v) { return kg_json_type_name((kg_json_type)v->type); }
+static const char *type_of(const kg_json *v)
+{
+    return kg_json_type_name((kg_json_type)v->type);
+}
 
 /* path.Dir + makeAbs: relative paths are resolved against the directory of the configuration file (the process
  * working directory when that directory is "" or "."). */
@@ -149,8 +152,7 @@ bool kg_admission_config_parse(kg_admission_config *c, const char *file, const c
     bool registered = (strcmp(avs, V1) == 0 || strcmp(avs, V1ALPHA1) == 0) && strcmp(ks, "AdmissionConfiguration") == 0;
     if (!registered) {
         /* legacy unversioned file (ImagePolicyWebhook / PodNodeSelector configuration) */
-        if (has_legacy_keys(doc) &&
-            (!avs[0] || !ks[0] || (strcmp(avs, V1) != 0 && strcmp(avs, V1ALPHA1) != 0))) {
+        if (has_legacy_keys(doc) && (!avs[0] || !ks[0] || (strcmp(avs, V1) != 0 && strcmp(avs, V1ALPHA1) != 0))) {
             c->legacy = doc;
             return true;
         }
@@ -187,8 +189,7 @@ bool kg_admission_config_load(kg_admission_config *c, const char *file, kg_error
 {
     size_t len = 0;
     char *text = kg_read_file(file, &len);
-    if (!text)
-    {
+    if (!text) {
         char eb[256];
         return kg_err_set(err, KG_ENOTFOUND, "unable to read admission control configuration from \"%s\" [open %s: %s]",
                           file, file, go_strerror(errno, eb, sizeof eb));

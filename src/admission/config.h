@@ -15,7 +15,7 @@
 
 typedef struct kg_admission_config_entry {
     const char *name;
-    const char *path;            /* resolved path ("" when none) */
+    const char *path;             /* resolved path ("" when none) */
     const kg_json *configuration; /* embedded object, or NULL */
     const kg_json *loaded;        /* the `path` file once kg_admission_config_for parsed it */
 } kg_admission_config_entry;

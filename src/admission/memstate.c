@@ -109,12 +109,10 @@ void kg_admission_memstate_free(kg_admission_memstate *m)
     free(m);
 }
 
-static entry *find(const kg_admission_memstate *m, const char *resource, const char *ns, const char *name,
-                   uint64_t h)
+static entry *find(const kg_admission_memstate *m, const char *resource, const char *ns, const char *name, uint64_t h)
 {
     for (entry *e = m->buckets[h % NBUCKETS]; e; e = e->next)
-        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns) == 0 &&
-            strcmp(e->name, name) == 0)
+        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns) == 0 && strcmp(e->name, name) == 0)
             return e;
     return NULL;
 }
@@ -248,8 +246,8 @@ static kg_errcode read_failure(kg_admission_memstate *m, const char *resource, b
     return f ? (kg_errcode)f->value : KG_OK;
 }
 
-static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
-                        unsigned flags, kg_error *err)
+static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
+                        kg_error *err)
 {
     kg_admission_memstate *m = ctx;
     bool live = (flags & KG_ADMISSION_GET_LIVE) != 0;
@@ -303,8 +301,7 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
     size_t n = 0;
     for (size_t i = 0; i < NBUCKETS; i++)
         for (entry *e = m->buckets[i]; e; e = e->next)
-            if (strcmp(e->resource, resource) == 0 && (!ns[0] || strcmp(e->ns, ns) == 0) &&
-                (live || !e->store_only))
+            if (strcmp(e->resource, resource) == 0 && (!ns[0] || strcmp(e->ns, ns) == 0) && (live || !e->store_only))
                 items[n++] = (list_item){e->ns, e->name, e->obj};
     qsort(items, n, sizeof *items, cmp_item);
     arr = kg_json_new_array(a);
@@ -369,8 +366,10 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
         if (!e) {
             kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name ? name : "");
         } else if (want && want[0] && have && strcmp(want, have) != 0) {
-            kg_err_set(err, KG_ECONFLICT, "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
-                       "please apply your changes to the latest version and try again", resource, name);
+            kg_err_set(err, KG_ECONFLICT,
+                       "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
+                       "please apply your changes to the latest version and try again",
+                       resource, name);
         } else {
             kg_json *copy = kg_json_clone(a, obj);
             kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");

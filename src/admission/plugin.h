@@ -16,8 +16,8 @@
 #include "meta/status.h"
 
 typedef struct kg_admission_plugin {
-    const char *name;  /* registered name, e.g. "NamespaceLifecycle" */
-    unsigned handles;  /* mask of kg_admission_op; the chain skips the plugin for other operations */
+    const char *name; /* registered name, e.g. "NamespaceLifecycle" */
+    unsigned handles; /* mask of kg_admission_op; the chain skips the plugin for other operations */
     /* Build the plugin's state from its configuration (the AdmissionConfiguration entry's object, or NULL when
      * there is none). On failure set err (naming the offending field) and return false. May be NULL. The services
      * outlive the state. */

@@ -48,9 +48,15 @@ static const kg_admission_plugin_info k_plugins[] = {
 
 #define NPLUGINS (sizeof k_plugins / sizeof k_plugins[0])
 
-size_t kg_admission_registry_count(void) { return NPLUGINS; }
+size_t kg_admission_registry_count(void)
+{
+    return NPLUGINS;
+}
 
-const kg_admission_plugin_info *kg_admission_registry_at(size_t i) { return i < NPLUGINS ? &k_plugins[i] : NULL; }
+const kg_admission_plugin_info *kg_admission_registry_at(size_t i)
+{
+    return i < NPLUGINS ? &k_plugins[i] : NULL;
+}
 
 int kg_admission_registry_index(const char *name)
 {

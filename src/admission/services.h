@@ -53,11 +53,9 @@ typedef struct kg_admission_services {
     /* ---- writer, for plugin side effects (never called on dry-run) ---- */
     /* Create obj (a complete object with metadata.name). Exists → NULL with err->code KG_EEXIST. Returns the stored
      * object copied into a. */
-    kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                       kg_error *err);
+    kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
     /* Replace obj (status updates such as quota usage); conflict on a stale metadata.resourceVersion → KG_ECONFLICT. */
-    kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                       kg_error *err);
+    kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
 
     /* ---- environment ---- */
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */

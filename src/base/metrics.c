@@ -13,11 +13,11 @@
 /* One label set's values. For histograms counts[] has nbuckets+1 entries (last = +Inf), not cumulative. */
 typedef struct kg_series {
     uint64_t hash;
-    char **values;              /* nlabels strings */
-    _Atomic uint64_t value;     /* counter/gauge: double bits */
-    _Atomic uint64_t sum;       /* histogram: double bits */
-    _Atomic uint64_t count;     /* histogram */
-    _Atomic uint64_t counts[];  /* histogram buckets */
+    char **values;             /* nlabels strings */
+    _Atomic uint64_t value;    /* counter/gauge: double bits */
+    _Atomic uint64_t sum;      /* histogram: double bits */
+    _Atomic uint64_t count;    /* histogram */
+    _Atomic uint64_t counts[]; /* histogram buckets */
 } kg_series;
 
 struct kg_metric {
@@ -195,8 +195,7 @@ kg_metric *kg_metrics_counter(kg_metrics_registry *r, const char *name, const ch
     return reg(r, KG_METRIC_COUNTER, name, help, label_names, NULL, 0);
 }
 
-kg_metric *kg_metrics_gauge(kg_metrics_registry *r, const char *name, const char *help,
-                            const char *const *label_names)
+kg_metric *kg_metrics_gauge(kg_metrics_registry *r, const char *name, const char *help, const char *const *label_names)
 {
     return reg(r, KG_METRIC_GAUGE, name, help, label_names, NULL, 0);
 }
@@ -307,7 +306,10 @@ void kg_metric_add(kg_metric *m, const char *const *values, double v)
         atomic_add_double(&s->value, v);
 }
 
-void kg_metric_inc(kg_metric *m, const char *const *values) { kg_metric_add(m, values, 1.0); }
+void kg_metric_inc(kg_metric *m, const char *const *values)
+{
+    kg_metric_add(m, values, 1.0);
+}
 
 void kg_metric_set(kg_metric *m, const char *const *values, double v)
 {
@@ -376,8 +378,14 @@ uint64_t kg_metric_hist_bucket(kg_metric *m, const char *const *values, size_t i
     return c;
 }
 
-size_t kg_metric_series_count(const kg_metric *m) { return m ? atomic_load(&((kg_metric *)m)->nseries) : 0; }
-uint64_t kg_metric_dropped(const kg_metric *m) { return m ? atomic_load(&((kg_metric *)m)->dropped) : 0; }
+size_t kg_metric_series_count(const kg_metric *m)
+{
+    return m ? atomic_load(&((kg_metric *)m)->nseries) : 0;
+}
+uint64_t kg_metric_dropped(const kg_metric *m)
+{
+    return m ? atomic_load(&((kg_metric *)m)->dropped) : 0;
+}
 
 /* ---- exposition ---- */
 
@@ -503,7 +511,9 @@ void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out)
         kg_buf_printf(out, "# HELP %s ", m->name);
         write_escaped(out, m->help, false);
         kg_buf_printf(out, "\n# TYPE %s %s\n", m->name,
-                      m->type == KG_METRIC_COUNTER ? "counter" : m->type == KG_METRIC_GAUGE ? "gauge" : "histogram");
+                      m->type == KG_METRIC_COUNTER ? "counter"
+                      : m->type == KG_METRIC_GAUGE ? "gauge"
+                                                   : "histogram");
         for (size_t k = 0; k < n; k++) {
             kg_series *s = list[k];
             if (m->type != KG_METRIC_HISTOGRAM) {
@@ -542,18 +552,17 @@ void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out)
 
 /* upstream buckets with sub-millisecond ones in front (kgate answers most admission steps in microseconds) */
 static const double k_request_buckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.025, 0.05, 0.1, 0.2,
-                                           0.4,    0.6,     0.8,    1.0,   1.25,   1.5,   2,     3,    4,    5,
+                                           0.4,    0.6,     0.8,    1.0,   1.25,   1.5,   2,     3,    4,   5,
                                            6,      8,       10,     15,    20,     30,    45,    60};
 static const double k_admission_buckets[] = {0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001,
                                              0.005,   0.025,    0.1,     0.5,    1.0,     2.5};
 
 bool kg_metrics_apiserver_register(kg_metrics_registry *r, kg_apiserver_metrics *out)
 {
-    static const char *const request_total_labels[] = {"verb",     "dry_run", "group",     "version", "resource",
-                                                       "subresource", "scope", "component", "code",    NULL};
-    static const char *const request_duration_labels[] = {"verb",        "dry_run", "group",     "version",
-                                                          "resource",    "subresource", "scope", "component",
-                                                          NULL};
+    static const char *const request_total_labels[] = {"verb",        "dry_run", "group",     "version", "resource",
+                                                       "subresource", "scope",   "component", "code",    NULL};
+    static const char *const request_duration_labels[] = {"verb",        "dry_run", "group",     "version", "resource",
+                                                          "subresource", "scope",   "component", NULL};
     static const char *const controller_labels[] = {"name", "type", "operation", "rejected", NULL};
     static const char *const step_labels[] = {"type", "operation", "rejected", NULL};
     memset(out, 0, sizeof *out);
@@ -585,7 +594,10 @@ bool kg_metrics_apiserver_register(kg_metrics_registry *r, kg_apiserver_metrics 
 static kg_apiserver_metrics g_apiserver;
 static pthread_once_t g_apiserver_once = PTHREAD_ONCE_INIT;
 
-static void apiserver_init(void) { kg_metrics_apiserver_register(kg_metrics_registry_new(), &g_apiserver); }
+static void apiserver_init(void)
+{
+    kg_metrics_apiserver_register(kg_metrics_registry_new(), &g_apiserver);
+}
 
 const kg_apiserver_metrics *kg_metrics_apiserver(void)
 {

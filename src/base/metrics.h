@@ -43,8 +43,7 @@ void kg_metrics_registry_free(kg_metrics_registry *r);
  * Registering an existing name returns the existing metric if type and labels match, else NULL. */
 kg_metric *kg_metrics_counter(kg_metrics_registry *r, const char *name, const char *help,
                               const char *const *label_names);
-kg_metric *kg_metrics_gauge(kg_metrics_registry *r, const char *name, const char *help,
-                            const char *const *label_names);
+kg_metric *kg_metrics_gauge(kg_metrics_registry *r, const char *name, const char *help, const char *const *label_names);
 /* buckets: strictly increasing upper bounds (+Inf is implicit), at most KG_METRIC_MAX_BUCKETS. */
 kg_metric *kg_metrics_histogram(kg_metrics_registry *r, const char *name, const char *help,
                                 const char *const *label_names, const double *buckets, size_t nbuckets);
@@ -53,14 +52,14 @@ kg_metric *kg_metrics_find(const kg_metrics_registry *r, const char *name);
 /* Updates. label_values has exactly as many entries as the metric has label names (NULL values count as "").
  * A NULL metric is ignored, so callers need not check registration results. */
 void kg_metric_inc(kg_metric *m, const char *const *label_values);
-void kg_metric_add(kg_metric *m, const char *const *label_values, double v); /* counter: v >= 0 */
-void kg_metric_set(kg_metric *m, const char *const *label_values, double v); /* gauge */
+void kg_metric_add(kg_metric *m, const char *const *label_values, double v);     /* counter: v >= 0 */
+void kg_metric_set(kg_metric *m, const char *const *label_values, double v);     /* gauge */
 void kg_metric_observe(kg_metric *m, const char *const *label_values, double v); /* histogram */
 
 /* Reads (tests, diagnostics). Absent series read as 0. */
-double kg_metric_value(kg_metric *m, const char *const *label_values);          /* counter / gauge */
-uint64_t kg_metric_hist_count(kg_metric *m, const char *const *label_values);    /* histogram _count */
-double kg_metric_hist_sum(kg_metric *m, const char *const *label_values);       /* histogram _sum */
+double kg_metric_value(kg_metric *m, const char *const *label_values);        /* counter / gauge */
+uint64_t kg_metric_hist_count(kg_metric *m, const char *const *label_values); /* histogram _count */
+double kg_metric_hist_sum(kg_metric *m, const char *const *label_values);     /* histogram _sum */
 /* Cumulative count of observations <= buckets[i] (i == nbuckets → +Inf). */
 uint64_t kg_metric_hist_bucket(kg_metric *m, const char *const *label_values, size_t i);
 size_t kg_metric_series_count(const kg_metric *m);

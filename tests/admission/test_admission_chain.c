@@ -20,8 +20,8 @@ static kg_status *label_admit(void *state, kg_admission_attributes *a, const kg_
     kg_json_set(a->arena, labels, "stamped", kg_json_new_str(a->arena, "yes"));
     return NULL;
 }
-static const kg_admission_plugin p_label = {"Label", KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE, NULL, label_admit,
-                                            NULL, NULL};
+static const kg_admission_plugin p_label = {"Label", KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE, NULL, label_admit, NULL,
+                                            NULL};
 
 static char g_seen[64];
 static kg_status *reader_admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
@@ -36,8 +36,7 @@ static kg_status *reader_validate(void *state, const kg_admission_attributes *a,
     logf_("reader.validate");
     return NULL;
 }
-static const kg_admission_plugin p_reader = {"Reader", KG_ADMISSION_ALL_OPS, NULL, reader_admit, reader_validate,
-                                             NULL};
+static const kg_admission_plugin p_reader = {"Reader", KG_ADMISSION_ALL_OPS, NULL, reader_admit, reader_validate, NULL};
 
 static kg_status *deny1_validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
 {
@@ -90,9 +89,12 @@ static kg_status *cfg_validate(void *state, const kg_admission_attributes *a, co
 {
     return kg_admission_forbidden(a, "%s", (const char *)state);
 }
-static void cfg_destroy(void *state) { free(state); }
-static const kg_admission_plugin p_cfg = {"Configured", KG_ADMISSION_ALL_OPS, cfg_init, NULL, cfg_validate,
-                                          cfg_destroy};
+static void cfg_destroy(void *state)
+{
+    free(state);
+}
+static const kg_admission_plugin p_cfg = {"Configured", KG_ADMISSION_ALL_OPS, cfg_init,
+                                          NULL,         cfg_validate,         cfg_destroy};
 
 /* ---- helpers ---- */
 

@@ -227,12 +227,9 @@ static void legacy_unversioned_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(v1_yaml_embedded_and_path),
-        cmocka_unit_test(v1alpha1_json_embedded_wins),
-        cmocka_unit_test(absolute_and_cwd_relative_paths),
-        cmocka_unit_test(malformed_files_name_file_and_field),
-        cmocka_unit_test(unreadable_path_file_names_it),
-        cmocka_unit_test(legacy_unversioned_file),
+        cmocka_unit_test(v1_yaml_embedded_and_path),       cmocka_unit_test(v1alpha1_json_embedded_wins),
+        cmocka_unit_test(absolute_and_cwd_relative_paths), cmocka_unit_test(malformed_files_name_file_and_field),
+        cmocka_unit_test(unreadable_path_file_names_it),   cmocka_unit_test(legacy_unversioned_file),
     };
     return cmocka_run_group_tests(tests, mkdir_tmp, rm_tmp);
 }

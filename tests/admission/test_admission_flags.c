@@ -1,23 +1,65 @@
 /* Plugin registry (v1.33 order, default set) and --enable/--disable/--admission-control semantics. */
 #include "admission_testutil.h"
 
-static const char *const k_v133_order[] = {
-    "AlwaysAdmit", "NamespaceAutoProvision", "NamespaceLifecycle", "NamespaceExists",
-    "LimitPodHardAntiAffinityTopology", "LimitRanger", "ServiceAccount", "NodeRestriction", "TaintNodesByCondition",
-    "AlwaysPullImages", "ImagePolicyWebhook", "PodSecurity", "PodNodeSelector", "Priority",
-    "DefaultTolerationSeconds", "PodTolerationRestriction", "EventRateLimit", "ExtendedResourceToleration",
-    "DefaultStorageClass", "StorageObjectInUseProtection", "OwnerReferencesPermissionEnforcement",
-    "PersistentVolumeClaimResize", "RuntimeClass", "CertificateApproval", "CertificateSigning",
-    "ClusterTrustBundleAttest", "CertificateSubjectRestriction", "DefaultIngressClass", "DenyServiceExternalIPs",
-    "PodTopologyLabels", "MutatingAdmissionPolicy", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionWebhook", "ResourceQuota", "AlwaysDeny"};
+static const char *const k_v133_order[] = {"AlwaysAdmit",
+                                           "NamespaceAutoProvision",
+                                           "NamespaceLifecycle",
+                                           "NamespaceExists",
+                                           "LimitPodHardAntiAffinityTopology",
+                                           "LimitRanger",
+                                           "ServiceAccount",
+                                           "NodeRestriction",
+                                           "TaintNodesByCondition",
+                                           "AlwaysPullImages",
+                                           "ImagePolicyWebhook",
+                                           "PodSecurity",
+                                           "PodNodeSelector",
+                                           "Priority",
+                                           "DefaultTolerationSeconds",
+                                           "PodTolerationRestriction",
+                                           "EventRateLimit",
+                                           "ExtendedResourceToleration",
+                                           "DefaultStorageClass",
+                                           "StorageObjectInUseProtection",
+                                           "OwnerReferencesPermissionEnforcement",
+                                           "PersistentVolumeClaimResize",
+                                           "RuntimeClass",
+                                           "CertificateApproval",
+                                           "CertificateSigning",
+                                           "ClusterTrustBundleAttest",
+                                           "CertificateSubjectRestriction",
+                                           "DefaultIngressClass",
+                                           "DenyServiceExternalIPs",
+                                           "PodTopologyLabels",
+                                           "MutatingAdmissionPolicy",
+                                           "MutatingAdmissionWebhook",
+                                           "ValidatingAdmissionPolicy",
+                                           "ValidatingAdmissionWebhook",
+                                           "ResourceQuota",
+                                           "AlwaysDeny"};
 
-static const char *const k_v133_default_on[] = {
-    "NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "PodSecurity", "Priority",
-    "DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection", "PersistentVolumeClaimResize",
-    "RuntimeClass", "CertificateApproval", "CertificateSigning", "ClusterTrustBundleAttest",
-    "CertificateSubjectRestriction", "DefaultIngressClass", "PodTopologyLabels", "MutatingAdmissionPolicy",
-    "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota"};
+static const char *const k_v133_default_on[] = {"NamespaceLifecycle",
+                                                "LimitRanger",
+                                                "ServiceAccount",
+                                                "TaintNodesByCondition",
+                                                "PodSecurity",
+                                                "Priority",
+                                                "DefaultTolerationSeconds",
+                                                "DefaultStorageClass",
+                                                "StorageObjectInUseProtection",
+                                                "PersistentVolumeClaimResize",
+                                                "RuntimeClass",
+                                                "CertificateApproval",
+                                                "CertificateSigning",
+                                                "ClusterTrustBundleAttest",
+                                                "CertificateSubjectRestriction",
+                                                "DefaultIngressClass",
+                                                "PodTopologyLabels",
+                                                "MutatingAdmissionPolicy",
+                                                "MutatingAdmissionWebhook",
+                                                "ValidatingAdmissionPolicy",
+                                                "ValidatingAdmissionWebhook",
+                                                "ResourceQuota"};
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -133,10 +175,10 @@ static void flag_errors_have_upstream_texts(void **state)
     assert_string_equal(enabled("AlwaysDeny", "AlwaysDeny", NULL),
                         "ERR:[AlwaysDeny] in enable-admission-plugins and disable-admission-plugins overlapped");
     /* the overlap is a sorted set printed like Go's %v of a []string */
-    assert_string_equal(enabled("NamespaceLifecycle,AlwaysDeny,AlwaysAdmit", "NamespaceLifecycle,AlwaysAdmit,AlwaysDeny",
-                                NULL),
-                        "ERR:[AlwaysAdmit AlwaysDeny NamespaceLifecycle] in enable-admission-plugins and "
-                        "disable-admission-plugins overlapped");
+    assert_string_equal(
+        enabled("NamespaceLifecycle,AlwaysDeny,AlwaysAdmit", "NamespaceLifecycle,AlwaysAdmit,AlwaysDeny", NULL),
+        "ERR:[AlwaysAdmit AlwaysDeny NamespaceLifecycle] in enable-admission-plugins and "
+        "disable-admission-plugins overlapped");
     /* all errors are collected, in upstream's order, aggregated as "[a, b]" */
     assert_string_equal(enabled("Foo,AlwaysDeny", "Bar,AlwaysDeny", NULL),
                         "ERR:[enable-admission-plugins plugin \"Foo\" is unknown, disable-admission-plugins plugin "

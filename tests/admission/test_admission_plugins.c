@@ -4,8 +4,8 @@
 
 #define POD_X "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"}}"
 #define NS(name, phase)                                                                                                \
-    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" name "\"},\"status\":{\"phase\":\"" phase \
-    "\"}}"
+    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" name                                     \
+    "\"},\"status\":{\"phase\":\"" phase "\"}}"
 
 static const kg_admission_op k_ops[] = {KG_ADMISSION_CREATE, KG_ADMISSION_UPDATE, KG_ADMISSION_DELETE,
                                         KG_ADMISSION_CONNECT};
@@ -47,8 +47,9 @@ static void annotations_first_write_wins(void **state)
     assert_true(kg_admission_add_annotation(&at, "podsecurity.kubernetes.io/enforce-policy", "restricted:latest", &e));
     assert_true(kg_admission_add_annotation(&at, "podsecurity.kubernetes.io/enforce-policy", "restricted:latest", &e));
     assert_false(kg_admission_add_annotation(&at, "podsecurity.kubernetes.io/enforce-policy", "baseline", &e));
-    assert_string_equal(e.msg, "admission annotations are not allowed to be overridden, key:\"podsecurity.kubernetes.io/"
-                               "enforce-policy\", old value: \"restricted:latest\", new value:\"baseline\"");
+    assert_string_equal(e.msg,
+                        "admission annotations are not allowed to be overridden, key:\"podsecurity.kubernetes.io/"
+                        "enforce-policy\", old value: \"restricted:latest\", new value:\"baseline\"");
     assert_string_equal(kg_json_get_str(at.annotations, "podsecurity.kubernetes.io/enforce-policy"),
                         "restricted:latest");
     assert_false(kg_admission_add_annotation(&at, "no-slash", "v", &e));
@@ -275,7 +276,8 @@ static void lifecycle_errors(void **state)
     kg_admission_memstate_set_ready(f->m, "namespaces", true);
     kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_EIO);
     st = lc(f, KG_ADMISSION_CREATE, "default", tj(&f->a, POD_X));
-    assert_status(st, 500, "InternalError", "Internal error occurred: injected read failure for namespaces \"default\"");
+    assert_status(st, 500, "InternalError",
+                  "Internal error occurred: injected read failure for namespaces \"default\"");
     kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_OK);
     kg_admission_memstate_fail_reads(f->m, "namespaces", 1, KG_ETIMEOUT);
     st = lc(f, KG_ADMISSION_CREATE, "ghost", tj(&f->a, POD_X));
@@ -308,7 +310,10 @@ static kg_json *stale_get(void *ctx, kg_arena *a, const char *resource, const ch
     const char *phase = (flags & KG_ADMISSION_GET_LIVE) ? v->live_phase : v->cached_phase;
     return tj(a, kg_arena_sprintf(a, "{\"metadata\":{\"name\":\"%s\"},\"status\":{\"phase\":\"%s\"}}", name, phase));
 }
-static int64_t stale_now(void *ctx) { return ((stale_view *)ctx)->now; }
+static int64_t stale_now(void *ctx)
+{
+    return ((stale_view *)ctx)->now;
+}
 
 static void lifecycle_force_live_lookup_after_delete(void **state)
 {

@@ -111,11 +111,25 @@ static void float_format_matches_go(void **state)
     struct {
         double v;
         const char *s;
-    } cases[] = {{0.005, "0.005"}, {1, "1"},        {2.5, "2.5"},     {0.00001, "1e-05"}, {0.0001, "0.0001"},
-                 {60, "60"},       {0.1, "0.1"},    {1e21, "1e+21"},  {-0.25, "-0.25"},   {1.0 / 0.0, "+Inf"},
-                 {0, "0"},         {123456789, "1.23456789e+08"},
-                 {1e6, "1e+06"},   {100000, "100000"}, {1234567, "1.234567e+06"}, {100.505001, "100.505001"},
-                 {0.00025, "0.00025"}, {1.5e-7, "1.5e-07"}, {999999.5, "999999.5"}};
+    } cases[] = {{0.005, "0.005"},
+                 {1, "1"},
+                 {2.5, "2.5"},
+                 {0.00001, "1e-05"},
+                 {0.0001, "0.0001"},
+                 {60, "60"},
+                 {0.1, "0.1"},
+                 {1e21, "1e+21"},
+                 {-0.25, "-0.25"},
+                 {1.0 / 0.0, "+Inf"},
+                 {0, "0"},
+                 {123456789, "1.23456789e+08"},
+                 {1e6, "1e+06"},
+                 {100000, "100000"},
+                 {1234567, "1.234567e+06"},
+                 {100.505001, "100.505001"},
+                 {0.00025, "0.00025"},
+                 {1.5e-7, "1.5e-07"},
+                 {999999.5, "999999.5"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kg_metrics_format_float(b, sizeof b, cases[i].v);
         assert_string_equal(b, cases[i].s);
@@ -191,8 +205,7 @@ static void concurrent_updates_are_exact(void **state)
     kg_metrics_registry *r = kg_metrics_registry_new();
     static const char *const l[] = {"k", NULL};
     static const double b[] = {0.01};
-    worker_arg w = {kg_metrics_counter(r, "c_total", "C.", two_labels), kg_metrics_histogram(r, "h", "H.", l, b, 1),
-                    0};
+    worker_arg w = {kg_metrics_counter(r, "c_total", "C.", two_labels), kg_metrics_histogram(r, "h", "H.", l, b, 1), 0};
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
         pthread_create(&t[i], NULL, worker, &w);
@@ -233,14 +246,10 @@ static void too_many_series_are_dropped(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(counter_counts_per_label_set),
-        cmocka_unit_test(register_same_name),
-        cmocka_unit_test(histogram_buckets_and_exposition),
-        cmocka_unit_test(exposition_sorts_and_escapes),
-        cmocka_unit_test(float_format_matches_go),
-        cmocka_unit_test(apiserver_metrics_upstream_names),
-        cmocka_unit_test(concurrent_updates_are_exact),
-        cmocka_unit_test(too_many_series_are_dropped),
+        cmocka_unit_test(counter_counts_per_label_set),     cmocka_unit_test(register_same_name),
+        cmocka_unit_test(histogram_buckets_and_exposition), cmocka_unit_test(exposition_sorts_and_escapes),
+        cmocka_unit_test(float_format_matches_go),          cmocka_unit_test(apiserver_metrics_upstream_names),
+        cmocka_unit_test(concurrent_updates_are_exact),     cmocka_unit_test(too_many_series_are_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

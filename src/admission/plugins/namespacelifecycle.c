@@ -13,8 +13,8 @@
 #include "admission/plugin.h"
 #include "admission/registry.h"
 
-#define FORCE_LIVE_SLOTS 100                          /* upstream LRUExpireCache size */
-#define FORCE_LIVE_TTL_NS (30LL * 1000000000LL)       /* forceLiveLookupTTL */
+#define FORCE_LIVE_SLOTS 100                         /* upstream LRUExpireCache size */
+#define FORCE_LIVE_TTL_NS (30LL * 1000000000LL)      /* forceLiveLookupTTL */
 #define MISSING_NAMESPACE_WAIT_NS (50LL * 1000000LL) /* missingNamespaceWait */
 
 /* The force-live-lookup set, lock-free: slots hold (name hash, expiry); inserts overwrite the oldest insertion
@@ -68,7 +68,10 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
     return true;
 }
 
-static void destroy(void *state) { free(state); }
+static void destroy(void *state)
+{
+    free(state);
+}
 
 static bool is_immortal(const char *name)
 {
@@ -118,8 +121,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         if (!ns && e.code != KG_ENOTFOUND)
             return kg_status_internal(ar, e.msg);
     }
-    bool force_live = ns && strcmp(phase_of(ns), "Active") == 0 &&
-                      force_live_has(st, a->ns, kg_admission_now_ns(svc));
+    bool force_live = ns && strcmp(phase_of(ns), "Active") == 0 && force_live_has(st, a->ns, kg_admission_now_ns(svc));
     if (!ns || force_live) {
         kg_err_clear(&e);
         ns = kg_admission_get(svc, ar, "namespaces", "", a->ns, KG_ADMISSION_GET_LIVE, &e);
