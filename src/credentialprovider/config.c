@@ -51,19 +51,53 @@ static bool type_error(dec *d, const kg_json *v, const char *go_struct, const ch
     return false;
 }
 
-static void unknown_fields(dec *d, const kg_json *obj, const char *path, const char *const *allowed)
+typedef struct field_schema {
+    const char *key;
+    const struct field_schema *child; /* object (or list of objects) schema */
+} field_schema;
+
+static const field_schema env_schema[] = {{"name", NULL}, {"value", NULL}, {NULL, NULL}};
+static const field_schema token_schema[] = {{"serviceAccountTokenAudience", NULL},
+                                            {"cacheType", NULL},
+                                            {"requireServiceAccount", NULL},
+                                            {"requiredServiceAccountAnnotationKeys", NULL},
+                                            {"optionalServiceAccountAnnotationKeys", NULL},
+                                            {NULL, NULL}};
+static const field_schema provider_schema[] = {{"name", NULL},
+                                               {"matchImages", NULL},
+                                               {"defaultCacheDuration", NULL},
+                                               {"apiVersion", NULL},
+                                               {"args", NULL},
+                                               {"env", env_schema},
+                                               {"tokenAttributes", token_schema},
+                                               {NULL, NULL}};
+static const field_schema top_schema[] = {
+    {"kind", NULL}, {"apiVersion", NULL}, {"providers", provider_schema}, {NULL, NULL}};
+
+/* Unknown fields in document order, named like sigs.k8s.io/json does ("providers[0].env[1].x"). */
+static void unknown_fields(dec *d, const kg_json *obj, const char *path, const field_schema *schema)
 {
     for (uint32_t i = 0; i < obj->len; i++) {
         const char *k = obj->u.members[i].key;
-        bool ok = false;
-        for (const char *const *p = allowed; *p; p++)
-            if (!strcmp(*p, k))
-                ok = true;
-        if (!ok) {
+        const kg_json *v = obj->u.members[i].val;
+        const field_schema *f = schema;
+        while (f->key && strcmp(f->key, k))
+            f++;
+        char *sub = kg_arena_sprintf(d->a, "%s%s%s", path, *path ? "." : "", k);
+        if (!f->key) {
             if (d->strict.len)
                 kg_buf_puts(&d->strict, ", ");
-            kg_buf_printf(&d->strict, "unknown field \"%s%s%s\"", path, *path ? "." : "", k);
+            kg_buf_printf(&d->strict, "unknown field \"%s\"", sub);
+            continue;
         }
+        if (!f->child)
+            continue;
+        if (v->type == KG_JSON_OBJECT)
+            unknown_fields(d, v, sub, f->child);
+        else if (v->type == KG_JSON_ARRAY)
+            for (uint32_t j = 0; j < v->len; j++)
+                if (v->u.items[j]->type == KG_JSON_OBJECT)
+                    unknown_fields(d, v->u.items[j], kg_arena_sprintf(d->a, "%s[%u]", sub, j), f->child);
     }
 }
 
@@ -126,17 +160,6 @@ static bool get_duration(dec *d, const kg_json *obj, const char *key, bool *has,
     return true;
 }
 
-static const char *const top_fields[] = {"kind", "apiVersion", "providers", NULL};
-static const char *const provider_fields[] = {"name", "matchImages", "defaultCacheDuration", "apiVersion",
-                                              "args", "env", "tokenAttributes", NULL};
-static const char *const env_fields[] = {"name", "value", NULL};
-static const char *const token_fields[] = {"serviceAccountTokenAudience",
-                                           "cacheType",
-                                           "requireServiceAccount",
-                                           "requiredServiceAccountAnnotationKeys",
-                                           "optionalServiceAccountAnnotationKeys",
-                                           NULL};
-
 static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provider *p)
 {
     const char *S = "CredentialProvider";
@@ -147,8 +170,6 @@ static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provid
         return true;
     if (v->type != KG_JSON_OBJECT)
         return type_error(d, v, "CredentialProviderConfig", "providers", "v1.CredentialProvider");
-    char *path = kg_arena_sprintf(d->a, "providers[%zu]", idx);
-    unknown_fields(d, v, path, provider_fields);
     if (!get_string(d, v, "name", S, "providers.name", &p->name) ||
         !get_string_list(d, v, "matchImages", S, "providers.matchImages", &p->match_images, &p->n_match_images) ||
         !get_duration(d, v, "defaultCacheDuration", &p->has_default_cache_duration, &p->default_cache_duration) ||
@@ -169,7 +190,6 @@ static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provid
                 continue;
             if (e->type != KG_JSON_OBJECT)
                 return type_error(d, e, S, "providers.env", "v1.ExecEnvVar");
-            unknown_fields(d, e, kg_arena_sprintf(d->a, "%s.env[%u]", path, i), env_fields);
             if (!get_string(d, e, "name", "ExecEnvVar", "providers.env.name", &p->env[i].name) ||
                 !get_string(d, e, "value", "ExecEnvVar", "providers.env.value", &p->env[i].value))
                 return false;
@@ -184,7 +204,6 @@ static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provid
         t->audience = "";
         t->cache_type = "";
         p->token = t;
-        unknown_fields(d, ta, kg_arena_sprintf(d->a, "%s.tokenAttributes", path), token_fields);
         if (!get_string(d, ta, "serviceAccountTokenAudience", T,
                         "providers.tokenAttributes.serviceAccountTokenAudience", &t->audience) ||
             !get_string(d, ta, "cacheType", T, "providers.tokenAttributes.cacheType", &t->cache_type) ||
@@ -231,7 +250,7 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     kg_json *doc;
     kg_json_parse_info info = {0};
     kg_error perr = {0};
-    if (!parse_doc(a, data, len, &doc, &info, &perr))
+    if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg))
         return kg_err_set(err, KG_EINVAL, "failed to decode: couldn't get version/kind; json parse error: %s",
                           perr.msg);
     if (doc->type != KG_JSON_OBJECT)
@@ -253,7 +272,7 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
         return kg_err_set(err, KG_EINVAL, "failed to decode: no kind \"%s\" is registered for version \"%s\"", kind,
                           apiv);
     dec d = {.a = a, .err = err};
-    unknown_fields(&d, doc, "", top_fields);
+    unknown_fields(&d, doc, "", top_schema);
     for (size_t i = 0; i < info.ndups; i++) {
         if (d.strict.len)
             kg_buf_puts(&d.strict, ", ");
@@ -491,7 +510,7 @@ static size_t is_qualified_name(kg_arena *a, const char *value, const char ***ou
     bool ok = n > 0 && qn_char(name[0]) && qn_char(name[n - 1]);
     for (size_t i = 0; ok && i < n; i++)
         ok = qn_char(name[i]) || name[i] == '-' || name[i] == '_' || name[i] == '.';
-    if (n > 0 && !ok)
+    if (!ok)
         msgs[nm++] = kg_arena_strdup(
             a, "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
                "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "

@@ -24,6 +24,9 @@ bool kg_credentialprovider_parse_duration(const char *s, int64_t *ns, kg_error *
 /* Go Duration.String(): "1h30m0s", "-1m0s", "0s", "1.5s", "300ms". */
 char *kg_credentialprovider_format_duration(kg_arena *a, int64_t ns);
 
+/* Drop kgate's " (at offset N)" suffix so a JSON error reads exactly like Go's encoding/json; returns true. */
+bool kg_credentialprovider_go_json_error(char *msg);
+
 /* ---------------------------------------------------------------- URLs and matching */
 
 /* The parts of Go's url.Parse("https://" + s) that matching uses. */
@@ -172,6 +175,9 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
  * image may be un-normalised; returns the credentials in attempt order. */
 bool kg_credentialprovider_lookup(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o,
                                   const char *image, kg_cred_auth **out, size_t *n, kg_error *err);
+/* The same for a name already normalised (or a registry host[:port][/path], as the docker helper protocol gives). */
+void kg_credentialprovider_lookup_name(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o,
+                                       const char *name, kg_cred_auth **out, size_t *n);
 
 /* ---------------------------------------------------------------- disk cache */
 

@@ -339,6 +339,7 @@ bool kg_credentialprovider_decode_response(kg_arena *a, const kg_cred_provider *
 {
     kg_error perr = {0};
     kg_json *doc = kg_json_parse(a, data, len, &perr);
+    kg_credentialprovider_go_json_error(perr.msg);
     if (!doc)
         return kg_err_set(err, KG_EINVAL, "error reading GVK from response: couldn't get version/kind; json parse "
                                           "error: %s",

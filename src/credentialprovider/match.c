@@ -44,6 +44,14 @@ static char *quote_tmp(char *out, size_t outsz, const char *s, size_t n)
     return out;
 }
 
+bool kg_credentialprovider_go_json_error(char *msg)
+{
+    char *p = strstr(msg, " (at offset ");
+    if (p && p[strlen(p) - 1] == ')')
+        *p = 0;
+    return true;
+}
+
 /* ---------------------------------------------------------------- durations */
 
 static bool dur_err(kg_error *err, const char *fmt_pre, const char *unit, size_t unit_n, const char *orig)

@@ -226,6 +226,13 @@ bool kg_credentialprovider_lookup(kg_arena *a, const kg_cred_config *cfg, const 
     const char *image = kg_credentialprovider_normalize_image(a, raw_image, err);
     if (!image)
         return kg_err_prefix(err, "couldn't parse image name \"%s\"", raw_image);
+    kg_credentialprovider_lookup_name(a, cfg, o, image, out, n);
+    return true;
+}
+
+void kg_credentialprovider_lookup_name(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o,
+                                       const char *image, kg_cred_auth **out, size_t *n)
+{
     size_t cap = 16, ne = 0;
     kr_entry *ents = kg_arena_alloc(a, sizeof(kr_entry) * cap);
     for (size_t i = 0; i < cfg->n_providers; i++) {
@@ -275,5 +282,4 @@ bool kg_credentialprovider_lookup(kg_arena *a, const kg_cred_config *cfg, const 
     }
     *out = res;
     *n = nr;
-    return true;
 }

@@ -1,0 +1,239 @@
+/* kgate credentials: validate, get (Docker config JSON) and the docker-credential-helper protocol, run in-process
+ * with stdout/stdin redirected to files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/str.h"
+#include "credentialprovider/credentialprovider.h"
+#include "json/json.h"
+
+int kg_cmd_credentials(int argc, char **argv);
+
+#define V1 "credentialprovider.kubelet.k8s.io/v1"
+
+static char tmpdir[256], bindir[300], cfgpath[300], cachedir[300];
+
+static void write_file(const char *path, const char *text, int mode)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    chmod(path, (mode_t)mode);
+}
+
+/* Runs the command with stdin from `input`; returns the exit code and stdout (malloc'd) in *out. */
+static int run(const char *input, char **out, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = "credentials";
+    va_list ap;
+    va_start(ap, out);
+    char *s;
+    while ((s = va_arg(ap, char *)) && argc < 31)
+        argv[argc++] = s;
+    va_end(ap);
+    argv[argc] = NULL;
+    char inpath[320], outpath[320];
+    snprintf(inpath, sizeof inpath, "%s/stdin", tmpdir);
+    snprintf(outpath, sizeof outpath, "%s/stdout", tmpdir);
+    write_file(inpath, input ? input : "", 0600);
+    fflush(stdout);
+    int saved_out = dup(1), saved_in = dup(0);
+    int fo = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600), fi = open(inpath, O_RDONLY);
+    dup2(fo, 1);
+    dup2(fi, 0);
+    close(fo);
+    close(fi);
+    clearerr(stdin);
+    int rc = kg_cmd_credentials(argc, argv);
+    fflush(stdout);
+    dup2(saved_out, 1);
+    dup2(saved_in, 0);
+    close(saved_out);
+    close(saved_in);
+    clearerr(stdin);
+    size_t len;
+    *out = kg_read_file(outpath, &len);
+    return rc;
+}
+
+static void validate_prints_every_error(void **state)
+{
+    char *bad = malloc(400);
+    snprintf(bad, 400, "%s/bad.yaml", tmpdir);
+    write_file(bad,
+               "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
+               "- name: a b\n  matchImages: []\n  defaultCacheDuration: -1m\n  apiVersion: " V1 "\n",
+               0644);
+    char *flag = malloc(420);
+    snprintf(flag, 420, "--image-credential-provider-config=%s", bad);
+    char *out;
+    assert_int_equal(run(NULL, &out, flag, "validate", NULL), 1);
+    assert_string_equal(out, "providers.name: Invalid value: \"a b\": provider name cannot contain spaces\n"
+                             "providers.matchImages: Required value: at least 1 item in matchImages is required\n"
+                             "providers.defaultCacheDuration: Invalid value: \"-1m0s\": must be greater than or equal "
+                             "to 0\n");
+    free(out);
+    /* the feature gate flag */
+    write_file(bad,
+               "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
+               "- name: p\n  matchImages: [a.io]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n"
+               "  tokenAttributes: {serviceAccountTokenAudience: a, requireServiceAccount: true, cacheType: Token}\n",
+               0644);
+    assert_int_equal(run(NULL, &out, flag, "--feature-gates=KubeletServiceAccountTokenForCredentialProviders=false",
+                         "validate", NULL),
+                     1);
+    assert_string_equal(out, "providers.tokenAttributes: Forbidden: tokenAttributes is not supported when "
+                             "KubeletServiceAccountTokenForCredentialProviders feature gate is disabled\n");
+    free(out);
+    char *bin = malloc(400);
+    snprintf(bin, 400, "--image-credential-provider-bin-dir=%s", bindir);
+    assert_int_equal(run(NULL, &out, flag, bin, "validate", NULL), 1); /* no plugin "p" in the bin dir */
+    char want[700];
+    snprintf(want, sizeof want, "plugin binary executable %s/p did not exist\n", bindir);
+    assert_string_equal(out, want);
+    free(out);
+    free(bad);
+    free(flag);
+    free(bin);
+}
+
+static void get_prints_docker_config(void **state)
+{
+    char cfgflag[400], binflag[400], cacheflag[400];
+    snprintf(cfgflag, sizeof cfgflag, "--image-credential-provider-config=%s", cfgpath);
+    snprintf(binflag, sizeof binflag, "--image-credential-provider-bin-dir=%s", bindir);
+    snprintf(cacheflag, sizeof cacheflag, "--cache-dir=%s", cachedir);
+    char *out;
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, cacheflag, "validate", NULL), 0);
+    assert_true(kg_str_has_prefix(out, "credential provider config is valid: 2 provider(s), sha256:"));
+    free(out);
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, cacheflag, "get", "registry.io/team/app:v1", "nginx",
+                         "unmatched.example.com/x", NULL),
+                     0);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_json *doc = kg_json_parse(&a, out, strlen(out), NULL);
+    assert_non_null(doc);
+    kg_json *auths = kg_json_get(doc, "auths");
+    assert_int_equal(auths->len, 2);
+    kg_json *r = kg_json_get(auths, "registry.io");
+    assert_string_equal(kg_json_get_str(r, "username"), "user");
+    assert_string_equal(kg_json_get_str(r, "password"), "pass:word");
+    assert_string_equal(kg_json_get_str(r, "auth"), "dXNlcjpwYXNzOndvcmQ="); /* base64("user:pass:word") */
+    kg_json *hub = kg_json_get(auths, "https://index.docker.io/v1/");
+    assert_string_equal(kg_json_get_str(hub, "username"), "hubuser");
+    free(out);
+    /* the cache is on disk: a second run with the plugin gone still answers; --no-cache does not */
+    char plugin[400];
+    snprintf(plugin, sizeof plugin, "%s/reg", bindir);
+    chmod(plugin, 0644);
+    snprintf(plugin, sizeof plugin, "%s/reg", bindir);
+    rename(plugin, kg_arena_sprintf(&a, "%s.off", plugin));
+    write_file(plugin, "#!/bin/sh\nexit 1\n", 0755);
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, cacheflag, "get", "registry.io/team/app", NULL), 0);
+    assert_non_null(strstr(out, "\"pass:word\""));
+    free(out);
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, cacheflag, "--no-cache", "get", "registry.io/team/app", NULL),
+                     0);
+    assert_null(strstr(out, "\"pass:word\""));
+    free(out);
+    rename(kg_arena_sprintf(&a, "%s.off", plugin), plugin);
+    chmod(plugin, 0755);
+    /* a bad image name */
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, cacheflag, "get", "Bad/Image", NULL), 1);
+    free(out);
+    kg_arena_free(&a);
+}
+
+static void docker_credential_helper(void **state)
+{
+    char cfgflag[400], binflag[400], cacheflag[400];
+    snprintf(cfgflag, sizeof cfgflag, "--image-credential-provider-config=%s", cfgpath);
+    snprintf(binflag, sizeof binflag, "--image-credential-provider-bin-dir=%s", bindir);
+    snprintf(cacheflag, sizeof cacheflag, "--cache-dir=%s", cachedir);
+    char *out;
+    assert_int_equal(run("https://registry.io\n", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get",
+                         NULL),
+                     0);
+    assert_string_equal(out, "{\"ServerURL\":\"https://registry.io\",\"Username\":\"user\",\"Secret\":\"pass:word\"}\n");
+    free(out);
+    assert_int_equal(run("https://index.docker.io/v1/", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper",
+                         "get", NULL),
+                     0);
+    assert_string_equal(out, "{\"ServerURL\":\"https://index.docker.io/v1/\",\"Username\":\"hubuser\",\"Secret\":"
+                             "\"hubpass\"}\n");
+    free(out);
+    assert_int_equal(run("quay.io", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get", NULL), 1);
+    assert_string_equal(out, "credentials not found in native keychain\n");
+    free(out);
+    assert_int_equal(run("", &out, cfgflag, binflag, cacheflag, "helper", "list", NULL), 0);
+    assert_string_equal(out, "{}\n");
+    free(out);
+    /* configuration from the environment, as a docker-credential-kgate wrapper may set it */
+    setenv("KGATE_CREDENTIALS_CONFIG", cfgpath, 1);
+    setenv("KGATE_CREDENTIALS_BIN_DIR", bindir, 1);
+    assert_int_equal(run("registry.io", &out, "--no-cache", "helper", "get", NULL), 0);
+    assert_string_equal(out, "{\"ServerURL\":\"registry.io\",\"Username\":\"user\",\"Secret\":\"pass:word\"}\n");
+    free(out);
+    unsetenv("KGATE_CREDENTIALS_CONFIG");
+    unsetenv("KGATE_CREDENTIALS_BIN_DIR");
+}
+
+static int setup(void **state)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kgate-cred-cli-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    snprintf(bindir, sizeof bindir, "%s/bin", tmpdir);
+    snprintf(cachedir, sizeof cachedir, "%s/cache", tmpdir);
+    snprintf(cfgpath, sizeof cfgpath, "%s/providers.yaml", tmpdir);
+    mkdir(bindir, 0755);
+    char p[400];
+    snprintf(p, sizeof p, "%s/reg", bindir);
+    write_file(p,
+               "#!/bin/sh\ncat > /dev/null\nprintf '%s' '{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
+               "\",\"cacheKeyType\":\"Registry\",\"cacheDuration\":\"1h\",\"auth\":{\"registry.io\":{\"username\":"
+               "\"user\",\"password\":\"pass:word\"}}}'\n",
+               0755);
+    snprintf(p, sizeof p, "%s/hub", bindir);
+    write_file(p,
+               "#!/bin/sh\ncat > /dev/null\nprintf '%s' '{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
+               "\",\"cacheKeyType\":\"Global\",\"auth\":{\"https://index.docker.io/v1/\":{\"username\":\"hubuser\","
+               "\"password\":\"hubpass\"}}}'\n",
+               0755);
+    write_file(cfgpath,
+               "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
+               "- name: reg\n  matchImages: [registry.io]\n  defaultCacheDuration: 10m\n  apiVersion: " V1 "\n"
+               "- name: hub\n  matchImages: [docker.io]\n  defaultCacheDuration: 0s\n  apiVersion: " V1 "\n",
+               0644);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(validate_prints_every_error),
+        cmocka_unit_test(get_prints_docker_config),
+        cmocka_unit_test(docker_credential_helper),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
