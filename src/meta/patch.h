@@ -7,7 +7,8 @@
  * All functions work on the kg_json DOM. Results are allocated in the arena; the inputs are never modified
  * (the result may share unmodified subtrees with doc or patch, so keep both alive as long as *out).
  * On failure they return false with err->code KG_EINVAL (the API server maps it to 422 for PATCH requests and to
- * 500 for webhook patches) and *out is left untouched. See docs/patch.md. */
+ * 500 for webhook patches; see docs/patch.md for the exact upstream status of each message) and *out is left
+ * untouched. KG_EINTERNAL marks the one strategic-merge input on which upstream panics (answers 500). */
 #ifndef KG_META_PATCH_H
 #define KG_META_PATCH_H
 

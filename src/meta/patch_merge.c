@@ -26,26 +26,109 @@ static kg_json *prune_nulls(kg_arena *a, const kg_json *v)
     return kg_json_clone(a, v);
 }
 
+/* Index of an object's members by key, so merging a big map with a big patch stays linear (kg_json objects are
+ * searched linearly). Deleted members become tombstones (val NULL) until the merge of that object ends. */
+#define IDX_MIN_MEMBERS 16
+
+typedef struct midx {
+    uint32_t *slot; /* member index + 1; 0 = empty */
+    uint32_t mask, n;
+} midx;
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+    return h;
+}
+
+static void midx_insert(midx *x, const kg_json *obj, uint32_t idx)
+{
+    const kg_json_member *m = &obj->u.members[idx];
+    uint32_t i = (uint32_t)key_hash(m->key, m->key_len) & x->mask;
+    while (x->slot[i])
+        i = (i + 1) & x->mask;
+    x->slot[i] = idx + 1;
+    x->n++;
+}
+
+static void midx_build(kg_arena *a, midx *x, const kg_json *obj, uint32_t extra)
+{
+    uint32_t cap = 16;
+    while (cap < (obj->len + extra) * 2 + 2)
+        cap <<= 1;
+    x->slot = kg_arena_calloc(a, cap * sizeof *x->slot);
+    x->mask = cap - 1;
+    x->n = 0;
+    for (uint32_t i = 0; i < obj->len; i++)
+        midx_insert(x, obj, i);
+}
+
+static int64_t midx_find(const midx *x, const kg_json *obj, const char *k, size_t n)
+{
+    for (uint32_t i = (uint32_t)key_hash(k, n) & x->mask; x->slot[i]; i = (i + 1) & x->mask) {
+        const kg_json_member *m = &obj->u.members[x->slot[i] - 1];
+        if (m->key_len == n && memcmp(m->key, k, n) == 0)
+            return x->slot[i] - 1;
+    }
+    return -1;
+}
+
+static int64_t find_member(const kg_json *obj, const midx *x, const char *k, size_t n)
+{
+    if (x)
+        return midx_find(x, obj, k, n);
+    for (uint32_t j = 0; j < obj->len; j++) {
+        const kg_json_member *d = &obj->u.members[j];
+        if (d->key_len == n && memcmp(d->key, k, n) == 0)
+            return j;
+    }
+    return -1;
+}
+
+static void append_member(kg_arena *a, kg_json *obj, midx *x, const char *k, size_t n, kg_json *v)
+{
+    if (obj->len == obj->cap) {
+        uint32_t nc = obj->cap ? obj->cap * 2 : 8;
+        obj->u.members =
+            kg_arena_realloc(a, obj->u.members, obj->cap * sizeof *obj->u.members, nc * sizeof *obj->u.members);
+        obj->cap = nc;
+    }
+    kg_json_member *m = &obj->u.members[obj->len++];
+    m->key = kg_arena_strndup(a, k, n);
+    m->key_len = (uint32_t)n;
+    m->val = v;
+    if (x) {
+        if ((x->n + 1) * 2 > x->mask + 1)
+            midx_build(a, x, obj, obj->len);
+        else
+            midx_insert(x, obj, obj->len - 1);
+    }
+}
+
 /* doc is a fresh (owned) object; patch is an object. */
 static void merge_docs(kg_arena *a, kg_json *doc, const kg_json *patch)
 {
+    midx ix, *x = NULL;
+    if (doc->len >= IDX_MIN_MEMBERS && patch->len > 1) {
+        midx_build(a, &ix, doc, patch->len);
+        x = &ix;
+    }
+    bool tombstones = false;
     for (uint32_t i = 0; i < patch->len; i++) {
         const kg_json_member *m = &patch->u.members[i];
+        int64_t j = find_member(doc, x, m->key, m->key_len);
+        kg_json *cur = j >= 0 ? doc->u.members[j].val : NULL;
         if (m->val->type == KG_JSON_NULL) {
-            /* kg_json_del wants a C string; keys with embedded NULs are matched by length below */
-            for (uint32_t j = 0; j < doc->len; j++) {
-                kg_json_member *d = &doc->u.members[j];
-                if (d->key_len == m->key_len && memcmp(d->key, m->key, m->key_len) == 0) {
-                    memmove(d, d + 1, (doc->len - j - 1) * sizeof *d);
-                    doc->len--;
-                    break;
-                }
+            if (j >= 0 && cur) {
+                doc->u.members[j].val = NULL;
+                tombstones = true;
             }
             continue;
         }
-        kg_json *cur = kg_json_getn(doc, m->key, m->key_len);
         kg_json *nv;
-        if (!cur || cur->type == KG_JSON_NULL || cur->type != KG_JSON_OBJECT) {
+        if (!cur || cur->type != KG_JSON_OBJECT) {
             nv = prune_nulls(a, m->val);
         } else if (m->val->type != KG_JSON_OBJECT) {
             nv = kg_json_clone(a, m->val); /* v4 returns such a patch value unpruned */
@@ -53,7 +136,17 @@ static void merge_docs(kg_arena *a, kg_json *doc, const kg_json *patch)
             nv = cur; /* already owned (doc was cloned) */
             merge_docs(a, nv, m->val);
         }
-        kg_json_setn(a, doc, m->key, m->key_len, nv);
+        if (j >= 0)
+            doc->u.members[j].val = nv;
+        else
+            append_member(a, doc, x, m->key, m->key_len, nv);
+    }
+    if (tombstones) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < doc->len; i++)
+            if (doc->u.members[i].val)
+                doc->u.members[k++] = doc->u.members[i];
+        doc->len = k;
     }
 }
 

@@ -711,6 +711,12 @@ static bool validate_set_order(smp *c, const kg_json *plist, const kg_json *orde
         }
         bool eq;
         if (!maps) {
+            /* Go compares the items with ==, which panics for maps and slices (kube-apiserver answers 500) */
+            const kg_json *bad = (pv && (pv->type == KG_JSON_OBJECT || pv->type == KG_JSON_ARRAY)) ? pv
+                                 : (sv && (sv->type == KG_JSON_OBJECT || sv->type == KG_JSON_ARRAY)) ? sv
+                                                                                                    : NULL;
+            if (bad)
+                return kg_err_set(c->err, KG_EINTERNAL, "runtime error: comparing uncomparable type %s", go_type(bad));
             eq = go_eq(pv, sv);
         } else {
             if (!pv || pv->type != KG_JSON_OBJECT)
@@ -780,10 +786,18 @@ static bool merge_set_order(smp *c, kg_json *orig, kg_json *patch, kg_patch_type
         }
         kg_json *in, *out;
         const char *mk = f.merge_key && *f.merge_key ? f.merge_key : NULL;
-        if (!partition(c, merged, order, mk, &in, &out))
-            return false;
         elem_kind kind;
         if (!slice_elem_kind(c, olist, plist, &kind))
+            return false;
+        if (kind == EK_MAP && !mk) {
+            /* a list of maps without a merge key (untagged or unknown field) cannot be ordered: upstream fails
+             * hashing the maps; keep the merged list as it is */
+            kg_json_setn(c->a, orig, key, kn, merged);
+            del_key(patch, key, kn);
+            i = 0;
+            continue;
+        }
+        if (!partition(c, merged, order, mk, &in, &out))
             return false;
         kg_json *both = normalize_element_order(c, in, out, order, olist, mk, kind);
         if (!both)
@@ -826,6 +840,121 @@ static bool apply_retain_keys(smp *c, kg_json *orig, kg_json *patch)
     return true;
 }
 
+/* ---- member index for large objects ----------------------------------------------------------------------
+ * kg_json objects are looked up linearly; merging a big map (ConfigMap data, annotations) with a big patch would be
+ * quadratic, so merge_map indexes the original's members by key. Deleted members become tombstones (val NULL)
+ * until the loop ends, so indices stay valid. */
+#define OIDX_MIN_MEMBERS 16
+
+typedef struct oidx {
+    uint32_t *slot; /* member index + 1; 0 = empty */
+    uint32_t mask, n;
+} oidx;
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+    return h;
+}
+
+static void oidx_insert(oidx *x, const kg_json *obj, uint32_t idx)
+{
+    const kg_json_member *m = &obj->u.members[idx];
+    uint32_t i = (uint32_t)key_hash(m->key, m->key_len) & x->mask;
+    while (x->slot[i])
+        i = (i + 1) & x->mask;
+    x->slot[i] = idx + 1;
+    x->n++;
+}
+
+static void oidx_build(kg_arena *a, oidx *x, const kg_json *obj, uint32_t extra)
+{
+    uint32_t cap = 16;
+    while (cap < (obj->len + extra) * 2 + 2)
+        cap <<= 1;
+    x->slot = kg_arena_calloc(a, cap * sizeof *x->slot);
+    x->mask = cap - 1;
+    x->n = 0;
+    for (uint32_t i = 0; i < obj->len; i++)
+        oidx_insert(x, obj, i);
+}
+
+static int64_t oidx_find(const oidx *x, const kg_json *obj, const char *k, size_t n)
+{
+    for (uint32_t i = (uint32_t)key_hash(k, n) & x->mask; x->slot[i]; i = (i + 1) & x->mask) {
+        const kg_json_member *m = &obj->u.members[x->slot[i] - 1];
+        if (m->key_len == n && memcmp(m->key, k, n) == 0)
+            return x->slot[i] - 1;
+    }
+    return -1;
+}
+
+/* an object being merged into, with an optional index */
+typedef struct objw {
+    kg_json *o;
+    oidx *ix;
+} objw;
+
+static kg_json *ow_get(const objw *w, const char *k, size_t n)
+{
+    if (!w->ix)
+        return kg_json_getn(w->o, k, n);
+    int64_t i = oidx_find(w->ix, w->o, k, n);
+    return i < 0 ? NULL : w->o->u.members[i].val;
+}
+
+static void ow_set(kg_arena *a, objw *w, const char *k, size_t n, kg_json *v)
+{
+    if (!w->ix) {
+        kg_json_setn(a, w->o, k, n, v);
+        return;
+    }
+    int64_t i = oidx_find(w->ix, w->o, k, n);
+    if (i >= 0) {
+        w->o->u.members[i].val = v;
+        return;
+    }
+    kg_json *o = w->o;
+    if (o->len == o->cap) {
+        uint32_t nc = o->cap ? o->cap * 2 : 8;
+        o->u.members = kg_arena_realloc(a, o->u.members, o->cap * sizeof *o->u.members, nc * sizeof *o->u.members);
+        o->cap = nc;
+    }
+    kg_json_member *m = &o->u.members[o->len];
+    m->key = kg_arena_strndup(a, k, n);
+    m->key_len = (uint32_t)n;
+    m->val = v;
+    o->len++;
+    if ((w->ix->n + 1) * 2 > w->ix->mask + 1)
+        oidx_build(a, w->ix, o, o->len);
+    else
+        oidx_insert(w->ix, o, o->len - 1);
+}
+
+static void ow_del(objw *w, const char *k, size_t n)
+{
+    if (!w->ix) {
+        del_key(w->o, k, n);
+        return;
+    }
+    int64_t i = oidx_find(w->ix, w->o, k, n);
+    if (i >= 0)
+        w->o->u.members[i].val = NULL; /* tombstone, compacted by ow_done */
+}
+
+static void ow_done(objw *w)
+{
+    if (!w->ix)
+        return;
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < w->o->len; i++)
+        if (w->o->u.members[i].val)
+            w->o->u.members[j++] = w->o->u.members[i];
+    w->o->len = j;
+}
+
 /* mergeMap; orig and patch are owned (cloned) and may be modified; returns NULL on error */
 static kg_json *merge_map(smp *c, kg_json *orig, kg_json *patch, kg_patch_type t)
 {
@@ -845,6 +974,12 @@ static kg_json *merge_map(smp *c, kg_json *orig, kg_json *patch, kg_patch_type t
     if (!apply_retain_keys(c, orig, patch) || !merge_set_order(c, orig, patch, t))
         return NULL;
 
+    oidx ix;
+    objw w = {orig, NULL};
+    if (orig->len >= OIDX_MIN_MEMBERS && patch->len > 1) {
+        oidx_build(c->a, &ix, orig, patch->len);
+        w.ix = &ix;
+    }
     for (uint32_t i = 0; i < patch->len; i++) {
         const kg_json_member *m = &patch->u.members[i];
         const char *k = m->key;
@@ -860,17 +995,17 @@ static kg_json *merge_map(smp *c, kg_json *orig, kg_json *patch, kg_patch_type t
             is_delete = true;
         }
         if (pv->type == KG_JSON_NULL) {
-            del_key(orig, k, kn);
+            ow_del(&w, k, kn);
             continue;
         }
-        kg_json *ov = kg_json_getn(orig, k, kn);
+        kg_json *ov = ow_get(&w, k, kn);
         if (!ov || go_kind(ov) != go_kind(pv)) {
             if (!is_delete) {
                 discard_nulls(pv);
                 if (remove_directives(pv))
-                    kg_json_setn(c->a, orig, k, kn, pv);
+                    ow_set(c->a, &w, k, kn, pv);
                 else if (ov)
-                    del_key(orig, k, kn);
+                    ow_del(&w, k, kn);
             }
             continue;
         }
@@ -889,8 +1024,9 @@ static kg_json *merge_map(smp *c, kg_json *orig, kg_json *patch, kg_patch_type t
         }
         if (!nv)
             return NULL;
-        kg_json_setn(c->a, orig, k, kn, nv);
+        ow_set(c->a, &w, k, kn, nv);
     }
+    ow_done(&w);
     return orig;
 }
 

@@ -111,6 +111,13 @@ TYPE(t_with_status_conditions, "StatusConditions", STRUCT("metadata", t_object_m
 TYPE(t_webhook_config, "WebhookConfiguration", STRUCT("metadata", t_object_meta),
      LIST_BY("webhooks", "name", &t_opaque));
 
+/* storage.k8s.io/v1 CSINode, resource.k8s.io ResourceClaim, networking.k8s.io/v1 ServiceCIDR */
+TYPE(t_csi_node_spec, "CSINodeSpec", LIST_BY("drivers", "name", &t_opaque));
+TYPE(t_csi_node, "CSINode", STRUCT("metadata", t_object_meta), STRUCT("spec", t_csi_node_spec));
+TYPE(t_resource_claim_status, "ResourceClaimStatus", LIST_BY("reservedFor", "uid", &t_opaque));
+TYPE(t_resource_claim, "ResourceClaim", STRUCT("metadata", t_object_meta), STRUCT("status", t_resource_claim_status));
+TYPE(t_service_cidr, "ServiceCIDR", STRUCT("metadata", t_object_meta), STRUCT("status", t_conditions_status));
+
 /* any other kind: only ObjectMeta is known */
 TYPE(t_generic, "Object", STRUCT("metadata", t_object_meta));
 
@@ -137,6 +144,9 @@ static const struct {
     {"PodDisruptionBudget", &t_with_status_conditions},
     {"MutatingWebhookConfiguration", &t_webhook_config},
     {"ValidatingWebhookConfiguration", &t_webhook_config},
+    {"CSINode", &t_csi_node},
+    {"ResourceClaim", &t_resource_claim},
+    {"ServiceCIDR", &t_service_cidr},
 };
 
 static kg_patch_type builtin_root(const kg_patch_schema *s, const char *kind)

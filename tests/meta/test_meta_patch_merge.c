@@ -100,11 +100,50 @@ static void test_kubernetes_objects(void **s)
     ok("{\"x\":null}", "{\"y\":null}", "{\"x\":null}");
 }
 
+/* big maps take the indexed path: deletions, replacements and additions in one patch */
+static void test_large_maps(void **s)
+{
+    (void)s;
+    kg_buf doc = KG_BUF_INIT, patch = KG_BUF_INIT, want = KG_BUF_INIT;
+    kg_buf_puts(&doc, "{\"data\":{");
+    kg_buf_puts(&patch, "{\"data\":{");
+    kg_buf_puts(&want, "{\"data\":{");
+    for (int i = 0; i < 200; i++)
+        kg_buf_printf(&doc, "%s\"k%d\":\"v%d\"", i ? "," : "", i, i);
+    for (int i = 0; i < 300; i++) {
+        /* 0-49 deleted, 50-149 replaced, 150-199 untouched, 200-299 added */
+        if (i < 50)
+            kg_buf_printf(&patch, "%s\"k%d\":null", i ? "," : "", i);
+        else if (i < 150 || i >= 200)
+            kg_buf_printf(&patch, ",\"k%d\":\"w%d\"", i, i);
+        if (i >= 50)
+            kg_buf_printf(&want, "%s\"k%d\":\"%c%d\"", i > 50 ? "," : "", i, (i < 150 || i >= 200) ? 'w' : 'v', i);
+    }
+    kg_buf_puts(&doc, "}}");
+    kg_buf_puts(&patch, "}}");
+    kg_buf_puts(&want, "}}");
+    ok(kg_buf_cstr(&doc), kg_buf_cstr(&patch), kg_buf_cstr(&want));
+    kg_error e = {0};
+    kg_json *out;
+    assert_true(kg_patch_merge(&A, J(kg_buf_cstr(&doc)), J(kg_buf_cstr(&patch)), &out, &e));
+    assert_int_equal(kg_json_get(out, "data")->len, 250);
+    /* a key deleted and set again in one patch (duplicate keys) ends up set */
+    ok("{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+       "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17}",
+       "{\"a\":null,\"q\":{\"x\":null,\"y\":1}}",
+       "{\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+       "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":{\"y\":1}}");
+    kg_buf_free(&doc);
+    kg_buf_free(&patch);
+    kg_buf_free(&want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_rfc7386_appendix_a, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kubernetes_objects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_maps, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

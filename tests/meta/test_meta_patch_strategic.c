@@ -492,6 +492,61 @@ static void test_schema_lookup(void **s)
     assert_false(kg_patch_schema_lookup(b, "", vols, 2, &f));
 }
 
+/* big maps and lists: the indexed paths give the same results as the small ones */
+static void test_large_objects(void **s)
+{
+    (void)s;
+    kg_buf doc = KG_BUF_INIT, patch = KG_BUF_INIT, want = KG_BUF_INIT;
+    /* 300 labels: 0-99 deleted, 100-199 changed, 200-299 kept, 300-399 added; 500 env vars merged by name */
+    kg_buf_puts(&doc, "{\"metadata\":{\"labels\":{");
+    kg_buf_puts(&patch, "{\"metadata\":{\"labels\":{");
+    kg_buf_puts(&want, "{\"metadata\":{\"labels\":{");
+    for (int i = 0; i < 300; i++)
+        kg_buf_printf(&doc, "%s\"l%d\":\"v\"", i ? "," : "", i);
+    for (int i = 0; i < 400; i++) {
+        if (i < 100)
+            kg_buf_printf(&patch, "%s\"l%d\":null", i ? "," : "", i);
+        else if (i < 200 || i >= 300)
+            kg_buf_printf(&patch, ",\"l%d\":\"w\"", i);
+        if (i >= 100)
+            kg_buf_printf(&want, "%s\"l%d\":\"%c\"", i > 100 ? "," : "", i, (i < 200 || i >= 300) ? 'w' : 'v');
+    }
+    kg_buf_puts(&doc, "}},\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[");
+    kg_buf_puts(&patch, "}},\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[");
+    kg_buf_puts(&want, "}},\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[");
+    for (int i = 0; i < 500; i++) {
+        kg_buf_printf(&doc, "%s{\"name\":\"E%d\",\"value\":\"old\"}", i ? "," : "", i);
+        kg_buf_printf(&want, "%s{\"name\":\"E%d\",\"value\":\"%s\"}", i ? "," : "", i, i % 2 ? "new" : "old");
+    }
+    for (int i = 1, first = 1; i < 500; i += 2, first = 0)
+        kg_buf_printf(&patch, "%s{\"name\":\"E%d\",\"value\":\"new\"}", first ? "" : ",", i);
+    kg_buf_puts(&doc, "]}]}}");
+    kg_buf_puts(&patch, "]}]}}");
+    kg_buf_puts(&want, "]}]}}");
+    K_OK("Pod", kg_buf_cstr(&doc), kg_buf_cstr(&patch), kg_buf_cstr(&want));
+    kg_buf_free(&doc);
+    kg_buf_free(&patch);
+    kg_buf_free(&want);
+}
+
+/* upstream panics (and answers 500) on $setElementOrder for a list of maps without a merge key; we must not crash */
+static void test_set_order_without_merge_key(void **s)
+{
+    (void)s;
+    kg_error e = {0};
+    kg_json *out = NULL;
+    assert_false(kg_patch_strategic(
+        &A, J("{\"nonMergingList\":[{\"name\":1},{\"name\":2}]}"),
+        J("{\"$setElementOrder/nonMergingList\":[{\"name\":2}],\"nonMergingList\":[{\"name\":2}]}"), &TEST_SCHEMA,
+        MERGE_ITEM, &out, &e));
+    assert_int_equal(e.code, KG_EINTERNAL);
+    assert_string_equal(e.msg, "runtime error: comparing uncomparable type map[string]interface {}");
+    /* without a patch list there is nothing to compare: the live list is kept */
+    T_OK("{\"nonMergingList\":[{\"name\":1},{\"name\":2}]}", "{\"$setElementOrder/nonMergingList\":[{\"name\":2}]}",
+         "{\"nonMergingList\":[{\"name\":1},{\"name\":2}]}");
+    smp_ok(NULL, NULL, "{\"x\":[{\"a\":1}]}", "{\"$setElementOrder/x\":[{\"a\":1}]}", "{\"x\":[{\"a\":1}]}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +559,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kubectl_apply_scenario, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_kinds_and_no_schema, setup, teardown),
         cmocka_unit_test_setup_teardown(test_schema_lookup, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_objects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_set_order_without_merge_key, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
