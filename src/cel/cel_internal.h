@@ -1,0 +1,277 @@
+/* Internal structures of the CEL engine (not part of the public API). */
+#ifndef KG_CEL_INTERNAL_H
+#define KG_CEL_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "cel/cel.h"
+
+/* ---- AST / executable tree ---- */
+typedef enum node_kind {
+    N_CONST,
+    N_IDENT,
+    N_SELECT,
+    N_CALL,
+    N_LIST,
+    N_MAP,
+    N_STRUCT,
+    N_COMPR,
+} node_kind;
+
+/* opcodes for built-in calls evaluated inline */
+typedef enum opcode {
+    OP_NONE = 0,
+    OP_AND,
+    OP_OR,
+    OP_COND,
+    OP_NOT,
+    OP_NEG,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_EQ,
+    OP_NE,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_IN,
+    OP_INDEX,
+    OP_OPT_INDEX,
+    OP_OPT_SELECT,
+    OP_NOT_STRICTLY_FALSE,
+    OP_MAP_INSERT,
+    OP_BIND_BLOCK,
+    OP_BLOCK_INDEX,
+    OP_FUNC, /* generic function dispatch */
+} opcode;
+
+typedef struct cel_func cel_func;
+typedef struct cel_node cel_node;
+
+enum {
+    NF_TEST_ONLY = 1u << 0,   /* has() select */
+    NF_MEMBER = 1u << 1,      /* receiver call */
+    NF_APPEND_ACCU = 1u << 2, /* accu + [x] inside a comprehension: append in place */
+    NF_OPTIONAL = 1u << 3,    /* select .? */
+    NF_ROOT = 1u << 4,        /* leading-dot identifier */
+};
+
+struct cel_node {
+    uint8_t kind;
+    uint8_t op;
+    uint16_t flags;
+    int32_t id;
+    int32_t pos; /* byte offset in source */
+    const char *name; /* ident / select field / function / struct type name */
+    size_t name_len;
+    cel_value cval;    /* N_CONST */
+    cel_node *target;  /* select operand, call receiver (also stored as args[0] for member calls) */
+    cel_node **args;   /* call args (receiver first for member calls), list elements, map keys */
+    cel_node **vals;   /* map values, struct field values */
+    uint8_t *opt;      /* list/map: optional element/entry flags (NULL if none) */
+    size_t nargs;
+    /* comprehension */
+    const char *iter_var, *iter_var2, *accu_var;
+    cel_node *range, *accu_init, *cond, *step, *result;
+    /* resolution */
+    int slot;            /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
+    const cel_func *fn;  /* call */
+    void **states;       /* per-overload prepared state (parallel to fn->ovls), or NULL */
+    const cel_type *type;     /* checked type */
+    const cel_type *struct_type; /* N_STRUCT */
+};
+
+/* ---- functions ---- */
+typedef struct ovl {
+    cel_overload o;
+} ovl;
+
+struct cel_func {
+    const char *name;
+    opcode op;
+    size_t novl, cap;
+    cel_overload *ovls;
+    struct cel_func *next;
+};
+
+typedef struct var_decl {
+    const char *name;
+    const cel_type *type;
+    int slot;
+} var_decl;
+
+struct cel_env {
+    kg_arena arena;
+    unsigned libs, opts;
+    const char *container;
+    var_decl *vars;
+    size_t nvars, capvars;
+    cel_func **ftab; /* hash table of functions */
+    size_t ftab_cap, nfuncs;
+    cel_type **types; /* named types (opaque/object) */
+    size_t ntypes, captypes;
+};
+
+struct cel_prepare_ctx {
+    kg_arena *arena;
+    struct cleanup *cleanups;
+};
+
+typedef struct cleanup {
+    void (*fn)(void *);
+    void *p;
+    struct cleanup *next;
+} cleanup;
+
+struct cel_program {
+    kg_arena arena;
+    const cel_env *env;
+    cel_node *root;
+    const cel_type *type;
+    cleanup *cleanups;
+    int max_depth; /* comprehension nesting */
+    bool has_presence_cost;
+};
+
+typedef struct bound_var {
+    const char *name;
+    cel_value v;
+    struct bound_var *next;
+} bound_var;
+
+struct cel_activation {
+    const cel_env *env;
+    kg_arena *arena;
+    cel_value *slots;
+    uint8_t *slot_state; /* 0 unresolved, 1 bound, 2 resolver said no */
+    size_t nslots;
+    bound_var *extra;
+    cel_resolve_fn resolver;
+    void *resolver_ud;
+    void *host;
+};
+
+typedef struct compr_frame {
+    const char *name;
+    cel_value v;
+} compr_frame;
+
+struct cel_call_ctx {
+    kg_arena *arena;
+    cel_activation *act;
+    const cel_program *prog;
+    uint64_t cost, limit;
+    jmp_buf *jb;
+    compr_frame *vars;
+    size_t nvars, capvars;
+    const cel_overload *cur_ovl;
+    void *cur_state;
+    bool presence_cost;
+};
+
+/* ---- native list/map ---- */
+typedef struct nlist {
+    size_t n, cap;
+    cel_value *items;
+} nlist;
+
+typedef struct nmap {
+    size_t n, cap;
+    cel_value *keys, *vals;
+    uint32_t *index; /* open addressing over hash of keys (cap 2^k), 0 = empty, else i+1; NULL for small maps */
+    size_t index_cap;
+    const cel_type *type;
+} nmap;
+
+typedef struct nopt {
+    cel_value v;
+} nopt;
+
+extern const cel_list_vt cel_nlist_vt;
+extern const cel_map_vt cel_nmap_vt;
+
+/* value helpers */
+cel_value cel_err(cel_call_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+cel_value cel_err_a(kg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+cel_value cel_no_overload(cel_call_ctx *ctx, const char *fn, const cel_value *args, size_t n);
+nlist *nlist_new(kg_arena *a, size_t cap);
+void nlist_push(kg_arena *a, nlist *l, cel_value v);
+static inline cel_value nlist_value(nlist *l) { return cel_list_custom(&cel_nlist_vt, l, (uint32_t)l->n); }
+nmap *nmap_new(kg_arena *a, size_t cap);
+/* returns false if the key already exists */
+bool nmap_put(kg_arena *a, nmap *m, cel_value k, cel_value v);
+static inline cel_value nmap_value(nmap *m) { return cel_map_custom(&cel_nmap_vt, m, (uint32_t)m->n); }
+bool cel_valid_key(const cel_value *k);
+/* -1, 0, 1, or 2 when incomparable (e.g. NaN or different kinds) */
+int cel_compare(const cel_value *a, const cel_value *b);
+bool cel_eq(cel_call_ctx *ctx, const cel_value *a, const cel_value *b);
+const char *cel_type_name_of(const cel_value *v);
+void cel_format_double(kg_buf *b, double d);
+size_t cel_utf8_len(const char *s, size_t n);
+bool cel_utf8_valid(const char *s, size_t n);
+/* decode one code point at s (n bytes left); returns bytes consumed */
+int cel_utf8_decode(const char *s, size_t n, uint32_t *cp);
+int cel_utf8_encode(uint32_t cp, char *out);
+static inline void cel_charge(cel_call_ctx *ctx, uint64_t c)
+{
+    ctx->cost += c;
+    if (ctx->cost > ctx->limit && ctx->jb)
+        longjmp(*ctx->jb, 1);
+}
+
+/* types */
+const cel_type *cel_type_list_dyn(void);
+const cel_type *cel_type_map_dyn(void);
+const cel_type *cel_type_error(void);
+const cel_type *cel_type_optional_dyn(void);
+const cel_type *cel_type_opaque_lookup(const cel_env *env, const char *name);
+/* parse a signature type like "list(A)" / "map(K, V)" / "int" */
+const cel_type *cel_type_parse(cel_env *env, const char *s);
+bool cel_value_matches_type(const cel_value *v, const cel_type *t);
+
+/* env helpers */
+cel_func *cel_env_func(const cel_env *env, const char *name);
+cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n);
+const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n);
+/* add a built-in overload from a signature string: "[member ]name: T1, T2 -> R" */
+void cel_env_builtin(cel_env *env, const char *name, opcode op, unsigned flags, const char *sig, cel_fn impl,
+                     cel_cost_fn cost);
+void cel_stdlib_register(cel_env *env);
+void cel_ext_register(cel_env *env);
+void cel_time_register(cel_env *env);
+
+/* parser */
+typedef struct parse_result {
+    cel_node *root;
+    int next_id;
+} parse_result;
+bool cel_parse(kg_arena *a, const cel_env *env, const char *src, unsigned flags, parse_result *out, cel_error *err);
+void cel_error_at(cel_error *err, const char *src, int pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* checker */
+bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err);
+/* resolution for unchecked programs (slots, functions) */
+bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err);
+
+/* evaluator */
+cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);
+cel_value cel_call_overloads(cel_call_ctx *ctx, const cel_node *n, const cel_value *args, size_t nargs);
+
+/* time */
+bool cel_parse_duration(const char *s, size_t n, int64_t *out);
+bool cel_parse_timestamp(const char *s, size_t n, int64_t *secs, int32_t *nanos);
+void cel_format_timestamp(kg_buf *b, int64_t secs, int32_t nanos);
+void cel_format_duration_go(kg_buf *b, int64_t nanos);
+void cel_format_duration_secs(kg_buf *b, int64_t nanos);
+#define CEL_TS_MIN (-62135596800LL)
+#define CEL_TS_MAX (253402300799LL)
+
+/* base64 */
+void cel_base64_encode(kg_buf *b, const unsigned char *s, size_t n);
+
+#endif

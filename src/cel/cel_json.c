@@ -1,0 +1,193 @@
+/* JSON DOM <-> CEL values. JSON objects/arrays are wrapped lazily (no copy, no allocation per access). */
+#include <math.h>
+#include <stdio.h>
+
+#include "cel/cel_internal.h"
+#include "cel/cel_json.h"
+
+static size_t jarr_size(const cel_value *l) { return ((const kg_json *)l->u.ptr)->len; }
+static cel_value jarr_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
+{
+    (void)ctx;
+    return cel_json_to_value(((const kg_json *)l->u.ptr)->u.items[i]);
+}
+static const cel_list_vt jarr_vt = {jarr_size, jarr_get};
+
+static size_t jobj_size(const cel_value *m) { return ((const kg_json *)m->u.ptr)->len; }
+
+static bool jobj_get_str(cel_call_ctx *ctx, const cel_value *m, const char *k, size_t kl, cel_value *out)
+{
+    (void)ctx;
+    const kg_json *o = m->u.ptr;
+    for (uint32_t i = 0; i < o->len; i++) {
+        const kg_json_member *mb = &o->u.members[i];
+        if (mb->key_len == kl && memcmp(mb->key, k, kl) == 0) {
+            *out = cel_json_to_value(mb->val);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool jobj_get(cel_call_ctx *ctx, const cel_value *m, const cel_value *k, cel_value *out)
+{
+    if (k->kind != CEL_STRING)
+        return false;
+    return jobj_get_str(ctx, m, k->u.s, k->n, out);
+}
+
+static void jobj_entry(cel_call_ctx *ctx, const cel_value *m, size_t i, cel_value *k, cel_value *v)
+{
+    (void)ctx;
+    const kg_json_member *mb = &((const kg_json *)m->u.ptr)->u.members[i];
+    if (k)
+        *k = cel_string(mb->key, mb->key_len);
+    if (v)
+        *v = cel_json_to_value(mb->val);
+}
+
+static const cel_map_vt jobj_vt = {jobj_size, jobj_get, jobj_entry, jobj_get_str, NULL};
+
+cel_value cel_json_to_value(const kg_json *j)
+{
+    if (!j)
+        return cel_null();
+    switch ((kg_json_type)j->type) {
+    case KG_JSON_NULL: return cel_null();
+    case KG_JSON_BOOL: return cel_bool(j->b);
+    case KG_JSON_INT: return cel_int(j->u.i);
+    case KG_JSON_NUMBER: {
+        double d = j->u.num.d;
+        /* integral values beyond int64 stay double, as Kubernetes' decoder does */
+        return cel_double(d);
+    }
+    case KG_JSON_STRING: return cel_string(j->u.s, j->len);
+    case KG_JSON_ARRAY: return cel_list_custom(&jarr_vt, j, j->len);
+    case KG_JSON_OBJECT: return cel_map_custom(&jobj_vt, j, j->len);
+    }
+    return cel_null();
+}
+
+static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errcap, int depth)
+{
+    if (depth > 100) {
+        snprintf(errbuf, errcap, "value nesting too deep");
+        return NULL;
+    }
+    kg_buf b = KG_BUF_INIT;
+    kg_json *r = NULL;
+    switch (v->kind) {
+    case CEL_NULL: return kg_json_new_null(a);
+    case CEL_BOOL: return kg_json_new_bool(a, v->u.b);
+    case CEL_INT: return kg_json_new_int(a, v->u.i);
+    case CEL_UINT:
+        if (v->u.u <= (uint64_t)INT64_MAX)
+            return kg_json_new_int(a, (int64_t)v->u.u);
+        {
+            kg_json *n = kg_json_new_double(a, (double)v->u.u);
+            n->u.num.raw = kg_arena_sprintf(a, "%llu", (unsigned long long)v->u.u);
+            n->len = (uint32_t)strlen(n->u.num.raw);
+            return n;
+        }
+    case CEL_DOUBLE:
+        if (isnan(v->u.d) || isinf(v->u.d)) {
+            snprintf(errbuf, errcap, "double value %s has no JSON representation",
+                     isnan(v->u.d) ? "NaN" : v->u.d > 0 ? "+Inf" : "-Inf");
+            return NULL;
+        }
+        {
+            kg_json *n = kg_json_new_double(a, v->u.d);
+            cel_format_double(&b, v->u.d);
+            n->u.num.raw = kg_arena_strndup(a, b.data, b.len);
+            n->len = (uint32_t)b.len;
+            kg_buf_free(&b);
+            return n;
+        }
+    case CEL_STRING: return kg_json_new_strn(a, v->u.s, v->n);
+    case CEL_BYTES:
+        cel_base64_encode(&b, (const unsigned char *)v->u.s, v->n);
+        r = kg_json_new_strn(a, b.data ? b.data : "", b.len);
+        kg_buf_free(&b);
+        return r;
+    case CEL_TIMESTAMP:
+        cel_format_timestamp(&b, v->u.i, (int32_t)v->n);
+        r = kg_json_new_strn(a, b.data, b.len);
+        kg_buf_free(&b);
+        return r;
+    case CEL_DURATION:
+        cel_format_duration_go(&b, v->u.i);
+        r = kg_json_new_strn(a, b.data, b.len);
+        kg_buf_free(&b);
+        return r;
+    case CEL_TYPE: return kg_json_new_str(a, v->u.type->name);
+    case CEL_OPTIONAL: {
+        if (!cel_optional_has(v))
+            return kg_json_new_null(a);
+        cel_value in = cel_optional_value(v);
+        return conv(a, &in, errbuf, errcap, depth + 1);
+    }
+    case CEL_LIST: {
+        r = kg_json_new_array(a);
+        size_t n = cel_list_size(v);
+        for (size_t i = 0; i < n; i++) {
+            cel_value e = cel_list_get(NULL, v, i);
+            kg_json *je = conv(a, &e, errbuf, errcap, depth + 1);
+            if (!je)
+                return NULL;
+            kg_json_array_append(a, r, je);
+        }
+        return r;
+    }
+    case CEL_MAP: {
+        r = kg_json_new_object(a);
+        size_t n = cel_map_size(v);
+        for (size_t i = 0; i < n; i++) {
+            cel_value k, e;
+            cel_map_entry(NULL, v, i, &k, &e);
+            kg_json *je = conv(a, &e, errbuf, errcap, depth + 1);
+            if (!je)
+                return NULL;
+            if (k.kind == CEL_STRING) {
+                kg_json_setn(a, r, k.u.s, k.n, je);
+            } else {
+                kg_buf kb = KG_BUF_INIT;
+                if (k.kind == CEL_INT)
+                    kg_buf_printf(&kb, "%lld", (long long)k.u.i);
+                else if (k.kind == CEL_UINT)
+                    kg_buf_printf(&kb, "%llu", (unsigned long long)k.u.u);
+                else
+                    kg_buf_puts(&kb, k.u.b ? "true" : "false");
+                kg_json_setn(a, r, kb.data, kb.len, je);
+                kg_buf_free(&kb);
+            }
+        }
+        return r;
+    }
+    case CEL_OPAQUE: {
+        const cel_opaque_vt *vt = v->aux;
+        if (vt->to_string) {
+            cel_call_ctx ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.arena = a;
+            ctx.limit = UINT64_MAX;
+            cel_value s = vt->to_string(&ctx, v);
+            if (s.kind == CEL_STRING)
+                return kg_json_new_strn(a, s.u.s, s.n);
+        }
+        snprintf(errbuf, errcap, "value of type %s has no JSON representation", vt->type_name);
+        return NULL;
+    }
+    case CEL_ERROR: snprintf(errbuf, errcap, "%s", v->u.s); return NULL;
+    default: snprintf(errbuf, errcap, "unsupported value"); return NULL;
+    }
+}
+
+kg_json *cel_value_to_json(kg_arena *a, const cel_value *v, char *errbuf, size_t errcap)
+{
+    char dummy[8];
+    if (!errbuf) {
+        errbuf = dummy;
+        errcap = sizeof dummy;
+    }
+    return conv(a, v, errbuf, errcap, 0);
+}

@@ -1,0 +1,682 @@
+/* CEL environments, types, function registry, activations, compile and eval entry points. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cel/cel_internal.h"
+
+/* ---------------------------------------------------------------- types */
+
+#define PRIM(fn, K, N)                                                                                                 \
+    const cel_type *fn(void)                                                                                           \
+    {                                                                                                                  \
+        static const cel_type t = {K, N, 0, NULL, 0, NULL, NULL};                                                      \
+        return &t;                                                                                                     \
+    }
+PRIM(cel_type_dyn, CEL_T_DYN, "dyn")
+PRIM(cel_type_null, CEL_T_NULL, "null_type")
+PRIM(cel_type_bool, CEL_T_BOOL, "bool")
+PRIM(cel_type_int, CEL_T_INT, "int")
+PRIM(cel_type_uint, CEL_T_UINT, "uint")
+PRIM(cel_type_double, CEL_T_DOUBLE, "double")
+PRIM(cel_type_string, CEL_T_STRING, "string")
+PRIM(cel_type_bytes, CEL_T_BYTES, "bytes")
+PRIM(cel_type_timestamp, CEL_T_TIMESTAMP, "google.protobuf.Timestamp")
+PRIM(cel_type_duration, CEL_T_DURATION, "google.protobuf.Duration")
+PRIM(cel_type_type, CEL_T_TYPE, "type")
+PRIM(cel_type_error, CEL_T_ERROR, "*error*")
+
+static const cel_type *const dyn1[] = {NULL};
+const cel_type *cel_type_list_dyn(void)
+{
+    static const cel_type *p[1];
+    static cel_type t = {CEL_T_LIST, "list", 1, p, 0, NULL, NULL};
+    p[0] = cel_type_dyn();
+    (void)dyn1;
+    return &t;
+}
+const cel_type *cel_type_map_dyn(void)
+{
+    static const cel_type *p[2];
+    static cel_type t = {CEL_T_MAP, "map", 2, p, 0, NULL, NULL};
+    p[0] = cel_type_dyn();
+    p[1] = cel_type_dyn();
+    return &t;
+}
+const cel_type *cel_type_optional_dyn(void)
+{
+    static const cel_type *p[1];
+    static cel_type t = {CEL_T_OPTIONAL, "optional_type", 1, p, 0, NULL, NULL};
+    p[0] = cel_type_dyn();
+    return &t;
+}
+
+static cel_type *new_type(cel_env *env, cel_type_kind k, const char *name, size_t np)
+{
+    cel_type *t = kg_arena_calloc(&env->arena, sizeof *t);
+    t->kind = k;
+    t->name = name;
+    t->nparams = np;
+    if (np)
+        t->params = kg_arena_calloc(&env->arena, np * sizeof(cel_type *));
+    return t;
+}
+
+const cel_type *cel_type_list(cel_env *env, const cel_type *elem)
+{
+    cel_type *t = new_type(env, CEL_T_LIST, "list", 1);
+    ((const cel_type **)t->params)[0] = elem;
+    return t;
+}
+const cel_type *cel_type_map(cel_env *env, const cel_type *k, const cel_type *v)
+{
+    cel_type *t = new_type(env, CEL_T_MAP, "map", 2);
+    ((const cel_type **)t->params)[0] = k;
+    ((const cel_type **)t->params)[1] = v;
+    return t;
+}
+const cel_type *cel_type_type_of(cel_env *env, const cel_type *x)
+{
+    cel_type *t = new_type(env, CEL_T_TYPE, "type", 1);
+    ((const cel_type **)t->params)[0] = x;
+    return t;
+}
+const cel_type *cel_type_optional(cel_env *env, const cel_type *x)
+{
+    cel_type *t = new_type(env, CEL_T_OPTIONAL, "optional_type", 1);
+    ((const cel_type **)t->params)[0] = x;
+    return t;
+}
+const cel_type *cel_type_param(cel_env *env, const char *name)
+{
+    return new_type(env, CEL_T_PARAM, kg_arena_strdup(&env->arena, name), 0);
+}
+
+static cel_type *find_named(const cel_env *env, const char *name)
+{
+    for (size_t i = 0; i < env->ntypes; i++)
+        if (!strcmp(env->types[i]->name, name))
+            return env->types[i];
+    return NULL;
+}
+
+const cel_type *cel_type_opaque_lookup(const cel_env *env, const char *name) { return find_named(env, name); }
+
+static void add_named(cel_env *env, cel_type *t)
+{
+    if (env->ntypes == env->captypes) {
+        size_t nc = env->captypes ? env->captypes * 2 : 8;
+        env->types = kg_arena_realloc(&env->arena, env->types, env->captypes * sizeof(cel_type *),
+                                      nc * sizeof(cel_type *));
+        env->captypes = nc;
+    }
+    env->types[env->ntypes++] = t;
+}
+
+const cel_type *cel_type_opaque(cel_env *env, const char *name, const cel_type *const *params, size_t np)
+{
+    if (np == 0) {
+        cel_type *t = find_named(env, name);
+        if (t)
+            return t;
+    }
+    cel_type *t = new_type(env, CEL_T_OPAQUE, kg_arena_strdup(&env->arena, name), np);
+    for (size_t i = 0; i < np; i++)
+        ((const cel_type **)t->params)[i] = params[i];
+    if (np == 0 || !find_named(env, name)) {
+        cel_type *base = np ? new_type(env, CEL_T_OPAQUE, t->name, 0) : t;
+        add_named(env, base);
+    }
+    return t;
+}
+
+cel_type *cel_type_object(cel_env *env, const char *name)
+{
+    cel_type *t = find_named(env, name);
+    if (t)
+        return t;
+    t = new_type(env, CEL_T_OBJECT, kg_arena_strdup(&env->arena, name), 0);
+    add_named(env, t);
+    return t;
+}
+
+void cel_type_object_add_field(cel_env *env, cel_type *o, const char *field, const cel_type *type)
+{
+    const char **names = kg_arena_alloc(&env->arena, (o->nfields + 1) * sizeof(char *));
+    const cel_type **types = kg_arena_alloc(&env->arena, (o->nfields + 1) * sizeof(cel_type *));
+    if (o->nfields) {
+        memcpy(names, o->field_names, o->nfields * sizeof(char *));
+        memcpy(types, o->field_types, o->nfields * sizeof(cel_type *));
+    }
+    names[o->nfields] = kg_arena_strdup(&env->arena, field);
+    types[o->nfields] = type;
+    o->field_names = names;
+    o->field_types = types;
+    o->nfields++;
+}
+
+static void fmt_type(kg_buf *b, const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_LIST:
+    case CEL_T_MAP:
+    case CEL_T_TYPE:
+    case CEL_T_OPTIONAL:
+    case CEL_T_OPAQUE:
+        kg_buf_puts(b, t->name);
+        if (t->nparams) {
+            kg_buf_putc(b, '(');
+            for (size_t i = 0; i < t->nparams; i++) {
+                if (i)
+                    kg_buf_puts(b, ", ");
+                fmt_type(b, t->params[i]);
+            }
+            kg_buf_putc(b, ')');
+        }
+        break;
+    default: kg_buf_puts(b, t->name); break;
+    }
+}
+
+const char *cel_type_format(const cel_type *t, char *buf, size_t cap)
+{
+    kg_buf b = KG_BUF_INIT;
+    fmt_type(&b, t);
+    snprintf(buf, cap, "%s", b.data ? b.data : "");
+    kg_buf_free(&b);
+    return buf;
+}
+
+bool cel_type_equal(const cel_type *a, const cel_type *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind || strcmp(a->name, b->name) != 0 || a->nparams != b->nparams)
+        return false;
+    for (size_t i = 0; i < a->nparams; i++)
+        if (!cel_type_equal(a->params[i], b->params[i]))
+            return false;
+    return true;
+}
+
+/* signature type parser */
+static const cel_type *ptype(cel_env *env, const char **sp)
+{
+    const char *s = *sp;
+    while (*s == ' ')
+        s++;
+    const char *st = s;
+    while (*s && *s != '(' && *s != ')' && *s != ',' && *s != ' ' && *s != '-')
+        s++;
+    size_t n = (size_t)(s - st);
+    char name[96];
+    snprintf(name, sizeof name, "%.*s", (int)n, st);
+    const cel_type *params[4];
+    size_t np = 0;
+    if (*s == '(') {
+        s++;
+        while (*s && *s != ')') {
+            params[np++] = ptype(env, &s);
+            while (*s == ' ' || *s == ',')
+                s++;
+        }
+        if (*s == ')')
+            s++;
+    }
+    *sp = s;
+    if (!strcmp(name, "dyn")) return cel_type_dyn();
+    if (!strcmp(name, "null_type")) return cel_type_null();
+    if (!strcmp(name, "bool")) return cel_type_bool();
+    if (!strcmp(name, "int")) return cel_type_int();
+    if (!strcmp(name, "uint")) return cel_type_uint();
+    if (!strcmp(name, "double")) return cel_type_double();
+    if (!strcmp(name, "string")) return cel_type_string();
+    if (!strcmp(name, "bytes")) return cel_type_bytes();
+    if (!strcmp(name, "timestamp")) return cel_type_timestamp();
+    if (!strcmp(name, "duration")) return cel_type_duration();
+    if (!strcmp(name, "type")) return np ? cel_type_type_of(env, params[0]) : cel_type_type();
+    if (!strcmp(name, "list")) return cel_type_list(env, np ? params[0] : cel_type_dyn());
+    if (!strcmp(name, "map")) return cel_type_map(env, np ? params[0] : cel_type_dyn(), np > 1 ? params[1] : cel_type_dyn());
+    if (!strcmp(name, "optional")) return cel_type_optional(env, np ? params[0] : cel_type_dyn());
+    if (n <= 2 && name[0] >= 'A' && name[0] <= 'Z') return cel_type_param(env, name);
+    return cel_type_opaque(env, name, params, np);
+}
+
+const cel_type *cel_type_parse(cel_env *env, const char *s) { return ptype(env, &s); }
+
+bool cel_value_matches_type(const cel_value *v, const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_DYN:
+    case CEL_T_PARAM:
+    case CEL_T_ANY:
+    case CEL_T_ERROR: return true;
+    case CEL_T_NULL: return v->kind == CEL_NULL;
+    case CEL_T_BOOL: return v->kind == CEL_BOOL;
+    case CEL_T_INT: return v->kind == CEL_INT;
+    case CEL_T_UINT: return v->kind == CEL_UINT;
+    case CEL_T_DOUBLE: return v->kind == CEL_DOUBLE;
+    case CEL_T_STRING: return v->kind == CEL_STRING;
+    case CEL_T_BYTES: return v->kind == CEL_BYTES;
+    case CEL_T_LIST: return v->kind == CEL_LIST;
+    case CEL_T_MAP: return v->kind == CEL_MAP;
+    case CEL_T_TYPE: return v->kind == CEL_TYPE;
+    case CEL_T_TIMESTAMP: return v->kind == CEL_TIMESTAMP;
+    case CEL_T_DURATION: return v->kind == CEL_DURATION;
+    case CEL_T_OPTIONAL: return v->kind == CEL_OPTIONAL;
+    case CEL_T_OPAQUE: return v->kind == CEL_OPAQUE && !strcmp(((const cel_opaque_vt *)v->aux)->type_name, t->name);
+    case CEL_T_OBJECT: return v->kind == CEL_MAP;
+    }
+    return false;
+}
+
+static const cel_type *runtime_type_named(const char *name)
+{
+    static cel_type list_t = {CEL_T_LIST, "list", 0, NULL, 0, NULL, NULL};
+    static cel_type map_t = {CEL_T_MAP, "map", 0, NULL, 0, NULL, NULL};
+    static cel_type opt_t = {CEL_T_OPTIONAL, "optional_type", 0, NULL, 0, NULL, NULL};
+    if (!strcmp(name, "list")) return &list_t;
+    if (!strcmp(name, "map")) return &map_t;
+    if (!strcmp(name, "optional_type")) return &opt_t;
+    return NULL;
+}
+
+const cel_type *cel_value_type(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return cel_type_null();
+    case CEL_BOOL: return cel_type_bool();
+    case CEL_INT: return cel_type_int();
+    case CEL_UINT: return cel_type_uint();
+    case CEL_DOUBLE: return cel_type_double();
+    case CEL_STRING: return cel_type_string();
+    case CEL_BYTES: return cel_type_bytes();
+    case CEL_LIST: return runtime_type_named("list");
+    case CEL_MAP: {
+        const cel_map_vt *vt = v->aux;
+        const cel_type *t = vt->type ? vt->type(v) : NULL;
+        return t ? t : runtime_type_named("map");
+    }
+    case CEL_TYPE: return cel_type_type();
+    case CEL_TIMESTAMP: return cel_type_timestamp();
+    case CEL_DURATION: return cel_type_duration();
+    case CEL_OPTIONAL: return runtime_type_named("optional_type");
+    case CEL_OPAQUE: {
+        /* a static per-vt type would need storage; build on the fly from a small cache */
+        static __thread struct {
+            const void *vt;
+            cel_type t;
+        } cache[16];
+        static __thread int ncache;
+        for (int i = 0; i < ncache; i++)
+            if (cache[i].vt == v->aux)
+                return &cache[i].t;
+        int i = ncache < 16 ? ncache++ : 15;
+        cache[i].vt = v->aux;
+        memset(&cache[i].t, 0, sizeof cache[i].t);
+        cache[i].t.kind = CEL_T_OPAQUE;
+        cache[i].t.name = ((const cel_opaque_vt *)v->aux)->type_name;
+        return &cache[i].t;
+    }
+    default: return cel_type_error();
+    }
+}
+
+/* ---------------------------------------------------------------- env */
+
+static uint64_t hstr(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
+{
+    if (!env->ftab_cap)
+        return NULL;
+    size_t mask = env->ftab_cap - 1;
+    for (size_t h = hstr(name, n) & mask;; h = (h + 1) & mask) {
+        cel_func *f = env->ftab[h];
+        if (!f)
+            return NULL;
+        if (strlen(f->name) == n && !memcmp(f->name, name, n))
+            return f;
+    }
+}
+
+cel_func *cel_env_func(const cel_env *env, const char *name) { return cel_env_func_n(env, name, strlen(name)); }
+
+static cel_func *get_func(cel_env *env, const char *name)
+{
+    cel_func *f = cel_env_func(env, name);
+    if (f)
+        return f;
+    if ((env->nfuncs + 1) * 2 > env->ftab_cap) {
+        size_t nc = env->ftab_cap ? env->ftab_cap * 2 : 256;
+        cel_func **nt = kg_arena_calloc(&env->arena, nc * sizeof *nt);
+        for (size_t i = 0; i < env->ftab_cap; i++) {
+            cel_func *g = env->ftab[i];
+            if (!g)
+                continue;
+            size_t h = hstr(g->name, strlen(g->name)) & (nc - 1);
+            while (nt[h])
+                h = (h + 1) & (nc - 1);
+            nt[h] = g;
+        }
+        env->ftab = nt;
+        env->ftab_cap = nc;
+    }
+    f = kg_arena_calloc(&env->arena, sizeof *f);
+    f->name = kg_arena_strdup(&env->arena, name);
+    size_t mask = env->ftab_cap - 1;
+    size_t h = hstr(name, strlen(name)) & mask;
+    while (env->ftab[h])
+        h = (h + 1) & mask;
+    env->ftab[h] = f;
+    env->nfuncs++;
+    return f;
+}
+
+static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
+{
+    if (f->novl == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 4;
+        f->ovls = kg_arena_realloc(&env->arena, f->ovls, f->cap * sizeof *f->ovls, nc * sizeof *f->ovls);
+        f->cap = nc;
+    }
+    f->ovls[f->novl++] = *o;
+}
+
+void cel_env_builtin(cel_env *env, const char *name, opcode op, unsigned flags, const char *sig, cel_fn impl,
+                     cel_cost_fn cost)
+{
+    cel_func *f = get_func(env, name);
+    if (op)
+        f->op = op;
+    cel_overload o;
+    memset(&o, 0, sizeof o);
+    o.flags = flags;
+    o.impl = impl;
+    o.cost = cost;
+    const char *s = sig;
+    while (*s == ' ')
+        s++;
+    if (*s != '-') {
+        for (;;) {
+            o.args[o.nargs++] = ptype(env, &s);
+            while (*s == ' ')
+                s++;
+            if (*s == ',') {
+                s++;
+                continue;
+            }
+            break;
+        }
+    }
+    while (*s == ' ' || *s == '-' || *s == '>')
+        s++;
+    o.result = ptype(env, &s);
+    o.id = kg_arena_sprintf(&env->arena, "%s#%zu", name, f->novl);
+    add_ovl(env, f, &o);
+}
+
+bool cel_env_add_function(cel_env *env, const char *name, const cel_overload *ovls, size_t n, cel_error *err)
+{
+    cel_func *f = get_func(env, name);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < f->novl; j++) {
+            const cel_overload *e = &f->ovls[j];
+            if (e->nargs != ovls[i].nargs || (e->flags & CEL_FN_MEMBER) != (ovls[i].flags & CEL_FN_MEMBER))
+                continue;
+            bool same = true;
+            for (size_t k = 0; k < e->nargs && same; k++)
+                same = cel_type_equal(e->args[k], ovls[i].args[k]);
+            if (same && ovls[i].id && e->id && !strcmp(ovls[i].id, e->id)) {
+                if (err) {
+                    memset(err, 0, sizeof *err);
+                    snprintf(err->message, sizeof err->message, "overload signature collision: %s: %s", name,
+                             ovls[i].id);
+                }
+                return false;
+            }
+        }
+        cel_overload o = ovls[i];
+        if (!o.result)
+            o.result = cel_type_dyn();
+        if (o.id)
+            o.id = kg_arena_strdup(&env->arena, o.id);
+        add_ovl(env, f, &o);
+    }
+    return true;
+}
+
+cel_env *cel_env_new(unsigned libs)
+{
+    cel_env *env = calloc(1, sizeof *env);
+    kg_arena_init(&env->arena, 64 * 1024);
+    env->libs = libs;
+    env->container = "";
+    cel_stdlib_register(env);
+    cel_time_register(env);
+    cel_ext_register(env);
+    return env;
+}
+
+void cel_env_free(cel_env *env)
+{
+    if (!env)
+        return;
+    kg_arena_free(&env->arena);
+    free(env);
+}
+
+void cel_time_enable_validation(cel_env *env);
+void cel_env_set_options(cel_env *env, unsigned opts)
+{
+    env->opts = opts;
+    if (opts & CEL_OPT_VALIDATE_LITERALS)
+        cel_time_enable_validation(env);
+}
+void cel_env_set_container(cel_env *env, const char *c) { env->container = kg_arena_strdup(&env->arena, c ? c : ""); }
+kg_arena *cel_env_arena(cel_env *env) { return &env->arena; }
+
+const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n)
+{
+    for (size_t i = 0; i < env->nvars; i++)
+        if (strlen(env->vars[i].name) == n && !memcmp(env->vars[i].name, name, n))
+            return &env->vars[i];
+    return NULL;
+}
+
+bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
+{
+    const var_decl *d = cel_env_var(env, name, strlen(name));
+    if (d)
+        return cel_type_equal(d->type, type);
+    if (env->nvars == env->capvars) {
+        size_t nc = env->capvars ? env->capvars * 2 : 8;
+        env->vars = kg_arena_realloc(&env->arena, env->vars, env->capvars * sizeof *env->vars, nc * sizeof *env->vars);
+        env->capvars = nc;
+    }
+    var_decl *v = &env->vars[env->nvars];
+    v->name = kg_arena_strdup(&env->arena, name);
+    v->type = type;
+    v->slot = (int)env->nvars;
+    env->nvars++;
+    return true;
+}
+
+/* ---------------------------------------------------------------- prepare ctx */
+
+kg_arena *cel_prepare_arena(cel_prepare_ctx *pc) { return pc->arena; }
+void cel_prepare_on_free(cel_prepare_ctx *pc, void (*fn)(void *), void *p)
+{
+    cleanup *c = kg_arena_alloc(pc->arena, sizeof *c);
+    c->fn = fn;
+    c->p = p;
+    c->next = pc->cleanups;
+    pc->cleanups = c;
+}
+
+/* ---------------------------------------------------------------- compile */
+
+bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, cel_program **out, cel_error *err)
+{
+    *out = NULL;
+    cel_error dummy;
+    if (!err)
+        err = &dummy;
+    memset(err, 0, sizeof *err);
+    unsigned flags = opts ? opts->flags : 0;
+    cel_program *p = calloc(1, sizeof *p);
+    kg_arena_init(&p->arena, 16 * 1024);
+    p->env = env;
+    parse_result pr;
+    if (!cel_parse(&p->arena, env, src, flags, &pr, err))
+        goto fail;
+    p->root = pr.root;
+    if (!cel_resolve(env, &p->arena, src, p->root, err))
+        goto fail;
+    if (!(flags & CEL_COMPILE_NO_CHECK)) {
+        if (!cel_check(env, &p->arena, src, p->root, &p->type, err))
+            goto fail;
+        if (opts && opts->expect_type && opts->expect_type->kind != CEL_T_DYN && p->type->kind != CEL_T_DYN &&
+            !cel_type_equal(opts->expect_type, p->type)) {
+            char a[128], b[128];
+            cel_error_at(err, src, 0, "expected type '%s' but found '%s'", cel_type_format(opts->expect_type, a, sizeof a),
+                         cel_type_format(p->type, b, sizeof b));
+            goto fail;
+        }
+    } else {
+        p->type = cel_type_dyn();
+    }
+    /* prepare hooks */
+    {
+        cel_prepare_ctx pc = {&p->arena, NULL};
+        extern bool cel_prepare_calls(cel_prepare_ctx * pc, const char *src, cel_node *n, cel_error *err,
+                                      int *max_depth, int depth);
+        int md = 0;
+        bool ok = cel_prepare_calls(&pc, src, p->root, err, &md, 0);
+        p->cleanups = pc.cleanups;
+        p->max_depth = md;
+        if (!ok)
+            goto fail;
+    }
+    p->has_presence_cost = !(env->opts & CEL_OPT_PRESENCE_COST_ZERO);
+    *out = p;
+    return true;
+fail:
+    cel_program_free(p);
+    return false;
+}
+
+void cel_program_free(cel_program *p)
+{
+    if (!p)
+        return;
+    for (cleanup *c = p->cleanups; c; c = c->next)
+        c->fn(c->p);
+    kg_arena_free(&p->arena);
+    free(p);
+}
+
+const cel_type *cel_program_type(const cel_program *p) { return p->type; }
+
+/* ---------------------------------------------------------------- activation */
+
+cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
+{
+    cel_activation *a = kg_arena_calloc(arena, sizeof *a);
+    a->env = env;
+    a->arena = arena;
+    a->nslots = env->nvars;
+    if (a->nslots) {
+        a->slots = kg_arena_calloc(arena, a->nslots * sizeof(cel_value));
+        a->slot_state = kg_arena_calloc(arena, a->nslots);
+    }
+    return a;
+}
+
+void cel_activation_set(cel_activation *act, const char *name, cel_value v)
+{
+    const var_decl *d = cel_env_var(act->env, name, strlen(name));
+    if (d && (size_t)d->slot < act->nslots) {
+        act->slots[d->slot] = v;
+        act->slot_state[d->slot] = 1;
+        return;
+    }
+    for (bound_var *b = act->extra; b; b = b->next)
+        if (!strcmp(b->name, name)) {
+            b->v = v;
+            return;
+        }
+    bound_var *b = kg_arena_alloc(act->arena, sizeof *b);
+    b->name = kg_arena_strdup(act->arena, name);
+    b->v = v;
+    b->next = act->extra;
+    act->extra = b;
+}
+
+void cel_activation_set_resolver(cel_activation *act, cel_resolve_fn fn, void *ud)
+{
+    act->resolver = fn;
+    act->resolver_ud = ud;
+}
+void cel_activation_set_host(cel_activation *act, void *host) { act->host = host; }
+kg_arena *cel_activation_arena(cel_activation *act) { return act->arena; }
+
+/* ---------------------------------------------------------------- call ctx */
+
+kg_arena *cel_call_arena(cel_call_ctx *ctx) { return ctx->arena; }
+void *cel_call_userdata(cel_call_ctx *ctx) { return ctx->cur_ovl ? ctx->cur_ovl->ud : NULL; }
+void *cel_call_state(cel_call_ctx *ctx) { return ctx->cur_state; }
+void cel_call_add_cost(cel_call_ctx *ctx, uint64_t cost) { ctx->cost += cost; }
+void *cel_call_host(cel_call_ctx *ctx) { return ctx->act ? ctx->act->host : NULL; }
+
+/* ---------------------------------------------------------------- eval */
+
+cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
+                         uint64_t *cost)
+{
+    cel_call_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.arena = act->arena;
+    ctx.act = act;
+    ctx.prog = p;
+    ctx.limit = cost_limit;
+    ctx.presence_cost = p->has_presence_cost;
+    size_t nv = (size_t)(p->max_depth + 1) * 3;
+    compr_frame stackv[24];
+    ctx.vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame));
+    ctx.capvars = nv;
+    jmp_buf jb;
+    ctx.jb = &jb;
+    if (setjmp(jb)) {
+        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
+        if (cost)
+            *cost = ctx.cost;
+        return CEL_EVAL_COST_EXCEEDED;
+    }
+    cel_value v = cel_eval_node(&ctx, p->root);
+    if (ctx.cost > ctx.limit) {
+        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
+        if (cost)
+            *cost = ctx.cost;
+        return CEL_EVAL_COST_EXCEEDED;
+    }
+    if (cost)
+        *cost = ctx.cost;
+    *result = v;
+    return v.kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
+}
+
+cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size)
+{
+    (void)p;
+    (void)max_size;
+    cel_size_range r = {0, UINT64_MAX};
+    return r;
+}

@@ -1,0 +1,968 @@
+/* Name resolution (variables, comprehension scopes, qualified names, functions), compile-time preparation and the
+ * tree-walking evaluator with cel-go runtime cost accounting. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cel/cel_internal.h"
+
+/* ================================================================ resolution */
+
+typedef struct resolver {
+    const cel_env *env;
+    kg_arena *a;
+    const char *src;
+    cel_error *err;
+    const char *scope[64 * 3];
+    int depth; /* comprehension nesting */
+    bool failed;
+} resolver;
+
+static int scope_find(resolver *R, const char *name, size_t n)
+{
+    for (int i = R->depth * 3 - 1; i >= 0; i--)
+        if (R->scope[i] && strlen(R->scope[i]) == n && !memcmp(R->scope[i], name, n))
+            return i;
+    return -1;
+}
+
+/* pure ident/select chain → qualified name; *root receives the root ident node */
+static char *chain_name(kg_arena *a, const cel_node *n, const cel_node **root)
+{
+    if (n->kind == N_IDENT) {
+        *root = n;
+        return kg_arena_strdup(a, n->name);
+    }
+    if (n->kind == N_SELECT && !(n->flags & (NF_TEST_ONLY | NF_OPTIONAL))) {
+        char *t = chain_name(a, n->target, root);
+        return t ? kg_arena_sprintf(a, "%s.%s", t, n->name) : NULL;
+    }
+    return NULL;
+}
+
+static const cel_type *builtin_type_named(const char *name)
+{
+    static cel_type list_t = {CEL_T_LIST, "list", 0, NULL, 0, NULL, NULL};
+    static cel_type map_t = {CEL_T_MAP, "map", 0, NULL, 0, NULL, NULL};
+    static cel_type opt_t = {CEL_T_OPTIONAL, "optional_type", 0, NULL, 0, NULL, NULL};
+    static cel_type dyn_t = {CEL_T_DYN, "dyn", 0, NULL, 0, NULL, NULL};
+    if (!strcmp(name, "int")) return cel_type_int();
+    if (!strcmp(name, "uint")) return cel_type_uint();
+    if (!strcmp(name, "double")) return cel_type_double();
+    if (!strcmp(name, "bool")) return cel_type_bool();
+    if (!strcmp(name, "string")) return cel_type_string();
+    if (!strcmp(name, "bytes")) return cel_type_bytes();
+    if (!strcmp(name, "null_type")) return cel_type_null();
+    if (!strcmp(name, "type")) return cel_type_type();
+    if (!strcmp(name, "list")) return &list_t;
+    if (!strcmp(name, "map")) return &map_t;
+    if (!strcmp(name, "optional_type")) return &opt_t;
+    if (!strcmp(name, "dyn")) return &dyn_t;
+    if (!strcmp(name, "google.protobuf.Timestamp")) return cel_type_timestamp();
+    if (!strcmp(name, "google.protobuf.Duration")) return cel_type_duration();
+    return NULL;
+}
+
+/* Try container candidates for name; returns var decl or sets *type. */
+static bool lookup_name(resolver *R, const char *name, const var_decl **var, const cel_type **type)
+{
+    *var = NULL;
+    *type = NULL;
+    bool rooted = name[0] == '.';
+    if (rooted)
+        name++;
+    const char *c = R->env->container;
+    size_t cl = rooted ? 0 : strlen(c);
+    for (;;) {
+        char *cand = cl ? kg_arena_sprintf(R->a, "%.*s.%s", (int)cl, c, name) : (char *)name;
+        const var_decl *v = cel_env_var(R->env, cand, strlen(cand));
+        if (v) {
+            *var = v;
+            return true;
+        }
+        const cel_type *t = builtin_type_named(cand);
+        if (!t)
+            t = cel_type_opaque_lookup(R->env, cand);
+        if (t) {
+            *type = t;
+            return true;
+        }
+        if (cl == 0)
+            break;
+        while (cl > 0 && c[cl - 1] != '.')
+            cl--;
+        if (cl > 0)
+            cl--;
+    }
+    return false;
+}
+
+static const cel_func *lookup_func(resolver *R, const char *name)
+{
+    bool rooted = name[0] == '.';
+    if (rooted)
+        name++;
+    const char *c = R->env->container;
+    size_t cl = rooted ? 0 : strlen(c);
+    for (;;) {
+        char *cand = cl ? kg_arena_sprintf(R->a, "%.*s.%s", (int)cl, c, name) : (char *)name;
+        const cel_func *f = cel_env_func(R->env, cand);
+        if (f)
+            return f;
+        if (cl == 0)
+            return NULL;
+        while (cl > 0 && c[cl - 1] != '.')
+            cl--;
+        if (cl > 0)
+            cl--;
+    }
+}
+
+static void res(resolver *R, cel_node *n);
+
+static bool resolve_qualified(resolver *R, cel_node *n)
+{
+    const cel_node *root = NULL;
+    char *q = chain_name(R->a, n, &root);
+    if (!q || !root || (!(root->flags & NF_ROOT) && scope_find(R, root->name, root->name_len) >= 0))
+        return false;
+    const var_decl *v;
+    const cel_type *t;
+    const char *name = (root->flags & NF_ROOT) ? kg_arena_sprintf(R->a, ".%s", q) : q;
+    if (!lookup_name(R, name, &v, &t))
+        return false;
+    if (v) {
+        n->kind = N_IDENT;
+        n->name = v->name;
+        n->name_len = strlen(v->name);
+        n->slot = v->slot;
+        n->target = NULL;
+        n->type = v->type;
+        return true;
+    }
+    n->kind = N_CONST;
+    n->cval = cel_type_value(t);
+    n->target = NULL;
+    n->flags |= 0x8000; /* type literal: cost 0 but treated as ident for checker */
+    return true;
+}
+
+static void res(resolver *R, cel_node *n)
+{
+    if (R->failed)
+        return;
+    switch ((node_kind)n->kind) {
+    case N_CONST: return;
+    case N_IDENT: {
+        if (!(n->flags & NF_ROOT)) {
+            int k = scope_find(R, n->name, n->name_len);
+            if (k >= 0) {
+                n->slot = -2 - k;
+                return;
+            }
+        }
+        if (!resolve_qualified(R, n))
+            n->slot = -1;
+        return;
+    }
+    case N_SELECT:
+        if (!(n->flags & NF_TEST_ONLY) && resolve_qualified(R, n))
+            return;
+        res(R, n->target);
+        return;
+    case N_CALL: {
+        if ((n->flags & NF_MEMBER) && n->target) {
+            const cel_node *root = NULL;
+            char *q = chain_name(R->a, n->target, &root);
+            if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0)) {
+                const char *qn = kg_arena_sprintf(R->a, "%s.%s", q, n->name);
+                const cel_func *f = lookup_func(R, qn);
+                const var_decl *v = NULL;
+                const cel_type *t = NULL;
+                /* a declared variable prefix wins over a namespaced function */
+                bool isvar = lookup_name(R, q, &v, &t) && v;
+                if (f && !isvar) {
+                    n->flags &= (uint16_t)~NF_MEMBER;
+                    n->target = NULL;
+                    n->args++;
+                    n->nargs--;
+                    n->name = f->name;
+                    n->name_len = strlen(f->name);
+                    n->fn = f;
+                    n->op = (uint8_t)(f->op ? f->op : OP_FUNC);
+                    for (size_t i = 0; i < n->nargs; i++)
+                        res(R, n->args[i]);
+                    return;
+                }
+            }
+        }
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->args[i]);
+        if (n->flags & NF_MEMBER)
+            n->target = n->args[0];
+        const cel_func *f = (n->flags & NF_MEMBER) ? cel_env_func(R->env, n->name) : lookup_func(R, n->name);
+        n->fn = f;
+        n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
+        return;
+    }
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->args[i]);
+        return;
+    case N_MAP:
+        for (size_t i = 0; i < n->nargs; i++) {
+            res(R, n->args[i]);
+            res(R, n->vals[i]);
+        }
+        return;
+    case N_STRUCT: {
+        const var_decl *v;
+        const cel_type *t;
+        if (!lookup_name(R, n->name, &v, &t) || !t || t->kind != CEL_T_OBJECT) {
+            cel_error_at(R->err, R->src, n->pos, "undeclared reference to '%s' (in container '%s')", n->name,
+                         R->env->container);
+            R->failed = true;
+            return;
+        }
+        n->struct_type = t;
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->vals[i]);
+        return;
+    }
+    case N_COMPR: {
+        res(R, n->range);
+        res(R, n->accu_init);
+        if (R->depth >= 63) {
+            cel_error_at(R->err, R->src, n->pos, "comprehension nesting exceeds limit");
+            R->failed = true;
+            return;
+        }
+        int b = R->depth * 3;
+        R->scope[b] = n->iter_var;
+        R->scope[b + 1] = n->iter_var2;
+        R->scope[b + 2] = n->accu_var;
+        R->depth++;
+        res(R, n->cond);
+        res(R, n->step);
+        res(R, n->result);
+        R->depth--;
+        return;
+    }
+    }
+}
+
+bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err)
+{
+    resolver R;
+    memset(&R, 0, sizeof R);
+    R.env = env;
+    R.a = a;
+    R.src = src;
+    R.err = err;
+    res(&R, root);
+    return !R.failed;
+}
+
+/* ================================================================ prepare */
+
+bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth);
+bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth)
+{
+    if (!n)
+        return true;
+    if (depth > *max_depth)
+        *max_depth = depth;
+    switch ((node_kind)n->kind) {
+    case N_CALL: {
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth))
+                return false;
+        const cel_func *f = n->fn;
+        if (!f)
+            return true;
+        for (size_t k = 0; k < f->novl; k++) {
+            const cel_overload *o = &f->ovls[k];
+            if (!o->prepare || o->nargs != n->nargs)
+                continue;
+            cel_value consts[8];
+            bool isc[8];
+            bool anyc = false;
+            for (size_t i = 0; i < n->nargs && i < 8; i++) {
+                isc[i] = n->args[i]->kind == N_CONST;
+                consts[i] = isc[i] ? n->args[i]->cval : cel_null();
+                anyc |= isc[i];
+            }
+            if (!anyc)
+                continue;
+            bool match = true;
+            for (size_t i = 0; i < n->nargs && i < 8; i++)
+                if (isc[i] && !cel_value_matches_type(&consts[i], o->args[i]))
+                    match = false;
+            if (!match)
+                continue;
+            const char *e = NULL;
+            void *st = o->prepare(pc, consts, isc, n->nargs, &e);
+            if (e) {
+                cel_error_at(err, src, n->pos, "%s", e);
+                return false;
+            }
+            if (st) {
+                if (!n->states)
+                    n->states = kg_arena_calloc(pc->arena, f->novl * sizeof(void *));
+                n->states[k] = st;
+            }
+        }
+        return true;
+    }
+    case N_SELECT: return cel_prepare_calls(pc, src, n->target, err, max_depth, depth);
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth))
+                return false;
+        return true;
+    case N_MAP:
+    case N_STRUCT:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth) ||
+                !cel_prepare_calls(pc, src, n->vals[i], err, max_depth, depth))
+                return false;
+        return true;
+    case N_COMPR:
+        return cel_prepare_calls(pc, src, n->range, err, max_depth, depth) &&
+               cel_prepare_calls(pc, src, n->accu_init, err, max_depth, depth) &&
+               cel_prepare_calls(pc, src, n->cond, err, max_depth, depth + 1) &&
+               cel_prepare_calls(pc, src, n->step, err, max_depth, depth + 1) &&
+               cel_prepare_calls(pc, src, n->result, err, max_depth, depth + 1);
+    default: return true;
+    }
+}
+
+/* ================================================================ evaluation */
+
+static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n);
+
+static uint64_t vsize(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_STRING: return cel_utf8_len(v->u.s, v->n);
+    case CEL_BYTES: return v->n;
+    case CEL_LIST: return cel_list_size(v);
+    case CEL_MAP: return cel_map_size(v);
+    default: return 1;
+    }
+}
+
+static inline uint64_t ceil01(uint64_t x) { return (x + 9) / 10; }
+
+static cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_activation *act = ctx->act;
+    if (n->slot >= 0 && (size_t)n->slot < act->nslots) {
+        uint8_t st = act->slot_state[n->slot];
+        if (st == 1)
+            return act->slots[n->slot];
+        if (st == 0 && act->resolver) {
+            cel_value v;
+            if (act->resolver(act->resolver_ud, ctx, n->name, &v)) {
+                act->slots[n->slot] = v;
+                act->slot_state[n->slot] = 1;
+                return v;
+            }
+            act->slot_state[n->slot] = 2;
+        }
+    } else {
+        for (bound_var *b = act->extra; b; b = b->next)
+            if (!strcmp(b->name, n->name))
+                return b->v;
+        if (act->resolver) {
+            cel_value v;
+            if (act->resolver(act->resolver_ud, ctx, n->name, &v)) {
+                cel_activation_set(act, n->name, v);
+                return v;
+            }
+        }
+    }
+    return cel_err(ctx, "no such attribute(s): %s", n->name);
+}
+
+static cel_value key_display_err(cel_call_ctx *ctx, const cel_value *k)
+{
+    if (k->kind == CEL_STRING)
+        return cel_err(ctx, "no such key: %.*s", (int)k->n, k->u.s);
+    return cel_err(ctx, "no such key: %s", cel_value_debug(ctx->arena, k));
+}
+
+static cel_value select_field(cel_call_ctx *ctx, cel_value *v, const char *f, size_t fl, bool test, bool opt)
+{
+    switch (v->kind) {
+    case CEL_MAP: {
+        cel_value out;
+        bool found = cel_map_get_str(ctx, v, f, fl, &out);
+        if (test)
+            return cel_bool(found);
+        if (opt)
+            return found ? cel_optional_of(ctx->arena, out) : cel_optional_none();
+        if (!found)
+            return cel_err(ctx, "no such key: %.*s", (int)fl, f);
+        return out;
+    }
+    case CEL_OPTIONAL: {
+        if (!cel_optional_has(v))
+            return test ? cel_bool(false) : cel_optional_none();
+        cel_value inner = cel_optional_value(v);
+        return select_field(ctx, &inner, f, fl, test, true);
+    }
+    case CEL_OPAQUE: {
+        const cel_opaque_vt *vt = v->aux;
+        if (vt->select) {
+            cel_value out;
+            bool found = vt->select(ctx, v, f, fl, &out);
+            if (test)
+                return cel_bool(found);
+            if (opt)
+                return found ? cel_optional_of(ctx->arena, out) : cel_optional_none();
+            if (!found)
+                return cel_err(ctx, "no such field: %.*s", (int)fl, f);
+            return out;
+        }
+        break;
+    }
+    case CEL_ERROR: return *v;
+    default: break;
+    }
+    return cel_err(ctx, "type '%s' does not support field selection", cel_type_name_of(v));
+}
+
+static bool index_of(cel_call_ctx *ctx, const cel_value *idx, int64_t *out, cel_value *err)
+{
+    switch (idx->kind) {
+    case CEL_INT: *out = idx->u.i; return true;
+    case CEL_UINT:
+        if (idx->u.u > (uint64_t)INT64_MAX) {
+            *err = cel_err(ctx, "index out of range");
+            return false;
+        }
+        *out = (int64_t)idx->u.u;
+        return true;
+    case CEL_DOUBLE:
+        if (idx->u.d != trunc(idx->u.d) || !(idx->u.d > -9.2e18 && idx->u.d < 9.2e18)) {
+            *err = cel_err(ctx, "unsupported index value %s in list", cel_value_debug(ctx->arena, idx));
+            return false;
+        }
+        *out = (int64_t)idx->u.d;
+        return true;
+    default: *err = cel_err(ctx, "no such overload: _[_](list, %s)", cel_type_name_of(idx)); return false;
+    }
+}
+
+static cel_value do_index(cel_call_ctx *ctx, cel_value *c, cel_value *k, bool opt)
+{
+    if (c->kind == CEL_ERROR)
+        return *c;
+    if (k->kind == CEL_ERROR)
+        return *k;
+    switch (c->kind) {
+    case CEL_LIST: {
+        int64_t i;
+        cel_value e;
+        if (!index_of(ctx, k, &i, &e))
+            return e;
+        size_t n = cel_list_size(c);
+        if (i < 0 || (uint64_t)i >= n) {
+            if (opt)
+                return cel_optional_none();
+            return cel_err(ctx, "index out of bounds: %lld", (long long)i);
+        }
+        cel_value r = cel_list_get(ctx, c, (size_t)i);
+        return opt ? cel_optional_of(ctx->arena, r) : r;
+    }
+    case CEL_MAP: {
+        cel_value out;
+        if (k->kind != CEL_STRING && !cel_valid_key(k) && k->kind != CEL_DOUBLE)
+            return cel_err(ctx, "unsupported key type");
+        bool found = k->kind == CEL_STRING ? cel_map_get_str(ctx, c, k->u.s, k->n, &out) : cel_map_get(ctx, c, k, &out);
+        if (opt)
+            return found ? cel_optional_of(ctx->arena, out) : cel_optional_none();
+        if (!found)
+            return key_display_err(ctx, k);
+        return out;
+    }
+    case CEL_OPTIONAL: {
+        if (!cel_optional_has(c))
+            return cel_optional_none();
+        cel_value inner = cel_optional_value(c);
+        return do_index(ctx, &inner, k, true);
+    }
+    default: return cel_err(ctx, "no such overload: _[_](%s, %s)", cel_type_name_of(c), cel_type_name_of(k));
+    }
+}
+
+static cel_value ovf(cel_call_ctx *ctx) { return cel_err(ctx, "integer overflow"); }
+
+static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
+
+static cel_value arith(cel_call_ctx *ctx, const cel_node *n, cel_value *a, cel_value *b)
+{
+    opcode op = (opcode)n->op;
+    if (a->kind == CEL_ERROR)
+        return *a;
+    if (b->kind == CEL_ERROR)
+        return *b;
+    if (a->kind == CEL_INT && b->kind == CEL_INT) {
+        int64_t x = a->u.i, y = b->u.i, r;
+        switch (op) {
+        case OP_ADD: return __builtin_add_overflow(x, y, &r) ? ovf(ctx) : cel_int(r);
+        case OP_SUB: return __builtin_sub_overflow(x, y, &r) ? ovf(ctx) : cel_int(r);
+        case OP_MUL: return __builtin_mul_overflow(x, y, &r) ? ovf(ctx) : cel_int(r);
+        case OP_DIV:
+            if (y == 0)
+                return cel_err(ctx, "division by zero");
+            if (x == INT64_MIN && y == -1)
+                return ovf(ctx);
+            return cel_int(x / y);
+        case OP_MOD:
+            if (y == 0)
+                return cel_err(ctx, "modulus by zero");
+            if (x == INT64_MIN && y == -1)
+                return ovf(ctx);
+            return cel_int(x % y);
+        default: break;
+        }
+    } else if (a->kind == CEL_UINT && b->kind == CEL_UINT) {
+        uint64_t x = a->u.u, y = b->u.u, r;
+        switch (op) {
+        case OP_ADD: return __builtin_add_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
+        case OP_SUB: return __builtin_sub_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
+        case OP_MUL: return __builtin_mul_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
+        case OP_DIV: return y == 0 ? cel_err(ctx, "division by zero") : cel_uint(x / y);
+        case OP_MOD: return y == 0 ? cel_err(ctx, "modulus by zero") : cel_uint(x % y);
+        default: break;
+        }
+    } else if (a->kind == CEL_DOUBLE && b->kind == CEL_DOUBLE) {
+        double x = a->u.d, y = b->u.d;
+        switch (op) {
+        case OP_ADD: return cel_double(x + y);
+        case OP_SUB: return cel_double(x - y);
+        case OP_MUL: return cel_double(x * y);
+        case OP_DIV: return cel_double(x / y);
+        default: break;
+        }
+    } else if (op == OP_ADD && a->kind == b->kind && (a->kind == CEL_STRING || a->kind == CEL_BYTES)) {
+        cel_charge(ctx, ceil01(vsize(a) + vsize(b)) - 1);
+        size_t len = (size_t)a->n + b->n;
+        char *s = kg_arena_alloc(ctx->arena, len + 1);
+        memcpy(s, a->u.s, a->n);
+        memcpy(s + a->n, b->u.s, b->n);
+        s[len] = 0;
+        cel_value r = *a;
+        r.u.s = s;
+        r.n = (uint32_t)len;
+        return r;
+    } else if (op == OP_ADD && a->kind == CEL_LIST && b->kind == CEL_LIST) {
+        size_t na = cel_list_size(a), nb = cel_list_size(b);
+        if ((n->flags & NF_APPEND_ACCU) && a->aux == &cel_nlist_vt) {
+            nlist *l = (nlist *)a->u.ptr;
+            for (size_t i = 0; i < nb; i++)
+                nlist_push(ctx->arena, l, cel_list_get(ctx, b, i));
+            cel_value r = *a;
+            r.n = (uint32_t)l->n;
+            return r;
+        }
+        if (nb == 0)
+            return *a;
+        if (na == 0)
+            return *b;
+        nlist *l = nlist_new(ctx->arena, na + nb);
+        for (size_t i = 0; i < na; i++)
+            l->items[l->n++] = cel_list_get(ctx, a, i);
+        for (size_t i = 0; i < nb; i++)
+            l->items[l->n++] = cel_list_get(ctx, b, i);
+        return nlist_value(l);
+    } else if (a->kind == CEL_DURATION && b->kind == CEL_DURATION && (op == OP_ADD || op == OP_SUB)) {
+        int64_t r;
+        bool o = op == OP_ADD ? __builtin_add_overflow(a->u.i, b->u.i, &r) : __builtin_sub_overflow(a->u.i, b->u.i, &r);
+        return o ? ovf(ctx) : cel_duration(r);
+    } else if ((a->kind == CEL_TIMESTAMP && b->kind == CEL_DURATION && (op == OP_ADD || op == OP_SUB)) ||
+               (a->kind == CEL_DURATION && b->kind == CEL_TIMESTAMP && op == OP_ADD)) {
+        const cel_value *ts = a->kind == CEL_TIMESTAMP ? a : b, *du = a->kind == CEL_DURATION ? a : b;
+        int64_t d = du->u.i;
+        if (op == OP_SUB) {
+            if (d == INT64_MIN)
+                return ovf(ctx);
+            d = -d;
+        }
+        int64_t secs = ts->u.i + d / 1000000000;
+        int64_t nanos = (int64_t)ts->n + d % 1000000000;
+        if (nanos < 0) {
+            nanos += 1000000000;
+            secs--;
+        } else if (nanos >= 1000000000) {
+            nanos -= 1000000000;
+            secs++;
+        }
+        if (secs < CEL_TS_MIN || secs > CEL_TS_MAX)
+            return cel_err(ctx, "timestamp overflow");
+        return cel_timestamp(secs, (int32_t)nanos);
+    } else if (a->kind == CEL_TIMESTAMP && b->kind == CEL_TIMESTAMP && op == OP_SUB) {
+        int64_t ds = a->u.i - b->u.i;
+        int64_t dn = (int64_t)a->n - (int64_t)b->n, r;
+        if (__builtin_mul_overflow(ds, (int64_t)1000000000, &r) || __builtin_add_overflow(r, dn, &r))
+            return cel_err(ctx, "duration overflow");
+        return cel_duration(r);
+    }
+    cel_value args[2] = {*a, *b};
+    return generic_call(ctx, n, args, 2);
+}
+
+static cel_value compare_op(cel_call_ctx *ctx, const cel_node *n, cel_value *a, cel_value *b)
+{
+    if (a->kind == CEL_ERROR)
+        return *a;
+    if (b->kind == CEL_ERROR)
+        return *b;
+    int c = cel_compare(a, b);
+    if (c == 2) {
+        bool nums = (a->kind == CEL_INT || a->kind == CEL_UINT || a->kind == CEL_DOUBLE) &&
+                    (b->kind == CEL_INT || b->kind == CEL_UINT || b->kind == CEL_DOUBLE);
+        if (nums)
+            return cel_bool(false); /* NaN */
+        cel_value args[2] = {*a, *b};
+        return generic_call(ctx, n, args, 2);
+    }
+    if ((a->kind == CEL_STRING || a->kind == CEL_BYTES)) {
+        uint64_t sa = vsize(a), sb = vsize(b);
+        uint64_t c2 = ceil01(sa < sb ? sa : sb);
+        if (c2 > 1)
+            cel_charge(ctx, c2 - 1);
+    }
+    switch ((opcode)n->op) {
+    case OP_LT: return cel_bool(c < 0);
+    case OP_LE: return cel_bool(c <= 0);
+    case OP_GT: return cel_bool(c > 0);
+    default: return cel_bool(c >= 0);
+    }
+}
+
+static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value range = ev(ctx, n->range);
+    if (range.kind == CEL_ERROR)
+        return range;
+    size_t count;
+    bool is_list;
+    if (range.kind == CEL_LIST) {
+        is_list = true;
+        count = cel_list_size(&range);
+    } else if (range.kind == CEL_MAP) {
+        is_list = false;
+        count = cel_map_size(&range);
+    } else {
+        return cel_err(ctx, "expression of type '%s' cannot be range of a comprehension", cel_type_name_of(&range));
+    }
+    cel_value accu = ev(ctx, n->accu_init);
+    /* frame base: resolved statically as (nesting depth * 3) */
+    size_t base = (size_t)(-2 - n->slot);
+    (void)base;
+    compr_frame *fr = &ctx->vars[ctx->nvars];
+    size_t saved = ctx->nvars;
+    ctx->nvars += 3;
+    fr[0].name = n->iter_var;
+    fr[1].name = n->iter_var2;
+    fr[2].name = n->accu_var;
+    fr[2].v = accu;
+    for (size_t i = 0; i < count; i++) {
+        if (is_list) {
+            cel_value e = cel_list_get(ctx, &range, i);
+            if (n->iter_var2) {
+                fr[0].v = cel_int((int64_t)i);
+                fr[1].v = e;
+            } else {
+                fr[0].v = e;
+            }
+        } else {
+            cel_value k, v;
+            cel_map_entry(ctx, &range, i, &k, n->iter_var2 ? &v : NULL);
+            fr[0].v = k;
+            if (n->iter_var2)
+                fr[1].v = v;
+        }
+        cel_value c = ev(ctx, n->cond);
+        if (c.kind == CEL_BOOL && !c.u.b)
+            break;
+        fr[2].v = ev(ctx, n->step);
+    }
+    cel_value r = ev(ctx, n->result);
+    ctx->nvars = saved;
+    return r;
+}
+
+static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_charge(ctx, 10);
+    nlist *l = nlist_new(ctx->arena, n->nargs);
+    for (size_t i = 0; i < n->nargs; i++) {
+        cel_value v = ev(ctx, n->args[i]);
+        if (v.kind == CEL_ERROR)
+            return v;
+        if (n->opt && n->opt[i]) {
+            if (v.kind != CEL_OPTIONAL)
+                return cel_err(ctx, "cannot initialize optional list element from non-optional value %s",
+                               cel_value_debug(ctx->arena, &v));
+            if (!cel_optional_has(&v))
+                continue;
+            v = cel_optional_value(&v);
+        }
+        l->items[l->n++] = v;
+    }
+    return nlist_value(l);
+}
+
+static cel_value eval_map(cel_call_ctx *ctx, const cel_node *n, bool is_struct)
+{
+    cel_charge(ctx, is_struct ? 40 : 30);
+    nmap *m = nmap_new(ctx->arena, n->nargs);
+    m->type = n->struct_type;
+    for (size_t i = 0; i < n->nargs; i++) {
+        cel_value k = ev(ctx, n->args[i]);
+        if (k.kind == CEL_ERROR)
+            return k;
+        cel_value v = ev(ctx, n->vals[i]);
+        if (v.kind == CEL_ERROR)
+            return v;
+        if (!cel_valid_key(&k))
+            return cel_err(ctx, "unsupported key type");
+        if (n->opt && n->opt[i]) {
+            if (v.kind != CEL_OPTIONAL)
+                return cel_err(ctx, "cannot initialize optional entry '%s' from non-optional value %s",
+                               cel_value_debug(ctx->arena, &k), cel_value_debug(ctx->arena, &v));
+            if (!cel_optional_has(&v))
+                continue;
+            v = cel_optional_value(&v);
+        }
+        if (!nmap_put(ctx->arena, m, k, v))
+            return cel_err(ctx, "Failed with repeated key");
+    }
+    return nmap_value(m);
+}
+
+static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na)
+{
+    const cel_func *f = n->fn;
+    if (!f)
+        return cel_err(ctx, "no such overload: %s", n->name);
+    bool member = (n->flags & NF_MEMBER) != 0;
+    for (size_t k = 0; k < f->novl; k++) {
+        const cel_overload *o = &f->ovls[k];
+        if (!o->impl || o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
+            continue;
+        bool ok = true;
+        for (size_t i = 0; i < na && ok; i++)
+            ok = cel_value_matches_type(&args[i], o->args[i]) ||
+                 (args[i].kind == CEL_ERROR && (o->flags & CEL_FN_NONSTRICT));
+        if (!ok)
+            continue;
+        const cel_overload *saved = ctx->cur_ovl;
+        void *saved_st = ctx->cur_state;
+        ctx->cur_ovl = o;
+        ctx->cur_state = n->states ? n->states[k] : NULL;
+        cel_value r = o->impl(ctx, args, na);
+        ctx->cur_ovl = saved;
+        ctx->cur_state = saved_st;
+        uint64_t c = o->cost ? o->cost(ctx, args, na, &r) : 1;
+        cel_charge(ctx, c);
+        return r;
+    }
+    for (size_t i = 0; i < na; i++)
+        if (args[i].kind == CEL_ERROR)
+            return args[i];
+    cel_charge(ctx, 1);
+    return cel_no_overload(ctx, n->name, args, na);
+}
+
+static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
+{
+    switch ((opcode)n->op) {
+    case OP_AND:
+    case OP_OR: {
+        bool is_and = n->op == OP_AND;
+        cel_value l = ev(ctx, n->args[0]);
+        if (l.kind == CEL_BOOL && l.u.b != is_and)
+            return l;
+        cel_value r = ev(ctx, n->args[1]);
+        if (r.kind == CEL_BOOL && r.u.b != is_and)
+            return r;
+        if (l.kind == CEL_BOOL && r.kind == CEL_BOOL)
+            return r;
+        if (l.kind == CEL_ERROR)
+            return l;
+        if (r.kind == CEL_ERROR)
+            return r;
+        cel_value a2[2] = {l, r};
+        return cel_no_overload(ctx, n->name, a2, 2);
+    }
+    case OP_COND: {
+        cel_value c = ev(ctx, n->args[0]);
+        if (c.kind == CEL_BOOL)
+            return ev(ctx, n->args[c.u.b ? 1 : 2]);
+        if (c.kind == CEL_ERROR)
+            return c;
+        return cel_no_overload(ctx, "_?_:_", &c, 1);
+    }
+    case OP_NOT_STRICTLY_FALSE: {
+        cel_value c = ev(ctx, n->args[0]);
+        cel_charge(ctx, 1);
+        return c.kind == CEL_BOOL ? c : cel_bool(true);
+    }
+    default: break;
+    }
+    cel_value buf[8];
+    cel_value *args = n->nargs <= 8 ? buf : kg_arena_alloc(ctx->arena, n->nargs * sizeof(cel_value));
+    for (size_t i = 0; i < n->nargs; i++)
+        args[i] = ev(ctx, n->args[i]);
+    switch ((opcode)n->op) {
+    case OP_NOT:
+        cel_charge(ctx, 1);
+        if (args[0].kind == CEL_BOOL)
+            return cel_bool(!args[0].u.b);
+        if (args[0].kind == CEL_ERROR)
+            return args[0];
+        return generic_call(ctx, n, args, 1);
+    case OP_NEG:
+        cel_charge(ctx, 1);
+        if (args[0].kind == CEL_INT)
+            return args[0].u.i == INT64_MIN ? ovf(ctx) : cel_int(-args[0].u.i);
+        if (args[0].kind == CEL_DOUBLE)
+            return cel_double(-args[0].u.d);
+        if (args[0].kind == CEL_ERROR)
+            return args[0];
+        return generic_call(ctx, n, args, 1);
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_MOD:
+        cel_charge(ctx, 1);
+        return arith(ctx, n, &args[0], &args[1]);
+    case OP_EQ:
+    case OP_NE: {
+        cel_charge(ctx, 1);
+        if (args[0].kind == CEL_ERROR)
+            return args[0];
+        if (args[1].kind == CEL_ERROR)
+            return args[1];
+        if ((args[0].kind == CEL_STRING || args[0].kind == CEL_BYTES) && args[0].kind == args[1].kind) {
+            uint64_t sa = vsize(&args[0]), sb = vsize(&args[1]);
+            uint64_t c2 = ceil01(sa < sb ? sa : sb);
+            if (c2 > 1)
+                cel_charge(ctx, c2 - 1);
+        }
+        bool e = cel_eq(ctx, &args[0], &args[1]);
+        return cel_bool(n->op == OP_EQ ? e : !e);
+    }
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE: cel_charge(ctx, 1); return compare_op(ctx, n, &args[0], &args[1]);
+    case OP_IN: {
+        if (args[0].kind == CEL_ERROR)
+            return args[0];
+        if (args[1].kind == CEL_ERROR)
+            return args[1];
+        if (args[1].kind == CEL_LIST) {
+            size_t cnt = cel_list_size(&args[1]);
+            cel_charge(ctx, cnt ? cnt : 1);
+            for (size_t i = 0; i < cnt; i++) {
+                cel_value e = cel_list_get(ctx, &args[1], i);
+                if (cel_eq(ctx, &args[0], &e))
+                    return cel_bool(true);
+            }
+            return cel_bool(false);
+        }
+        if (args[1].kind == CEL_MAP) {
+            cel_charge(ctx, 1);
+            cel_value out;
+            if (args[0].kind == CEL_STRING)
+                return cel_bool(cel_map_get_str(ctx, &args[1], args[0].u.s, args[0].n, &out));
+            if (!cel_valid_key(&args[0]) && args[0].kind != CEL_DOUBLE)
+                return cel_bool(false);
+            return cel_bool(cel_map_get(ctx, &args[1], &args[0], &out));
+        }
+        cel_charge(ctx, 1);
+        return generic_call(ctx, n, args, 2);
+    }
+    case OP_INDEX:
+        cel_charge(ctx, 1);
+        return do_index(ctx, &args[0], &args[1], false);
+    case OP_OPT_INDEX:
+        cel_charge(ctx, 1);
+        return do_index(ctx, &args[0], &args[1], true);
+    case OP_OPT_SELECT:
+        cel_charge(ctx, 1);
+        if (args[0].kind == CEL_ERROR)
+            return args[0];
+        if (args[1].kind != CEL_STRING)
+            return cel_no_overload(ctx, "_?._", args, 2);
+        if (args[0].kind != CEL_MAP && args[0].kind != CEL_OPTIONAL && args[0].kind != CEL_OPAQUE)
+            return cel_err(ctx, "type '%s' does not support field selection", cel_type_name_of(&args[0]));
+        return select_field(ctx, &args[0], args[1].u.s, args[1].n, false, true);
+    case OP_MAP_INSERT: {
+        cel_charge(ctx, 1);
+        for (size_t i = 0; i < n->nargs; i++)
+            if (args[i].kind == CEL_ERROR)
+                return args[i];
+        if (args[0].kind != CEL_MAP || args[0].aux != &cel_nmap_vt)
+            return cel_no_overload(ctx, n->name, args, n->nargs);
+        nmap *m = (nmap *)args[0].u.ptr;
+        if (n->nargs == 3) {
+            if (!cel_valid_key(&args[1]))
+                return cel_err(ctx, "unsupported key type");
+            if (!nmap_put(ctx->arena, m, args[1], args[2]))
+                return cel_err(ctx, "insert failed: key %s already exists", cel_value_debug(ctx->arena, &args[1]));
+        } else {
+            if (args[1].kind != CEL_MAP)
+                return cel_no_overload(ctx, n->name, args, 2);
+            size_t cnt = cel_map_size(&args[1]);
+            if (cnt != 1)
+                return cel_err(ctx, "insert failed: transformMapEntry must return a single-entry map");
+            for (size_t i = 0; i < cnt; i++) {
+                cel_value k, v;
+                cel_map_entry(ctx, &args[1], i, &k, &v);
+                if (!nmap_put(ctx->arena, m, k, v))
+                    return cel_err(ctx, "insert failed: key %s already exists", cel_value_debug(ctx->arena, &k));
+            }
+        }
+        cel_value r = args[0];
+        r.n = (uint32_t)m->n;
+        return r;
+    }
+    default: break;
+    }
+    /* generic: strict unless an overload is non-strict */
+    return generic_call(ctx, n, args, n->nargs);
+}
+
+static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
+{
+    switch ((node_kind)n->kind) {
+    case N_CONST: return n->cval;
+    case N_IDENT:
+        cel_charge(ctx, 1);
+        if (n->slot <= -2)
+            return ctx->vars[-2 - n->slot].v;
+        return lookup_var(ctx, n);
+    case N_SELECT: {
+        cel_value t = ev(ctx, n->target);
+        if (!(n->flags & NF_TEST_ONLY) || ctx->presence_cost)
+            cel_charge(ctx, 1);
+        return select_field(ctx, &t, n->name, n->name_len, (n->flags & NF_TEST_ONLY) != 0, false);
+    }
+    case N_CALL: return eval_call(ctx, n);
+    case N_LIST: return eval_list(ctx, n);
+    case N_MAP: return eval_map(ctx, n, false);
+    case N_STRUCT: return eval_map(ctx, n, true);
+    case N_COMPR: return eval_compr(ctx, n);
+    }
+    return cel_err(ctx, "bad node");
+}
+
+cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n) { return ev(ctx, n); }

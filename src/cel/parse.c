@@ -1,0 +1,1298 @@
+/* CEL lexer and recursive-descent parser with macro expansion (cel-go compatible AST shapes and positions). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cel/cel_internal.h"
+
+typedef enum tok_kind {
+    T_EOF,
+    T_IDENT,
+    T_INT,
+    T_UINT,
+    T_DOUBLE,
+    T_STRING,
+    T_BYTES,
+    T_TRUE,
+    T_FALSE,
+    T_NULL,
+    T_IN,
+    T_LPAREN,
+    T_RPAREN,
+    T_LBRACKET,
+    T_RBRACKET,
+    T_LBRACE,
+    T_RBRACE,
+    T_DOT,
+    T_COMMA,
+    T_COLON,
+    T_QUESTION,
+    T_PLUS,
+    T_MINUS,
+    T_STAR,
+    T_SLASH,
+    T_PERCENT,
+    T_NOT,
+    T_EQ,
+    T_NE,
+    T_LT,
+    T_LE,
+    T_GT,
+    T_GE,
+    T_AND,
+    T_OR,
+    T_BACKTICK, /* quoted identifier */
+    T_ERROR,
+} tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    int pos, end;
+    const char *s; /* decoded string/bytes/ident */
+    size_t n;
+    int64_t i;
+    uint64_t u;
+    double d;
+} token;
+
+typedef struct parser {
+    kg_arena *a;
+    const cel_env *env;
+    const char *src;
+    size_t len;
+    size_t p;
+    token tok, peek;
+    bool has_peek;
+    cel_error *err;
+    bool failed;
+    int next_id;
+    unsigned flags;
+    int depth;
+    jmp_buf jb;
+} parser;
+
+static const char *reserved[] = {"as",   "break",  "const",  "continue", "else",      "for",    "function",
+                                 "if",   "import", "let",    "loop",     "package",   "namespace", "return",
+                                 "var",  "void",   "while",  NULL};
+
+static bool is_reserved(const char *s, size_t n)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (strlen(reserved[i]) == n && memcmp(reserved[i], s, n) == 0)
+            return true;
+    return false;
+}
+
+/* column in code points (1-based) and line of a byte offset */
+static void pos_to_linecol(const char *src, int pos, int *line, int *col, int *line_start)
+{
+    int l = 1, c = 1, ls = 0;
+    for (int i = 0; i < pos && src[i]; i++) {
+        if (src[i] == '\n') {
+            l++;
+            c = 1;
+            ls = i + 1;
+        } else if (((unsigned char)src[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+    if (line_start)
+        *line_start = ls;
+}
+
+void cel_error_at(cel_error *err, const char *src, int pos, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = 0, col = 0, ls = 0;
+    if (pos < 0)
+        pos = 0;
+    pos_to_linecol(src, pos, &line, &col, &ls);
+    err->line = line;
+    err->column = col;
+    /* the source line and a caret, cel-go style */
+    int le = ls;
+    while (src[le] && src[le] != '\n')
+        le++;
+    char caret[256];
+    int ci = 0;
+    for (int i = 1; i < col && ci < 250; i++)
+        caret[ci++] = '.';
+    caret[ci++] = '^';
+    caret[ci] = 0;
+    int linelen = le - ls;
+    if (linelen > 300)
+        linelen = 300;
+    snprintf(err->message, sizeof err->message, "ERROR: <input>:%d:%d: %s\n | %.*s\n | %s", line, col, msg, linelen,
+             src + ls, caret);
+}
+
+__attribute__((noreturn, format(printf, 3, 4))) static void perr(parser *P, int pos, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cel_error_at(P->err, P->src, pos, "%s", msg);
+    P->failed = true;
+    longjmp(P->jb, 1);
+}
+
+/* ---------------------------------------------------------------- lexer */
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
+{
+    const char *s = P->src;
+    size_t p = P->p;
+    char q = s[p];
+    bool triple = p + 2 < P->len && s[p + 1] == q && s[p + 2] == q;
+    p += triple ? 3 : 1;
+    kg_buf b = KG_BUF_INIT;
+    for (;;) {
+        if (p >= P->len) {
+            kg_buf_free(&b);
+            perr(P, start, "Syntax error: token recognition error at: '%.*s'", (int)(P->len - (size_t)start > 20 ? 20 : P->len - (size_t)start), s + start);
+        }
+        char c = s[p];
+        if (triple) {
+            if (c == q && p + 2 < P->len + 0 && s[p + 1] == q && s[p + 2] == q) {
+                p += 3;
+                break;
+            }
+        } else {
+            if (c == q) {
+                p++;
+                break;
+            }
+            if (c == '\n' || c == '\r') {
+                kg_buf_free(&b);
+                perr(P, start, "Syntax error: token recognition error at: '%.*s'", (int)(p - (size_t)start), s + start);
+            }
+        }
+        if (c == '\\' && !raw) {
+            int epos = (int)p;
+            p++;
+            if (p >= P->len) {
+                kg_buf_free(&b);
+                perr(P, epos, "Syntax error: token recognition error at: '\\'");
+            }
+            char e = s[p++];
+            uint32_t cp = 0;
+            bool is_octet = false;
+            switch (e) {
+            case 'a': cp = 7; break;
+            case 'b': cp = 8; break;
+            case 'f': cp = 12; break;
+            case 'n': cp = 10; break;
+            case 'r': cp = 13; break;
+            case 't': cp = 9; break;
+            case 'v': cp = 11; break;
+            case '\\': cp = '\\'; break;
+            case '?': cp = '?'; break;
+            case '"': cp = '"'; break;
+            case '\'': cp = '\''; break;
+            case '`': cp = '`'; break;
+            case 'x':
+            case 'X': {
+                int h1 = p < P->len ? hexval(s[p]) : -1, h2 = p + 1 < P->len ? hexval(s[p + 1]) : -1;
+                if (h1 < 0 || h2 < 0) {
+                    kg_buf_free(&b);
+                    perr(P, epos, "Syntax error: token recognition error at: '\\%c'", e);
+                }
+                cp = (uint32_t)(h1 * 16 + h2);
+                p += 2;
+                is_octet = true;
+                break;
+            }
+            case 'u':
+            case 'U': {
+                int nd = e == 'u' ? 4 : 8;
+                if (bytes) {
+                    kg_buf_free(&b);
+                    perr(P, epos, "Syntax error: token recognition error at: '\\%c'", e);
+                }
+                for (int i = 0; i < nd; i++) {
+                    int h = p < P->len ? hexval(s[p]) : -1;
+                    if (h < 0) {
+                        kg_buf_free(&b);
+                        perr(P, epos, "Syntax error: token recognition error at: '\\%c'", e);
+                    }
+                    cp = cp * 16 + (uint32_t)h;
+                    p++;
+                }
+                if ((cp >= 0xD800 && cp < 0xE000) || cp > 0x10FFFF) {
+                    kg_buf_free(&b);
+                    perr(P, epos, "Syntax error: invalid unicode code point");
+                }
+                break;
+            }
+            default:
+                if (e >= '0' && e <= '3' && p + 1 < P->len && s[p] >= '0' && s[p] <= '7' && s[p + 1] >= '0' &&
+                    s[p + 1] <= '7') {
+                    cp = (uint32_t)((e - '0') * 64 + (s[p] - '0') * 8 + (s[p + 1] - '0'));
+                    p += 2;
+                    is_octet = true;
+                    break;
+                }
+                kg_buf_free(&b);
+                perr(P, epos, "Syntax error: token recognition error at: '\\%c'", e);
+            }
+            if (bytes && is_octet) {
+                kg_buf_putc(&b, (char)cp);
+            } else if (bytes && cp < 0x80) {
+                kg_buf_putc(&b, (char)cp);
+            } else {
+                char u[4];
+                int k = cel_utf8_encode(cp, u);
+                kg_buf_append(&b, u, (size_t)k);
+            }
+            continue;
+        }
+        if (triple && c == '\r') {
+            /* normalise CRLF / CR to LF like the spec */
+            kg_buf_putc(&b, '\n');
+            p++;
+            if (p < P->len && s[p] == '\n')
+                p++;
+            continue;
+        }
+        kg_buf_putc(&b, c);
+        p++;
+    }
+    P->p = p;
+    t->kind = bytes ? T_BYTES : T_STRING;
+    t->n = b.len;
+    t->s = kg_arena_strndup(P->a, b.data ? b.data : "", b.len);
+    kg_buf_free(&b);
+    if (!bytes && !cel_utf8_valid(t->s, t->n))
+        perr(P, start, "Syntax error: invalid UTF-8 in string literal");
+}
+
+static void lex(parser *P, token *t)
+{
+    const char *s = P->src;
+again:
+    while (P->p < P->len) {
+        char c = s[P->p];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+            P->p++;
+        } else if (c == '/' && P->p + 1 < P->len && s[P->p + 1] == '/') {
+            while (P->p < P->len && s[P->p] != '\n')
+                P->p++;
+        } else {
+            break;
+        }
+    }
+    memset(t, 0, sizeof *t);
+    t->pos = (int)P->p;
+    if (P->p >= P->len) {
+        t->kind = T_EOF;
+        t->end = t->pos;
+        return;
+    }
+    size_t p = P->p;
+    char c = s[p];
+    char c1 = p + 1 < P->len ? s[p + 1] : 0;
+    switch (c) {
+    case '(': t->kind = T_LPAREN; P->p++; break;
+    case ')': t->kind = T_RPAREN; P->p++; break;
+    case '[': t->kind = T_LBRACKET; P->p++; break;
+    case ']': t->kind = T_RBRACKET; P->p++; break;
+    case '{': t->kind = T_LBRACE; P->p++; break;
+    case '}': t->kind = T_RBRACE; P->p++; break;
+    case ',': t->kind = T_COMMA; P->p++; break;
+    case ':': t->kind = T_COLON; P->p++; break;
+    case '?': t->kind = T_QUESTION; P->p++; break;
+    case '+': t->kind = T_PLUS; P->p++; break;
+    case '-': t->kind = T_MINUS; P->p++; break;
+    case '*': t->kind = T_STAR; P->p++; break;
+    case '/': t->kind = T_SLASH; P->p++; break;
+    case '%': t->kind = T_PERCENT; P->p++; break;
+    case '!':
+        if (c1 == '=') { t->kind = T_NE; P->p += 2; } else { t->kind = T_NOT; P->p++; }
+        break;
+    case '=':
+        if (c1 == '=') { t->kind = T_EQ; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '='");
+        break;
+    case '<':
+        if (c1 == '=') { t->kind = T_LE; P->p += 2; } else { t->kind = T_LT; P->p++; }
+        break;
+    case '>':
+        if (c1 == '=') { t->kind = T_GE; P->p += 2; } else { t->kind = T_GT; P->p++; }
+        break;
+    case '&':
+        if (c1 == '&') { t->kind = T_AND; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '&'");
+        break;
+    case '|':
+        if (c1 == '|') { t->kind = T_OR; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '|'");
+        break;
+    case '.':
+        if (c1 >= '0' && c1 <= '9')
+            goto number;
+        t->kind = T_DOT;
+        P->p++;
+        break;
+    case '`': {
+        size_t q = p + 1;
+        while (q < P->len && s[q] != '`') {
+            char ch = s[q];
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                  ch == '.' || ch == '-' || ch == '/' || ch == ' '))
+                perr(P, (int)p, "Syntax error: token recognition error at: '`%c'", ch);
+            q++;
+        }
+        if (q >= P->len || q == p + 1)
+            perr(P, (int)p, "Syntax error: token recognition error at: '`'");
+        t->kind = T_BACKTICK;
+        t->s = kg_arena_strndup(P->a, s + p + 1, q - p - 1);
+        t->n = q - p - 1;
+        P->p = q + 1;
+        break;
+    }
+    case '"':
+    case '\'':
+        lex_string(P, t, false, false, (int)p);
+        break;
+    default:
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+            size_t q = p;
+            while (q < P->len && ((s[q] >= 'a' && s[q] <= 'z') || (s[q] >= 'A' && s[q] <= 'Z') ||
+                                  (s[q] >= '0' && s[q] <= '9') || s[q] == '_'))
+                q++;
+            size_t n = q - p;
+            /* string prefixes */
+            if (q < P->len && (s[q] == '"' || s[q] == '\'') && n <= 2) {
+                bool raw = false, bytes = false, ok = true;
+                for (size_t i = p; i < q; i++) {
+                    char ch = s[i];
+                    if ((ch == 'r' || ch == 'R') && !raw)
+                        raw = true;
+                    else if ((ch == 'b' || ch == 'B') && !bytes)
+                        bytes = true;
+                    else
+                        ok = false;
+                }
+                if (ok) {
+                    P->p = q;
+                    lex_string(P, t, raw, bytes, (int)p);
+                    break;
+                }
+            }
+            P->p = q;
+            t->s = s + p;
+            t->n = n;
+            if (n == 4 && !memcmp(s + p, "true", 4))
+                t->kind = T_TRUE;
+            else if (n == 5 && !memcmp(s + p, "false", 5))
+                t->kind = T_FALSE;
+            else if (n == 4 && !memcmp(s + p, "null", 4))
+                t->kind = T_NULL;
+            else if (n == 2 && !memcmp(s + p, "in", 2))
+                t->kind = T_IN;
+            else {
+                t->kind = T_IDENT;
+                t->s = kg_arena_strndup(P->a, s + p, n);
+            }
+            break;
+        }
+        if (c >= '0' && c <= '9') {
+        number:;
+            size_t q = p;
+            if (c == '0' && (c1 == 'x' || c1 == 'X')) {
+                q += 2;
+                size_t h0 = q;
+                uint64_t v = 0;
+                bool ovf = false;
+                while (q < P->len && hexval(s[q]) >= 0) {
+                    if (v >> 60)
+                        ovf = true;
+                    v = v * 16 + (uint64_t)hexval(s[q]);
+                    q++;
+                }
+                if (q == h0)
+                    perr(P, (int)p, "Syntax error: token recognition error at: '0x'");
+                if (q < P->len && (s[q] == 'u' || s[q] == 'U')) {
+                    q++;
+                    if (ovf)
+                        perr(P, (int)p, "invalid uint literal");
+                    t->kind = T_UINT;
+                    t->u = v;
+                } else {
+                    t->kind = T_INT;
+                    t->u = v;
+                    if (ovf)
+                        t->u = UINT64_MAX;
+                }
+                P->p = q;
+                break;
+            }
+            while (q < P->len && s[q] >= '0' && s[q] <= '9')
+                q++;
+            bool isf = false;
+            if (q + 1 < P->len && s[q] == '.' && s[q + 1] >= '0' && s[q + 1] <= '9') {
+                isf = true;
+                q++;
+                while (q < P->len && s[q] >= '0' && s[q] <= '9')
+                    q++;
+            }
+            if (q < P->len && (s[q] == 'e' || s[q] == 'E')) {
+                size_t r = q + 1;
+                if (r < P->len && (s[r] == '+' || s[r] == '-'))
+                    r++;
+                if (r < P->len && s[r] >= '0' && s[r] <= '9') {
+                    while (r < P->len && s[r] >= '0' && s[r] <= '9')
+                        r++;
+                    q = r;
+                    isf = true;
+                }
+            }
+            char tmp[128];
+            size_t n = q - p;
+            if (n >= sizeof tmp)
+                perr(P, (int)p, "Syntax error: number literal too long");
+            memcpy(tmp, s + p, n);
+            tmp[n] = 0;
+            if (isf) {
+                t->kind = T_DOUBLE;
+                t->d = strtod(tmp, NULL);
+            } else {
+                errno = 0;
+                unsigned long long v = strtoull(tmp, NULL, 10);
+                bool ovf = errno == ERANGE;
+                if (q < P->len && (s[q] == 'u' || s[q] == 'U')) {
+                    q++;
+                    if (ovf)
+                        perr(P, (int)p, "invalid uint literal");
+                    t->kind = T_UINT;
+                    t->u = v;
+                } else {
+                    t->kind = T_INT;
+                    t->u = ovf ? UINT64_MAX : v;
+                }
+            }
+            P->p = q;
+            break;
+        }
+        {
+            uint32_t cp;
+            int k = cel_utf8_decode(s + p, P->len - p, &cp);
+            perr(P, (int)p, "Syntax error: token recognition error at: '%.*s'", k > 0 ? k : 1, s + p);
+        }
+    }
+    t->end = (int)P->p;
+    if (t->kind == T_EOF)
+        goto again;
+}
+
+static token *cur(parser *P) { return &P->tok; }
+static void next(parser *P)
+{
+    if (P->has_peek) {
+        P->tok = P->peek;
+        P->has_peek = false;
+    } else {
+        lex(P, &P->tok);
+    }
+}
+__attribute__((unused)) static token *peek(parser *P)
+{
+    if (!P->has_peek) {
+        lex(P, &P->peek);
+        P->has_peek = true;
+    }
+    return &P->peek;
+}
+
+static const char *tok_text(parser *P, token *t, char *buf, size_t cap)
+{
+    if (t->kind == T_EOF)
+        return "<EOF>";
+    int n = t->end - t->pos;
+    if (n > 40)
+        n = 40;
+    snprintf(buf, cap, "%.*s", n, P->src + t->pos);
+    return buf;
+}
+
+static void expect(parser *P, tok_kind k, const char *what)
+{
+    if (cur(P)->kind != k) {
+        char b[64];
+        perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting %s", tok_text(P, cur(P), b, sizeof b),
+             what);
+    }
+    next(P);
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static cel_node *mk(parser *P, node_kind k, int pos)
+{
+    cel_node *n = kg_arena_calloc(P->a, sizeof *n);
+    n->kind = (uint8_t)k;
+    n->id = ++P->next_id;
+    n->pos = pos;
+    n->slot = -1;
+    return n;
+}
+
+static cel_node *mk_const(parser *P, int pos, cel_value v)
+{
+    cel_node *n = mk(P, N_CONST, pos);
+    n->cval = v;
+    return n;
+}
+
+static cel_node *mk_ident(parser *P, int pos, const char *name)
+{
+    cel_node *n = mk(P, N_IDENT, pos);
+    n->name = name;
+    n->name_len = strlen(name);
+    return n;
+}
+
+static cel_node **nodes(parser *P, size_t n)
+{
+    return kg_arena_calloc(P->a, (n ? n : 1) * sizeof(cel_node *));
+}
+
+static cel_node *mk_call(parser *P, int pos, const char *fn, cel_node *target, cel_node **args, size_t nargs)
+{
+    cel_node *n = mk(P, N_CALL, pos);
+    n->name = fn;
+    n->name_len = strlen(fn);
+    if (target) {
+        n->flags |= NF_MEMBER;
+        n->target = target;
+        cel_node **all = nodes(P, nargs + 1);
+        all[0] = target;
+        for (size_t i = 0; i < nargs; i++)
+            all[i + 1] = args[i];
+        n->args = all;
+        n->nargs = nargs + 1;
+    } else {
+        n->args = args;
+        n->nargs = nargs;
+    }
+    return n;
+}
+
+static cel_node *call1(parser *P, int pos, const char *fn, cel_node *a)
+{
+    cel_node **v = nodes(P, 1);
+    v[0] = a;
+    return mk_call(P, pos, fn, NULL, v, 1);
+}
+static cel_node *call2(parser *P, int pos, const char *fn, cel_node *a, cel_node *b)
+{
+    cel_node **v = nodes(P, 2);
+    v[0] = a;
+    v[1] = b;
+    return mk_call(P, pos, fn, NULL, v, 2);
+}
+static cel_node *call3(parser *P, int pos, const char *fn, cel_node *a, cel_node *b, cel_node *c)
+{
+    cel_node **v = nodes(P, 3);
+    v[0] = a;
+    v[1] = b;
+    v[2] = c;
+    return mk_call(P, pos, fn, NULL, v, 3);
+}
+
+static cel_node *parse_expr(parser *P);
+
+/* ---------------------------------------------------------------- macros */
+
+#define ACCU "@result"
+
+static cel_node *mk_compr(parser *P, int pos, cel_node *range, const char *iv, const char *iv2, cel_node *init,
+                          cel_node *cond, cel_node *step, cel_node *result)
+{
+    cel_node *n = mk(P, N_COMPR, pos);
+    n->range = range;
+    n->iter_var = iv;
+    n->iter_var2 = iv2;
+    n->accu_var = ACCU;
+    n->accu_init = init;
+    n->cond = cond;
+    n->step = step;
+    n->result = result;
+    return n;
+}
+
+static cel_node *empty_list(parser *P, int pos)
+{
+    cel_node *n = mk(P, N_LIST, pos);
+    n->args = nodes(P, 0);
+    return n;
+}
+
+static const char *var_name(parser *P, cel_node *n)
+{
+    if (n->kind != N_IDENT || (n->flags & NF_ROOT))
+        perr(P, n->pos, "argument must be a simple name");
+    return n->name;
+}
+
+static cel_node *list1(parser *P, int pos, cel_node *e)
+{
+    cel_node *l = mk(P, N_LIST, pos);
+    l->args = nodes(P, 1);
+    l->args[0] = e;
+    l->nargs = 1;
+    return l;
+}
+
+static cel_node *append_step(parser *P, int pos, cel_node *elem)
+{
+    cel_node *c = call2(P, pos, "_+_", mk_ident(P, pos, ACCU), list1(P, pos, elem));
+    c->flags |= NF_APPEND_ACCU;
+    return c;
+}
+
+/* Expand a macro call if (name, argc, target) is one; returns NULL otherwise. */
+static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *target, cel_node **args, size_t n)
+{
+    unsigned libs = P->env->libs;
+    if (!target) {
+        if (!strcmp(name, "has") && n == 1) {
+            cel_node *a = args[0];
+            if (a->kind != N_SELECT || (a->flags & NF_OPTIONAL))
+                perr(P, a->pos, "invalid argument to has() macro");
+            cel_node *s = mk(P, N_SELECT, pos);
+            *s = *a;
+            s->id = ++P->next_id;
+            s->pos = pos;
+            s->flags |= NF_TEST_ONLY;
+            return s;
+        }
+        return NULL;
+    }
+    /* namespaced macros: cel.bind, cel.block */
+    if (target->kind == N_IDENT && !strcmp(target->name, "cel") && !(target->flags & NF_ROOT)) {
+        if (!strcmp(name, "bind") && n == 3 && (libs & CEL_LIB_BINDINGS)) {
+            const char *v = var_name(P, args[0]);
+            cel_node *c = mk_compr(P, pos, empty_list(P, pos), "#unused", NULL, args[1],
+                                   mk_const(P, pos, cel_bool(false)), mk_ident(P, pos, v), args[2]);
+            c->accu_var = v;
+            return c;
+        }
+        return NULL;
+    }
+    bool two = (libs & CEL_LIB_TWOVAR) != 0;
+    int pos2 = pos;
+    if (!strcmp(name, "all") || !strcmp(name, "exists") || !strcmp(name, "exists_one") ||
+        !strcmp(name, "existsOne")) {
+        const char *v1 = NULL, *v2 = NULL;
+        cel_node *pred;
+        bool one = !strcmp(name, "exists_one") || !strcmp(name, "existsOne");
+        if (n == 2 && strcmp(name, "existsOne") != 0) {
+            v1 = var_name(P, args[0]);
+            pred = args[1];
+        } else if (n == 3 && two) {
+            v1 = var_name(P, args[0]);
+            v2 = var_name(P, args[1]);
+            if (!strcmp(v1, v2))
+                perr(P, args[1]->pos, "duplicate variable name: %s", v1);
+            pred = args[2];
+        } else {
+            return NULL;
+        }
+        if ((v1 && !strcmp(v1, ACCU)) || (v2 && !strcmp(v2, ACCU)))
+            perr(P, args[0]->pos, "iteration variable overwrites accumulator variable");
+        if (!strcmp(name, "all")) {
+            return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
+                            call1(P, pos, "@not_strictly_false", mk_ident(P, pos, ACCU)),
+                            call2(P, pos, "_&&_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+        }
+        if (!strcmp(name, "exists")) {
+            return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
+                            call1(P, pos, "@not_strictly_false", call1(P, pos, "!_", mk_ident(P, pos, ACCU))),
+                            call2(P, pos, "_||_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+        }
+        (void)one;
+        return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_int(0)), mk_const(P, pos, cel_bool(true)),
+                        call3(P, pos, "_?_:_", pred,
+                              call2(P, pos, "_+_", mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))),
+                              mk_ident(P, pos, ACCU)),
+                        call2(P, pos, "_==_", mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))));
+    }
+    if (!strcmp(name, "map") && (n == 2 || n == 3)) {
+        const char *v = var_name(P, args[0]);
+        cel_node *step = append_step(P, pos, args[n - 1]);
+        if (n == 3)
+            step = call3(P, pos, "_?_:_", args[1], step, mk_ident(P, pos, ACCU));
+        return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
+                        mk_ident(P, pos, ACCU));
+    }
+    if (!strcmp(name, "filter") && n == 2) {
+        const char *v = var_name(P, args[0]);
+        cel_node *step = call3(P, pos, "_?_:_", args[1], append_step(P, pos, mk_ident(P, pos, v)),
+                               mk_ident(P, pos, ACCU));
+        return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
+                        mk_ident(P, pos, ACCU));
+    }
+    if (two && (!strcmp(name, "transformList") || !strcmp(name, "transformMap") ||
+                !strcmp(name, "transformMapEntry")) &&
+        (n == 3 || n == 4)) {
+        const char *v1 = var_name(P, args[0]);
+        const char *v2 = var_name(P, args[1]);
+        if (!strcmp(v1, v2))
+            perr(P, args[1]->pos, "duplicate variable name: %s", v1);
+        cel_node *init, *step;
+        if (!strcmp(name, "transformList")) {
+            init = empty_list(P, pos);
+            step = append_step(P, pos, args[n - 1]);
+        } else {
+            init = mk(P, N_MAP, pos);
+            init->args = nodes(P, 0);
+            init->vals = nodes(P, 0);
+            if (!strcmp(name, "transformMap"))
+                step = call3(P, pos, "cel.@mapInsert", mk_ident(P, pos, ACCU), mk_ident(P, pos, v1), args[n - 1]);
+            else
+                step = call2(P, pos, "cel.@mapInsert", mk_ident(P, pos, ACCU), args[n - 1]);
+        }
+        if (n == 4)
+            step = call3(P, pos, "_?_:_", args[2], step, mk_ident(P, pos, ACCU));
+        return mk_compr(P, pos, target, v1, v2, init, mk_const(P, pos, cel_bool(true)), step,
+                        mk_ident(P, pos, ACCU));
+    }
+    if ((libs & CEL_LIB_OPTIONALS) && (!strcmp(name, "optMap") || !strcmp(name, "optFlatMap")) && n == 2) {
+        const char *v = var_name(P, args[0]);
+        cel_node *val = mk_call(P, pos, "value", target, NULL, 0);
+        cel_node *bind = mk_compr(P, pos, empty_list(P, pos), "#unused", NULL, val, mk_const(P, pos, cel_bool(false)),
+                                  mk_ident(P, pos, v), args[1]);
+        bind->accu_var = v;
+        cel_node *yes = bind;
+        if (!strcmp(name, "optMap")) {
+            cel_node *optof = mk_call(P, pos, "optional.of", NULL, nodes(P, 1), 1);
+            optof->args[0] = bind;
+            yes = optof;
+        }
+        cel_node *none = mk_call(P, pos, "optional.none", NULL, nodes(P, 0), 0);
+        return call3(P, pos, "_?_:_", mk_call(P, pos, "hasValue", target, NULL, 0), yes, none);
+    }
+    if ((libs & CEL_LIB_LISTS) && !strcmp(name, "sortBy") && n == 2) {
+        const char *v = var_name(P, args[0]);
+        cel_node *keys = mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)),
+                                  append_step(P, pos, args[1]), mk_ident(P, pos, ACCU));
+        cel_node **a1 = nodes(P, 1);
+        a1[0] = keys;
+        return mk_call(P, pos, "@sortByAssociatedKeys", target, a1, 1);
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- grammar */
+
+static size_t parse_args(parser *P, tok_kind close, cel_node ***out)
+{
+    size_t n = 0, cap = 4;
+    cel_node **v = nodes(P, cap);
+    while (cur(P)->kind != close) {
+        if (n == cap) {
+            v = kg_arena_realloc(P->a, v, cap * sizeof *v, cap * 2 * sizeof *v);
+            cap *= 2;
+        }
+        v[n++] = parse_expr(P);
+        if (cur(P)->kind == T_COMMA) {
+            next(P);
+        } else if (cur(P)->kind != close) {
+            char b[64];
+            perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting {')', ','}",
+                 tok_text(P, cur(P), b, sizeof b));
+        }
+    }
+    *out = v;
+    return n;
+}
+
+static cel_node *finish_call(parser *P, int pos, const char *name, cel_node *target)
+{
+    /* current token is '(' */
+    next(P);
+    cel_node **args;
+    size_t n = parse_args(P, T_RPAREN, &args);
+    if (n > 0 && cur(P)->kind == T_RPAREN) {
+        /* trailing comma is not allowed in call args: check previous char */
+    }
+    expect(P, T_RPAREN, "')'");
+    if (!(P->flags & CEL_COMPILE_NO_MACROS)) {
+        cel_node *m = expand_macro(P, pos, name, target, args, n);
+        if (m)
+            return m;
+    }
+    return mk_call(P, pos, name, target, args, n);
+}
+
+static const char *qualified_name(parser *P, cel_node *n)
+{
+    /* ident or select chain → "a.b.c", NULL otherwise */
+    if (n->kind == N_IDENT)
+        return (n->flags & NF_ROOT) ? kg_arena_sprintf(P->a, ".%s", n->name) : n->name;
+    if (n->kind == N_SELECT && !(n->flags & (NF_OPTIONAL | NF_TEST_ONLY))) {
+        const char *t = qualified_name(P, n->target);
+        return t ? kg_arena_sprintf(P->a, "%s.%s", t, n->name) : NULL;
+    }
+    return NULL;
+}
+
+static cel_node *parse_struct(parser *P, int pos, const char *tname)
+{
+    /* current token is '{' */
+    next(P);
+    cel_node *s = mk(P, N_STRUCT, pos);
+    s->name = tname;
+    s->name_len = strlen(tname);
+    size_t n = 0, cap = 4;
+    cel_node **keys = nodes(P, cap), **vals = nodes(P, cap);
+    uint8_t *opt = kg_arena_calloc(P->a, cap);
+    while (cur(P)->kind != T_RBRACE) {
+        if (n == cap) {
+            keys = kg_arena_realloc(P->a, keys, cap * sizeof *keys, cap * 2 * sizeof *keys);
+            vals = kg_arena_realloc(P->a, vals, cap * sizeof *vals, cap * 2 * sizeof *vals);
+            opt = kg_arena_realloc(P->a, opt, cap, cap * 2);
+            cap *= 2;
+        }
+        bool o = false;
+        if (cur(P)->kind == T_QUESTION) {
+            if (!(P->env->libs & CEL_LIB_OPTIONALS))
+                perr(P, cur(P)->pos, "unsupported syntax '?'");
+            o = true;
+            next(P);
+        }
+        int fpos = cur(P)->pos;
+        const char *f;
+        if (cur(P)->kind == T_IDENT || cur(P)->kind == T_BACKTICK) {
+            f = cur(P)->s;
+        } else {
+            char b[64];
+            perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting IDENTIFIER",
+                 tok_text(P, cur(P), b, sizeof b));
+        }
+        next(P);
+        expect(P, T_COLON, "':'");
+        keys[n] = mk_const(P, fpos, cel_string(f, strlen(f)));
+        vals[n] = parse_expr(P);
+        opt[n] = o;
+        n++;
+        if (cur(P)->kind == T_COMMA)
+            next(P);
+        else if (cur(P)->kind != T_RBRACE) {
+            char b[64];
+            perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting {'}', ','}",
+                 tok_text(P, cur(P), b, sizeof b));
+        }
+    }
+    next(P);
+    s->args = keys;
+    s->vals = vals;
+    s->opt = opt;
+    s->nargs = n;
+    return s;
+}
+
+static cel_node *parse_primary(parser *P)
+{
+    token *t = cur(P);
+    int pos = t->pos;
+    switch (t->kind) {
+    case T_INT: {
+        if (t->u > (uint64_t)INT64_MAX)
+            perr(P, pos, "invalid int literal");
+        cel_node *n = mk_const(P, pos, cel_int((int64_t)t->u));
+        next(P);
+        return n;
+    }
+    case T_UINT: {
+        cel_node *n = mk_const(P, pos, cel_uint(t->u));
+        next(P);
+        return n;
+    }
+    case T_DOUBLE: {
+        cel_node *n = mk_const(P, pos, cel_double(t->d));
+        next(P);
+        return n;
+    }
+    case T_STRING: {
+        cel_node *n = mk_const(P, pos, cel_string(t->s, t->n));
+        next(P);
+        return n;
+    }
+    case T_BYTES: {
+        cel_node *n = mk_const(P, pos, cel_bytes(t->s, t->n));
+        next(P);
+        return n;
+    }
+    case T_TRUE:
+    case T_FALSE: {
+        cel_node *n = mk_const(P, pos, cel_bool(t->kind == T_TRUE));
+        next(P);
+        return n;
+    }
+    case T_NULL: {
+        cel_node *n = mk_const(P, pos, cel_null());
+        next(P);
+        return n;
+    }
+    case T_LPAREN: {
+        next(P);
+        cel_node *e = parse_expr(P);
+        expect(P, T_RPAREN, "')'");
+        return e;
+    }
+    case T_LBRACKET: {
+        next(P);
+        cel_node *l = mk(P, N_LIST, pos);
+        size_t n = 0, cap = 4;
+        cel_node **v = nodes(P, cap);
+        uint8_t *opt = NULL;
+        while (cur(P)->kind != T_RBRACKET) {
+            if (n == cap) {
+                v = kg_arena_realloc(P->a, v, cap * sizeof *v, cap * 2 * sizeof *v);
+                if (opt)
+                    opt = kg_arena_realloc(P->a, opt, cap, cap * 2);
+                cap *= 2;
+            }
+            if (cur(P)->kind == T_QUESTION) {
+                if (!(P->env->libs & CEL_LIB_OPTIONALS))
+                    perr(P, cur(P)->pos, "unsupported syntax '?'");
+                next(P);
+                if (!opt)
+                    opt = kg_arena_calloc(P->a, cap);
+                opt[n] = 1;
+            }
+            v[n++] = parse_expr(P);
+            if (cur(P)->kind == T_COMMA)
+                next(P);
+            else if (cur(P)->kind != T_RBRACKET) {
+                char b[64];
+                perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting {']', ','}",
+                     tok_text(P, cur(P), b, sizeof b));
+            }
+        }
+        next(P);
+        l->args = v;
+        l->nargs = n;
+        l->opt = opt;
+        return l;
+    }
+    case T_LBRACE: {
+        next(P);
+        cel_node *m = mk(P, N_MAP, pos);
+        size_t n = 0, cap = 4;
+        cel_node **k = nodes(P, cap), **v = nodes(P, cap);
+        uint8_t *opt = NULL;
+        while (cur(P)->kind != T_RBRACE) {
+            if (n == cap) {
+                k = kg_arena_realloc(P->a, k, cap * sizeof *k, cap * 2 * sizeof *k);
+                v = kg_arena_realloc(P->a, v, cap * sizeof *v, cap * 2 * sizeof *v);
+                if (opt)
+                    opt = kg_arena_realloc(P->a, opt, cap, cap * 2);
+                cap *= 2;
+            }
+            if (cur(P)->kind == T_QUESTION) {
+                if (!(P->env->libs & CEL_LIB_OPTIONALS))
+                    perr(P, cur(P)->pos, "unsupported syntax '?'");
+                next(P);
+                if (!opt)
+                    opt = kg_arena_calloc(P->a, cap);
+                opt[n] = 1;
+            }
+            k[n] = parse_expr(P);
+            expect(P, T_COLON, "':'");
+            v[n] = parse_expr(P);
+            n++;
+            if (cur(P)->kind == T_COMMA)
+                next(P);
+            else if (cur(P)->kind != T_RBRACE) {
+                char b[64];
+                perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting {'}', ','}",
+                     tok_text(P, cur(P), b, sizeof b));
+            }
+        }
+        next(P);
+        m->args = k;
+        m->vals = v;
+        m->nargs = n;
+        m->opt = opt;
+        return m;
+    }
+    case T_DOT:
+    case T_IDENT: {
+        bool root = false;
+        if (t->kind == T_DOT) {
+            root = true;
+            next(P);
+            if (cur(P)->kind != T_IDENT) {
+                char b[64];
+                perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting IDENTIFIER",
+                     tok_text(P, cur(P), b, sizeof b));
+            }
+        }
+        token *it = cur(P);
+        const char *name = it->s;
+        int ipos = it->pos;
+        if (is_reserved(name, it->n))
+            perr(P, ipos, "reserved identifier: %s", name);
+        next(P);
+        if (cur(P)->kind == T_LPAREN) {
+            const char *fname = root ? kg_arena_sprintf(P->a, ".%s", name) : name;
+            return finish_call(P, ipos, fname, NULL);
+        }
+        cel_node *id = mk_ident(P, root ? pos : ipos, name);
+        if (root)
+            id->flags |= NF_ROOT;
+        return id;
+    }
+    default: {
+        char b[64];
+        if (t->kind == T_EOF)
+            perr(P, pos, "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', "
+                         "'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+        perr(P, pos, "Syntax error: extraneous input '%s' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', "
+                     "'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+             tok_text(P, t, b, sizeof b));
+    }
+    }
+}
+
+static cel_node *parse_member_rest(parser *P, cel_node *e)
+{
+    for (;;) {
+        token *t = cur(P);
+        if (t->kind == T_DOT) {
+            int dpos = t->pos;
+            next(P);
+            bool opt = false;
+            if (cur(P)->kind == T_QUESTION) {
+                if (!(P->env->libs & CEL_LIB_OPTIONALS))
+                    perr(P, cur(P)->pos, "unsupported syntax '.?'");
+                opt = true;
+                next(P);
+            }
+            token *f = cur(P);
+            if (f->kind != T_IDENT && f->kind != T_BACKTICK) {
+                char b[64];
+                perr(P, f->pos, "Syntax error: no viable alternative at input '.%s'", tok_text(P, f, b, sizeof b));
+            }
+            const char *fname = f->s;
+            bool quoted = f->kind == T_BACKTICK;
+            next(P);
+            if (!opt && !quoted && cur(P)->kind == T_LPAREN) {
+                /* qualified function name? (a.b.f(...) where a.b is not data) — resolved later */
+                e = finish_call(P, dpos, fname, e);
+                continue;
+            }
+            if (opt) {
+                e = call2(P, dpos, "_?._", e, mk_const(P, dpos, cel_string(fname, strlen(fname))));
+                continue;
+            }
+            cel_node *s = mk(P, N_SELECT, dpos);
+            s->target = e;
+            s->name = fname;
+            s->name_len = strlen(fname);
+            e = s;
+            if (cur(P)->kind == T_LBRACE) {
+                const char *qn = qualified_name(P, e);
+                if (qn && !(P->flags & 0x100))
+                    e = parse_struct(P, cur(P)->pos, qn);
+            }
+            continue;
+        }
+        if (t->kind == T_LBRACKET) {
+            int bpos = t->pos;
+            next(P);
+            bool opt = false;
+            if (cur(P)->kind == T_QUESTION) {
+                if (!(P->env->libs & CEL_LIB_OPTIONALS))
+                    perr(P, cur(P)->pos, "unsupported syntax '[?'");
+                opt = true;
+                next(P);
+            }
+            cel_node *idx = parse_expr(P);
+            expect(P, T_RBRACKET, "']'");
+            e = call2(P, bpos, opt ? "_[?_]" : "_[_]", e, idx);
+            continue;
+        }
+        if (t->kind == T_LBRACE && e->kind == N_IDENT) {
+            const char *qn = qualified_name(P, e);
+            e = parse_struct(P, t->pos, qn);
+            continue;
+        }
+        return e;
+    }
+}
+
+static cel_node *parse_unary(parser *P)
+{
+    token *t = cur(P);
+    if (t->kind == T_NOT) {
+        int pos = t->pos, k = 0;
+        while (cur(P)->kind == T_NOT) {
+            k++;
+            next(P);
+        }
+        cel_node *m = parse_member_rest(P, parse_primary(P));
+        return (k % 2) ? call1(P, pos, "!_", m) : m;
+    }
+    if (t->kind == T_MINUS) {
+        int pos = t->pos, k = 0;
+        while (cur(P)->kind == T_MINUS) {
+            k++;
+            next(P);
+        }
+        token *nt = cur(P);
+        if ((k % 2) == 1 && (nt->kind == T_INT || nt->kind == T_DOUBLE)) {
+            /* sign folds into the literal */
+            cel_node *lit;
+            if (nt->kind == T_INT) {
+                if (nt->u > (uint64_t)INT64_MAX + 1)
+                    perr(P, nt->pos, "invalid int literal");
+                lit = mk_const(P, pos, cel_int((int64_t)(0 - nt->u)));
+            } else {
+                lit = mk_const(P, pos, cel_double(-nt->d));
+            }
+            next(P);
+            return parse_member_rest(P, lit);
+        }
+        cel_node *m = parse_member_rest(P, parse_primary(P));
+        return (k % 2) ? call1(P, pos, "-_", m) : m;
+    }
+    return parse_member_rest(P, parse_primary(P));
+}
+
+static cel_node *parse_mul(parser *P)
+{
+    cel_node *l = parse_unary(P);
+    for (;;) {
+        tok_kind k = cur(P)->kind;
+        const char *op = k == T_STAR ? "_*_" : k == T_SLASH ? "_/_" : k == T_PERCENT ? "_%_" : NULL;
+        if (!op)
+            return l;
+        int pos = cur(P)->pos;
+        next(P);
+        l = call2(P, pos, op, l, parse_unary(P));
+    }
+}
+
+static cel_node *parse_add(parser *P)
+{
+    cel_node *l = parse_mul(P);
+    for (;;) {
+        tok_kind k = cur(P)->kind;
+        const char *op = k == T_PLUS ? "_+_" : k == T_MINUS ? "_-_" : NULL;
+        if (!op)
+            return l;
+        int pos = cur(P)->pos;
+        next(P);
+        l = call2(P, pos, op, l, parse_mul(P));
+    }
+}
+
+static cel_node *parse_rel(parser *P)
+{
+    cel_node *l = parse_add(P);
+    for (;;) {
+        const char *op;
+        switch (cur(P)->kind) {
+        case T_EQ: op = "_==_"; break;
+        case T_NE: op = "_!=_"; break;
+        case T_LT: op = "_<_"; break;
+        case T_LE: op = "_<=_"; break;
+        case T_GT: op = "_>_"; break;
+        case T_GE: op = "_>=_"; break;
+        case T_IN: op = "@in"; break;
+        default: return l;
+        }
+        int pos = cur(P)->pos;
+        next(P);
+        l = call2(P, pos, op, l, parse_add(P));
+    }
+}
+
+/* && and || chains: cel-go builds balanced trees; any shape evaluates the same. */
+static cel_node *parse_and(parser *P)
+{
+    cel_node *l = parse_rel(P);
+    while (cur(P)->kind == T_AND) {
+        int pos = cur(P)->pos;
+        next(P);
+        l = call2(P, pos, "_&&_", l, parse_rel(P));
+    }
+    return l;
+}
+
+static cel_node *parse_or(parser *P)
+{
+    cel_node *l = parse_and(P);
+    while (cur(P)->kind == T_OR) {
+        int pos = cur(P)->pos;
+        next(P);
+        l = call2(P, pos, "_||_", l, parse_and(P));
+    }
+    return l;
+}
+
+static cel_node *parse_expr(parser *P)
+{
+    if (++P->depth > 250)
+        perr(P, cur(P)->pos, "expression recursion limit exceeded: 250");
+    cel_node *c = parse_or(P);
+    if (cur(P)->kind == T_QUESTION) {
+        int pos = cur(P)->pos;
+        next(P);
+        cel_node *a = parse_or(P);
+        expect(P, T_COLON, "':'");
+        cel_node *b = parse_expr(P);
+        c = call3(P, pos, "_?_:_", c, a, b);
+    }
+    P->depth--;
+    return c;
+}
+
+bool cel_parse(kg_arena *a, const cel_env *env, const char *src, unsigned flags, parse_result *out, cel_error *err)
+{
+    parser *P = kg_arena_calloc(a, sizeof *P);
+    P->a = a;
+    P->env = env;
+    P->src = src;
+    P->len = strlen(src);
+    P->err = err;
+    P->flags = flags;
+    if (P->len > 100000) {
+        cel_error_at(err, src, 0, "expression code point size exceeds limit: size: %zu, limit 100000", P->len);
+        return false;
+    }
+    if (setjmp(P->jb))
+        return false;
+    next(P);
+    cel_node *root = parse_expr(P);
+    if (cur(P)->kind != T_EOF) {
+        char b[64];
+        perr(P, cur(P)->pos, "Syntax error: extraneous input '%s' expecting <EOF>", tok_text(P, cur(P), b, sizeof b));
+    }
+    out->root = root;
+    out->next_id = P->next_id;
+    return true;
+}
