@@ -19,6 +19,17 @@ typedef struct entry {
     bool store_only;
 } entry;
 
+/* Entries of one (resource, namespace) — and of one resource across namespaces (ns == ALL_NS) — so list() costs
+ * O(result), not O(everything held). */
+#define ALL_NS "\x01*"
+typedef struct group {
+    struct group *next;
+    uint64_t hash;
+    char *resource, *ns;
+    entry **items;
+    size_t n, cap;
+} group;
+
 typedef struct named_flag {
     char *name;
     int live;
@@ -28,6 +39,7 @@ typedef struct named_flag {
 struct kg_admission_memstate {
     pthread_rwlock_t lock;
     entry *buckets[NBUCKETS];
+    group *groups[NBUCKETS];
     size_t count;
     uint64_t revision;
     named_flag features[MAX_FLAGS];
@@ -42,6 +54,51 @@ struct kg_admission_memstate {
     _Atomic int64_t now;
     _Atomic uint64_t gets, live_gets, lists, creates, updates;
 };
+
+static uint64_t hash3(const char *r, const char *ns, const char *n);
+
+static group *group_find(const kg_admission_memstate *m, const char *resource, const char *ns, bool create)
+{
+    uint64_t h = hash3(resource, ns, "");
+    for (group *g = m->groups[h % NBUCKETS]; g; g = g->next)
+        if (g->hash == h && strcmp(g->resource, resource) == 0 && strcmp(g->ns, ns) == 0)
+            return g;
+    if (!create)
+        return NULL;
+    group *g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    g->hash = h;
+    g->resource = strdup(resource);
+    g->ns = strdup(ns);
+    if (!g->resource || !g->ns)
+        abort();
+    kg_admission_memstate *mw = (kg_admission_memstate *)m;
+    g->next = mw->groups[h % NBUCKETS];
+    mw->groups[h % NBUCKETS] = g;
+    return g;
+}
+
+static void group_add(group *g, entry *e)
+{
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 8;
+        g->items = realloc(g->items, g->cap * sizeof *g->items);
+        if (!g->items)
+            abort();
+    }
+    g->items[g->n++] = e;
+}
+
+static void group_del(group *g, entry *e)
+{
+    for (size_t i = 0; g && i < g->n; i++) {
+        if (g->items[i] == e) {
+            g->items[i] = g->items[--g->n];
+            return;
+        }
+    }
+}
 
 static uint64_t hash3(const char *r, const char *ns, const char *n)
 {
@@ -102,6 +159,17 @@ void kg_admission_memstate_free(kg_admission_memstate *m)
             e = n;
         }
     }
+    for (size_t i = 0; i < NBUCKETS; i++) {
+        group *g = m->groups[i];
+        while (g) {
+            group *n = g->next;
+            free(g->resource);
+            free(g->ns);
+            free(g->items);
+            free(g);
+            g = n;
+        }
+    }
     flags_free(m->features, m->nfeatures);
     flags_free(m->read_failures, m->nread_failures);
     flags_free(m->not_ready, m->nnot_ready);
@@ -136,6 +204,8 @@ static void store_locked(kg_admission_memstate *m, const char *resource, const c
         e->next = m->buckets[h % NBUCKETS];
         m->buckets[h % NBUCKETS] = e;
         m->count++;
+        group_add(group_find(m, resource, ns, true), e);
+        group_add(group_find(m, resource, ALL_NS, true), e);
     }
     kg_arena_init(&e->arena, 1024);
     e->obj = kg_json_clone(&e->arena, obj);
@@ -165,6 +235,8 @@ bool kg_admission_memstate_remove(kg_admission_memstate *m, const char *resource
         if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns ? ns : "") == 0 &&
             strcmp(e->name, name) == 0) {
             *pp = e->next;
+            group_del(group_find(m, e->resource, e->ns, false), e);
+            group_del(group_find(m, e->resource, ALL_NS, false), e);
             entry_free(e);
             m->count--;
             found = true;
@@ -295,20 +367,20 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
         pthread_rwlock_unlock(&m->lock);
         return NULL;
     }
-    list_item *items = malloc((m->count ? m->count : 1) * sizeof *items);
-    if (!items)
-        abort();
+    const group *g = group_find(m, resource, ns[0] ? ns : ALL_NS, false);
     size_t n = 0;
-    for (size_t i = 0; i < NBUCKETS; i++)
-        for (entry *e = m->buckets[i]; e; e = e->next)
-            if (strcmp(e->resource, resource) == 0 && (!ns[0] || strcmp(e->ns, ns) == 0) && (live || !e->store_only))
-                items[n++] = (list_item){e->ns, e->name, e->obj};
-    qsort(items, n, sizeof *items, cmp_item);
+    list_item *items = g && g->n ? kg_arena_alloc(a, g->n * sizeof *items) : NULL;
+    for (size_t i = 0; g && i < g->n; i++) {
+        const entry *e = g->items[i];
+        if (live || !e->store_only)
+            items[n++] = (list_item){e->ns, e->name, e->obj};
+    }
+    if (n > 1)
+        qsort(items, n, sizeof *items, cmp_item);
     arr = kg_json_new_array(a);
     for (size_t i = 0; i < n; i++)
         kg_json_array_append(a, arr, kg_json_clone(a, items[i].obj));
     pthread_rwlock_unlock(&m->lock);
-    free(items);
     return arr;
 }
 

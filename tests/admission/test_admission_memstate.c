@@ -1,0 +1,111 @@
+/* The in-memory services implementation: get/list visibility, copies, writer semantics, failure injection. */
+#include "admission_testutil.h"
+
+static const char *names_of(kg_arena *a, const kg_json *arr)
+{
+    assert_true(kg_json_is(arr, KG_JSON_ARRAY));
+    char *out = kg_arena_strdup(a, "");
+    for (size_t i = 0; i < arr->len; i++) {
+        const char *ns = kg_json_path_str(kg_json_at(arr, i), "metadata.namespace");
+        out = kg_arena_sprintf(a, "%s%s%s/%s", out, i ? "," : "", ns ? ns : "",
+                               kg_json_path_str(kg_json_at(arr, i), "metadata.name"));
+    }
+    return out;
+}
+
+static void get_and_list(void **state)
+{
+    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"b\",\"namespace\":\"ns1\"}}", 0);
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\"}}", 0);
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"z\",\"namespace\":\"ns0\"}}", 0);
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"hidden\",\"namespace\":\"ns1\"}}", KG_MEMSTATE_STORE_ONLY);
+    tput(m, "resourcequotas", "{\"metadata\":{\"name\":\"q\",\"namespace\":\"ns1\"}}", 0);
+    tput(m, "priorityclasses", "{\"metadata\":{\"name\":\"high\"},\"value\":1000}", 0);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error e = {0};
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "ns1", 0, &e)), "ns1/a,ns1/b");
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "ns1", KG_ADMISSION_GET_LIVE, &e)),
+                        "ns1/a,ns1/b,ns1/hidden");
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "", 0, &e)), "ns0/z,ns1/a,ns1/b");
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "nope", 0, &e)), "");
+    assert_string_equal(names_of(&a, s.list(m, &a, "priorityclasses", "", 0, &e)), "/high");
+    assert_string_equal(names_of(&a, s.list(m, &a, "secrets", "", 0, &e)), "");
+    /* get: copies, visibility, not found */
+    kg_json *pc = s.get(m, &a, "priorityclasses", "", "high", 0, &e);
+    assert_int_equal(kg_json_get(pc, "value")->u.i, 1000);
+    kg_json_set(&a, pc, "value", kg_json_new_int(&a, 1)); /* editing the copy leaves the state alone */
+    assert_int_equal(kg_json_get(s.get(m, &a, "priorityclasses", "", "high", 0, &e), "value")->u.i, 1000);
+    assert_null(s.get(m, &a, "limitranges", "ns1", "hidden", 0, &e));
+    assert_int_equal(e.code, KG_ENOTFOUND);
+    assert_string_equal(e.msg, "limitranges \"hidden\" not found");
+    assert_non_null(s.get(m, &a, "limitranges", "ns1", "hidden", KG_ADMISSION_GET_LIVE, &e));
+    assert_null(s.get(m, &a, "limitranges", "ns0", "a", 0, &e)); /* namespaces are separate */
+    /* replace and remove */
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\"},\"spec\":{\"v\":2}}", 0);
+    assert_int_equal(kg_json_path(s.get(m, &a, "limitranges", "ns1", "a", 0, &e), "spec.v")->u.i, 2);
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "ns1", 0, &e)), "ns1/a,ns1/b");
+    assert_true(kg_admission_memstate_remove(m, "limitranges", "ns1", "a"));
+    assert_false(kg_admission_memstate_remove(m, "limitranges", "ns1", "a"));
+    assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "", 0, &e)), "ns0/z,ns1/b");
+    /* objects need a name */
+    assert_false(kg_admission_memstate_put(m, "pods", tj(&a, "{\"metadata\":{}}"), 0, &e));
+    kg_admission_memstate_stats st = kg_admission_memstate_get_stats(m);
+    assert_int_equal(st.lists, 8);
+    kg_arena_free(&a);
+    kg_admission_memstate_free(m);
+}
+
+static void writer(void **state)
+{
+    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error e = {0};
+    kg_json *q =
+        s.create(m, &a, "resourcequotas", "ns", tj(&a, "{\"metadata\":{\"name\":\"q\",\"namespace\":\"ns\"}}"), &e);
+    assert_non_null(q);
+    const char *rv = kg_json_path_str(q, "metadata.resourceVersion");
+    assert_non_null(rv);
+    assert_null(s.create(m, &a, "resourcequotas", "ns", q, &e));
+    assert_int_equal(e.code, KG_EEXIST);
+    assert_string_equal(e.msg, "resourcequotas \"q\" already exists");
+    /* update with the current resourceVersion succeeds and bumps it; a stale one conflicts */
+    kg_json *q2 = s.update(m, &a, "resourcequotas", "ns", q, &e);
+    assert_non_null(q2);
+    assert_string_not_equal(kg_json_path_str(q2, "metadata.resourceVersion"), rv);
+    assert_null(s.update(m, &a, "resourcequotas", "ns", q, &e));
+    assert_int_equal(e.code, KG_ECONFLICT);
+    assert_null(s.update(m, &a, "resourcequotas", "ns",
+                         tj(&a, "{\"metadata\":{\"name\":\"missing\",\"namespace\":\"ns\"}}"), &e));
+    assert_int_equal(e.code, KG_ENOTFOUND);
+    /* injected failures */
+    kg_admission_memstate_fail_writes(m, 1, KG_EIO);
+    assert_null(s.create(m, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
+    assert_int_equal(e.code, KG_EIO);
+    assert_non_null(s.create(m, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
+    /* features, readiness, fake clock */
+    assert_false(s.feature_enabled(m, "PodLevelResources"));
+    kg_admission_memstate_set_feature(m, "PodLevelResources", true);
+    assert_true(kg_admission_feature(&s, "PodLevelResources"));
+    assert_true(kg_admission_ready(&s, "namespaces"));
+    kg_admission_memstate_set_ready(m, "namespaces", false);
+    assert_false(kg_admission_ready(&s, "namespaces"));
+    kg_admission_memstate_set_clock(m, 42);
+    kg_admission_sleep_ns(&s, 8);
+    assert_int_equal(kg_admission_now_ns(&s), 50);
+    kg_arena_free(&a);
+    kg_admission_memstate_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(get_and_list),
+        cmocka_unit_test(writer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
