@@ -103,4 +103,27 @@ bool kg_patch_schema_lookup(const kg_patch_schema *s, const char *kind, const ch
 bool kg_patch_strategic(kg_arena *a, const kg_json *doc, const kg_json *patch, const kg_patch_schema *schema,
                         const char *kind, kg_json **out, kg_error *err);
 
+/* ---- helpers for the API server ------------------------------------------------------------------------- */
+
+typedef enum kg_patch_format {
+    KG_PATCH_FORMAT_JSON,      /* application/json-patch+json */
+    KG_PATCH_FORMAT_MERGE,     /* application/merge-patch+json */
+    KG_PATCH_FORMAT_STRATEGIC, /* application/strategic-merge-patch+json */
+} kg_patch_format;
+
+/* Content-Type (parameters such as "; charset=utf-8" ignored) -> format. False for anything else, including
+ * application/apply-patch+yaml (server-side apply, not handled here); upstream answers 415 for unknown types. */
+bool kg_patch_format_from_content_type(const char *content_type, kg_patch_format *out);
+
+/* kube-apiserver rejects JSON patches with more operations than this (413, "Request entity too large: The allowed
+ * maximum operations in a JSON patch is 10000, got N"); kg_patch_json itself does not enforce it (webhook patches
+ * have no such limit). */
+#define KG_PATCH_JSON_MAX_OPS 10000
+
+/* HTTP status kube-apiserver answers when applying a PATCH request body failed with err (from the kg_patch_*
+ * function of that format): 400 (BadRequest: undecodable or malformed patch), 422 (the apply failed: JSON patch
+ * operations, lists of lists) or 500 (other strategic merge errors, surfaced verbatim). For 422 upstream's Status
+ * message is "the server rejected our request due to an error in our request" with err->msg as the cause. */
+int kg_patch_http_status(kg_patch_format format, const kg_error *err);
+
 #endif

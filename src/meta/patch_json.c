@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "meta/patch.h"
 
@@ -396,4 +397,58 @@ bool kg_patch_json(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_jso
             return false;
     *out = work;
     return true;
+}
+
+/* ---- API server helpers ---- */
+
+bool kg_patch_format_from_content_type(const char *ct, kg_patch_format *out)
+{
+    if (!ct)
+        return false;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    size_t n = strcspn(ct, ";");
+    while (n && (ct[n - 1] == ' ' || ct[n - 1] == '\t'))
+        n--;
+    static const struct {
+        const char *name;
+        kg_patch_format f;
+    } types[] = {
+        {"application/json-patch+json", KG_PATCH_FORMAT_JSON},
+        {"application/merge-patch+json", KG_PATCH_FORMAT_MERGE},
+        {"application/strategic-merge-patch+json", KG_PATCH_FORMAT_STRATEGIC},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].name) == n && strncasecmp(types[i].name, ct, n) == 0) {
+            if (out)
+                *out = types[i].f;
+            return true;
+        }
+    return false;
+}
+
+static bool starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+int kg_patch_http_status(kg_patch_format format, const kg_error *err)
+{
+    const char *m = err ? err->msg : "";
+    switch (format) {
+    case KG_PATCH_FORMAT_JSON:
+        /* jsonpatch.DecodePatch failures are BadRequest; Apply failures 422 */
+        return starts_with(m, "json: ") ? 400 : 422;
+    case KG_PATCH_FORMAT_MERGE:
+        return strcmp(m, "Invalid JSON Patch") == 0 ? 400 : 500;
+    case KG_PATCH_FORMAT_STRATEGIC:
+        /* interpretStrategicMergePatchError, plus the patch body decode (BadRequest) */
+        if (starts_with(m, "json: ") || strcmp(m, "invalid JSON document") == 0 ||
+            strcmp(m, "invalid patch format of primitive list") == 0 ||
+            strcmp(m, "invalid patch format of retainKeys") == 0 ||
+            strcmp(m, "invalid patch format of setElementOrder list") == 0)
+            return 400;
+        if (strcmp(m, "lists of lists are not supported") == 0 ||
+            strcmp(m, "patch content doesn't match retainKeys list") == 0)
+            return 422;
+        return 500;
+    }
+    return 500;
 }

@@ -206,6 +206,50 @@ static void test_escape_key(void **s)
     ok("{}", p, "{\"x/~y\":1}");
 }
 
+static int status_of(kg_patch_format f, const char *doc, const char *patch)
+{
+    kg_error e = {0};
+    kg_json *out = NULL;
+    bool okp = f == KG_PATCH_FORMAT_JSON    ? kg_patch_json(&A, J(doc), J(patch), &out, &e)
+               : f == KG_PATCH_FORMAT_MERGE ? kg_patch_merge(&A, J(doc), J(patch), &out, &e)
+                                            : kg_patch_strategic(&A, J(doc), J(patch), kg_patch_schema_builtin(),
+                                                                 "Pod", &out, &e);
+    assert_false(okp);
+    return kg_patch_http_status(f, &e);
+}
+
+static void test_server_helpers(void **s)
+{
+    (void)s;
+    kg_patch_format f = KG_PATCH_FORMAT_MERGE;
+    assert_true(kg_patch_format_from_content_type("application/json-patch+json", &f));
+    assert_int_equal(f, KG_PATCH_FORMAT_JSON);
+    assert_true(kg_patch_format_from_content_type("application/merge-patch+json; charset=utf-8", &f));
+    assert_int_equal(f, KG_PATCH_FORMAT_MERGE);
+    assert_true(kg_patch_format_from_content_type("application/strategic-merge-patch+json", &f));
+    assert_int_equal(f, KG_PATCH_FORMAT_STRATEGIC);
+    assert_false(kg_patch_format_from_content_type("application/apply-patch+yaml", &f));
+    assert_false(kg_patch_format_from_content_type("application/json", &f));
+    assert_false(kg_patch_format_from_content_type(NULL, &f));
+    /* JSON patch: undecodable body 400, failing operation 422 */
+    assert_int_equal(status_of(KG_PATCH_FORMAT_JSON, "{}", "{}"), 400);
+    assert_int_equal(status_of(KG_PATCH_FORMAT_JSON, "{}", "[{\"op\":\"remove\",\"path\":\"/a\"}]"), 422);
+    assert_int_equal(status_of(KG_PATCH_FORMAT_JSON, "{}", "[{\"op\":\"test\",\"path\":\"/a\",\"value\":1}]"), 422);
+    /* merge patch: a non-object, non-array patch is BadRequest */
+    assert_int_equal(status_of(KG_PATCH_FORMAT_MERGE, "{}", "1"), 400);
+    /* strategic: malformed directives 400, lists of lists 422, the rest surfaces as 500 */
+    assert_int_equal(status_of(KG_PATCH_FORMAT_STRATEGIC, "{}", "[]"), 400);
+    assert_int_equal(status_of(KG_PATCH_FORMAT_STRATEGIC, "{\"metadata\":{\"finalizers\":[\"a\"]}}",
+                               "{\"metadata\":{\"$deleteFromPrimitiveListX/finalizers\":[\"a\"]}}"),
+                     400);
+    assert_int_equal(status_of(KG_PATCH_FORMAT_STRATEGIC, "{\"metadata\":{\"finalizers\":[[\"a\"]]}}",
+                               "{\"metadata\":{\"finalizers\":[[\"b\"]]}}"),
+                     422);
+    assert_int_equal(status_of(KG_PATCH_FORMAT_STRATEGIC, "{\"spec\":{\"containers\":[{\"name\":\"a\"}]}}",
+                               "{\"spec\":{\"containers\":[{\"image\":\"b\"}]}}"),
+                     500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +258,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_v4_quirks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_escape_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_helpers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
