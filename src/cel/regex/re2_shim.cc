@@ -71,6 +71,48 @@ size_t utf8_width(const unsigned char *s, size_t n) {
     return w;
 }
 
+// Go's regexp syntax (as cel-go uses) differs from this RE2's in two places that matter: Go 1.22+ accepts
+// (?<name>re) besides (?P<name>re), and Go rejects \C (RE2's "any byte"). Rewrites the first and reports the
+// second; returns false with *bad set to the offending escape.
+bool go_syntax(const std::string &in, std::string *out, std::string *bad) {
+    out->clear();
+    out->reserve(in.size() + 4);
+    bool in_class = false;
+    for (size_t i = 0; i < in.size(); i++) {
+        char c = in[i];
+        if (c == '\\' && i + 1 < in.size()) {
+            if (!in_class && in[i + 1] == 'C') {
+                *bad = "\\C";
+                return false;
+            }
+            out->push_back(c);
+            out->push_back(in[++i]);
+            continue;
+        }
+        if (in_class) {
+            if (c == ']') in_class = false;
+            out->push_back(c);
+            continue;
+        }
+        if (c == '[') {
+            in_class = true;
+            out->push_back(c);
+            // a leading ']' (or '^]') is a literal
+            if (i + 1 < in.size() && in[i + 1] == '^') out->push_back(in[++i]);
+            if (i + 1 < in.size() && in[i + 1] == ']') out->push_back(in[++i]);
+            continue;
+        }
+        if (c == '(' && i + 2 < in.size() && in[i + 1] == '?' && in[i + 2] == '<' &&
+            (i + 3 >= in.size() || (in[i + 3] != '=' && in[i + 3] != '!'))) {
+            out->append("(?P<");
+            i += 2;
+            continue;
+        }
+        out->push_back(c);
+    }
+    return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -89,7 +131,15 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
     }
     try {
         r->pattern.assign(pattern ? pattern : "", pattern ? len : 0);
-        r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->pattern.data(), r->pattern.size()), opt);
+        std::string syntax, bad;
+        if (!go_syntax(r->pattern, &syntax, &bad)) {
+            delete r;
+            put_err(err, errcap,
+                    (flags & CEL_REGEX_GO_ERRORS) ? "error parsing regexp: invalid escape sequence: `" + bad + "`"
+                                                  : "invalid escape sequence: " + bad);
+            return nullptr;
+        }
+        r->re = new (std::nothrow) re2::RE2(re2::StringPiece(syntax.data(), syntax.size()), opt);
     } catch (...) {
         r->re = nullptr;
     }

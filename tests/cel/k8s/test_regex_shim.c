@@ -1,0 +1,146 @@
+/* The RE2 shim: Go regexp semantics that CEL and the Kubernetes regex library rely on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cel/regex/cel_regex.h"
+
+static cel_regex *compile(const char *p) {
+    char err[256] = "";
+    cel_regex *re = cel_regex_compile(p, strlen(p), 0, CEL_REGEX_GO_ERRORS, err, sizeof err);
+    if (!re) fail_msg("compile %s: %s", p, err);
+    return re;
+}
+
+static void expect_error(const char *p, unsigned flags, const char *want) {
+    char err[256] = "";
+    cel_regex *re = cel_regex_compile(p, strlen(p), 0, flags, err, sizeof err);
+    assert_null(re);
+    assert_string_equal(err, want);
+}
+
+static void test_compile_errors(void **state) {
+    (void)state;
+    /* Go's regexp error texts (what cel-go reports) */
+    expect_error("(a", CEL_REGEX_GO_ERRORS, "error parsing regexp: missing closing ): `(a`");
+    expect_error("a)", CEL_REGEX_GO_ERRORS, "error parsing regexp: unexpected ): `a)`");
+    expect_error("[a", CEL_REGEX_GO_ERRORS, "error parsing regexp: missing closing ]: `[a`");
+    expect_error("a**", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid nested repetition operator: `**`");
+    expect_error("*", CEL_REGEX_GO_ERRORS, "error parsing regexp: missing argument to repetition operator: `*`");
+    expect_error("\\8", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid escape sequence: `\\8`");
+    expect_error("a\\", CEL_REGEX_GO_ERRORS, "error parsing regexp: trailing backslash at end of expression: ``");
+    expect_error("[z-a]", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid character class range: `z-a`");
+    expect_error("(?P<n", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid named capture: `(?P<n`");
+    expect_error("\\C", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid escape sequence: `\\C`"); /* Go has no \C */
+    expect_error("x{1001}", CEL_REGEX_GO_ERRORS, "error parsing regexp: invalid repeat count: `{1001}`");
+    /* RE2's own wording without the flag */
+    expect_error("(a", 0, "missing ): (a");
+    /* Go 1.22+ named groups (?<name>re) are accepted */
+    cel_regex *ng = cel_regex_compile("(?<n>a)[(?<]", 12, 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+    assert_non_null(ng);
+    assert_int_equal(cel_regex_num_groups(ng), 1);
+    assert_true(cel_regex_full_match(ng, "a<", 2));
+    cel_regex_free(ng);
+    /* no backreferences in RE2 syntax */
+    char err[256];
+    assert_null(cel_regex_compile("(a)\\1", 5, 0, 0, err, sizeof err));
+}
+
+static void test_match(void **state) {
+    (void)state;
+    cel_regex *re = compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+    assert_true(cel_regex_partial_match(re, "web-7d4b9c6f5-x2x9k", 19));
+    assert_false(cel_regex_partial_match(re, "Web", 3));
+    assert_false(cel_regex_partial_match(re, "a-", 2));
+    cel_regex_free(re);
+    re = compile("b+");
+    assert_true(cel_regex_partial_match(re, "abbbc", 5)); /* CEL matches(): substring match */
+    assert_false(cel_regex_full_match(re, "abbbc", 5));
+    assert_true(cel_regex_full_match(re, "bbb", 3));
+    assert_int_equal(cel_regex_num_groups(re), 0);
+    size_t n;
+    assert_string_equal(cel_regex_pattern(re, &n), "b+");
+    assert_int_equal(n, 2);
+    cel_regex_free(re);
+    /* UTF-8: . is one code point */
+    re = compile("^.$");
+    assert_true(cel_regex_partial_match(re, "\xc3\xa9", 2));
+    cel_regex_free(re);
+    /* linear time: a pattern that is exponential for backtracking engines */
+    re = compile("(a+)+$");
+    char buf[4096];
+    memset(buf, 'a', sizeof buf - 1);
+    buf[sizeof buf - 2] = 'b';
+    assert_false(cel_regex_partial_match(re, buf, sizeof buf - 1));
+    cel_regex_free(re);
+}
+
+typedef struct spans {
+    size_t n;
+    size_t s[16], e[16];
+} spans;
+
+static bool collect(void *ud, size_t s, size_t e) {
+    spans *sp = ud;
+    sp->s[sp->n] = s;
+    sp->e[sp->n++] = e;
+    return sp->n < 16;
+}
+
+static void test_find(void **state) {
+    (void)state;
+    cel_regex *re = compile("[0-9]+");
+    size_t s, e;
+    assert_true(cel_regex_find(re, "abc 123 456", 11, 0, &s, &e));
+    assert_int_equal(s, 4);
+    assert_int_equal(e, 7);
+    assert_true(cel_regex_find(re, "abc 123 456", 11, 7, &s, &e));
+    assert_int_equal(s, 8);
+    assert_false(cel_regex_find(re, "abc", 3, 0, &s, &e));
+    cel_regex_free(re);
+    /* ^ anchors at the text start even when searching from an offset */
+    re = compile("^a");
+    assert_false(cel_regex_find(re, "aa", 2, 1, &s, &e));
+    cel_regex_free(re);
+}
+
+static void test_find_all(void **state) {
+    (void)state;
+    /* Go: regexp.MustCompile("a*").FindAllString("baaab", -1) == ["" "aaa" ""] */
+    cel_regex *re = compile("a*");
+    spans sp = {0};
+    assert_int_equal(cel_regex_find_all(re, "baaab", 5, -1, collect, &sp), 3);
+    assert_int_equal(sp.s[0], 0);
+    assert_int_equal(sp.e[0], 0);
+    assert_int_equal(sp.s[1], 1);
+    assert_int_equal(sp.e[1], 4);
+    assert_int_equal(sp.s[2], 5);
+    assert_int_equal(sp.e[2], 5);
+    cel_regex_free(re);
+    /* limit */
+    re = compile("[a-c]");
+    sp.n = 0;
+    assert_int_equal(cel_regex_find_all(re, "abcd", 4, 2, collect, &sp), 2);
+    assert_int_equal(cel_regex_find_all(re, "abcd", 4, 0, NULL, NULL), 0);
+    cel_regex_free(re);
+    /* empty matches advance by a whole UTF-8 character: "" before and after "é" */
+    re = compile("x*");
+    sp.n = 0;
+    assert_int_equal(cel_regex_find_all(re, "\xc3\xa9", 2, -1, collect, &sp), 2);
+    assert_int_equal(sp.s[1], 2);
+    cel_regex_free(re);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compile_errors),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_find_all),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
