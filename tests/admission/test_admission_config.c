@@ -224,12 +224,47 @@ static void legacy_unversioned_file(void **state)
                         "\"/etc/kgate/adm.yaml\": apiVersion: Object 'apiVersion' is missing");
 }
 
+/* Every prefix of valid files, and every single-byte corruption of a JSON one, either parses or fails with a
+ * message naming the file — never crashes (ASan/UBSan build). */
+static void truncated_and_corrupted_inputs(void **state)
+{
+    const char *yaml = HDR "plugins:\n- name: A\n  configuration:\n    k: [1, {x: y}]\n- name: B\n  path: b.yaml\n";
+    const char *json = "{\"apiVersion\":\"apiserver.config.k8s.io/v1\",\"kind\":\"AdmissionConfiguration\","
+                       "\"plugins\":[{\"name\":\"A\",\"configuration\":{\"k\":[1,{\"x\":\"y\"}]}}]}";
+    const char *inputs[] = {yaml, json};
+    for (int k = 0; k < 2; k++) {
+        size_t n = strlen(inputs[k]);
+        char *buf = malloc(n + 1);
+        for (size_t len = 0; len <= n; len++) {
+            memcpy(buf, inputs[k], len);
+            kg_admission_config c;
+            kg_admission_config_init(&c);
+            kg_error e = {0};
+            if (!kg_admission_config_parse(&c, "/f.yaml", buf, len, &e))
+                assert_true(strncmp(e.msg, "\"/f.yaml\": ", 11) == 0);
+            kg_admission_config_free(&c);
+        }
+        for (size_t i = 0; k == 1 && i < n; i++) {
+            memcpy(buf, inputs[k], n);
+            buf[i] = (char)(buf[i] ^ 0x5a);
+            kg_admission_config c;
+            kg_admission_config_init(&c);
+            kg_error e = {0};
+            if (!kg_admission_config_parse(&c, "/f.yaml", buf, n, &e))
+                assert_true(strncmp(e.msg, "\"/f.yaml\": ", 11) == 0);
+            kg_admission_config_free(&c);
+        }
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(v1_yaml_embedded_and_path),       cmocka_unit_test(v1alpha1_json_embedded_wins),
         cmocka_unit_test(absolute_and_cwd_relative_paths), cmocka_unit_test(malformed_files_name_file_and_field),
         cmocka_unit_test(unreadable_path_file_names_it),   cmocka_unit_test(legacy_unversioned_file),
+        cmocka_unit_test(truncated_and_corrupted_inputs),
     };
     return cmocka_run_group_tests(tests, mkdir_tmp, rm_tmp);
 }

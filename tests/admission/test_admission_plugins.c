@@ -357,6 +357,27 @@ static void lifecycle_force_live_lookup_after_delete(void **state)
     kg_admission_chain_free(c);
 }
 
+/* The namespace shows up in the cache while NamespaceLifecycle waits its 50 ms: no live lookup is needed. */
+static kg_admission_memstate *g_ms;
+static void appear_on_sleep(void *ctx, int64_t ns)
+{
+    tput(g_ms, "namespaces", NS("late", "Active"), 0);
+}
+
+static void lifecycle_waits_for_cache_on_create(void **state)
+{
+    fixture *f = *state;
+    g_ms = f->m;
+    kg_admission_services svc = f->svc;
+    svc.sleep_ns = appear_on_sleep;
+    kg_admission_attributes at;
+    tattrs(&at, &f->a, KG_ADMISSION_CREATE, "Pod", "pods", "late", "x", tj(&f->a, POD_X), NULL);
+    assert_null(run1(&kg_admission_plugin_namespace_lifecycle, &at, &svc));
+    kg_admission_memstate_stats s = kg_admission_memstate_get_stats(f->m);
+    assert_int_equal(s.gets, 2);
+    assert_int_equal(s.live_gets, 0);
+}
+
 /* ---- NamespaceExists ---- */
 
 static kg_status *ex(fixture *f, kg_admission_op op, const char *kind, const char *resource, const char *ns)
@@ -501,6 +522,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(lifecycle_errors, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(lifecycle_is_idempotent, fx_setup, fx_teardown),
         cmocka_unit_test(lifecycle_force_live_lookup_after_delete),
+        cmocka_unit_test_setup_teardown(lifecycle_waits_for_cache_on_create, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(exists_scenarios, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(autoprovision_scenarios, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(autoprovision_then_lifecycle_in_one_chain, fx_setup, fx_teardown),
