@@ -13,7 +13,8 @@
 #include "credentialprovider/credentialprovider.h"
 #include "json/json.h"
 
-const char kg_cmd_credentials_help[] = "Image credentials from kubelet credential-provider plugins (get, validate, helper)";
+const char kg_cmd_credentials_help[] =
+    "Image credentials from kubelet credential-provider plugins (get, validate, helper)";
 
 static const char usage_text[] =
     "Usage:\n"
@@ -21,7 +22,8 @@ static const char usage_text[] =
     "  kgate credentials [flags] validate       load and validate the config, print every error\n"
     "  kgate credentials [flags] helper get     docker-credential-helper protocol (server URL on stdin)\n"
     "\nFlags:\n"
-    "  --image-credential-provider-config=PATH  CredentialProviderConfig file or directory (env KGATE_CREDENTIALS_CONFIG)\n"
+    "  --image-credential-provider-config=PATH  CredentialProviderConfig file or directory (env "
+    "KGATE_CREDENTIALS_CONFIG)\n"
     "  --image-credential-provider-bin-dir=DIR  directory of the plugin executables (env KGATE_CREDENTIALS_BIN_DIR)\n"
     "  --cache-dir=DIR                          credential cache (default $XDG_CACHE_HOME/kgate/credentials)\n"
     "  --no-cache                               neither read nor write the cache\n"
@@ -29,7 +31,8 @@ static const char usage_text[] =
     "  --namespace=NS --service-account=NAME    the pod's namespace and service account (token mode)\n"
     "  --pod-name=NAME --pod-uid=UID            the pod the token is bound to (token mode, optional)\n"
     "  --feature-gates=KubeletServiceAccountTokenForCredentialProviders=true|false   (default true)\n"
-    "  --exec-timeout=DURATION                  plugin timeout, default 1m (for tests; env KGATE_CREDENTIALS_EXEC_TIMEOUT)\n"
+    "  --exec-timeout=DURATION                  plugin timeout, default 1m (for tests; env "
+    "KGATE_CREDENTIALS_EXEC_TIMEOUT)\n"
     "  -v=N                                     log verbosity\n";
 
 typedef struct cli {
@@ -297,8 +300,9 @@ static int cmd_helper(kg_arena *a, const cli *c)
         return 0;
     }
     if (!strcmp(action, "store") || !strcmp(action, "erase")) {
-        fprintf(stdout, "kgate credentials helper: %s is not supported: credentials come from the configured "
-                        "providers\n",
+        fprintf(stdout,
+                "kgate credentials helper: %s is not supported: credentials come from the configured "
+                "providers\n",
                 action);
         return 1;
     }

@@ -33,8 +33,7 @@ static void lp(EVP_MD_CTX *h, const char *s)
     EVP_DigestUpdate(h, s, strlen(s));
 }
 
-char *kg_credentialprovider_cache_file(kg_arena *a, const kg_cred_provider *p, const char *base_key,
-                                       const char *sa_key)
+char *kg_credentialprovider_cache_file(kg_arena *a, const kg_cred_provider *p, const char *base_key, const char *sa_key)
 {
     EVP_MD_CTX *h = EVP_MD_CTX_new();
     EVP_DigestInit_ex(h, EVP_sha256(), NULL);

@@ -63,14 +63,9 @@ static const field_schema token_schema[] = {{"serviceAccountTokenAudience", NULL
                                             {"requiredServiceAccountAnnotationKeys", NULL},
                                             {"optionalServiceAccountAnnotationKeys", NULL},
                                             {NULL, NULL}};
-static const field_schema provider_schema[] = {{"name", NULL},
-                                               {"matchImages", NULL},
-                                               {"defaultCacheDuration", NULL},
-                                               {"apiVersion", NULL},
-                                               {"args", NULL},
-                                               {"env", env_schema},
-                                               {"tokenAttributes", token_schema},
-                                               {NULL, NULL}};
+static const field_schema provider_schema[] = {
+    {"name", NULL}, {"matchImages", NULL}, {"defaultCacheDuration", NULL},    {"apiVersion", NULL},
+    {"args", NULL}, {"env", env_schema},   {"tokenAttributes", token_schema}, {NULL, NULL}};
 static const field_schema top_schema[] = {
     {"kind", NULL}, {"apiVersion", NULL}, {"providers", provider_schema}, {NULL, NULL}};
 
@@ -225,8 +220,7 @@ static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provid
     return true;
 }
 
-static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, kg_json_parse_info *info,
-                      kg_error *err)
+static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, kg_json_parse_info *info, kg_error *err)
 {
     size_t i = 0;
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
@@ -243,8 +237,7 @@ static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, 
     return *out != NULL;
 }
 
-bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out,
-                                         kg_error *err)
+bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out, kg_error *err)
 {
     memset(out, 0, sizeof *out);
     kg_json *doc;
@@ -266,8 +259,8 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
         char *d = kg_arena_strndup(a, data, len);
         return kg_err_set(err, KG_EINVAL, "failed to decode: Object 'Kind' is missing in '%s'", d);
     }
-    bool known_version = !strcmp(apiv, CFG_GROUP "/v1") || !strcmp(apiv, CFG_GROUP "/v1beta1") ||
-                         !strcmp(apiv, CFG_GROUP "/v1alpha1");
+    bool known_version =
+        !strcmp(apiv, CFG_GROUP "/v1") || !strcmp(apiv, CFG_GROUP "/v1beta1") || !strcmp(apiv, CFG_GROUP "/v1alpha1");
     if (!known_version || strcmp(kind, "CredentialProviderConfig") != 0)
         return kg_err_set(err, KG_EINVAL, "failed to decode: no kind \"%s\" is registered for version \"%s\"", kind,
                           apiv);
@@ -305,7 +298,10 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
 
 /* ---------------------------------------------------------------- loading */
 
-static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
 
 static void hash_update(EVP_MD_CTX *h, const char *data, size_t len)
 {
@@ -332,8 +328,7 @@ bool kg_credentialprovider_config_load(kg_arena *a, const char *path, kg_cred_co
     if (S_ISDIR(st.st_mode)) {
         DIR *dir = opendir(path);
         if (!dir)
-            return kg_err_set(err, KG_EIO, "unable to read directory \"%s\": open %s: %s", path, path,
-                              strerror(errno));
+            return kg_err_set(err, KG_EIO, "unable to read directory \"%s\": open %s: %s", path, path, strerror(errno));
         size_t cap = 8;
         files = kg_arena_alloc(a, sizeof(char *) * cap);
         struct dirent *de;
@@ -385,14 +380,13 @@ bool kg_credentialprovider_config_load(kg_arena *a, const char *path, kg_cred_co
             for (size_t j = 0; j < out->n_providers; j++)
                 if (!strcmp(out->providers[j].name, one.providers[i].name)) {
                     EVP_MD_CTX_free(h);
-                    return kg_err_set(err, KG_EINVAL,
-                                      "duplicate provider name \"%s\" found in configuration file(s)",
+                    return kg_err_set(err, KG_EINVAL, "duplicate provider name \"%s\" found in configuration file(s)",
                                       one.providers[i].name);
                 }
             if (out->n_providers == cap) {
                 size_t nc = cap ? cap * 2 : 8;
-                out->providers = kg_arena_realloc(a, out->providers, sizeof(kg_cred_provider) * cap,
-                                                  sizeof(kg_cred_provider) * nc);
+                out->providers =
+                    kg_arena_realloc(a, out->providers, sizeof(kg_cred_provider) * cap, sizeof(kg_cred_provider) * nc);
                 cap = nc;
             }
             out->providers[out->n_providers++] = one.providers[i];
@@ -442,7 +436,10 @@ static char *q(kg_arena *a, const char *s)
     return r;
 }
 
-static bool is_dns1123_label_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+static bool is_dns1123_label_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 /* IsDNS1123Subdomain: ≤253, [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)* */
 static void check_dns1123_subdomain(const char *s, size_t n, const char ***msgs, size_t *nm, kg_arena *a)
@@ -563,8 +560,8 @@ size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *
         else if (strcmp(p->api_version, KG_CRED_API_V1) && strcmp(p->api_version, KG_CRED_API_V1 "alpha1") &&
                  strcmp(p->api_version, KG_CRED_API_V1 "beta1"))
             add_err(&l,
-                    "providers.apiVersion: Unsupported value: %s: supported values: \"" KG_CRED_API_V1 "\", \"" KG_CRED_API_V1
-                    "alpha1\", \"" KG_CRED_API_V1 "beta1\"",
+                    "providers.apiVersion: Unsupported value: %s: supported values: \"" KG_CRED_API_V1
+                    "\", \"" KG_CRED_API_V1 "alpha1\", \"" KG_CRED_API_V1 "beta1\"",
                     q(a, p->api_version));
         if (p->n_match_images == 0)
             add_err(&l, "providers.matchImages: Required value: at least 1 item in matchImages is required");
@@ -622,8 +619,9 @@ size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *
                 kg_buf_puts(&b, q(a, both[k]));
             }
             kg_buf_putc(&b, ']');
-            add_err(&l, "providers.tokenAttributes: Invalid value: %s: annotation keys cannot be both required and "
-                        "optional",
+            add_err(&l,
+                    "providers.tokenAttributes: Invalid value: %s: annotation keys cannot be both required and "
+                    "optional",
                     kg_buf_cstr(&b));
             kg_buf_free(&b);
         }
@@ -631,8 +629,9 @@ size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *
             add_err(&l, "providers.tokenAttributes.cacheType: Required value: cacheType is required to be set when "
                         "tokenAttributes is specified. Supported values are: ServiceAccount, Token");
         else if (strcmp(t->cache_type, "ServiceAccount") && strcmp(t->cache_type, "Token"))
-            add_err(&l, "providers.tokenAttributes.cacheType: Unsupported value: %s: supported values: "
-                        "\"ServiceAccount\", \"Token\"",
+            add_err(&l,
+                    "providers.tokenAttributes.cacheType: Unsupported value: %s: supported values: "
+                    "\"ServiceAccount\", \"Token\"",
                     q(a, t->cache_type));
     }
     *errs = l.v;

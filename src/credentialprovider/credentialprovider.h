@@ -87,10 +87,9 @@ typedef struct kg_cred_config {
 } kg_cred_config;
 
 /* Decode one CredentialProviderConfig document (YAML or JSON) strictly. `what` names the source in errors. */
-bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out,
-                                         kg_error *err);
-/* Load a file, or every regular file ending .json, .yaml or .yml of a directory in lexicographic order, merging providers
- * and rejecting duplicate names across files. Does not validate. */
+bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out, kg_error *err);
+/* Load a file, or every regular file ending .json, .yaml or .yml of a directory in lexicographic order, merging
+ * providers and rejecting duplicate names across files. Does not validate. */
 bool kg_credentialprovider_config_load(kg_arena *a, const char *path, kg_cred_config *out, kg_error *err);
 
 /* validateCredentialProviderConfig: every error, in upstream order and text ("providers.name: Duplicate value: ...").
@@ -100,17 +99,16 @@ size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *
 /* utilerrors aggregate rendering: one message as is, several as "[e1, e2]" (duplicates dropped). */
 char *kg_credentialprovider_aggregate(kg_arena *a, const char *const *errs, size_t n);
 /* The kubelet's bin-dir checks: the directory exists, and <binDir>/<name> is an executable file for each provider. */
-bool kg_credentialprovider_check_bin_dir(kg_arena *a, const kg_cred_config *cfg, const char *bin_dir,
-                                         kg_error *err);
+bool kg_credentialprovider_check_bin_dir(kg_arena *a, const kg_cred_config *cfg, const char *bin_dir, kg_error *err);
 
 /* ---------------------------------------------------------------- runtime */
 
 /* A pod's identity for service-account-token mode. */
 typedef struct kg_cred_pod {
     const char *namespace_;
-    const char *name;     /* pod name (boundObjectRef), may be NULL */
-    const char *uid;      /* pod uid (boundObjectRef), may be NULL */
-    const char *sa_name;  /* "" / NULL: the pod has no service account */
+    const char *name;    /* pod name (boundObjectRef), may be NULL */
+    const char *uid;     /* pod uid (boundObjectRef), may be NULL */
+    const char *sa_name; /* "" / NULL: the pod has no service account */
 } kg_cred_pod;
 
 /* What a token source returns for a service account. */
@@ -130,8 +128,8 @@ typedef struct kg_cred_token_source {
 
 typedef struct kg_cred_options {
     const char *bin_dir;
-    const char *cache_dir; /* NULL: no disk cache */
-    bool no_cache;         /* neither read nor write the cache */
+    const char *cache_dir;   /* NULL: no disk cache */
+    bool no_cache;           /* neither read nor write the cache */
     int64_t exec_timeout_ms; /* 0: the kubelet's 1 minute */
     int64_t now_ns;          /* 0: the real clock (tests move time forward) */
     bool sa_token_gate;      /* KubeletServiceAccountTokenForCredentialProviders */
@@ -160,21 +158,20 @@ typedef struct kg_cred_response {
 /* Run one provider's plugin for image (already normalised). token/annotations are used in SA mode (may be NULL).
  * Errors name the provider. */
 bool kg_credentialprovider_exec(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o, const char *image,
-                                const char *token, const kg_json *annotations, kg_cred_response *out,
-                                kg_error *err);
+                                const char *token, const kg_json *annotations, kg_cred_response *out, kg_error *err);
 /* Decode a plugin's stdout as upstream does (GVK sniff, apiVersion check, strict decode, kind, cacheKeyType). */
 bool kg_credentialprovider_decode_response(kg_arena *a, const kg_cred_provider *p, const char *data, size_t len,
                                            kg_cred_response *out, kg_error *err);
 
 /* provide(image) of one provider: matchImages, SA mode, cache lookup, exec, cache store. *auth is NULL when the
  * provider yields nothing. Failures are reported through o->on_error and yield nothing (the pull proceeds). */
-void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o,
-                                   const char *image, kg_json **auth);
+void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o, const char *image,
+                                   kg_json **auth);
 
 /* The external keyring's Lookup(image): every provider in config order, combined in a BasicDockerKeyring.
  * image may be un-normalised; returns the credentials in attempt order. */
-bool kg_credentialprovider_lookup(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o,
-                                  const char *image, kg_cred_auth **out, size_t *n, kg_error *err);
+bool kg_credentialprovider_lookup(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o, const char *image,
+                                  kg_cred_auth **out, size_t *n, kg_error *err);
 /* The same for a name already normalised (or a registry host[:port][/path], as the docker helper protocol gives). */
 void kg_credentialprovider_lookup_name(kg_arena *a, const kg_cred_config *cfg, const kg_cred_options *o,
                                        const char *name, kg_cred_auth **out, size_t *n);

@@ -341,15 +341,18 @@ bool kg_credentialprovider_decode_response(kg_arena *a, const kg_cred_provider *
     kg_json *doc = kg_json_parse(a, data, len, &perr);
     kg_credentialprovider_go_json_error(perr.msg);
     if (!doc)
-        return kg_err_set(err, KG_EINVAL, "error reading GVK from response: couldn't get version/kind; json parse "
-                                          "error: %s",
+        return kg_err_set(err, KG_EINVAL,
+                          "error reading GVK from response: couldn't get version/kind; json parse "
+                          "error: %s",
                           perr.msg);
     if (doc->type != KG_JSON_OBJECT)
         return kg_err_set(err, KG_EINVAL,
                           "error reading GVK from response: couldn't get version/kind; json parse error: json: cannot "
                           "unmarshal %s into Go value of type struct { APIVersion string "
                           "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }",
-                          doc->type == KG_JSON_ARRAY ? "array" : doc->type == KG_JSON_STRING ? "string" : "number");
+                          doc->type == KG_JSON_ARRAY    ? "array"
+                          : doc->type == KG_JSON_STRING ? "string"
+                                                        : "number");
     const char *apiv = kg_json_get_str(doc, "apiVersion");
     const char *gv = group_version_string(a, apiv ? apiv : "");
     if (strcmp(gv, p->api_version) != 0)
@@ -375,8 +378,8 @@ bool kg_credentialprovider_exec(kg_arena *a, const kg_cred_provider *p, const kg
     run_plugin(a, p, o, path, in, in_len, &r);
     bool ok;
     if (r.failure[0]) {
-        ok = kg_err_set(err, KG_EIO, "error execing credential provider plugin %s for image %s: %s: %s", p->name,
-                        image, r.failure, kg_buf_cstr(&r.errb));
+        ok = kg_err_set(err, KG_EIO, "error execing credential provider plugin %s for image %s: %s: %s", p->name, image,
+                        r.failure, kg_buf_cstr(&r.errb));
         if (!strcmp(r.failure, "context deadline exceeded") && err)
             err->code = KG_ETIMEOUT;
     } else {

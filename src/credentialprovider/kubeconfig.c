@@ -17,7 +17,7 @@
 
 struct kg_cred_kubeconfig {
     const char *server;
-    const char *ca_data;  /* PEM */
+    const char *ca_data; /* PEM */
     size_t ca_len;
     const char *ca_file;
     bool insecure;
@@ -242,8 +242,8 @@ static kg_json *call(kg_cred_kubeconfig *kc, kg_arena *a, const char *method, co
 
 static bool get_sa(void *ctx, kg_arena *a, const char *ns, const char *name, kg_cred_sa_info *out, kg_error *err)
 {
-    kg_json *doc = call(ctx, a, "GET", kg_arena_sprintf(a, "/api/v1/namespaces/%s/serviceaccounts/%s", ns, name),
-                        NULL, err);
+    kg_json *doc =
+        call(ctx, a, "GET", kg_arena_sprintf(a, "/api/v1/namespaces/%s/serviceaccounts/%s", ns, name), NULL, err);
     if (!doc)
         return false;
     out->uid = kg_json_path_str(doc, "metadata.uid");

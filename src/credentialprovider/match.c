@@ -240,7 +240,10 @@ char *kg_credentialprovider_format_duration(kg_arena *a, int64_t d)
 
 enum { ENC_PATH, ENC_HOST, ENC_USER, ENC_FRAGMENT };
 
-static bool ishex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static bool ishex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 static int unhex(char c)
 {
     if (c >= '0' && c <= '9')
@@ -260,11 +263,28 @@ static bool host_should_escape(unsigned char c)
     if (isalnum_ascii(c))
         return false;
     switch (c) {
-    case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
-    case ':': case '[': case ']': case '<': case '>': case '"': case '-': case '_': case '.': case '~':
-        return false;
-    default:
-        return true;
+    case '!':
+    case '$':
+    case '&':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case ',':
+    case ';':
+    case '=':
+    case ':':
+    case '[':
+    case ']':
+    case '<':
+    case '>':
+    case '"':
+    case '-':
+    case '_':
+    case '.':
+    case '~': return false;
+    default: return true;
     }
 }
 
@@ -787,7 +807,10 @@ bool kg_credentialprovider_urls_match(const char *glob, const char *target)
 
 /* ---------------------------------------------------------------- docker reference normalisation */
 
-static bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+static bool is_lower_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 /* pathComponent = [a-z0-9]+ (([._]|__|[-]+)[a-z0-9]+)* */
 static bool valid_path_component(const char *s, size_t n)
@@ -818,7 +841,10 @@ static bool valid_path_component(const char *s, size_t n)
     return true;
 }
 
-static bool is_alnum_mixed(char c) { return isalnum_ascii((unsigned char)c); }
+static bool is_alnum_mixed(char c)
+{
+    return isalnum_ascii((unsigned char)c);
+}
 
 /* domainAndPort = (domainName | \[[a-fA-F0-9:]+\]) (:[0-9]+)? */
 static bool valid_domain(const char *s, size_t n)
@@ -904,8 +930,8 @@ char *kg_credentialprovider_normalize_image(kg_arena *a, const char *s, kg_error
         for (size_t i = 0; i < n; i++)
             allhex = allhex && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'));
         if (allhex)
-            return kg_err_set(err, KG_EINVAL, "invalid repository name (%s), cannot specify 64-byte hexadecimal strings",
-                              s),
+            return kg_err_set(err, KG_EINVAL,
+                              "invalid repository name (%s), cannot specify 64-byte hexadecimal strings", s),
                    NULL;
     }
     if (n == 0)

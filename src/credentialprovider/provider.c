@@ -37,7 +37,10 @@ __attribute__((format(printf, 3, 4))) static void report(const kg_cred_options *
         KG_V(2, "credential provider %s: %s", p->name, msg);
 }
 
-static void lp(kg_buf *b, const char *s) { kg_buf_printf(b, "%zu:%s", strlen(s), s); }
+static void lp(kg_buf *b, const char *s)
+{
+    kg_buf_printf(b, "%zu:%s", strlen(s), s);
+}
 
 static char *sha256_hex(kg_arena *a, const char *s)
 {
@@ -91,8 +94,8 @@ static char *registry_of(kg_arena *a, const char *image)
     return kg_arena_strndup(a, image, strcspn(image, "/"));
 }
 
-void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o,
-                                   const char *image, kg_json **auth)
+void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o, const char *image,
+                                   kg_json **auth)
 {
     *auth = NULL;
     if (!image_allowed(p, image))
@@ -105,8 +108,9 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
         const kg_cred_pod *pod = o->pod;
         const char *sa_name = pod && pod->sa_name ? pod->sa_name : "";
         if (!*sa_name && t->require_sa) {
-            report(o, p, "skipped: the provider requires a service account and the pod has none (give "
-                         "--namespace and --service-account)");
+            report(o, p,
+                   "skipped: the provider requires a service account and the pod has none (give "
+                   "--namespace and --service-account)");
             return;
         }
         if (*sa_name) {

@@ -164,14 +164,13 @@ static void docker_credential_helper(void **state)
     snprintf(binflag, sizeof binflag, "--image-credential-provider-bin-dir=%s", bindir);
     snprintf(cacheflag, sizeof cacheflag, "--cache-dir=%s", cachedir);
     char *out;
-    assert_int_equal(run("https://registry.io\n", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get",
-                         NULL),
-                     0);
-    assert_string_equal(out, "{\"ServerURL\":\"https://registry.io\",\"Username\":\"user\",\"Secret\":\"pass:word\"}\n");
+    assert_int_equal(
+        run("https://registry.io\n", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get", NULL), 0);
+    assert_string_equal(out,
+                        "{\"ServerURL\":\"https://registry.io\",\"Username\":\"user\",\"Secret\":\"pass:word\"}\n");
     free(out);
-    assert_int_equal(run("https://index.docker.io/v1/", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper",
-                         "get", NULL),
-                     0);
+    assert_int_equal(
+        run("https://index.docker.io/v1/", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get", NULL), 0);
     assert_string_equal(out, "{\"ServerURL\":\"https://index.docker.io/v1/\",\"Username\":\"hubuser\",\"Secret\":"
                              "\"hubpass\"}\n");
     free(out);

@@ -105,10 +105,11 @@ static void decode_errors(void **state)
     static const struct {
         const char *doc, *msg;
     } c[] = {
-        {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER
-         ",\"foo\":1}],\"bar\":true}",
+        {"{\"apiVersion\":\"kubelet.config.k8s.io/"
+         "v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER ",\"foo\":1}],\"bar\":true}",
          "failed to decode: strict decoding error: unknown field \"providers[0].foo\", unknown field \"bar\""},
-        {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER
+        {"{\"apiVersion\":\"kubelet.config.k8s.io/"
+         "v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER
          ",\"env\":[{\"name\":\"A\",\"value\":\"b\",\"x\":\"y\"}],\"tokenAttributes\":{\"audience\":\"a\"}}]}",
          "failed to decode: strict decoding error: unknown field \"providers[0].env[0].x\", unknown field "
          "\"providers[0].tokenAttributes.audience\""},
@@ -157,7 +158,8 @@ static void validation_rules(void **state)
         const char *errs;
     } c[] = {
         {"", true, "providers: Required value: at least 1 item in plugins is required"},
-        {"{\"name\":\"foo/../bar\",\"matchImages\":[\"a.io\"],\"defaultCacheDuration\":\"1m\",\"apiVersion\":\"" V1 "\"}",
+        {"{\"name\":\"foo/../bar\",\"matchImages\":[\"a.io\"],\"defaultCacheDuration\":\"1m\",\"apiVersion\":\"" V1
+         "\"}",
          true, "providers.name: Invalid value: \"foo/../bar\": provider name cannot contain '/'"},
         {"{\"name\":\"foo bar\",\"matchImages\":[\"a.io\"],\"defaultCacheDuration\":\"1m\",\"apiVersion\":\"" V1 "\"}",
          true, "providers.name: Invalid value: \"foo bar\": provider name cannot contain spaces"},
@@ -335,7 +337,8 @@ static const char *provider_doc(kg_arena *a, const char *name)
 {
     return kg_arena_sprintf(a,
                             "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
-                            "- name: %s\n  matchImages: [\"%s.io\"]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n",
+                            "- name: %s\n  matchImages: [\"%s.io\"]\n  defaultCacheDuration: 1m\n  apiVersion: " V1
+                            "\n",
                             name, name);
 }
 
@@ -448,9 +451,12 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(valid_config_decodes_fields), cmocka_unit_test(decode_errors),
-        cmocka_unit_test(validation_rules),            cmocka_unit_test(qualified_name_edge_cases),
-        cmocka_unit_test(aggregate_rendering),         cmocka_unit_test(load_file_and_directory),
+        cmocka_unit_test(valid_config_decodes_fields),
+        cmocka_unit_test(decode_errors),
+        cmocka_unit_test(validation_rules),
+        cmocka_unit_test(qualified_name_edge_cases),
+        cmocka_unit_test(aggregate_rendering),
+        cmocka_unit_test(load_file_and_directory),
         cmocka_unit_test(bin_dir_checks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -135,10 +135,10 @@ static void success_request_args_env(void **state)
          *env = kg_arena_sprintf(&a, "%s/env.log", tmpdir);
     setenv("PLUGIN_VAR", "from-parent", 1);
     setenv("PARENT_ONLY", "inherited", 1);
-    kg_cred_provider *p = mkprov(&a, "ok", "registry.io", "0s", "REQ_LOG", req, "ARGS_LOG", args, "ENV_LOG", env,
-                                 "PLUGIN_VAR", "first", "PLUGIN_VAR", "from-config", "RESPONSE",
-                                 resp(&a, "Image", NULL, "{\"registry.io\":{\"username\":\"u\",\"password\":\"p\"}}"),
-                                 NULL);
+    kg_cred_provider *p =
+        mkprov(&a, "ok", "registry.io", "0s", "REQ_LOG", req, "ARGS_LOG", args, "ENV_LOG", env, "PLUGIN_VAR", "first",
+               "PLUGIN_VAR", "from-config", "RESPONSE",
+               resp(&a, "Image", NULL, "{\"registry.io\":{\"username\":\"u\",\"password\":\"p\"}}"), NULL);
     const char *pargs[] = {"get-credentials", "--flag=x y"};
     p->args = pargs;
     p->n_args = 2;
@@ -209,10 +209,9 @@ static void several_providers_combined_in_order(void **state)
     assert_string_equal(c[0].username, "hub");
     assert_string_equal(c[0].key, "index.docker.io");
     /* an invalid key is skipped with upstream's message */
-    kg_cred_provider *inv = mkprov(&a, "inv", "registry.io", "0s", "RESPONSE",
-                                   resp(&a, "Image", NULL,
-                                        "{\"%zz\":{\"username\":\"bad\"},\"registry.io\":{\"username\":\"good\"}}"),
-                                   NULL);
+    kg_cred_provider *inv = mkprov(
+        &a, "inv", "registry.io", "0s", "RESPONSE",
+        resp(&a, "Image", NULL, "{\"%zz\":{\"username\":\"bad\"},\"registry.io\":{\"username\":\"good\"}}"), NULL);
     n = lookup(&a, &inv, 1, &o, "registry.io/x", &c);
     assert_int_equal(n, 1);
     assert_string_equal(c[0].username, "good");
@@ -275,10 +274,9 @@ static void plugin_failures(void **state)
                    "apiVersion from credential plugin response did not match expected apiVersion:" V1
                    ", actual apiVersion:credentialprovider.kubelet.k8s.io/v1beta1",
                    0);
-    expect_failure("nover", "", "{\"kind\":\"CredentialProviderResponse\",\"cacheKeyType\":\"Image\"}",
-                   "apiVersion from credential plugin response did not match expected apiVersion:" V1
-                   ", actual apiVersion:",
-                   0);
+    expect_failure(
+        "nover", "", "{\"kind\":\"CredentialProviderResponse\",\"cacheKeyType\":\"Image\"}",
+        "apiVersion from credential plugin response did not match expected apiVersion:" V1 ", actual apiVersion:", 0);
     const char *decode_err = "error decoding credential provider plugin response from stdout";
     expect_failure("unknown-top", "",
                    "{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
@@ -327,9 +325,9 @@ static void timeout_kills_plugin(void **state)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    expect_failure("slow", "sleep", "{}",
-                   "error execing credential provider plugin slow for image registry.io/x: context deadline exceeded: ",
-                   400);
+    expect_failure(
+        "slow", "sleep", "{}",
+        "error execing credential provider plugin slow for image registry.io/x: context deadline exceeded: ", 400);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     assert_true(el >= 0.35);
@@ -350,11 +348,11 @@ static void run_steps(const char *name, const char *match, const char *dflt, con
     kg_arena_init(&a, 0);
     char *req = kg_arena_sprintf(&a, "%s/req-%s.log", tmpdir, name);
     unlink(req);
-    kg_cred_provider *p =
-        mkprov(&a, name, match, dflt, "REQ_LOG", req, "RESPONSE",
-               resp(&a, key_type, dur, "{\"*.io\":{\"username\":\"u\",\"password\":\"p\"},\"*.com\":{\"username\":"
-                                       "\"u\",\"password\":\"p\"}}"),
-               NULL);
+    kg_cred_provider *p = mkprov(&a, name, match, dflt, "REQ_LOG", req, "RESPONSE",
+                                 resp(&a, key_type, dur,
+                                      "{\"*.io\":{\"username\":\"u\",\"password\":\"p\"},\"*.com\":{\"username\":"
+                                      "\"u\",\"password\":\"p\"}}"),
+                                 NULL);
     kg_cred_options o = opts(&a);
     o.no_cache = no_cache;
     for (size_t i = 0; i < ns; i++) {
@@ -364,8 +362,8 @@ static void run_steps(const char *name, const char *match, const char *dflt, con
         assert_int_equal(n, 1);
         assert_string_equal(c[0].username, "u");
         if (count_lines(req) != steps[i].want_runs)
-            fail_msg("%s step %zu (%s at +%llds): %d runs, want %d", name, i, steps[i].image,
-                     (long long)steps[i].at_s, count_lines(req), steps[i].want_runs);
+            fail_msg("%s step %zu (%s at +%llds): %d runs, want %d", name, i, steps[i].image, (long long)steps[i].at_s,
+                     count_lines(req), steps[i].want_runs);
     }
     assert_string_equal(kg_buf_cstr(&errors), "");
     kg_arena_free(&a);
@@ -374,11 +372,10 @@ static void run_steps(const char *name, const char *match, const char *dflt, con
 static void cache_by_image(void **state)
 {
     const step s[] = {
-        {"registry.io/team/app:v1", 0, 1},
-        {"registry.io/team/app:v2", 5, 1},   /* same repository, tag ignored */
-        {"registry.io/team/other", 5, 2},    /* another image of the registry */
-        {"registry.io/team/app", 10, 2},     /* now == expiresAt: still valid */
-        {"registry.io/team/app", 11, 3},     /* expired */
+        {"registry.io/team/app:v1", 0, 1}, {"registry.io/team/app:v2", 5, 1}, /* same repository, tag ignored */
+        {"registry.io/team/other", 5, 2},                                     /* another image of the registry */
+        {"registry.io/team/app", 10, 2},                                      /* now == expiresAt: still valid */
+        {"registry.io/team/app", 11, 3},                                      /* expired */
         {"registry.io/team/app", 12, 3},
     };
     run_steps("cache-image", "*.io", "1h", "Image", "10s", s, sizeof s / sizeof s[0], false);
@@ -405,7 +402,7 @@ static void cache_global(void **state)
 static void zero_durations_and_no_cache(void **state)
 {
     const step twice[] = {{"registry.io/a", 0, 1}, {"registry.io/a", 1, 2}};
-    run_steps("zero-resp", "*.io", "1h", "Image", "0s", twice, 2, false);  /* cacheDuration 0s: no cache */
+    run_steps("zero-resp", "*.io", "1h", "Image", "0s", twice, 2, false);    /* cacheDuration 0s: no cache */
     run_steps("zero-default", "*.io", "0s", "Image", NULL, twice, 2, false); /* default 0 and none given */
     run_steps("no-cache", "*.io", "1h", "Global", "1h", twice, 2, true);
     run_steps("negative", "*.io", "1h", "Image", "-5s", twice, 2, false);
@@ -416,9 +413,9 @@ static void cache_files_private_and_corruption_ignored(void **state)
     kg_arena a;
     kg_arena_init(&a, 0);
     char *req = kg_arena_sprintf(&a, "%s/req-corrupt.log", tmpdir);
-    kg_cred_provider *p = mkprov(&a, "corrupt", "registry.io", "1h", "REQ_LOG", req, "RESPONSE",
-                                 resp(&a, "Registry", NULL, "{\"registry.io\":{\"username\":\"u\",\"password\":\"p\"}}"),
-                                 NULL);
+    kg_cred_provider *p =
+        mkprov(&a, "corrupt", "registry.io", "1h", "REQ_LOG", req, "RESPONSE",
+               resp(&a, "Registry", NULL, "{\"registry.io\":{\"username\":\"u\",\"password\":\"p\"}}"), NULL);
     kg_cred_options o = opts(&a);
     o.cache_dir = kg_arena_sprintf(&a, "%s/deep/er/cache", tmpdir);
     kg_cred_auth *c;
@@ -440,7 +437,10 @@ static void cache_files_private_and_corruption_ignored(void **state)
     assert_int_equal(lookup(&a, &op, 1, &o, "registry.io/b", &c), 1);
     assert_int_equal(count_lines(req), 2);
     /* corrupted contents are ignored, never trusted */
-    const char *bad[] = {"", "{not json", "[]", "{\"provider\":\"corrupt\"}",
+    const char *bad[] = {"",
+                         "{not json",
+                         "[]",
+                         "{\"provider\":\"corrupt\"}",
                          "{\"provider\":\"corrupt\",\"baseKey\":\"registry.io\",\"saKey\":\"\",\"expiresAt\":\"x\","
                          "\"auth\":{}}",
                          "{\"provider\":\"evil\",\"baseKey\":\"registry.io\",\"saKey\":\"\",\"expiresAt\":"

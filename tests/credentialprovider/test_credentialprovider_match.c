@@ -93,7 +93,7 @@ static void edge_cases(void **state)
         {"registry.*", "registry.io/x", true},
         {"registry.i[a-o]", "registry.io/x", true},
         {"registry.i[^o]", "registry.io/x", false},
-        {"registry.[", "registry.io/x", false}, /* bad pattern: no match */
+        {"registry.[", "registry.io/x", false},    /* bad pattern: no match */
         {"registry.i\\o", "registry.io/x", false}, /* '\\' is not allowed in a URL host */
         /* uppercase is compared as is */
         {"registry.io", "REGISTRY.io/x", false},
@@ -245,8 +245,7 @@ static void image_normalisation(void **state)
         {"index.docker.io/nginx", "docker.io/library/nginx"},
         {"docker.io/team/app:v1", "docker.io/team/app"},
         {"registry.k8s.io/pause:3.9", "registry.k8s.io/pause"},
-        {"123456789012.dkr.ecr.us-east-1.amazonaws.com/app:latest",
-         "123456789012.dkr.ecr.us-east-1.amazonaws.com/app"},
+        {"123456789012.dkr.ecr.us-east-1.amazonaws.com/app:latest", "123456789012.dkr.ecr.us-east-1.amazonaws.com/app"},
         {"[::1]:5000/img:tag", "[::1]:5000/img"},
         {"10.0.0.5:5000/a/b/c", "10.0.0.5:5000/a/b/c"},
         {"Registry.IO/team/app", "Registry.IO/team/app"},
@@ -287,9 +286,12 @@ static void image_normalisation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(upstream_urls_match_table), cmocka_unit_test(reference_worked_examples),
-        cmocka_unit_test(edge_cases),               cmocka_unit_test(url_parse_errors),
-        cmocka_unit_test(glob_match_go_semantics),  cmocka_unit_test(go_durations),
+        cmocka_unit_test(upstream_urls_match_table),
+        cmocka_unit_test(reference_worked_examples),
+        cmocka_unit_test(edge_cases),
+        cmocka_unit_test(url_parse_errors),
+        cmocka_unit_test(glob_match_go_semantics),
+        cmocka_unit_test(go_durations),
         cmocka_unit_test(image_normalisation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

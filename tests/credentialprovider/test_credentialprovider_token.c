@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@ static struct MHD_Daemon *daemon_;
 static int port;
 static kg_buf errors, last_token_request, last_auth_header;
 static int token_requests;
+static struct MHD_Daemon *tls_daemon;
+static int tls_port;
+static int tls_verified_clients; /* requests that presented a client certificate signed by the test CA */
+static char *ca_pem, *srv_cert, *srv_key;
 
 static const char plugin_script[] = "#!/bin/sh\n"
                                     "cat >> \"$REQ_LOG\"\n"
@@ -55,6 +60,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         kg_buf_append(&u->body, data, *data_size);
         *data_size = 0;
         return MHD_YES;
+    }
+    if (cls) { /* the TLS server: note a verified client certificate */
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+        unsigned int n = 0, status = 1;
+        if (ci && gnutls_certificate_get_peers(ci->tls_session, &n) && n > 0 &&
+            gnutls_certificate_verify_peers2(ci->tls_session, &status) == 0 && status == 0)
+            tls_verified_clients++;
     }
     const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
     kg_buf_reset(&last_auth_header);
@@ -154,12 +166,12 @@ static void env_init(env *e, const char *name, const char *cache_type, bool requ
     e->req_log = kg_arena_sprintf(a, "%s/%s.log", tmpdir, name);
     unlink(e->req_log);
     e->penv[0] = (kg_cred_env){"REQ_LOG", e->req_log};
-    e->penv[1] = (kg_cred_env){"RESPONSE",
-                               kg_arena_sprintf(a,
-                                                "{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
-                                                "\",\"cacheKeyType\":\"Registry\",\"auth\":{\"registry.acme.io\":{"
-                                                "\"username\":\"u\",\"password\":\"%s\"}}}",
-                                                password)};
+    e->penv[1] =
+        (kg_cred_env){"RESPONSE", kg_arena_sprintf(a,
+                                                   "{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
+                                                   "\",\"cacheKeyType\":\"Registry\",\"auth\":{\"registry.acme.io\":{"
+                                                   "\"username\":\"u\",\"password\":\"%s\"}}}",
+                                                   password)};
     e->t = (kg_cred_token_attributes){.audience = "registry.acme.io",
                                       .cache_type = cache_type,
                                       .has_require_sa = true,
@@ -357,6 +369,112 @@ static void kubeconfig_errors(void **state)
     kg_arena_free(&a);
 }
 
+static char *b64(kg_arena *a, const char *s)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = strlen(s);
+    char *o = kg_arena_alloc(a, (n + 2) / 3 * 4 + 1), *p = o;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)(unsigned char)s[i] << 16 | (i + 1 < n ? (uint32_t)(unsigned char)s[i + 1] << 8 : 0) |
+                     (i + 2 < n ? (unsigned char)s[i + 2] : 0);
+        *p++ = t[v >> 18 & 63];
+        *p++ = t[v >> 12 & 63];
+        *p++ = i + 1 < n ? t[v >> 6 & 63] : '=';
+        *p++ = i + 2 < n ? t[v & 63] : '=';
+    }
+    *p = 0;
+    return o;
+}
+
+static char *slurp(kg_arena *a, const char *path)
+{
+    size_t len;
+    char *d = kg_read_file(path, &len);
+    assert_non_null(d);
+    char *r = kg_arena_strndup(a, d, len);
+    free(d);
+    return r;
+}
+
+/* https with the CA and client certificate given inline (…-data) or as files relative to the kubeconfig */
+static void https_with_ca_and_client_certificate(void **state)
+{
+    env e;
+    env_init(&e, "sa-https", "ServiceAccount", true, "secret");
+    kg_arena *a = &e.a;
+    const char *ca = slurp(a, kg_arena_sprintf(a, "%s/pki/ca.crt", tmpdir));
+    const char *cc = slurp(a, kg_arena_sprintf(a, "%s/pki/client.crt", tmpdir));
+    const char *ck = slurp(a, kg_arena_sprintf(a, "%s/pki/client.key", tmpdir));
+    const char *variants[] = {
+        kg_arena_sprintf(a,
+                         "current-context: t\ncontexts:\n- name: t\n  context: {cluster: k, user: u}\n"
+                         "clusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:%d\n"
+                         "    certificate-authority-data: %s\n"
+                         "users:\n- name: u\n  user:\n    client-certificate-data: %s\n    client-key-data: %s\n",
+                         tls_port, b64(a, ca), b64(a, cc), b64(a, ck)),
+        kg_arena_sprintf(a,
+                         "current-context: t\ncontexts:\n- name: t\n  context: {cluster: k, user: u}\n"
+                         "clusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:%d\n"
+                         "    certificate-authority: pki/ca.crt\n"
+                         "users:\n- name: u\n  user:\n    client-certificate: pki/client.crt\n"
+                         "    client-key: pki/client.key\n",
+                         tls_port),
+    };
+    for (int v = 0; v < 2; v++) {
+        char *kc_path = kg_arena_sprintf(a, "%s/kubeconfig-https-%d", tmpdir, v);
+        write_file(kc_path, variants[v], 0600);
+        kg_error err = {0};
+        kg_cred_kubeconfig *kc = kg_credentialprovider_kubeconfig_load(a, kc_path, &err);
+        if (!kc)
+            fail_msg("%s", err.msg);
+        kg_credentialprovider_kubeconfig_source(kc, &e.ts);
+        e.o.no_cache = true;
+        int before = tls_verified_clients;
+        kg_cred_auth *c;
+        assert_int_equal(run(&e, "registry.acme.io/app", &c), 1);
+        assert_string_equal(kg_buf_cstr(&errors), "");
+        assert_int_equal(tls_verified_clients, before + 2); /* GET ServiceAccount + POST TokenRequest */
+    }
+    /* without the CA the server is not trusted */
+    char *kc_path = kg_arena_sprintf(a, "%s/kubeconfig-https-noca", tmpdir);
+    write_file(kc_path,
+               kg_arena_sprintf(a,
+                                "current-context: t\ncontexts:\n- name: t\n  context: {cluster: k, user: u}\n"
+                                "clusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:%d\n"
+                                "users:\n- name: u\n  user: {token: x}\n",
+                                tls_port),
+               0600);
+    kg_error err = {0};
+    kg_cred_kubeconfig *kc = kg_credentialprovider_kubeconfig_load(a, kc_path, &err);
+    assert_non_null(kc);
+    kg_credentialprovider_kubeconfig_source(kc, &e.ts);
+    kg_cred_auth *c;
+    assert_int_equal(run(&e, "registry.acme.io/app", &c), 0);
+    assert_true(strstr(kg_buf_cstr(&errors), "[sa-https] Failed to get service account ns1/sa1: GET https://") != NULL);
+    assert_int_equal(count_lines(e.req_log), 2);
+    kg_arena_free(&e.a);
+}
+
+static int make_pki(void)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "set -e; cd '%s'; mkdir -p pki; cd pki; "
+             "EC='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes'; "
+             "openssl req -x509 $EC -keyout ca.key -out ca.crt -days 2 -subj /CN=kgate-test-ca 2>/dev/null; "
+             "printf 'subjectAltName=IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > srv.ext; "
+             "printf 'extendedKeyUsage=clientAuth\\n' > cli.ext; "
+             "openssl req $EC -keyout server.key -out server.csr -subj /CN=127.0.0.1 2>/dev/null; "
+             "openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile srv.ext "
+             "-out server.crt 2>/dev/null; "
+             "openssl req $EC -keyout client.key -out client.csr -subj /CN=system:node:test/O=system:nodes "
+             "2>/dev/null; "
+             "openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile cli.ext "
+             "-out client.crt 2>/dev/null",
+             tmpdir);
+    return system(cmd);
+}
+
 static int setup(void **state)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kgate-cred-token-XXXXXX");
@@ -373,12 +491,35 @@ static int setup(void **state)
         return -1;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
     port = info->port;
+    if (make_pki() != 0)
+        return -1;
+    char path[400];
+    size_t len;
+    snprintf(path, sizeof path, "%s/pki/ca.crt", tmpdir);
+    ca_pem = kg_read_file(path, &len);
+    snprintf(path, sizeof path, "%s/pki/server.crt", tmpdir);
+    srv_cert = kg_read_file(path, &len);
+    snprintf(path, sizeof path, "%s/pki/server.key", tmpdir);
+    srv_key = kg_read_file(path, &len);
+    if (!ca_pem || !srv_cert || !srv_key)
+        return -1;
+    tls_daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_TLS, 0, NULL, NULL, handler, (void *)1,
+                                  MHD_OPTION_HTTPS_MEM_KEY, srv_key, MHD_OPTION_HTTPS_MEM_CERT, srv_cert,
+                                  MHD_OPTION_HTTPS_MEM_TRUST, ca_pem, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+                                  MHD_OPTION_END);
+    if (!tls_daemon)
+        return -1;
+    tls_port = MHD_get_daemon_info(tls_daemon, MHD_DAEMON_INFO_BIND_PORT)->port;
     return 0;
 }
 
 static int teardown(void **state)
 {
     MHD_stop_daemon(daemon_);
+    MHD_stop_daemon(tls_daemon);
+    free(ca_pem);
+    free(srv_cert);
+    free(srv_key);
     kg_buf_free(&errors);
     kg_buf_free(&last_token_request);
     kg_buf_free(&last_auth_header);
@@ -390,9 +531,12 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(token_and_annotations_passed),  cmocka_unit_test(required_annotation_missing_refuses),
-        cmocka_unit_test(require_service_account_rules), cmocka_unit_test(token_echo_guard),
+        cmocka_unit_test(token_and_annotations_passed),
+        cmocka_unit_test(required_annotation_missing_refuses),
+        cmocka_unit_test(require_service_account_rules),
+        cmocka_unit_test(token_echo_guard),
         cmocka_unit_test(kubeconfig_errors),
+        cmocka_unit_test(https_with_ca_and_client_certificate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
