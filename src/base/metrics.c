@@ -491,9 +491,9 @@ void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out)
     if (!r)
         return;
     kg_metrics_registry *rw = (kg_metrics_registry *)r;
+    /* the registry lock only guards the metric list against concurrent registration; updates never take it */
     pthread_mutex_lock(&rw->mu);
     kg_metric *head = r->head;
-    pthread_mutex_unlock(&rw->mu);
     kg_series **list = malloc(KG_METRIC_MAX_SERIES * sizeof *list);
     if (!list)
         abort();
@@ -546,6 +546,7 @@ void kg_metrics_write(const kg_metrics_registry *r, kg_buf *out)
         }
     }
     free(list);
+    pthread_mutex_unlock(&rw->mu);
 }
 
 /* ---- kube-apiserver metrics ---- */

@@ -182,7 +182,7 @@ static void apiserver_metrics_upstream_names(void **state)
 
 typedef struct {
     kg_metric *c, *h;
-    int id;
+    kg_metrics_registry *r;
 } worker_arg;
 
 #define THREADS 4
@@ -205,10 +205,16 @@ static void concurrent_updates_are_exact(void **state)
     kg_metrics_registry *r = kg_metrics_registry_new();
     static const char *const l[] = {"k", NULL};
     static const double b[] = {0.01};
-    worker_arg w = {kg_metrics_counter(r, "c_total", "C.", two_labels), kg_metrics_histogram(r, "h", "H.", l, b, 1), 0};
+    worker_arg w = {kg_metrics_counter(r, "c_total", "C.", two_labels), kg_metrics_histogram(r, "h", "H.", l, b, 1), r};
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
         pthread_create(&t[i], NULL, worker, &w);
+    /* rendering concurrently with updates is safe */
+    for (int i = 0; i < 20; i++) {
+        kg_buf out = KG_BUF_INIT;
+        kg_metrics_write(w.r, &out);
+        kg_buf_free(&out);
+    }
     for (int i = 0; i < THREADS; i++)
         pthread_join(t[i], NULL);
     double total = 0;
