@@ -84,6 +84,7 @@ typedef struct rq {
     bool in_worker;
     atomic_bool response_ready;
     size_t discarded;
+    unsigned long long declared_len;
     kg_buf body;
     kg_arena arena;
     kg_http_request req;
@@ -751,6 +752,7 @@ static void first_call(rq *r, const char *method)
     const char *cl = kg_http_header_get(q, "Content-Length");
     const char *te = kg_http_header_get(q, "Transfer-Encoding");
     unsigned long long clen = cl ? strtoull(cl, NULL, 10) : 0;
+    r->declared_len = clen;
     r->has_body = clen > 0 || (te && strcasecmp(te, "identity") != 0);
 
     /* RequestInfo */
@@ -812,6 +814,7 @@ static void first_call(rq *r, const char *method)
     /* body size precheck */
     if (cl && clen > srv->cfg.max_body) {
         r->too_large = true;
+        r->close_after = true;
         reject(r, 413, "RequestEntityTooLarge",
                kg_arena_sprintf(a, "Request entity too large: limit is %zu", srv->cfg.max_body));
         return;
@@ -921,9 +924,13 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     if (!r->started) {
         r->started = true;
         first_call(r, method);
-        /* a rejection with a body pending: answer now, never read the body (MHD then closes the connection) */
-        if (r->rejected && r->has_body)
+        /* A rejection with a body pending is answered after the body has been read and dropped (never stored):
+         * answering first makes MHD close the socket with unread data, and clients still sending then see a
+         * reset instead of the response. Bodies declared larger than DISCARD_LIMIT are answered at once. */
+        if (r->rejected && r->has_body && r->declared_len > DISCARD_LIMIT) {
+            r->close_after = true;
             return queue(r);
+        }
         return MHD_YES;
     }
     if (*upload_data_size) {
