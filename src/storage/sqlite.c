@@ -99,6 +99,7 @@ typedef struct wreq {
     bool ok, done;
     kg_error err;
     kg_store_event *ev;
+    pthread_cond_t cond; /* the caller waits on its own condition: no thundering herd of 64 waiters */
     struct wreq *next;
 } wreq;
 
@@ -125,6 +126,13 @@ typedef struct sq {
 
     atomic_llong committed;
     atomic_llong compacted;
+
+    /* checkpointer: copies WAL frames into the database on its own connection, so the writer only appends */
+    sqlite3 *cdb;
+    pthread_t ckpt;
+    bool ckpt_running, ckpt_stop, ckpt_wanted;
+    pthread_mutex_t cmu;
+    pthread_cond_t ccond;
 } sq;
 
 static bool sql_err(kg_error *err, sqlite3 *db, const char *what)
@@ -648,6 +656,7 @@ static bool run_compact(sq *b, int64_t target, kg_error *err)
 static void *writer_main(void *arg)
 {
     sq *b = arg;
+    pthread_setname_np(pthread_self(), "kg-store-writer");
     pthread_mutex_lock(&b->qmu);
     for (;;) {
         while (!b->qhead && b->compact_target <= atomic_load(&b->compacted) && !b->stop)
@@ -677,8 +686,11 @@ static void *writer_main(void *arg)
             cfail = !run_compact(b, ctarget, &cerr);
 
         pthread_mutex_lock(&b->qmu);
-        for (wreq *q = batch; q; q = q->next)
+        for (wreq *q = batch, *nx; q; q = nx) {
+            nx = q->next; /* q lives on its caller's stack: read next before releasing it */
             q->done = true;
+            pthread_cond_signal(&q->cond);
+        }
         if (cfail) {
             b->compact_err = cerr;
             b->compact_fail_seq++;
@@ -698,9 +710,11 @@ static bool sq_write(void *bp, kg_write_op op, const char *key, const void *valu
     if (value_len > INT_MAX)
         return kg_err_set(err, KG_ETOOLARGE, "value of %zu bytes is too large", value_len);
     wreq q = {.op = op, .key = key, .value = value, .value_len = value_len, .expected = expected};
+    pthread_cond_init(&q.cond, NULL);
     pthread_mutex_lock(&b->qmu);
     if (b->stop) {
         pthread_mutex_unlock(&b->qmu);
+        pthread_cond_destroy(&q.cond);
         return kg_err_set(err, KG_EIO, "storage is closing");
     }
     if (b->qtail)
@@ -710,8 +724,9 @@ static bool sq_write(void *bp, kg_write_op op, const char *key, const void *valu
     b->qtail = &q;
     pthread_cond_signal(&b->qcond);
     while (!q.done)
-        pthread_cond_wait(&b->dcond, &b->qmu);
+        pthread_cond_wait(&q.cond, &b->qmu);
     pthread_mutex_unlock(&b->qmu);
+    pthread_cond_destroy(&q.cond);
     if (!q.ok) {
         if (err)
             *err = q.err;
@@ -741,10 +756,62 @@ static bool sq_compact(void *bp, int64_t rev, kg_error *err)
 static int64_t sq_committed(void *bp) { return atomic_load(&((sq *)bp)->committed); }
 static int64_t sq_compacted(void *bp) { return atomic_load(&((sq *)bp)->compacted); }
 
+/* ---- checkpointer ---- */
+
+#define CKPT_PAGES 2000 /* WAL pages that trigger a checkpoint (~8 MB) */
+
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    (void)db;
+    (void)name;
+    sq *b = arg;
+    if (pages >= CKPT_PAGES) {
+        pthread_mutex_lock(&b->cmu);
+        if (!b->ckpt_wanted) {
+            b->ckpt_wanted = true;
+            pthread_cond_signal(&b->ccond);
+        }
+        pthread_mutex_unlock(&b->cmu);
+    }
+    return SQLITE_OK;
+}
+
+static void *ckpt_main(void *arg)
+{
+    sq *b = arg;
+    pthread_setname_np(pthread_self(), "kg-store-ckpt");
+    pthread_mutex_lock(&b->cmu);
+    for (;;) {
+        while (!b->ckpt_wanted && !b->ckpt_stop)
+            pthread_cond_wait(&b->ccond, &b->cmu);
+        if (b->ckpt_stop)
+            break;
+        b->ckpt_wanted = false;
+        pthread_mutex_unlock(&b->cmu);
+        int log = 0, done = 0;
+        int rc = sqlite3_wal_checkpoint_v2(b->cdb, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+            KG_WARN("storage: checkpoint failed: %s", sqlite3_errmsg(b->cdb));
+        pthread_mutex_lock(&b->cmu);
+    }
+    pthread_mutex_unlock(&b->cmu);
+    return NULL;
+}
+
 /* ---- open / close ---- */
 
 static void sq_free(sq *b)
 {
+    if (b->ckpt_running) {
+        pthread_mutex_lock(&b->cmu);
+        b->ckpt_stop = true;
+        pthread_cond_signal(&b->ccond);
+        pthread_mutex_unlock(&b->cmu);
+        pthread_join(b->ckpt, NULL);
+    }
+    sqlite3_close(b->cdb);
+    pthread_mutex_destroy(&b->cmu);
+    pthread_cond_destroy(&b->ccond);
     for (int i = 0; i < W_NSTMT; i++)
         sqlite3_finalize(b->w[i]);
     if (b->readers) {
@@ -805,6 +872,8 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     pthread_mutex_init(&b->qmu, NULL);
     pthread_cond_init(&b->qcond, NULL);
     pthread_cond_init(&b->dcond, NULL);
+    pthread_mutex_init(&b->cmu, NULL);
+    pthread_cond_init(&b->ccond, NULL);
     size_t pl = strlen(dir) + 16;
     b->path = malloc(pl);
     if (!b->path)
@@ -832,6 +901,13 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     }
     if (!prepare_all(b->wdb, writer_sql, b->w, W_NSTMT, err))
         goto fail;
+    /* checkpoints run on their own connection and thread, not inside the writer's commits */
+    if (!open_conn(b->path, &b->cdb, err) || !exec_sql(b->wdb, "PRAGMA wal_autocheckpoint=0", err) ||
+        !exec_sql(b->wdb, "PRAGMA journal_size_limit=67108864", err))
+        goto fail;
+    sqlite3_wal_hook(b->wdb, wal_hook, b);
+    if (pthread_create(&b->ckpt, NULL, ckpt_main, b) == 0)
+        b->ckpt_running = true;
     b->nreaders = opts->readers;
     b->readers = calloc((size_t)b->nreaders, sizeof *b->readers);
     if (!b->readers)

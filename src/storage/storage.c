@@ -451,7 +451,16 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
 {
     if (!check_key(key, err))
         return false;
-    for (int attempt = 0; attempt < 100; attempt++) {
+    unsigned seed = (unsigned)(uintptr_t)&seed ^ (unsigned)time(NULL);
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        if (attempt >= 2) {
+            /* Writers racing on one key all read the same revision and only one of each group commit wins;
+             * a short randomized backoff keeps the losers from starving */
+            int64_t cap_us = attempt >= 9 ? 10000 : (int64_t)50 << attempt;
+            seed = seed * 1103515245u + 12345u;
+            struct timespec ts = {0, (long)((seed >> 8) % (unsigned)cap_us) * 1000L};
+            nanosleep(&ts, NULL);
+        }
         kg_store_kv cur = {0};
         kg_error gerr = {0};
         bool exists = s->ops->get(s->b, key, a, &cur, &gerr);
@@ -498,5 +507,5 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
         }
         KG_V(4, "storage: guaranteed update of %s retried after %s", key, werr.msg);
     }
-    return kg_err_set(err, KG_ECONFLICT, "guaranteed update of %s: too many conflicts", key);
+    return kg_err_set(err, KG_ECONFLICT, "guaranteed update of %s: still conflicting after 1000 attempts", key);
 }

@@ -849,8 +849,11 @@ static void *incr_thread(void *p)
     kg_arena_init(&a, 0);
     for (int i = 0; i < 50; i++) {
         kg_error err = {0};
-        if (!kg_store_guaranteed_update(s, "/registry/counters/c", true, incr, NULL, &a, NULL, &err))
+        if (!kg_store_guaranteed_update(s, "/registry/counters/c", true, incr, NULL, &a, NULL, &err)) {
+            fprintf(stderr, "guaranteed update: %s\n", err.msg);
+            kg_arena_free(&a);
             return (void *)1;
+        }
         kg_arena_reset(&a);
     }
     kg_arena_free(&a);
