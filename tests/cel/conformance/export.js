@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Exports the CEL conformance suite shipped by the pinned @bufbuild/cel-spec (cel-spec v0.25.1) to plain JSON for
+// the C runner. Installs the package into ./node_modules (git-ignored) on first use; later runs reuse it.
+// Usage: node export.js OUT.json
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const here = __dirname;
+const pkg = path.join(here, 'node_modules', '@bufbuild', 'cel-spec', 'package.json');
+if (!fs.existsSync(pkg)) {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', '--prefix', here], { cwd: here, stdio: 'inherit' });
+}
+const version = JSON.parse(fs.readFileSync(pkg, 'utf8'));
+const { tests } = require(path.join(here, 'node_modules', '@bufbuild', 'cel-spec', 'dist', 'cjs', 'testdata', 'conformance.js'));
+
+// Proto dependence (see docs/cel.md): message types of the conformance protos, or google.protobuf messages other than
+// the Timestamp/Duration abstract types.
+const WKT = /google\.protobuf\.(?!Timestamp\b|Duration\b)[A-Za-z]+/;
+function classify(orig) {
+  const s = JSON.stringify(orig);
+  if (s.includes('cel.expr.conformance') || /TestAllTypes|NestedTestAllTypes|GlobalEnum|NestedEnum/.test(s)) return 'msg';
+  if (WKT.test(s) || /"messageType"|"wrapper"|"wellKnown":"ANY"/.test(s)) return 'wkt';
+  return 'plain';
+}
+
+const out = [];
+for (const file of tests.suites) {
+  for (const section of file.suites || []) {
+    for (const t of section.tests) {
+      const o = t.original;
+      out.push({
+        id: `${file.name}/${section.name}/${o.name}`,
+        file: file.name,
+        section: section.name,
+        name: o.name,
+        expr: o.expr,
+        disableMacros: !!o.disableMacros,
+        disableCheck: !!o.disableCheck,
+        checkOnly: !!o.checkOnly,
+        container: o.container || '',
+        typeEnv: o.typeEnv || [],
+        bindings: o.bindings || {},
+        expect: o.value !== undefined ? { value: o.value }
+          : o.evalError !== undefined ? { error: o.evalError }
+          : o.typedResult !== undefined ? { typed: o.typedResult }
+          : o.anyEvalErrors !== undefined ? { error: o.anyEvalErrors }
+          : o.unknown !== undefined || o.anyUnknowns !== undefined ? { unknown: true }
+          : { value: { boolValue: true } },
+        celgoType: t.type || '',
+        celgoError: t.error || '',
+        kind: classify(o),
+      });
+    }
+  }
+}
+const dest = process.argv[2] || path.join(here, 'suite', 'conformance.json');
+fs.mkdirSync(path.dirname(dest), { recursive: true });
+fs.writeFileSync(dest, JSON.stringify({ package: `${version.name}@${version.version}`,
+  celSpec: version.upstreamCelSpecRef, tests: out }));
+const counts = out.reduce((m, t) => (m[t.kind] = (m[t.kind] || 0) + 1, m), {});
+console.error(`exported ${out.length} tests (${JSON.stringify(counts)}) to ${dest}`);
