@@ -309,21 +309,28 @@ static cel_value list_sum(cel_call_ctx *ctx, const cel_value *list, cel_value ac
     }
     return acc;
 }
-static cel_value fn_sum_int(cel_call_ctx *ctx, const cel_value *args, size_t n) {
-    (void)n;
-    return list_sum(ctx, &args[0], cel_int(0));
+/* One implementation for the four overloads: the accumulator starts at the zero of the elements' kind (runtime
+ * dispatch cannot tell list(int) from list(uint)); an empty list gives the zero of the overload's type (ud). */
+static const uint8_t ZERO_INT = CEL_INT, ZERO_UINT = CEL_UINT, ZERO_DOUBLE = CEL_DOUBLE, ZERO_DURATION = CEL_DURATION;
+
+static cel_value zero_of(int kind) {
+    switch (kind) {
+    case CEL_UINT: return cel_uint(0);
+    case CEL_DOUBLE: return cel_double(0);
+    case CEL_DURATION: return cel_duration(0);
+    default: return cel_int(0);
+    }
 }
-static cel_value fn_sum_uint(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+
+static cel_value fn_sum(cel_call_ctx *ctx, const cel_value *args, size_t n) {
     (void)n;
-    return list_sum(ctx, &args[0], cel_uint(0));
-}
-static cel_value fn_sum_double(cel_call_ctx *ctx, const cel_value *args, size_t n) {
-    (void)n;
-    return list_sum(ctx, &args[0], cel_double(0));
-}
-static cel_value fn_sum_duration(cel_call_ctx *ctx, const cel_value *args, size_t n) {
-    (void)n;
-    return list_sum(ctx, &args[0], cel_duration(0));
+    const uint8_t *zk = cel_call_userdata(ctx);
+    if (cel_list_size(&args[0]) == 0) return zero_of(zk ? *zk : CEL_INT);
+    cel_value first = cel_list_get(ctx, &args[0], 0);
+    if (first.kind == CEL_ERROR) return first;
+    if (first.kind != CEL_INT && first.kind != CEL_UINT && first.kind != CEL_DOUBLE && first.kind != CEL_DURATION)
+        return no_overload(ctx);
+    return list_sum(ctx, &args[0], zero_of(first.kind));
 }
 
 static cel_value fn_index_of(cel_call_ctx *ctx, const cel_value *args, size_t n) {
@@ -915,12 +922,13 @@ static bool reg_lists(cel_env *env, cel_error *err) {
         maxs[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_max_%s", names[i], names[i]), MEMBER, ts[i], fn_max,
                                    cost_list, L);
     }
-    cel_fn sumfns[4] = {fn_sum_int, fn_sum_uint, fn_sum_double, fn_sum_duration};
+    const uint8_t *zeros[4] = {&ZERO_INT, &ZERO_UINT, &ZERO_DOUBLE, &ZERO_DURATION};
     const int sumidx[4] = {0, 1, 2, 4};
     for (int i = 0; i < 4; i++) {
         int k = sumidx[i];
-        sums[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_sum_%s", names[k], names[k]), MEMBER, ts[k],
-                                   sumfns[i], cost_list, cel_type_list(env, ts[k]));
+        sums[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_sum_%s", names[k], names[k]), MEMBER, ts[k], fn_sum,
+                                   cost_list, cel_type_list(env, ts[k]));
+        sums[i].ud = (void *)zeros[i];
     }
     if (!add(env, "isSorted", sorted, 8, err) || !add(env, "min", mins, 8, err) || !add(env, "max", maxs, 8, err) ||
         !add(env, "sum", sums, 4, err))

@@ -1,0 +1,346 @@
+/* The Kubernetes CEL libraries end to end through kgate's CEL engine: every function, its errors (texts as
+ * k8s.io/apiserver reports them), library versions and runtime costs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cel/cel.h"
+#include "cel/k8s/cel_k8s.h"
+
+static cel_env *new_env(int version) {
+    cel_env *env = cel_env_new(CEL_LIB_K8S);
+    cel_env_set_options(env, CEL_OPT_K8S);
+    cel_error err;
+    cel_k8s_options o = {.version = version};
+    if (!cel_k8s_register(env, &o, &err)) fail_msg("register: %s", err.message);
+    cel_env_declare_var(env, "authorizer", cel_k8s_type_authorizer(env));
+    cel_env_declare_var(env, "authorizer.requestResource", cel_k8s_type_resource_check(env));
+    return env;
+}
+
+static cel_env *ENV;
+static int setup(void **s) {
+    (void)s;
+    ENV = new_env(33);
+    return 0;
+}
+static int teardown(void **s) {
+    (void)s;
+    cel_env_free(ENV);
+    return 0;
+}
+
+/* a fake authorizer: allows "get" on everything, denies the rest; "boom" errors */
+static cel_k8s_authz_decision fake_authorize(void *ud, const cel_k8s_authz_attrs *at, kg_arena *a,
+                                             const char **reason, const char **error) {
+    (void)ud;
+    if (strcmp(at->verb, "boom") == 0) {
+        *error = "authorizer exploded";
+        return CEL_K8S_AUTHZ_NO_OPINION;
+    }
+    if (at->resource_request && at->sa_name)
+        *reason = kg_arena_sprintf(a, "sa %s/%s %s %s/%s", at->sa_namespace, at->sa_name, at->verb, at->group,
+                                   at->resource);
+    else if (at->resource_request)
+        *reason = kg_arena_sprintf(a, "%s %s/%s/%s ns=%s name=%s fs=%s ls=%s", at->verb, at->group, at->resource,
+                                   at->subresource, at->namespace_, at->name,
+                                   at->field_selector ? at->field_selector : "-",
+                                   at->label_selector ? at->label_selector : "-");
+    else
+        *reason = kg_arena_sprintf(a, "path %s %s", at->path, at->verb);
+    return strcmp(at->verb, "get") == 0 ? CEL_K8S_AUTHZ_ALLOW : CEL_K8S_AUTHZ_DENY;
+}
+static const cel_k8s_authorizer FAKE_AZ = {NULL, fake_authorize};
+
+typedef struct result {
+    cel_eval_status st;
+    cel_value v;
+    uint64_t cost;
+    kg_arena arena;
+    bool compiled;
+    cel_error cerr;
+} result;
+
+static void run(cel_env *env, const char *expr, result *r) {
+    memset(r, 0, sizeof *r);
+    kg_arena_init(&r->arena, 0);
+    cel_program *p = NULL;
+    r->compiled = cel_compile(env, expr, NULL, &p, &r->cerr);
+    if (!r->compiled) return;
+    cel_activation *act = cel_activation_new(env, &r->arena);
+    cel_activation_set(act, "authorizer", cel_k8s_authorizer_value(&r->arena, &FAKE_AZ));
+    cel_activation_set(act, "authorizer.requestResource",
+                       cel_k8s_request_resource_value(&r->arena, &FAKE_AZ, "apps", "deployments", "", "prod", "web"));
+    r->st = cel_eval(p, act, CEL_PER_CALL_LIMIT, &r->v, &r->cost);
+    cel_program_free(p);
+}
+
+static void expect_true(const char *expr) {
+    result r;
+    run(ENV, expr, &r);
+    if (!r.compiled) fail_msg("compile %s: %s", expr, r.cerr.message);
+    if (r.st != CEL_EVAL_OK) fail_msg("%s: %s", expr, cel_error_message(&r.v));
+    if (r.v.kind != CEL_BOOL || !r.v.u.b) fail_msg("%s: got %s", expr, cel_value_debug(&r.arena, &r.v));
+    kg_arena_free(&r.arena);
+}
+
+static void expect_error(const char *expr, const char *msg) {
+    result r;
+    run(ENV, expr, &r);
+    if (!r.compiled) fail_msg("compile %s: %s", expr, r.cerr.message);
+    if (r.st != CEL_EVAL_ERROR) fail_msg("%s: expected error, got %s", expr, cel_value_debug(&r.arena, &r.v));
+    if (strcmp(cel_error_message(&r.v), msg) != 0) fail_msg("%s:\n got  %s\n want %s", expr, cel_error_message(&r.v), msg);
+    kg_arena_free(&r.arena);
+}
+
+static void expect_compile_error(cel_env *env, const char *expr, const char *substr) {
+    result r;
+    run(env, expr, &r);
+    if (r.compiled) fail_msg("%s: compiled, expected an error containing %s", expr, substr);
+    if (!strstr(r.cerr.message, substr)) fail_msg("%s: compile error %s lacks %s", expr, r.cerr.message, substr);
+    kg_arena_free(&r.arena);
+}
+
+static uint64_t cost_of(const char *expr) {
+    result r;
+    run(ENV, expr, &r);
+    if (!r.compiled || r.st != CEL_EVAL_OK) fail_msg("%s failed", expr);
+    kg_arena_free(&r.arena);
+    return r.cost;
+}
+
+static void test_regex(void **s) {
+    (void)s;
+    expect_true("'abc 123'.find('[0-9]+') == '123'");
+    expect_true("'abc'.find('[0-9]+') == ''");
+    expect_true("'123 abc 456'.findAll('[0-9]+') == ['123', '456']");
+    expect_true("'123 abc 456'.findAll('[0-9]+', 1) == ['123']");
+    expect_true("'123 abc 456'.findAll('[0-9]+', 0) == []");
+    expect_true("'123 abc 456'.findAll('[0-9]+', -1) == ['123', '456']");
+    expect_true("'baaab'.findAll('a*') == ['', 'aaa', '']");
+    expect_true("'héllo'.find('h.l') == 'hél'");
+    /* a constant bad pattern is rejected when the program is built; a dynamic one fails at runtime */
+    expect_compile_error(ENV, "'abc'.find('(')", "missing closing ): `(`");
+    expect_error("'abc'.find(dyn('('))", "Illegal regex: error parsing regexp: missing closing ): `(`");
+    expect_error("'abc'.findAll(dyn('[a'))", "Illegal regex: error parsing regexp: missing closing ]: `[a`");
+}
+
+static void test_lists(void **s) {
+    (void)s;
+    expect_true("[1, 2, 3].isSorted()");
+    expect_true("![3, 2, 1].isSorted()");
+    expect_true("['a', 'b', 'b'].isSorted()");
+    expect_true("[].isSorted()");
+    expect_true("[1, 2, 3].sum() == 6");
+    expect_true("[1u, 2u].sum() == 3u");
+    expect_true("[1.5, 2.0].sum() == 3.5");
+    expect_true("[duration('1s'), duration('2s')].sum() == duration('3s')");
+    expect_true("dyn([]).sum() == 0");
+    expect_true("[3, 1, 2].min() == 1");
+    expect_true("[3, 1, 2].max() == 3");
+    expect_true("['b', 'a'].min() == 'a'");
+    expect_true("[timestamp('2020-01-01T00:00:00Z'), timestamp('2021-01-01T00:00:00Z')].max() == "
+                "timestamp('2021-01-01T00:00:00Z')");
+    expect_error("dyn([]).min()", "min called on empty list");
+    expect_error("dyn([]).max()", "max called on empty list");
+    expect_true("[1, 2, 3, 2].indexOf(2) == 1");
+    expect_true("[1, 2, 3, 2].lastIndexOf(2) == 3");
+    expect_true("[1, 2, 3].indexOf(4) == -1");
+    expect_true("['a', 'b'].lastIndexOf('z') == -1");
+    expect_error("[9223372036854775807, 1].sum()", "integer overflow");
+    /* JSON-decoded lists are dyn at compile time */
+    expect_true("dyn([1, 5, 3]).max() == 5");
+}
+
+static void test_urls(void **s) {
+    (void)s;
+    expect_true("url('https://user:pass@example.com:80/path?query=val#fragment').getScheme() == 'https'");
+    expect_true("url('https://example.com:80/path').getHost() == 'example.com:80'");
+    expect_true("url('https://[::1]:80/').getHostname() == '::1'");
+    expect_true("url('https://example.com:80/').getPort() == '80'");
+    expect_true("url('https://example.com/').getPort() == ''");
+    expect_true("url('https://example.com/path with spaces/').getEscapedPath() == '/path%20with%20spaces/'");
+    expect_true("url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}");
+    expect_true("url('/absolute-path').getHost() == ''");
+    expect_true("isURL('https://example.com/')");
+    expect_true("!isURL('../relative-path')");
+    expect_true("url('https://example.com/a') == url('https://example.com/a')");
+    expect_true("url('https://example.com/a') != url('https://example.com/b')");
+    expect_error("url('../relative-path')",
+                 "URL parse error during conversion from string: parse \"../relative-path\": invalid URI for request");
+    expect_true("type(url('https://a/')) == kubernetes.URL");
+}
+
+static void test_quantity(void **s) {
+    (void)s;
+    expect_true("isQuantity('1.5G') && isQuantity('200k') && isQuantity('20Mi') && !isQuantity('200K')");
+    expect_true("quantity('200M').compareTo(quantity('0.2G')) == 0");
+    expect_true("quantity('50M').compareTo(quantity('50Mi')) == -1");
+    expect_true("quantity('50Mi').compareTo(quantity('50M')) == 1");
+    expect_true("quantity('150Mi').isGreaterThan(quantity('100Mi'))");
+    expect_true("!quantity('50Mi').isGreaterThan(quantity('100Mi'))");
+    expect_true("quantity('50M').isLessThan(quantity('100M'))");
+    expect_true("quantity('50k').add(quantity('20k')) == quantity('70k')");
+    expect_true("quantity('50k').add(20) == quantity('50020')");
+    expect_true("quantity('50k').sub(quantity('20k')) == quantity('30k')");
+    expect_true("quantity('50k').sub(20000) == quantity('30k')");
+    expect_true("quantity('50k').add(20).sub(quantity('100k')).sub(-50000) == quantity('20')");
+    expect_true("quantity('50k').asInteger() == 50000");
+    expect_true("quantity('50k').isInteger()");
+    expect_true("!quantity('50.5').isInteger()");
+    expect_true("quantity('50k').asApproximateFloat() == 50000.0");
+    expect_true("quantity('500m').asApproximateFloat() == 0.5");
+    expect_true("quantity('-1').sign() == -1 && quantity('0').sign() == 0 && quantity('1Ki').sign() == 1");
+    expect_true("quantity('1') == quantity('1000m')");
+    expect_error("quantity('50.5').asInteger()", "cannot convert value to integer");
+    expect_error("quantity('200K')", "unable to parse quantity's suffix");
+    expect_error("quantity('1.5.5')", "quantities must match the regular expression "
+                                      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect_true("type(quantity('1')) == kubernetes.Quantity");
+}
+
+static void test_ip_cidr(void **s) {
+    (void)s;
+    expect_true("isIP('192.168.0.1') && !isIP('192.168.0.1.0') && isIP('2001:db8::68')");
+    expect_true("ip('192.168.0.1').family() == 4 && ip('::1').family() == 6");
+    expect_true("ip.isCanonical('2001:db8::68') && !ip.isCanonical('2001:DB8::68')");
+    expect_true("ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified()");
+    expect_true("ip('127.0.0.1').isLoopback() && !ip('1.2.3.4').isLoopback()");
+    expect_true("ip('224.0.0.1').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast()");
+    expect_true("ip('169.254.169.254').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast()");
+    expect_true("ip('192.168.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast()");
+    expect_true("string(ip('2001:db8:0:0:1:0:0:1')) == '2001:db8::1:0:0:1'");
+    expect_true("ip('127.0.0.1') == ip('127.0.0.1') && ip('127.0.0.1') != ip('127.0.0.2')");
+    expect_true("type(ip('192.168.0.1')) == net.IP");
+    expect_error("ip('192.168.0.1.0')", "IP Address \"192.168.0.1.0\" parse error during conversion from string: "
+                                       "ParseAddr(\"192.168.0.1.0\"): IPv4 address too long");
+    expect_error("ip('fe80::1%en0')", "IP address \"fe80::1%en0\" with zone value is not allowed");
+    expect_error("ip('::ffff:1.2.3.4')", "IPv4-mapped IPv6 address \"::ffff:1.2.3.4\" is not allowed");
+    expect_error("ip.isCanonical('127.0.0.1.0')",
+                 "IP Address \"127.0.0.1.0\" parse error during conversion from string: ParseAddr(\"127.0.0.1.0\"): "
+                 "IPv4 address too long");
+    expect_compile_error(ENV, "isIP(cidr('192.168.0.0/24'))", "found no matching overload for 'isIP'");
+
+    expect_true("isCIDR('192.168.0.0/24') && !isCIDR('192.168.0.0/33')");
+    expect_true("cidr('192.168.0.0/24').containsIP(ip('192.168.0.1'))");
+    expect_true("!cidr('192.168.0.0/24').containsIP('192.168.1.1')");
+    expect_true("cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/25'))");
+    expect_true("!cidr('192.168.0.0/24').containsCIDR('192.168.0.0/23')");
+    expect_true("cidr('2001:db8::/32').containsCIDR('2001:db8::/33')");
+    expect_true("cidr('192.168.0.0/24').ip() == ip('192.168.0.0')");
+    expect_true("cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24')");
+    expect_true("cidr('192.168.0.1/24') != cidr('192.168.0.1/24').masked()");
+    expect_true("cidr('192.168.0.0/16').prefixLength() == 16 && cidr('::1/128').prefixLength() == 128");
+    expect_true("string(cidr('192.168.0.0/24')) == '192.168.0.0/24'");
+    expect_true("type(cidr('192.168.0.0/24')) == net.CIDR");
+    expect_error("cidr('192.168.0.0/')", "network address parse error during conversion from string: network "
+                                         "address parse error during conversion from string: "
+                                         "netip.ParsePrefix(\"192.168.0.0/\"): bad bits after slash: \"\"");
+    expect_error("cidr('192.168.0.0/24').containsIP('x')",
+                 "IP Address \"x\" parse error during conversion from string: ParseAddr(\"x\"): unable to parse IP");
+    expect_compile_error(ENV, "cidr(192168)", "found no matching overload for 'cidr' applied to '(int)'");
+}
+
+static void test_format(void **s) {
+    (void)s;
+    expect_true("format.dns1123Label().validate('my-name') == optional.none()");
+    expect_true("format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])");
+    expect_true("format.named('dns1123Label').hasValue() && !format.named('nope').hasValue()");
+    expect_true("format.named('labelValue').value().validate('') == optional.none()");
+    expect_true("format.dns1123Subdomain().validate('example.com') == optional.none()");
+    expect_true("format.dns1035Label().validate('1abc').value().size() == 1");
+    expect_true("format.qualifiedName().validate('example.com/MyName') == optional.none()");
+    expect_true("format.dns1123LabelPrefix().validate('abc-') == optional.none()");
+    expect_true("format.dns1123SubdomainPrefix().validate('abc-') == optional.none()");
+    expect_true("format.dns1035LabelPrefix().validate('abc-') == optional.none()");
+    expect_true("format.uri().validate('example') == optional.of(['parse \"example\": invalid URI for request'])");
+    expect_true("format.uuid().validate('123e4567-e89b-12d3-a456-426614174000') == optional.none()");
+    expect_true("format.uuid().validate('x') == optional.of(['does not match the UUID format'])");
+    expect_true("format.byte().validate('aGVsbG8=') == optional.none()");
+    expect_true("format.byte().validate('aGVsbG8') == optional.of(['invalid base64'])");
+    expect_true("format.date().validate('2021-01-01') == optional.none()");
+    expect_true("format.date().validate('2021-02-30') == optional.of(['invalid date'])");
+    expect_true("format.datetime().validate('2021-01-01T00:00:00Z') == optional.none()");
+    expect_true("format.datetime().validate('2021-01-01') == optional.of(['invalid datetime'])");
+}
+
+static void test_semver(void **s) {
+    (void)s;
+    expect_true("isSemver('1.2.3') && !isSemver('1.2') && !isSemver('v1.2.3')");
+    expect_true("isSemver('v1.2', true) && !isSemver('v1.2', false)");
+    expect_true("semver('1.2.3').major() == 1 && semver('1.2.3').minor() == 2 && semver('1.2.3').patch() == 3");
+    expect_true("semver('v01.02', true) == semver('1.2.0')");
+    expect_true("semver('1.2.3').compareTo(semver('1.2.3')) == 0");
+    expect_true("semver('1.2.3').compareTo(semver('2.0.0')) == -1");
+    expect_true("semver('1.2.3').compareTo(semver('0.1.2')) == 1");
+    expect_true("semver('1.0.0-alpha').isLessThan(semver('1.0.0'))");
+    expect_true("semver('1.0.0-rc.1').isGreaterThan(semver('1.0.0-beta.11'))");
+    expect_true("semver('1.2.3+a') == semver('1.2.3+b')");
+    expect_error("semver('1.2')", "No Major.Minor.Patch elements found");
+    expect_error("semver('01.2.3')", "Major number must not contain leading zeroes \"01\"");
+    expect_error("semver('1.2-rc', true)", "short version cannot contain PreRelease/Build meta data");
+    expect_true("type(semver('1.2.3')) == kubernetes.Semver");
+}
+
+static void test_authz(void **s) {
+    (void)s;
+    expect_true("authorizer.group('apps').resource('deployments').namespace('prod').name('web').check('get')"
+                ".allowed()");
+    expect_true("!authorizer.group('apps').resource('deployments').check('delete').allowed()");
+    expect_true("authorizer.group('apps').resource('deployments').subresource('scale').namespace('ns').name('n')"
+                ".check('update').reason() == 'update apps/deployments/scale ns=ns name=n fs=- ls=-'");
+    expect_true("authorizer.group('').resource('pods').fieldSelector('spec.nodeName=n1').labelSelector('app=x')"
+                ".check('list').reason() == 'list /pods/ ns= name= fs=spec.nodeName=n1 ls=app=x'");
+    expect_true("authorizer.path('/healthz').check('get').allowed()");
+    expect_true("authorizer.path('/healthz').check('post').reason() == 'path /healthz post'");
+    expect_true("authorizer.serviceAccount('kube-system', 'ctrl').group('').resource('pods').check('get').reason()"
+                " == 'sa kube-system/ctrl get /pods'");
+    expect_true("authorizer.requestResource.check('get').allowed()");
+    expect_true("authorizer.requestResource.check('patch').reason() == 'patch apps/deployments/ ns=prod name=web "
+                "fs=- ls=-'");
+    expect_true("authorizer.path('/x').check('boom').errored() && "
+                "authorizer.path('/x').check('boom').error() == 'authorizer exploded'");
+    expect_true("!authorizer.path('/x').check('get').errored() && authorizer.path('/x').check('get').error() == ''");
+}
+
+static void test_versions(void **s) {
+    (void)s;
+    assert_int_equal(cel_k8s_libraries_for_version(26),
+                     CEL_K8S_LIB_URLS | CEL_K8S_LIB_REGEX | CEL_K8S_LIB_LISTS);
+    assert_true(cel_k8s_libraries_for_version(28) & CEL_K8S_LIB_QUANTITY);
+    assert_false(cel_k8s_libraries_for_version(29) & CEL_K8S_LIB_IP);
+    assert_true(cel_k8s_libraries_for_version(30) & CEL_K8S_LIB_CIDR);
+    assert_false(cel_k8s_libraries_for_version(32) & CEL_K8S_LIB_SEMVER);
+    assert_int_equal(cel_k8s_libraries_for_version(33), CEL_K8S_LIB_ALL);
+    cel_env *old = new_env(29);
+    expect_compile_error(old, "ip('1.2.3.4').family() == 4", "undeclared reference to 'ip'");
+    expect_compile_error(old, "isSemver('1.2.3')", "undeclared reference to 'isSemver'");
+    cel_env_free(old);
+}
+
+static void test_costs(void **s) {
+    (void)s;
+    /* cost.go: the authz check is 350,000; string parsing ⌈0.1·len⌉; regex like matches */
+    assert_true(cost_of("authorizer.path('/a').check('get').allowed()") >= 350000);
+    uint64_t base = cost_of("isIP('1.2.3.4')");
+    uint64_t longer = cost_of("isIP('1.2.3.4xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')");
+    assert_int_equal(longer - base, 8 - 1); /* ⌈0.1·78⌉ - ⌈0.1·7⌉ */
+    uint64_t f1 = cost_of("'aaaa'.find('a') == 'a'");
+    uint64_t f2 = cost_of("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.find('aaaaaaaaa') == 'a'");
+    /* find: ⌈0.1·(1+4)⌉·⌈0.25·1⌉ = 1 vs ⌈0.1·40⌉·⌈0.25·9⌉ = 12; string == adds ⌈0.1·min⌉ on both */
+    assert_int_equal(f2 - f1, 12 - 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_regex),   cmocka_unit_test(test_lists),   cmocka_unit_test(test_urls),
+        cmocka_unit_test(test_quantity), cmocka_unit_test(test_ip_cidr), cmocka_unit_test(test_format),
+        cmocka_unit_test(test_semver),  cmocka_unit_test(test_authz),   cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_costs),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
