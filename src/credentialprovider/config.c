@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <yaml.h>
 
 #include "base/buf.h"
 #include "base/str.h"
@@ -220,13 +221,134 @@ static bool decode_provider(dec *d, const kg_json *v, size_t idx, kg_cred_provid
     return true;
 }
 
-static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, kg_json_parse_info *info, kg_error *err)
+/* go-yaml v2 UnmarshalStrict's duplicate-key check, which YAMLToJSONStrict runs for strict decoders:
+ * "yaml: unmarshal errors:\n  line N: key \"k\" already set in map" (N is the line of the repeated key's value).
+ * Returns NULL when there is no duplicate or the YAML does not parse (the parser proper reports that). */
+typedef struct yframe {
+    bool mapping;
+    bool want_key;
+    const char **keys;
+    size_t nkeys, cap;
+    const char *pending_dup; /* key text, formatted, waiting for its value's line */
+} yframe;
+
+static bool plain_number(const char *s)
+{
+    if (*s == '-' || *s == '+')
+        s++;
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+static void yframe_value_seen(kg_arena *a, yframe *f, size_t line, kg_buf *errs)
+{
+    if (f->pending_dup) {
+        kg_buf_printf(errs, "\n  line %zu: key %s already set in map", line + 1, f->pending_dup);
+        f->pending_dup = NULL;
+    }
+    f->want_key = true;
+}
+
+static char *yaml_duplicate_keys(kg_arena *a, const char *data, size_t len)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return NULL;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+    yframe stack[KG_JSON_MAX_DEPTH];
+    int depth = 0;
+    kg_buf errs = KG_BUF_INIT;
+    bool done = false;
+    while (!done) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev))
+            break;
+        yframe *top = depth > 0 ? &stack[depth - 1] : NULL;
+        size_t line = ev.start_mark.line;
+        switch (ev.type) {
+        case YAML_DOCUMENT_END_EVENT:
+        case YAML_STREAM_END_EVENT: done = true; break;
+        case YAML_SCALAR_EVENT:
+        case YAML_ALIAS_EVENT:
+            if (top && top->mapping && top->want_key) {
+                top->want_key = false;
+                if (ev.type != YAML_SCALAR_EVENT)
+                    break;
+                const char *k = (const char *)ev.data.scalar.value;
+                bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+                if (plain && !strcmp(k, "<<"))
+                    break;
+                const char *id = kg_arena_sprintf(a, "%c%s", plain ? 'p' : 'q', k);
+                for (size_t i = 0; i < top->nkeys; i++)
+                    if (!strcmp(top->keys[i], id)) {
+                        kg_buf q = KG_BUF_INIT;
+                        if (plain && plain_number(k))
+                            kg_buf_puts(&q, k);
+                        else
+                            kg_json_write_string(&q, k, strlen(k), KG_JSON_WRITE_NO_ESCAPE_HTML);
+                        top->pending_dup = kg_arena_strdup(a, kg_buf_cstr(&q));
+                        kg_buf_free(&q);
+                        break;
+                    }
+                if (top->nkeys == top->cap) {
+                    size_t nc = top->cap ? top->cap * 2 : 8;
+                    top->keys = kg_arena_realloc(a, top->keys, sizeof(char *) * top->cap, sizeof(char *) * nc);
+                    top->cap = nc;
+                }
+                top->keys[top->nkeys++] = id;
+            } else if (top && top->mapping) {
+                yframe_value_seen(a, top, line, &errs);
+            }
+            break;
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            if (top && top->mapping) {
+                if (top->want_key)
+                    top->want_key = false; /* a complex key: not checked */
+                else if (top->pending_dup) {
+                    kg_buf_printf(&errs, "\n  line %zu: key %s already set in map", line + 1, top->pending_dup);
+                    top->pending_dup = NULL;
+                }
+            }
+            if (depth == KG_JSON_MAX_DEPTH) {
+                done = true;
+                break;
+            }
+            stack[depth++] = (yframe){.mapping = ev.type == YAML_MAPPING_START_EVENT, .want_key = true};
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            if (depth > 0)
+                depth--;
+            if (depth > 0 && stack[depth - 1].mapping)
+                stack[depth - 1].want_key = true;
+            break;
+        default: break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    char *r = errs.len ? kg_arena_sprintf(a, "yaml: unmarshal errors:%s", kg_buf_cstr(&errs)) : NULL;
+    kg_buf_free(&errs);
+    return r;
+}
+
+typedef struct doc_info {
+    kg_json_parse_info json;
+    const char *yaml_dups;
+} doc_info;
+
+static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, doc_info *info, kg_error *err)
 {
     size_t i = 0;
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
         i++;
     if (i < len && data[i] == '{') {
-        *out = kg_json_parse_ex(a, data, len, KG_JSON_PARSE_DUP_REPORT, info, err);
+        *out = kg_json_parse_ex(a, data, len, KG_JSON_PARSE_DUP_REPORT, &info->json, err);
         return *out != NULL;
     }
 #ifdef KG_CRED_HAVE_YAML
@@ -234,6 +356,8 @@ static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, 
 #else
     *out = kg_json_parse(a, data, len, err);
 #endif
+    if (*out)
+        info->yaml_dups = yaml_duplicate_keys(a, data, len);
     return *out != NULL;
 }
 
@@ -241,7 +365,7 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
 {
     memset(out, 0, sizeof *out);
     kg_json *doc;
-    kg_json_parse_info info = {0};
+    doc_info info = {0};
     kg_error perr = {0};
     if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg))
         return kg_err_set(err, KG_EINVAL, "failed to decode: couldn't get version/kind; json parse error: %s",
@@ -265,11 +389,13 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
         return kg_err_set(err, KG_EINVAL, "failed to decode: no kind \"%s\" is registered for version \"%s\"", kind,
                           apiv);
     dec d = {.a = a, .err = err};
+    if (info.yaml_dups)
+        kg_buf_puts(&d.strict, info.yaml_dups);
     unknown_fields(&d, doc, "", top_schema);
-    for (size_t i = 0; i < info.ndups; i++) {
+    for (size_t i = 0; i < info.json.ndups; i++) {
         if (d.strict.len)
             kg_buf_puts(&d.strict, ", ");
-        kg_buf_printf(&d.strict, "duplicate field \"%s\"", info.dups[i]);
+        kg_buf_printf(&d.strict, "duplicate field \"%s\"", info.json.dups[i]);
     }
     kg_json *prov = kg_json_get(doc, "providers");
     bool ok = true;

@@ -147,6 +147,21 @@ static void decode_errors(void **state)
     kg_error e = {0};
     assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
     assert_string_equal(e.msg, "failed to decode: strict decoding error: unknown field \"providers[0].extra\"");
+    /* YAML duplicate keys, as go-yaml's UnmarshalStrict reports them (the line of the repeated key's value) */
+    y = "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
+        "- name: p\n  name: q\n  matchImages: [a.io]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n  extra: 1\n"
+        "  env:\n  - {name: A, value: b}\n  env:\n\n  - {name: A, value: c}\n";
+    assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
+    assert_string_equal(e.msg, "failed to decode: strict decoding error: yaml: unmarshal errors:\n"
+                               "  line 5: key \"name\" already set in map\n"
+                               "  line 14: key \"env\" already set in map, unknown field \"providers[0].extra\"");
+    /* keys in different maps, or the same text quoted and as a number, are not duplicates */
+    y = "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
+        "- {name: p, matchImages: [a.io], defaultCacheDuration: 1m, apiVersion: " V1 "}\n"
+        "- {name: q, matchImages: [a.io], defaultCacheDuration: 1m, apiVersion: " V1 "}\n";
+    if (!kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(cfg.n_providers, 2);
     kg_arena_free(&a);
 }
 
