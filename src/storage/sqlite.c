@@ -29,6 +29,7 @@ enum {
     R_COUNT_GT,
     R_CHANGED_GE,
     R_CHANGED_GT,
+    R_CHANGED_COUNT_GT,
     R_HISTORY,
     R_NSTMT
 };
@@ -43,11 +44,16 @@ static const char *const reader_sql[R_NSTMT] = {
     [R_LIST_GT] = "SELECT key, CASE WHEN ?5 THEN NULL ELSE value END, mod_rev, create_rev FROM kv "
                   "WHERE key > ?1 AND key < ?2 AND mod_rev <= ?3 ORDER BY key LIMIT ?4",
     [R_COUNT_GT] = "SELECT count(*) FROM kv WHERE key > ?1 AND key < ?2 AND mod_rev <= ?3",
-    /* the first change of each key after revision ?3 (SQLite's bare columns follow the MIN() row) */
-    [R_CHANGED_GE] = "SELECT key, type, prev_value, prev_rev, create_rev, MIN(rev) FROM history "
-                     "WHERE rev > ?3 AND key >= ?1 AND key < ?2 GROUP BY key ORDER BY key",
-    [R_CHANGED_GT] = "SELECT key, type, prev_value, prev_rev, create_rev, MIN(rev) FROM history "
-                     "WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key ORDER BY key",
+    /* the first change of each key after revision ?3 (SQLite's bare columns follow the MIN() row), keeping the
+     * keys that existed at ?3 (that first change was not their creation, type 1 = ADDED) */
+    [R_CHANGED_GE] = "SELECT key, type, prev_value, prev_rev, create_rev FROM (SELECT key, type, prev_value, "
+                     "prev_rev, create_rev, MIN(rev) FROM history WHERE rev > ?3 AND key >= ?1 AND key < ?2 "
+                     "GROUP BY key) WHERE type != 1 ORDER BY key LIMIT ?4",
+    [R_CHANGED_GT] = "SELECT key, type, prev_value, prev_rev, create_rev FROM (SELECT key, type, prev_value, "
+                     "prev_rev, create_rev, MIN(rev) FROM history WHERE rev > ?3 AND key > ?1 AND key < ?2 "
+                     "GROUP BY key) WHERE type != 1 ORDER BY key LIMIT ?4",
+    [R_CHANGED_COUNT_GT] = "SELECT count(*) FROM (SELECT type, MIN(rev) FROM history "
+                           "WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) WHERE type != 1",
     [R_HISTORY] = "SELECT rev, key, type, value, create_rev, prev_value, prev_rev FROM history "
                   "WHERE rev > ?1 AND key >= ?2 AND key < ?3 ORDER BY rev LIMIT ?4",
 };
@@ -285,20 +291,18 @@ typedef struct changed {
 } changed;
 
 /* keys changed after rev in [start, end): their state at rev, present ones only, in key order */
-static bool load_changed(reader *r, const char *start, bool after, const char *end, int64_t rev, bool keys_only,
-                         kg_arena *a, changed **out, size_t *n, kg_error *err)
+static bool load_changed(reader *r, const char *start, bool after, const char *end, int64_t rev, int64_t limit,
+                         bool keys_only, kg_arena *a, changed **out, size_t *n, kg_error *err)
 {
     sqlite3_stmt *st = r->st[after ? R_CHANGED_GT : R_CHANGED_GE];
     sqlite3_bind_text(st, 1, start, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, end, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, rev);
+    sqlite3_bind_int64(st, 4, limit);
     size_t cap = 16, k = 0;
     changed *v = kg_arena_alloc(a, cap * sizeof *v);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int type = sqlite3_column_int(st, 1);
-        if (type == KG_STORE_ADDED)
-            continue; /* created after rev: absent at rev */
         if (k == cap) {
             v = kg_arena_realloc(a, v, cap * sizeof *v, 2 * cap * sizeof *v);
             cap *= 2;
@@ -353,7 +357,8 @@ static bool sq_list(void *bp, const char *start, bool after, const char *end, in
     int64_t at = rev == 0 ? cur : rev;
     changed *ch = NULL;
     size_t nch = 0;
-    if (at < cur && !load_changed(r, start, after, end, at, keys_only, a, &ch, &nch, err))
+    /* at most limit+1 of them can be in this page */
+    if (at < cur && !load_changed(r, start, after, end, at, limit > 0 ? limit + 1 : -1, keys_only, a, &ch, &nch, err))
         goto out;
 
     size_t want = limit > 0 ? (size_t)limit + 1 : SIZE_MAX; /* one more tells whether more exist */
@@ -418,15 +423,22 @@ static bool sq_list(void *bp, const char *start, bool after, const char *end, in
         sqlite3_bind_text(cs, 1, last, -1, SQLITE_STATIC);
         sqlite3_bind_text(cs, 2, end, -1, SQLITE_STATIC);
         sqlite3_bind_int64(cs, 3, at);
-        if (sqlite3_step(cs) == SQLITE_ROW) {
-            int64_t cnt = sqlite3_column_int64(cs, 0);
-            for (size_t i = 0; i < nch; i++)
-                if (strcmp(ch[i].key, last) > 0)
-                    cnt++;
-            *remaining = cnt;
-        }
+        if (sqlite3_step(cs) == SQLITE_ROW)
+            *remaining = sqlite3_column_int64(cs, 0);
         sqlite3_reset(cs);
         sqlite3_clear_bindings(cs);
+        if (at < cur && *remaining >= 0) {
+            sqlite3_stmt *hc = r->st[R_CHANGED_COUNT_GT];
+            sqlite3_bind_text(hc, 1, last, -1, SQLITE_STATIC);
+            sqlite3_bind_text(hc, 2, end, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(hc, 3, at);
+            if (sqlite3_step(hc) == SQLITE_ROW)
+                *remaining += sqlite3_column_int64(hc, 0);
+            else
+                *remaining = -1;
+            sqlite3_reset(hc);
+            sqlite3_clear_bindings(hc);
+        }
     }
     step_done(r->st[R_COMMIT]);
     *items = v;
