@@ -367,6 +367,7 @@ enum {
 typedef struct cel_compile_opts {
     unsigned flags;               /* CEL_COMPILE_* */
     const cel_type *expect_type;  /* if set, the checked result type must be assignable ("must evaluate to bool") */
+    size_t src_len;               /* source length in bytes; 0 means strlen(src) */
 } cel_compile_opts;
 
 /* Parse (+ macro expansion) + check + plan. On failure *out is NULL and err holds line:column and a cel-go style

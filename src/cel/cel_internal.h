@@ -251,7 +251,8 @@ typedef struct parse_result {
     cel_node *root;
     int next_id;
 } parse_result;
-bool cel_parse(kg_arena *a, const cel_env *env, const char *src, unsigned flags, parse_result *out, cel_error *err);
+bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, unsigned flags, parse_result *out,
+               cel_error *err);
 void cel_error_at(cel_error *err, const char *src, int pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* checker */
 bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err);

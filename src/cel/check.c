@@ -122,10 +122,10 @@ static bool assignable(checker *C, const cel_type *param, const cel_type *arg, b
         return false;
     }
     switch (param->kind) {
+    case CEL_T_TYPE: return true;
     case CEL_T_LIST:
     case CEL_T_MAP:
     case CEL_T_OPTIONAL:
-    case CEL_T_TYPE:
         if (param->nparams == 0 || arg->nparams == 0)
             return true;
         for (size_t i = 0; i < param->nparams && i < arg->nparams; i++)

@@ -535,7 +535,7 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     kg_arena_init(&p->arena, 16 * 1024);
     p->env = env;
     parse_result pr;
-    if (!cel_parse(&p->arena, env, src, flags, &pr, err))
+    if (!cel_parse(&p->arena, env, src, opts ? opts->src_len : 0, flags, &pr, err))
         goto fail;
     p->root = pr.root;
     if (!cel_resolve(env, &p->arena, src, p->root, err))

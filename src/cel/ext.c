@@ -327,14 +327,11 @@ static bool fmt_double_fixed(kg_buf *b, double d, int prec)
     return true;
 }
 
-static int key_cmp(const void *x, const void *y)
-{
-    const cel_value *a = x, *b = y;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    int c = cel_compare(a, b);
-    return c == 2 ? 0 : c;
-}
+typedef struct fmt_entry {
+    const char *k, *v;
+} fmt_entry;
+
+static int entry_cmp(const void *x, const void *y) { return strcmp(((const fmt_entry *)x)->k, ((const fmt_entry *)y)->k); }
 
 static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool nested, cel_value *err)
 {
@@ -352,33 +349,9 @@ static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool
             cel_format_double(b, v->u.d);
         return true;
     case CEL_STRING:
-        if (nested)
-            quote_into(b, v->u.s, v->n);
-        else
-            kg_buf_append(b, v->u.s, v->n);
-        return true;
-    case CEL_BYTES:
-        if (nested) {
-            kg_buf_putc(b, 'b');
-            quote_into(b, v->u.s, v->n);
-        } else {
-            kg_buf_append(b, v->u.s, v->n);
-        }
-        return true;
-    case CEL_TIMESTAMP:
-        if (nested)
-            kg_buf_puts(b, "timestamp(\"");
-        cel_format_timestamp(b, v->u.i, (int32_t)v->n);
-        if (nested)
-            kg_buf_puts(b, "\")");
-        return true;
-    case CEL_DURATION:
-        if (nested)
-            kg_buf_puts(b, "duration(\"");
-        cel_format_duration_secs(b, v->u.i);
-        if (nested)
-            kg_buf_puts(b, "\")");
-        return true;
+    case CEL_BYTES: (void)nested; kg_buf_append(b, v->u.s, v->n); return true;
+    case CEL_TIMESTAMP: cel_format_timestamp(b, v->u.i, (int32_t)v->n); return true;
+    case CEL_DURATION: cel_format_duration_secs(b, v->u.i); return true;
     case CEL_TYPE: kg_buf_puts(b, v->u.type->name); return true;
     case CEL_LIST: {
         kg_buf_putc(b, '[');
@@ -395,21 +368,27 @@ static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool
     }
     case CEL_MAP: {
         size_t cnt = cel_map_size(v);
-        cel_value *keys = kg_arena_alloc(ctx->arena, (cnt ? cnt : 1) * sizeof(cel_value));
-        for (size_t i = 0; i < cnt; i++)
-            cel_map_entry(ctx, v, i, &keys[i], NULL);
-        qsort(keys, cnt, sizeof *keys, key_cmp);
+        fmt_entry *es = kg_arena_alloc(ctx->arena, (cnt ? cnt : 1) * sizeof *es);
+        for (size_t i = 0; i < cnt; i++) {
+            cel_value k, e;
+            cel_map_entry(ctx, v, i, &k, &e);
+            kg_buf kb = KG_BUF_INIT, vb = KG_BUF_INIT;
+            bool ok = fmt_value_str(ctx, &kb, &k, true, err) && fmt_value_str(ctx, &vb, &e, true, err);
+            es[i].k = kg_arena_strndup(ctx->arena, kb.data ? kb.data : "", kb.len);
+            es[i].v = kg_arena_strndup(ctx->arena, vb.data ? vb.data : "", vb.len);
+            kg_buf_free(&kb);
+            kg_buf_free(&vb);
+            if (!ok)
+                return false;
+        }
+        qsort(es, cnt, sizeof *es, entry_cmp);
         kg_buf_putc(b, '{');
         for (size_t i = 0; i < cnt; i++) {
             if (i)
                 kg_buf_puts(b, ", ");
-            cel_value e;
-            cel_map_get(ctx, v, &keys[i], &e);
-            if (!fmt_value_str(ctx, b, &keys[i], true, err))
-                return false;
+            kg_buf_puts(b, es[i].k);
             kg_buf_puts(b, ": ");
-            if (!fmt_value_str(ctx, b, &e, true, err))
-                return false;
+            kg_buf_puts(b, es[i].v);
         }
         kg_buf_putc(b, '}');
         return true;

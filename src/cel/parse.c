@@ -697,6 +697,28 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
             c->accu_var = v;
             return c;
         }
+        if (libs & CEL_LIB_BLOCK) {
+            if (!strcmp(name, "index") && n == 1 && args[0]->kind == N_CONST && args[0]->cval.kind == CEL_INT)
+                return mk_ident(P, pos, kg_arena_sprintf(P->a, "@index%lld", (long long)args[0]->cval.u.i));
+            if ((!strcmp(name, "iterVar") || !strcmp(name, "accuVar")) && n == 2 && args[0]->kind == N_CONST &&
+                args[1]->kind == N_CONST && args[0]->cval.kind == CEL_INT && args[1]->cval.kind == CEL_INT)
+                return mk_ident(P, pos, kg_arena_sprintf(P->a, "@%s:%lld:%lld", name[0] == 'i' ? "it" : "ac",
+                                                         (long long)args[0]->cval.u.i, (long long)args[1]->cval.u.i));
+            if (!strcmp(name, "block") && n == 2) {
+                if (args[0]->kind != N_LIST)
+                    perr(P, args[0]->pos, "cel.block requires the first arg to be a list literal");
+                /* nested lazy-enough bindings: @index0 = e0 in (@index1 = e1 in (... result)) */
+                cel_node *body = args[1];
+                for (size_t i = args[0]->nargs; i-- > 0;) {
+                    const char *v = kg_arena_sprintf(P->a, "@index%zu", i);
+                    cel_node *c = mk_compr(P, pos, empty_list(P, pos), "#unused", NULL, args[0]->args[i],
+                                           mk_const(P, pos, cel_bool(false)), mk_ident(P, pos, v), body);
+                    c->accu_var = v;
+                    body = c;
+                }
+                return body;
+            }
+        }
         return NULL;
     }
     bool two = (libs & CEL_LIB_TWOVAR) != 0;
@@ -1271,13 +1293,14 @@ static cel_node *parse_expr(parser *P)
     return c;
 }
 
-bool cel_parse(kg_arena *a, const cel_env *env, const char *src, unsigned flags, parse_result *out, cel_error *err)
+bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, unsigned flags, parse_result *out,
+               cel_error *err)
 {
     parser *P = kg_arena_calloc(a, sizeof *P);
     P->a = a;
     P->env = env;
     P->src = src;
-    P->len = strlen(src);
+    P->len = len ? len : strlen(src);
     P->err = err;
     P->flags = flags;
     if (P->len > 100000) {

@@ -422,6 +422,10 @@ static int cmp_d_i(double a, int64_t b)
 {
     if (isnan(a))
         return 2;
+    {
+        double bd = (double)b;
+        return a < bd ? -1 : a > bd ? 1 : 0;
+    }
     if (a < -9223372036854775808.0)
         return -1;
     if (a >= 9223372036854775808.0)
@@ -439,6 +443,10 @@ static int cmp_d_u(double a, uint64_t b)
 {
     if (isnan(a))
         return 2;
+    {
+        double bd = (double)b;
+        return a < bd ? -1 : a > bd ? 1 : 0;
+    }
     if (a < 0)
         return -1;
     if (a >= 18446744073709551616.0)

@@ -20,9 +20,22 @@ const { tests } = require(path.join(here, 'node_modules', '@bufbuild', 'cel-spec
 const WKT = /google\.protobuf\.(?!Timestamp\b|Duration\b)[A-Za-z]+/;
 function classify(orig) {
   const s = JSON.stringify(orig);
+  if ((orig.container || '').startsWith('cel.expr.conformance')) return 'msg';
+  if ((orig.container || '').startsWith('google.protobuf')) return 'wkt';
   if (s.includes('cel.expr.conformance') || /TestAllTypes|NestedTestAllTypes|GlobalEnum|NestedEnum/.test(s)) return 'msg';
   if (WKT.test(s) || /"messageType"|"wrapper"|"wellKnown":"ANY"/.test(s)) return 'wkt';
   return 'plain';
+}
+
+// JSON.stringify writes -0 as 0: keep the sign of negative-zero doubles by writing them as strings.
+function keepNegZero(v) {
+  if (Array.isArray(v)) return v.map(keepNegZero);
+  if (v && typeof v === 'object') {
+    const o = {};
+    for (const [k, x] of Object.entries(v)) o[k] = (k === 'doubleValue' && Object.is(x, -0)) ? '-0' : keepNegZero(x);
+    return o;
+  }
+  return v;
 }
 
 const out = [];
@@ -41,13 +54,13 @@ for (const file of tests.suites) {
         checkOnly: !!o.checkOnly,
         container: o.container || '',
         typeEnv: o.typeEnv || [],
-        bindings: o.bindings || {},
-        expect: o.value !== undefined ? { value: o.value }
+        bindings: keepNegZero(o.bindings || {}),
+        expect: keepNegZero(o.value !== undefined ? { value: o.value } : null) || (o.value !== undefined ? { value: o.value }
           : o.evalError !== undefined ? { error: o.evalError }
           : o.typedResult !== undefined ? { typed: o.typedResult }
           : o.anyEvalErrors !== undefined ? { error: o.anyEvalErrors }
           : o.unknown !== undefined || o.anyUnknowns !== undefined ? { unknown: true }
-          : { value: { boolValue: true } },
+          : { value: { boolValue: true } }),
         celgoType: t.type || '',
         celgoError: t.error || '',
         kind: classify(o),

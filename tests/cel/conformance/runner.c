@@ -395,7 +395,8 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
         flags |= CEL_COMPILE_NO_CHECK;
     if (jbool(t, "disableMacros"))
         flags |= CEL_COMPILE_NO_MACROS;
-    cel_compile_opts co = {flags, NULL};
+    kg_json *exj = kg_json_get(t, "expr");
+    cel_compile_opts co = {flags, NULL, exj ? exj->len : 0};
     cel_program *p = NULL;
     cel_error cerr;
     kg_json *ev = kg_json_get(expect, "error");
