@@ -133,11 +133,18 @@ static void purge(kg_arena *a, const char *dir, int64_t now)
     closedir(d);
 }
 
+/* Only a directory of ours that nobody else can write is trusted: another user could plant credentials there. */
+static bool dir_trusted(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
+}
+
 bool kg_credentialprovider_cache_get(kg_arena *a, const char *dir, const kg_cred_provider *p, const char *base_key,
                                      const char *sa_key, int64_t now, kg_json **auth)
 {
     *auth = NULL;
-    if (!dir)
+    if (!dir || !dir_trusted(dir))
         return false;
     purge(a, dir, now);
     char *path = kg_arena_sprintf(a, "%s/%s", dir, kg_credentialprovider_cache_file(a, p, base_key, sa_key));
@@ -161,6 +168,18 @@ bool kg_credentialprovider_cache_get(kg_arena *a, const char *dir, const kg_cred
     return true;
 }
 
+static void remove_entries(kg_arena *a, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (kg_str_has_suffix(de->d_name, ".json") || !strncmp(de->d_name, ".tmp-", 5))
+            unlink(kg_arena_sprintf(a, "%s/%s", dir, de->d_name));
+    closedir(d);
+}
+
 static bool mkdirs(char *path)
 {
     for (char *c = path + 1; *c; c++) {
@@ -182,8 +201,16 @@ bool kg_credentialprovider_cache_put(kg_arena *a, const char *dir, const kg_cred
     if (!mkdirs(d))
         return kg_err_set(err, KG_EIO, "creating cache directory %s: %s", dir, strerror(errno));
     struct stat st;
-    if (stat(dir, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0077))
+    if (stat(dir, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0077)) {
+        /* tighten our own directory; entries written while others could write there are not kept */
+        bool loose = st.st_mode & 022;
         chmod(dir, 0700);
+        if (loose)
+            remove_entries(a, dir);
+    }
+    if (!dir_trusted(dir))
+        return kg_err_set(err, KG_EFORBIDDEN, "cache directory %s is not owned by this user or is writable by others",
+                          dir);
     kg_json *doc = kg_json_new_object(a);
     kg_json_set(a, doc, "provider", kg_json_new_str(a, p->name));
     kg_json_set(a, doc, "baseKey", kg_json_new_str(a, base_key));

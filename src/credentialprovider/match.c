@@ -655,9 +655,8 @@ static int match_chunk(gstr chunk, gstr *s)
     return failed ? 0 : 1;
 }
 
-bool kg_credentialprovider_glob_match(const char *pat, const char *nm, bool *bad)
+static bool glob_match_n(gstr pattern, gstr name, bool *bad)
 {
-    gstr pattern = {pat, strlen(pat)}, name = {nm, strlen(nm)};
     if (bad)
         *bad = false;
     while (pattern.n > 0) {
@@ -712,6 +711,11 @@ bool kg_credentialprovider_glob_match(const char *pat, const char *nm, bool *bad
     return name.n == 0;
 }
 
+bool kg_credentialprovider_glob_match(const char *pat, const char *nm, bool *bad)
+{
+    return glob_match_n((gstr){pat, strlen(pat)}, (gstr){nm, strlen(nm)}, bad);
+}
+
 /* ---------------------------------------------------------------- URLsMatchStr */
 
 /* net.SplitHostPort; false on error. */
@@ -760,7 +764,7 @@ static size_t count_labels(gstr h)
     return c;
 }
 
-static bool urls_match(kg_arena *a, const kg_cred_url *g, const kg_cred_url *t)
+static bool urls_match(const kg_cred_url *g, const kg_cred_url *t)
 {
     gstr gh, gp, th, tp;
     if (!split_host_port(g->host, &gh, &gp)) {
@@ -782,9 +786,7 @@ static bool urls_match(kg_arena *a, const kg_cred_url *g, const kg_cred_url *t)
         const char *gd = memchr(gs, '.', (size_t)(ge - gs));
         const char *td = memchr(ts, '.', (size_t)(te - ts));
         const char *gl_end = gd ? gd : ge, *tl_end = td ? td : te;
-        char *gl = kg_arena_strndup(a, gs, (size_t)(gl_end - gs));
-        char *tl = kg_arena_strndup(a, ts, (size_t)(tl_end - ts));
-        if (!kg_credentialprovider_glob_match(gl, tl, NULL))
+        if (!glob_match_n((gstr){gs, (size_t)(gl_end - gs)}, (gstr){ts, (size_t)(tl_end - ts)}, NULL))
             return false;
         if (!gd)
             break;
@@ -800,7 +802,7 @@ bool kg_credentialprovider_urls_match(const char *glob, const char *target)
     kg_arena_init(&a, 1024);
     kg_cred_url g, t;
     bool ok = kg_credentialprovider_parse_schemeless_url(&a, glob, &g, NULL) &&
-              kg_credentialprovider_parse_schemeless_url(&a, target, &t, NULL) && urls_match(&a, &g, &t);
+              kg_credentialprovider_parse_schemeless_url(&a, target, &t, NULL) && urls_match(&g, &t);
     kg_arena_free(&a);
     return ok;
 }

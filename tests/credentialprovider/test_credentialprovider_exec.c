@@ -455,7 +455,25 @@ static void cache_files_private_and_corruption_ignored(void **state)
     }
     /* and after the last run the file is valid again and used */
     assert_int_equal(lookup(&a, &p, 1, &o, "registry.io/c", &c), 1);
-    assert_int_equal(count_lines(req), 3 + (int)(sizeof bad / sizeof bad[0]) - 1);
+    int runs = 3 + (int)(sizeof bad / sizeof bad[0]) - 1;
+    assert_int_equal(count_lines(req), runs);
+    /* a directory others can write is not trusted: a planted entry is ignored, the directory is tightened and
+     * its entries dropped */
+    write_file(file,
+               "{\"provider\":\"corrupt\",\"baseKey\":\"registry.io\",\"saKey\":\"\",\"expiresAt\":"
+               "9000000000000000000,\"auth\":{\"registry.io\":{\"username\":\"planted\",\"password\":\"e\"}}}",
+               0600);
+    char *planted2 = kg_arena_sprintf(&a, "%s/%s", o.cache_dir, kg_credentialprovider_cache_file(&a, p, "other", ""));
+    write_file(planted2, "{}", 0600);
+    chmod(o.cache_dir, 0777);
+    assert_int_equal(lookup(&a, &p, 1, &o, "registry.io/c", &c), 1);
+    assert_string_equal(c[0].username, "u");
+    assert_int_equal(count_lines(req), ++runs);
+    assert_int_equal(stat(o.cache_dir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_int_not_equal(access(planted2, F_OK), 0);
+    assert_int_equal(lookup(&a, &p, 1, &o, "registry.io/c", &c), 1);
+    assert_int_equal(count_lines(req), runs); /* the fresh entry is used again */
     assert_string_equal(kg_buf_cstr(&errors), "");
     kg_arena_free(&a);
 }
