@@ -1,0 +1,295 @@
+/* Label and field selector tests: parse/print/match behaviour and upstream error texts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "meta/fields.h"
+#include "meta/labels.h"
+#include "meta/names.h"
+
+static kg_arena A;
+
+static int setup(void **s)
+{
+    (void)s;
+    kg_arena_init(&A, 0);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    kg_arena_free(&A);
+    return 0;
+}
+
+static kg_json *J(const char *s)
+{
+    kg_error err;
+    kg_json *j = kg_json_parse(&A, s, strlen(s), &err);
+    if (!j)
+        fail_msg("json: %s", err.msg);
+    return j;
+}
+
+static void test_parse_good_and_string(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *in, *out;
+    } T[] = {
+        {"x=a,y=b,z=c", "x=a,y=b,z=c"},
+        {"", ""},
+        {"x!=a,y=b", "x!=a,y=b"},
+        {"x=", "x="},
+        {"x= ", "x="},
+        {"x=,z= ", "x=,z="},
+        {"x= ,z= ", "x=,z="},
+        {"!x", "!x"},
+        {"x>1", "x>1"},
+        {"x>1,z<5", "x>1,z<5"},
+        {"z=c,y=b,x=a", "x=a,y=b,z=c"},
+        {"x in (abc,def),y=jkl,z!=a", "x in (abc,def),y=jkl,z!=a"},
+        {"  x  in  ( b , a ) ", "x in (a,b)"},
+        {"x notin (a,a,b)", "x notin (a,b)"},
+        {"x in ()", "x in ()"},
+        {"x in (,a)", "x in (,a)"},
+        {"x in (a,)", "x in (,a)"},
+        {"x==a", "x==a"},
+        {"example.com/app", "example.com/app"},
+        {"a,!b,c in (d)", "a,!b,c in (d)"},
+        {"x in (in,notin)", "x in (in,notin)"},
+        {"x=notin", "x=notin"},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        kg_label_selector sel;
+        kg_error err;
+        if (!kg_labels_parse(&A, T[i].in, &sel, &err))
+            fail_msg("%s: %s", T[i].in, err.msg);
+        assert_string_equal(kg_labels_string(&A, &sel), T[i].out);
+        /* the printed form parses back to the same form */
+        kg_label_selector again;
+        assert_true(kg_labels_parse(&A, T[i].out, &again, &err));
+        assert_string_equal(kg_labels_string(&A, &again), T[i].out);
+    }
+}
+
+static void test_parse_errors(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *in, *msg;
+    } T[] = {
+        {"x=a||y=b", "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": " KG_MSG_LABEL_VALUE},
+        {"x==a==b", "found '==', expected: ',' or 'end of string'"},
+        {"!x=a", "found '=', expected: ',' or 'end of string'"},
+        {"x<a", "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value "
+                "must be an integer"},
+        {"x in (a", "unable to parse requirement: found '', expected: ',' or ')'"},
+        {",x=a", "found ',', expected: !, identifier, or 'end of string'"},
+        {"x=a,", "found '', expected: identifier after ','"},
+        {"x=a b", "found 'b', expected: ',' or 'end of string'"},
+        {"a b=c", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"},
+        {"x ~ y", "unable to parse requirement: found '~', expected: in, notin, =, ==, !=, gt, lt"},
+        {"-x=a", "unable to parse requirement: <nil>: Invalid value: \"-x\": name part " KG_MSG_QUALIFIED_NAME},
+        {"x=(a)", "unable to parse requirement: found '(', expected: identifier"},
+        {"x in a", "unable to parse requirement: found 'a' expected: '('"},
+        {"x in (a b)", "unable to parse requirement: found 'b', expected: ',' or ')'"},
+        {"x in (=)", "unable to parse requirement: found '=', expected: ',', ')' or identifier"},
+        {"x in (a,=)", "unable to parse requirement: found '=', expected: ',', or identifier"},
+        {"=", "found '=', expected: !, identifier, or 'end of string'"},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        kg_label_selector sel;
+        kg_error err = {0};
+        if (kg_labels_parse(&A, T[i].in, &sel, &err))
+            fail_msg("%s parsed as %s", T[i].in, kg_labels_string(&A, &sel));
+        if (strcmp(err.msg, T[i].msg) != 0)
+            fail_msg("%s:\n got  %s\n want %s", T[i].in, err.msg, T[i].msg);
+    }
+}
+
+static void test_matching(void **st)
+{
+    (void)st;
+    kg_json *labels = J("{\"x\":\"y\",\"n\":\"2\",\"s\":\"abc\",\"empty\":\"\"}");
+    static const struct {
+        const char *sel;
+        bool want;
+    } T[] = {
+        {"x=y", true},         {"x=z", false},       {"x!=y", false},           {"x!=z", true},
+        {"x", true},           {"!x", false},        {"y!=z", true},            {"x in (y,z)", true},
+        {"x notin (y)", false}, {"z notin (a)", true}, {"n>1", true},          {"n<1", false},
+        {"n>2", false},        {"s>1", false},       {"missing>1", false},      {"x=y,n>1", true},
+        {"x=y,n>5", false},    {"", true},           {"empty=", true},          {"empty", true},
+        {"missing=", false},   {"x==y", true},       {"missing in ()", false}, {"empty in ()", true},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        kg_label_selector sel;
+        kg_error err;
+        assert_true(kg_labels_parse(&A, T[i].sel, &sel, &err));
+        if (kg_labels_matches(&sel, labels) != T[i].want)
+            fail_msg("%s: expected %d", T[i].sel, T[i].want);
+    }
+    kg_label_selector sel;
+    kg_error err;
+    assert_true(kg_labels_parse(&A, "app=web", &sel, &err));
+    assert_true(kg_labels_matches_object(&sel, J("{\"metadata\":{\"labels\":{\"app\":\"web\"}}}")));
+    assert_false(kg_labels_matches_object(&sel, J("{\"metadata\":{}}")));
+    assert_true(kg_labels_parse(&A, "!app", &sel, &err));
+    assert_true(kg_labels_matches(&sel, NULL));
+}
+
+static void test_label_selector_json(void **st)
+{
+    (void)st;
+    kg_label_selector sel;
+    kg_error err = {0};
+    assert_true(kg_label_selector_from_json(
+        &A,
+        J("{\"matchLabels\":{\"app\":\"web\"},\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\","
+          "\"values\":[\"b\",\"a\"]},{\"key\":\"canary\",\"operator\":\"DoesNotExist\"}]}"),
+        &sel, &err));
+    assert_string_equal(kg_labels_string(&A, &sel), "app=web,!canary,tier in (a,b)");
+    assert_true(kg_labels_matches(&sel, J("{\"app\":\"web\",\"tier\":\"a\"}")));
+    assert_false(kg_labels_matches(&sel, J("{\"app\":\"web\",\"tier\":\"a\",\"canary\":\"1\"}")));
+    assert_false(kg_labels_matches(&sel, J("{\"app\":\"web\",\"tier\":\"c\"}")));
+
+    assert_true(kg_label_selector_from_json(&A, NULL, &sel, &err));
+    assert_true(sel.nothing);
+    assert_false(kg_labels_matches(&sel, J("{}")));
+    assert_true(kg_label_selector_from_json(&A, J("null"), &sel, &err));
+    assert_true(sel.nothing);
+    assert_true(kg_label_selector_from_json(&A, J("{}"), &sel, &err));
+    assert_true(kg_labels_empty(&sel));
+    assert_true(kg_labels_matches(&sel, J("{\"a\":\"b\"}")));
+
+    assert_false(kg_label_selector_from_json(
+        &A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Foo\"}]}"), &sel, &err));
+    assert_string_equal(err.msg, "\"Foo\" is not a valid label selector operator");
+    assert_false(kg_label_selector_from_json(&A, J("{\"matchLabels\":{\"a b\":\"c\"}}"), &sel, &err));
+    assert_string_equal(err.msg, "key: Invalid value: \"a b\": name part " KG_MSG_QUALIFIED_NAME);
+    assert_false(kg_label_selector_from_json(&A, J("{\"matchLabels\":{\"a b\":\"-\"}}"), &sel, &err));
+    assert_string_equal(err.msg, "[key: Invalid value: \"a b\": name part " KG_MSG_QUALIFIED_NAME
+                                 ", values[0][a b]: Invalid value: \"-\": " KG_MSG_LABEL_VALUE "]");
+    assert_false(kg_label_selector_from_json(
+        &A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[]}]}"), &sel, &err));
+    assert_string_equal(err.msg,
+                        "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
+    assert_false(kg_label_selector_from_json(
+        &A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Exists\",\"values\":[\"x\"]}]}"), &sel, &err));
+    assert_string_equal(err.msg, "values: Invalid value: []string{\"x\"}: values set must be empty for exists and "
+                                 "does not exist");
+
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_validate_label_selector(
+        &A,
+        J("{\"matchLabels\":{\"ok\":\"-bad\"},\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\"},"
+          "{\"key\":\"b\",\"operator\":\"Exists\",\"values\":[\"x\"]},{\"key\":\"-c\",\"operator\":\"Foo\","
+          "\"values\":[\"-v\"]}]}"),
+        false, "spec.selector", &errs);
+    const char *want[] = {
+        "spec.selector.matchLabels: Invalid value: \"-bad\": " KG_MSG_LABEL_VALUE,
+        "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or "
+        "'NotIn'",
+        "spec.selector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or "
+        "'DoesNotExist'",
+        "spec.selector.matchExpressions[2].operator: Invalid value: \"Foo\": not a valid selector operator",
+        "spec.selector.matchExpressions[2].key: Invalid value: \"-c\": name part " KG_MSG_QUALIFIED_NAME,
+        "spec.selector.matchExpressions[2].values[0]: Invalid value: \"-v\": " KG_MSG_LABEL_VALUE,
+    };
+    assert_int_equal(errs.len, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < errs.len; i++)
+        assert_string_equal(kg_field_error_string(&A, &errs.items[i]), want[i]);
+    errs.len = 0;
+    kg_validate_label_selector(&A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[\"-\"]}]}"),
+                               true, "s", &errs);
+    assert_int_equal(errs.len, 0);
+}
+
+static void test_field_selectors(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *in, *out;
+    } G[] = {
+        {"", ""},
+        {"a=b", "a=b"},
+        {"a==b", "a=b"},
+        {"a!=b", "a!=b"},
+        {"b=2,a=1", "a=1,b=2"},
+        {"metadata.name=x\\,y", "metadata.name=x\\,y"},
+        {"x=a\\=b", "x=a\\=b"},
+        {"x=a\\\\b", "x=a\\\\b"},
+        {"x=", "x="},
+        {"a=b,,c=d", "a=b,c=d"},
+    };
+    for (size_t i = 0; i < sizeof G / sizeof G[0]; i++) {
+        kg_field_selector sel;
+        kg_error err;
+        if (!kg_fields_parse(&A, G[i].in, &sel, &err))
+            fail_msg("%s: %s", G[i].in, err.msg);
+        assert_string_equal(kg_fields_string(&A, &sel), G[i].out);
+    }
+    static const struct {
+        const char *in, *msg;
+    } B[] = {
+        {"a", "invalid selector: 'a'; can't understand 'a'"},
+        {"x=a,b", "invalid selector: 'x=a,b'; can't understand 'b'"},
+        {"x=a=b", "invalid field selector: unescaped character in value: 61"},
+        {"x=a,b\\,c", "invalid selector: 'x=a,b\\,c'; can't understand 'b\\,c'"},
+        {"x=a\\", "invalid field selector: invalid escape sequence: \\"},
+        {"x=a\\b", "invalid field selector: invalid escape sequence: \\b"},
+    };
+    for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
+        kg_field_selector sel;
+        kg_error err = {0};
+        if (kg_fields_parse(&A, B[i].in, &sel, &err))
+            fail_msg("%s parsed", B[i].in);
+        assert_string_equal(err.msg, B[i].msg);
+    }
+    kg_field_selector sel;
+    kg_error err;
+    assert_true(kg_fields_parse(&A, "metadata.name=x\\,y", &sel, &err));
+    assert_string_equal(sel.reqs[0].value, "x,y");
+    assert_string_equal(kg_fields_escape_value(&A, "a\\b,c=d"), "a\\\\b\\,c\\=d");
+
+    kg_json *pod = J("{\"metadata\":{\"name\":\"web\",\"namespace\":\"prod\"},\"spec\":{\"nodeName\":\"n1\","
+                     "\"unschedulable\":true},\"status\":{\"phase\":\"Running\"}}");
+    static const struct {
+        const char *sel;
+        bool want;
+    } M[] = {
+        {"metadata.name=web", true},
+        {"metadata.name=web,status.phase!=Failed", true},
+        {"metadata.name==db", false},
+        {"metadata.namespace!=prod", false},
+        {"spec.nodeName=", false},
+        {"spec.missing=", true},
+        {"spec.unschedulable=true", true},
+        {"", true},
+    };
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+        assert_true(kg_fields_parse(&A, M[i].sel, &sel, &err));
+        if (kg_fields_matches_object(&A, &sel, pod) != M[i].want)
+            fail_msg("%s: expected %d", M[i].sel, M[i].want);
+    }
+    assert_true(kg_fields_parse(&A, "metadata.namespace=prod,metadata.name!=x", &sel, &err));
+    assert_string_equal(kg_fields_requires_exact_match(&sel, "metadata.namespace"), "prod");
+    assert_null(kg_fields_requires_exact_match(&sel, "metadata.name"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_parse_good_and_string, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_matching, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_label_selector_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_field_selectors, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
