@@ -207,10 +207,8 @@ static bool parse_values(parser *p, strset *s)
                     set_insert(p->a, s, "");
                     break;
                 }
-                if (l2.t == T_COMMA) {
-                    consume(p, CTX_VALUES);
-                    set_insert(p->a, s, "");
-                }
+                if (l2.t == T_COMMA)
+                    set_insert(p->a, s, ""); /* ",,": the next comma is consumed by the loop */
             } else {
                 return perr(p, "found '%s', expected: ',', or identifier", c.lit);
             }
@@ -639,4 +637,17 @@ void kg_validate_label_selector(kg_arena *a, const kg_json *ls, bool allow_inval
             }
         }
     }
+}
+
+const char *kg_labels_requires_exact_match(const kg_label_selector *sel, const char *key)
+{
+    for (size_t i = 0; !sel->nothing && i < sel->n; i++) {
+        const kg_label_req *r = &sel->reqs[i];
+        if (strcmp(r->key, key) != 0)
+            continue;
+        if ((r->op == KG_LOP_EQUALS || r->op == KG_LOP_DOUBLE_EQUALS || r->op == KG_LOP_IN) && r->nvalues == 1)
+            return r->values[0];
+        return NULL;
+    }
+    return NULL;
 }

@@ -54,6 +54,8 @@ static inline bool kg_labels_empty(const kg_label_selector *sel) { return !sel->
 /* Selector.String(): requirements joined by ','; multi-value sets printed sorted ("" for Nothing/Everything). */
 char *kg_labels_string(kg_arena *a, const kg_label_selector *sel);
 const char *kg_label_op_string(kg_label_op op);
+/* RequiresExactMatch: the single value required by the first requirement on key (=, ==, or in with one value). */
+const char *kg_labels_requires_exact_match(const kg_label_selector *sel, const char *key);
 
 /* metav1.LabelSelectorAsSelector over a LabelSelector JSON object ({matchLabels, matchExpressions}):
  * NULL / JSON null -> Nothing; {} -> Everything; unknown operator -> "\"Foo\" is not a valid label selector

@@ -58,6 +58,8 @@ static void test_parse_good_and_string(void **st)
         {"x in ()", "x in ()"},
         {"x in (,a)", "x in (,a)"},
         {"x in (a,)", "x in (,a)"},
+        {"x in (a,,)", "x in (,a)"},
+        {"x in (,,b)", "x in (,b)"},
         {"x==a", "x==a"},
         {"example.com/app", "example.com/app"},
         {"a,!b,c in (d)", "a,!b,c in (d)"},
@@ -139,6 +141,10 @@ static void test_matching(void **st)
     assert_true(kg_labels_parse(&A, "app=web", &sel, &err));
     assert_true(kg_labels_matches_object(&sel, J("{\"metadata\":{\"labels\":{\"app\":\"web\"}}}")));
     assert_false(kg_labels_matches_object(&sel, J("{\"metadata\":{}}")));
+    assert_true(kg_labels_parse(&A, "tier in (fe),app==web", &sel, &err));
+    assert_string_equal(kg_labels_requires_exact_match(&sel, "app"), "web");
+    assert_string_equal(kg_labels_requires_exact_match(&sel, "tier"), "fe");
+    assert_null(kg_labels_requires_exact_match(&sel, "other"));
     assert_true(kg_labels_parse(&A, "!app", &sel, &err));
     assert_true(kg_labels_matches(&sel, NULL));
 }
