@@ -911,6 +911,15 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+bool kg_http_offload_default(void *ud, const kg_http_request *req)
+{
+    (void)ud;
+    const char *v = req->info->verb;
+    if (req->info->is_resource_request)
+        return strcmp(v, "get") && strcmp(v, "list") && strcmp(v, "watch");
+    return strcmp(req->method, "GET") && strcmp(req->method, "HEAD");
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                  const char *version, const char *upload_data, size_t *upload_data_size,
                                  void **con_cls)
@@ -963,7 +972,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
             return MHD_YES; /* spurious call */
         return queue(r);
     }
-    if (srv->nworkers) {
+    kg_http_offload_fn off = srv->cfg.offload ? srv->cfg.offload : kg_http_offload_default;
+    if (srv->nworkers && off(srv->cfg.handler_ud, &r->req)) {
         pthread_mutex_lock(&srv->wmu);
         if (srv->wstop) { /* stopping: no workers left to resume the connection */
             pthread_mutex_unlock(&srv->wmu);

@@ -785,6 +785,82 @@ static void inline_handlers_plain_http(void **state)
     snprintf(base_url, sizeof(base_url), "%s", saved);
 }
 
+static atomic_int offload_calls;
+static bool offload_always(void *ud, const kg_http_request *req)
+{
+    (void)ud;
+    (void)req;
+    atomic_fetch_add(&offload_calls, 1);
+    return true;
+}
+
+static void offload_policy(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *method, *path, *query;
+        bool offload;
+    } cases[] = {
+        {"GET", "/api/v1/namespaces/a/pods", "", false},     {"GET", "/api/v1/namespaces/a/pods/p", "", false},
+        {"GET", "/api/v1/pods", "watch=1", false},           {"POST", "/api/v1/namespaces/a/pods", "", true},
+        {"PUT", "/api/v1/namespaces/a/pods/p", "", true},    {"PATCH", "/apis/apps/v1/namespaces/a/deployments/d", "", true},
+        {"DELETE", "/api/v1/namespaces/a/pods", "", true},   {"GET", "/healthz", "", false},
+        {"HEAD", "/version", "", false},                     {"POST", "/apis/authentication.k8s.io", "", true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        kg_request_info ri;
+        kg_error err = {0};
+        assert_true(kg_requestinfo_parse_url(&a, cases[i].method, cases[i].path, cases[i].query, &ri, &err));
+        kg_http_request req = {.arena = &a, .method = cases[i].method, .path = cases[i].path, .info = &ri};
+        if (kg_http_offload_default(NULL, &req) != cases[i].offload)
+            fail_msg("%s %s: offload %d", cases[i].method, cases[i].path, !cases[i].offload);
+        kg_arena_free(&a);
+    }
+
+    /* everything on workers, streams included (the response is queued after the worker resumes the connection) */
+    kg_http_config cfg;
+    kg_http_config_defaults(&cfg);
+    cfg.port = 0;
+    cfg.worker_threads = 2;
+    cfg.tls_cert_pem = tlsm.cert_pem;
+    cfg.tls_key_pem = tlsm.key_pem;
+    cfg.authn = authn;
+    cfg.authz = authz;
+    cfg.handler = handler;
+    cfg.offload = offload_always;
+    kg_error err = {0};
+    kg_http_server *s2 = kg_http_server_start(&cfg, &err);
+    assert_non_null(s2);
+    char saved[64];
+    snprintf(saved, sizeof(saved), "%s", base_url);
+    snprintf(base_url, sizeof(base_url), "https://127.0.0.1:%d", kg_http_server_port(s2));
+    atomic_store(&offload_calls, 0);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(simple(admin_hdr, "GET", "/echo", NULL), 200);
+    /* filters still answer on the network thread: no offload call for a 401 */
+    assert_int_equal(simple(NULL, "GET", "/echo", NULL), 401);
+    assert_int_equal(atomic_load(&offload_calls), 5);
+    reg_reset();
+    client_arg ca = {.path = "/api/v1/pods?watch=true"};
+    pthread_t t;
+    pthread_create(&t, NULL, client_thread, &ca);
+    for (int w = 0; reg_count() < 1 && w < 10000; w += 5)
+        sleep_ms(5);
+    assert_int_equal(reg_count(), 1);
+    assert_true(kg_http_stream_write(reg[0], "e1\n", 3));
+    sleep_ms(50);
+    assert_true(kg_http_stream_write(reg[0], "e2\n", 3));
+    kg_http_stream_close(reg[0]);
+    pthread_join(t, NULL);
+    assert_int_equal(ca.rc, CURLE_OK);
+    assert_string_equal(kg_buf_cstr(&ca.r.body), "e1\ne2\n");
+    resp_free(&ca.r);
+    kg_http_server_stop(s2);
+    snprintf(base_url, sizeof(base_url), "%s", saved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -797,6 +873,7 @@ int main(void)
         cmocka_unit_test(stream_deadline),
         cmocka_unit_test(stop_with_open_streams),
         cmocka_unit_test(inline_handlers_plain_http),
+        cmocka_unit_test(offload_policy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
