@@ -66,7 +66,10 @@ char *kg_fields_escape_value(kg_arena *a, const char *s)
     return out;
 }
 
-static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
 
 bool kg_fields_parse(kg_arena *a, const char *s, kg_field_selector *out, kg_error *err)
 {

@@ -28,7 +28,10 @@ typedef struct kg_field_selector {
 bool kg_fields_parse(kg_arena *a, const char *s, kg_field_selector *out, kg_error *err);
 /* String(): "field=value" / "field!=value" (value re-escaped) joined by ','. */
 char *kg_fields_string(kg_arena *a, const kg_field_selector *sel);
-static inline bool kg_fields_empty(const kg_field_selector *sel) { return sel->n == 0; }
+static inline bool kg_fields_empty(const kg_field_selector *sel)
+{
+    return sel->n == 0;
+}
 /* Requirements on one field: RequiresExactMatch(field) -> the value of an "=" term, or NULL. */
 const char *kg_fields_requires_exact_match(const kg_field_selector *sel, const char *field);
 

@@ -3,7 +3,10 @@
 
 #include <string.h>
 
-static const char *nz(const char *s) { return s ? s : ""; }
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
 
 bool kg_gv_parse(kg_arena *a, const char *api_version, kg_gv *out, kg_error *err)
 {

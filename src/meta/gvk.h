@@ -51,7 +51,10 @@ char *kg_gvk_string(kg_arena *a, kg_gvk gvk);
 /* GroupVersionResource.String(): "apps/v1, Resource=deployments". */
 char *kg_gvr_string(kg_arena *a, kg_gvr gvr);
 /* apiVersion field value for a GVK ("apps/v1", "v1"). */
-static inline char *kg_gvk_api_version(kg_arena *a, kg_gvk gvk) { return kg_gv_string(a, gvk.group, gvk.version); }
+static inline char *kg_gvk_api_version(kg_arena *a, kg_gvk gvk)
+{
+    return kg_gv_string(a, gvk.group, gvk.version);
+}
 bool kg_gvk_equal(kg_gvk x, kg_gvk y);
 bool kg_gvr_equal(kg_gvr x, kg_gvr y);
 

@@ -36,16 +36,22 @@ static tok string2token(const char *s, size_t n)
     static const struct {
         const char *s;
         tok t;
-    } m[] = {{")", T_CLOSE_PAR}, {",", T_COMMA}, {"!", T_NOT}, {"==", T_DOUBLE_EQ}, {"=", T_EQ}, {">", T_GT},
-             {"in", T_IN},       {"<", T_LT},    {"!=", T_NEQ}, {"notin", T_NOTIN}, {"(", T_OPEN_PAR}};
+    } m[] = {{")", T_CLOSE_PAR}, {",", T_COMMA}, {"!", T_NOT},  {"==", T_DOUBLE_EQ}, {"=", T_EQ},      {">", T_GT},
+             {"in", T_IN},       {"<", T_LT},    {"!=", T_NEQ}, {"notin", T_NOTIN},  {"(", T_OPEN_PAR}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (strlen(m[i].s) == n && memcmp(m[i].s, s, n) == 0)
             return m[i].t;
     return T_ERROR;
 }
 
-static bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-static bool is_special(char c) { return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' || c == '<'; }
+static bool is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+static bool is_special(char c)
+{
+    return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' || c == '<';
+}
 
 typedef struct lexer {
     kg_arena *a;
@@ -92,8 +98,8 @@ static item lex(lexer *l)
             }
         }
         if (last == T_ERROR)
-            return (item){T_ERROR, kg_arena_sprintf(l->a, "error expected: keyword found '%.*s'",
-                                                    (int)(l->pos - start), l->s + start)};
+            return (item){T_ERROR, kg_arena_sprintf(l->a, "error expected: keyword found '%.*s'", (int)(l->pos - start),
+                                                    l->s + start)};
         return (item){last, kg_arena_strndup(l->a, l->s + start, last_len)};
     }
     for (;;) {
@@ -220,8 +226,7 @@ static bool parse_values(parser *p, strset *s)
         consume(p, CTX_VALUES);
         set_insert(p->a, s, "");
         return true;
-    default:
-        return perr(p, "found '%s', expected: ',', ')' or identifier", la.lit);
+    default: return perr(p, "found '%s', expected: ',', ')' or identifier", la.lit);
     }
 }
 
@@ -497,7 +502,10 @@ bool kg_labels_matches_object(const kg_label_selector *sel, const kg_json *obj)
     return kg_labels_matches(sel, kg_json_path(obj, "metadata.labels"));
 }
 
-static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
 
 char *kg_labels_string(kg_arena *a, const kg_label_selector *sel)
 {

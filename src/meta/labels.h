@@ -50,7 +50,10 @@ bool kg_label_req_matches(const kg_label_req *r, const kg_json *labels);
 /* Matches obj.metadata.labels. */
 bool kg_labels_matches_object(const kg_label_selector *sel, const kg_json *obj);
 /* Selector.Empty(): no requirements (and not Nothing). */
-static inline bool kg_labels_empty(const kg_label_selector *sel) { return !sel->nothing && sel->n == 0; }
+static inline bool kg_labels_empty(const kg_label_selector *sel)
+{
+    return !sel->nothing && sel->n == 0;
+}
 /* Selector.String(): requirements joined by ','; multi-value sets printed sorted ("" for Nothing/Everything). */
 char *kg_labels_string(kg_arena *a, const kg_label_selector *sel);
 const char *kg_label_op_string(kg_label_op op);

@@ -20,8 +20,14 @@ static void reset(kg_name_errs *e)
         e->n = 0;
 }
 
-static bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-static bool alnum(char c) { return lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+static bool lower_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+static bool alnum(char c)
+{
+    return lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
 
 /* [a-z0-9]([-a-z0-9]*[a-z0-9])? over s[0..n) */
 static bool match_dns1123_label(const char *s, size_t n)
@@ -440,7 +446,6 @@ void kg_validate_object_meta(kg_arena *a, const kg_json *meta, bool requires_nam
         kg_field_invalid_int(a, errs, child(a, fld_path, "generation"), gen->u.i, KG_MSG_NEGATIVE);
     kg_validate_labels(a, kg_json_get(meta, "labels"), child(a, fld_path, "labels"), errs);
     kg_validate_annotations(a, kg_json_get(meta, "annotations"), child(a, fld_path, "annotations"), errs);
-    kg_validate_owner_references(a, kg_json_get(meta, "ownerReferences"), child(a, fld_path, "ownerReferences"),
-                                 errs);
+    kg_validate_owner_references(a, kg_json_get(meta, "ownerReferences"), child(a, fld_path, "ownerReferences"), errs);
     kg_validate_finalizers(a, kg_json_get(meta, "finalizers"), child(a, fld_path, "finalizers"), errs);
 }

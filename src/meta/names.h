@@ -31,25 +31,25 @@ typedef struct kg_name_errs {
 /* Upstream messages. */
 #define KG_MSG_EMPTY "must be non-empty"
 #define KG_MSG_NEGATIVE "must be greater than or equal to 0"
-#define KG_MSG_DNS1123_LABEL                                                                                        \
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " \
-    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                 \
+#define KG_MSG_DNS1123_LABEL                                                                                           \
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "    \
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                     \
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-#define KG_MSG_DNS1123_SUBDOMAIN                                                                                   \
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "      \
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "             \
+#define KG_MSG_DNS1123_SUBDOMAIN                                                                                       \
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "         \
+    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "                  \
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-#define KG_MSG_DNS1035_LABEL                                                                                       \
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "        \
-    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "          \
+#define KG_MSG_DNS1035_LABEL                                                                                           \
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "            \
+    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "                \
     "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
-#define KG_MSG_QUALIFIED_NAME                                                                                      \
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "       \
-    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "                       \
+#define KG_MSG_QUALIFIED_NAME                                                                                          \
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "           \
+    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "                            \
     "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-#define KG_MSG_LABEL_VALUE                                                                                         \
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "      \
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "  \
+#define KG_MSG_LABEL_VALUE                                                                                             \
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "          \
+    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "       \
     "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 
 bool kg_is_dns1123_label(const char *s, kg_name_errs *errs);

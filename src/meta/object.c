@@ -11,17 +11,44 @@ kg_json *kg_meta_get(const kg_json *obj)
     return kg_json_is(m, KG_JSON_OBJECT) ? m : NULL;
 }
 
-kg_json *kg_meta_ensure(kg_arena *a, kg_json *obj) { return kg_json_get_or_add_object(a, obj, "metadata"); }
+kg_json *kg_meta_ensure(kg_arena *a, kg_json *obj)
+{
+    return kg_json_get_or_add_object(a, obj, "metadata");
+}
 
-const char *kg_meta_get_str(const kg_json *obj, const char *key) { return kg_json_get_str(kg_meta_get(obj), key); }
+const char *kg_meta_get_str(const kg_json *obj, const char *key)
+{
+    return kg_json_get_str(kg_meta_get(obj), key);
+}
 
-const char *kg_meta_name(const kg_json *obj) { return kg_meta_get_str(obj, "name"); }
-const char *kg_meta_namespace(const kg_json *obj) { return kg_meta_get_str(obj, "namespace"); }
-const char *kg_meta_generate_name(const kg_json *obj) { return kg_meta_get_str(obj, "generateName"); }
-const char *kg_meta_uid(const kg_json *obj) { return kg_meta_get_str(obj, "uid"); }
-const char *kg_meta_resource_version(const kg_json *obj) { return kg_meta_get_str(obj, "resourceVersion"); }
-const char *kg_meta_creation_timestamp(const kg_json *obj) { return kg_meta_get_str(obj, "creationTimestamp"); }
-const char *kg_meta_deletion_timestamp(const kg_json *obj) { return kg_meta_get_str(obj, "deletionTimestamp"); }
+const char *kg_meta_name(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "name");
+}
+const char *kg_meta_namespace(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "namespace");
+}
+const char *kg_meta_generate_name(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "generateName");
+}
+const char *kg_meta_uid(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "uid");
+}
+const char *kg_meta_resource_version(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "resourceVersion");
+}
+const char *kg_meta_creation_timestamp(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "creationTimestamp");
+}
+const char *kg_meta_deletion_timestamp(const kg_json *obj)
+{
+    return kg_meta_get_str(obj, "deletionTimestamp");
+}
 
 void kg_meta_set_str(kg_arena *a, kg_json *obj, const char *key, const char *value)
 {
@@ -40,14 +67,20 @@ static int64_t meta_int(const kg_json *obj, const char *key, int64_t dflt)
     return kg_json_is(v, KG_JSON_INT) ? v->u.i : dflt;
 }
 
-int64_t kg_meta_generation(const kg_json *obj) { return meta_int(obj, "generation", 0); }
+int64_t kg_meta_generation(const kg_json *obj)
+{
+    return meta_int(obj, "generation", 0);
+}
 
 void kg_meta_set_generation(kg_arena *a, kg_json *obj, int64_t gen)
 {
     kg_json_set(a, kg_meta_ensure(a, obj), "generation", kg_json_new_int(a, gen));
 }
 
-int64_t kg_meta_deletion_grace_period(const kg_json *obj) { return meta_int(obj, "deletionGracePeriodSeconds", -1); }
+int64_t kg_meta_deletion_grace_period(const kg_json *obj)
+{
+    return meta_int(obj, "deletionGracePeriodSeconds", -1);
+}
 
 void kg_meta_set_deletion_grace_period(kg_arena *a, kg_json *obj, int64_t seconds)
 {
@@ -168,9 +201,18 @@ static kg_json *meta_obj(const kg_json *obj, const char *key)
     return kg_json_is(v, KG_JSON_OBJECT) ? v : NULL;
 }
 
-kg_json *kg_meta_labels(const kg_json *obj) { return meta_obj(obj, "labels"); }
-kg_json *kg_meta_annotations(const kg_json *obj) { return meta_obj(obj, "annotations"); }
-const char *kg_meta_label(const kg_json *obj, const char *key) { return kg_json_get_str(kg_meta_labels(obj), key); }
+kg_json *kg_meta_labels(const kg_json *obj)
+{
+    return meta_obj(obj, "labels");
+}
+kg_json *kg_meta_annotations(const kg_json *obj)
+{
+    return meta_obj(obj, "annotations");
+}
+const char *kg_meta_label(const kg_json *obj, const char *key)
+{
+    return kg_json_get_str(kg_meta_labels(obj), key);
+}
 const char *kg_meta_annotation(const kg_json *obj, const char *key)
 {
     return kg_json_get_str(kg_meta_annotations(obj), key);

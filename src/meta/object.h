@@ -30,7 +30,10 @@ const char *kg_meta_deletion_timestamp(const kg_json *obj);
 const char *kg_meta_get_str(const kg_json *obj, const char *key);
 /* Set metadata.<key> to a string (value NULL removes the key). */
 void kg_meta_set_str(kg_arena *a, kg_json *obj, const char *key, const char *value);
-static inline void kg_meta_set_name(kg_arena *a, kg_json *o, const char *v) { kg_meta_set_str(a, o, "name", v); }
+static inline void kg_meta_set_name(kg_arena *a, kg_json *o, const char *v)
+{
+    kg_meta_set_str(a, o, "name", v);
+}
 static inline void kg_meta_set_namespace(kg_arena *a, kg_json *o, const char *v)
 {
     kg_meta_set_str(a, o, "namespace", v);
@@ -39,7 +42,10 @@ static inline void kg_meta_set_generate_name(kg_arena *a, kg_json *o, const char
 {
     kg_meta_set_str(a, o, "generateName", v);
 }
-static inline void kg_meta_set_uid(kg_arena *a, kg_json *o, const char *v) { kg_meta_set_str(a, o, "uid", v); }
+static inline void kg_meta_set_uid(kg_arena *a, kg_json *o, const char *v)
+{
+    kg_meta_set_str(a, o, "uid", v);
+}
 static inline void kg_meta_set_resource_version(kg_arena *a, kg_json *o, const char *v)
 {
     kg_meta_set_str(a, o, "resourceVersion", v);

@@ -29,7 +29,10 @@ static void big_set_u64(kg_qbig *b, uint64_t v)
     }
 }
 
-static bool big_is_zero(const kg_qbig *b) { return b->n == 0; }
+static bool big_is_zero(const kg_qbig *b)
+{
+    return b->n == 0;
+}
 
 /* b = b * m + add; false (b unspecified) on capacity overflow. */
 static bool big_mul_small(kg_qbig *b, uint32_t m, uint32_t add)
@@ -328,7 +331,10 @@ static bool qdec_rescale(qdec *d, int64_t new_exp, bool *exact)
  * int64 helpers (math.go)
  * ------------------------------------------------------------------------------------------------------------- */
 
-static bool mul_ovf(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+static bool mul_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
 
 /* positiveScaleInt64: base * 10^scale, false on overflow. */
 static bool pos_scale(int64_t base, int64_t scale, int64_t *r)
@@ -395,11 +401,20 @@ static bool int_add(int64_t *av, int32_t *as, int64_t bv, int32_t bs)
  * Parsing
  * ------------------------------------------------------------------------------------------------------------- */
 
-static bool perr(kg_error *err, const char *msg) { return kg_err_set(err, KG_EINVAL, "%s", msg); }
+static bool perr(kg_error *err, const char *msg)
+{
+    return kg_err_set(err, KG_EINVAL, "%s", msg);
+}
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
-static bool suffix_char(char c) { return c && strchr("eEinumkKMGTP", c) != NULL; }
+static bool suffix_char(char c)
+{
+    return c && strchr("eEinumkKMGTP", c) != NULL;
+}
 
 /* suffixHandler.interpret */
 static bool interpret_suffix(const char *s, size_t n, int *base, int32_t *exponent, kg_qformat *fmt)
@@ -555,8 +570,8 @@ scanned:;
                 if (format == KG_QFMT_BINARY_SI)
                     canonical = exponent % 10 == 0 && (value & 0x07) != 0;
                 else
-                    canonical = scale % 3 == 0 && !(sn >= 3 && memcmp(shifted + sn - 3, "000", 3) == 0) &&
-                                shifted[0] != '0';
+                    canonical =
+                        scale % 3 == 0 && !(sn >= 3 && memcmp(shifted + sn - 3, "000", 3) == 0) && shifted[0] != '0';
                 if (canonical && end < sizeof out->s) {
                     memcpy(out->s, str, end);
                     out->s[end] = 0;
@@ -684,7 +699,10 @@ const char *kg_qformat_name(kg_qformat f)
  * Queries and arithmetic
  * ------------------------------------------------------------------------------------------------------------- */
 
-bool kg_quantity_is_zero(const kg_quantity *q) { return q->is_dec ? big_is_zero(&q->d_mag) : q->i_value == 0; }
+bool kg_quantity_is_zero(const kg_quantity *q)
+{
+    return q->is_dec ? big_is_zero(&q->d_mag) : q->i_value == 0;
+}
 
 int kg_quantity_sign(const kg_quantity *q)
 {

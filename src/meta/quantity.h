@@ -34,27 +34,36 @@ typedef enum kg_qformat {
 } kg_qformat;
 
 /* Scales (powers of ten) for kg_quantity_scaled_value / new_scaled. */
-enum { KG_SCALE_NANO = -9, KG_SCALE_MICRO = -6, KG_SCALE_MILLI = -3, KG_SCALE_KILO = 3, KG_SCALE_MEGA = 6,
-       KG_SCALE_GIGA = 9, KG_SCALE_TERA = 12, KG_SCALE_PETA = 15, KG_SCALE_EXA = 18 };
+enum {
+    KG_SCALE_NANO = -9,
+    KG_SCALE_MICRO = -6,
+    KG_SCALE_MILLI = -3,
+    KG_SCALE_KILO = 3,
+    KG_SCALE_MEGA = 6,
+    KG_SCALE_GIGA = 9,
+    KG_SCALE_TERA = 12,
+    KG_SCALE_PETA = 15,
+    KG_SCALE_EXA = 18
+};
 
 typedef struct kg_qbig {
-    uint32_t n;                  /* limbs in use; 0 means zero */
-    uint32_t d[KG_QBIG_LIMBS];   /* little-endian magnitude */
+    uint32_t n;                /* limbs in use; 0 means zero */
+    uint32_t d[KG_QBIG_LIMBS]; /* little-endian magnitude */
 } kg_qbig;
 
 typedef struct kg_quantity {
     kg_qformat format;
-    bool is_dec;      /* false: i_value * 10^i_scale; true: (d_neg ? -1 : 1) * d_mag * 10^d_exp */
+    bool is_dec; /* false: i_value * 10^i_scale; true: (d_neg ? -1 : 1) * d_mag * 10^d_exp */
     bool d_neg;
     int32_t i_scale;
     int64_t i_value;
     int32_t d_exp;
     kg_qbig d_mag;
-    char s[40];       /* the parsed text when it was already canonical (upstream's cached string), else "" */
+    char s[40]; /* the parsed text when it was already canonical (upstream's cached string), else "" */
 } kg_quantity;
 
 /* Upstream error texts. */
-#define KG_QUANTITY_ERR_FORMAT \
+#define KG_QUANTITY_ERR_FORMAT                                                                                         \
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 #define KG_QUANTITY_ERR_NUMERIC "unable to parse numeric part of quantity"
 #define KG_QUANTITY_ERR_SUFFIX "unable to parse quantity's suffix"
@@ -69,7 +78,10 @@ bool kg_quantity_from_json(const kg_json *v, kg_quantity *out, kg_error *err);
 kg_quantity kg_quantity_new(int64_t value, kg_qformat format);
 kg_quantity kg_quantity_new_milli(int64_t value, kg_qformat format);
 kg_quantity kg_quantity_new_scaled(int64_t value, int32_t scale);
-static inline kg_quantity kg_quantity_zero(void) { return kg_quantity_new(0, KG_QFMT_DECIMAL_SI); }
+static inline kg_quantity kg_quantity_zero(void)
+{
+    return kg_quantity_new(0, KG_QFMT_DECIMAL_SI);
+}
 void kg_quantity_set_scaled(kg_quantity *q, int64_t value, int32_t scale);
 
 /* String(): canonical form. The buffer form appends; the arena form allocates. */
@@ -82,8 +94,14 @@ size_t kg_quantity_format(const kg_quantity *q, char *buf, size_t cap);
 /* Value() = ScaledValue(0), MilliValue() = ScaledValue(-3): ceil(|q| / 10^scale) with q's sign (rounded away from
  * zero), saturating at INT64_MIN/INT64_MAX. */
 int64_t kg_quantity_scaled_value(const kg_quantity *q, int32_t scale);
-static inline int64_t kg_quantity_value(const kg_quantity *q) { return kg_quantity_scaled_value(q, 0); }
-static inline int64_t kg_quantity_milli_value(const kg_quantity *q) { return kg_quantity_scaled_value(q, -3); }
+static inline int64_t kg_quantity_value(const kg_quantity *q)
+{
+    return kg_quantity_scaled_value(q, 0);
+}
+static inline int64_t kg_quantity_milli_value(const kg_quantity *q)
+{
+    return kg_quantity_scaled_value(q, -3);
+}
 /* AsInt64(): the value when held as an int64 amount with scale >= 0 that fits; false otherwise (always false for
  * the big-decimal form, as upstream). */
 bool kg_quantity_as_int64(const kg_quantity *q, int64_t *out);
@@ -95,7 +113,10 @@ int kg_quantity_sign(const kg_quantity *q);
 /* Cmp: -1, 0, 1 (exact, across formats and representations). */
 int kg_quantity_cmp(const kg_quantity *x, const kg_quantity *y);
 int kg_quantity_cmp_int64(const kg_quantity *x, int64_t y);
-static inline bool kg_quantity_equal(const kg_quantity *x, const kg_quantity *y) { return kg_quantity_cmp(x, y) == 0; }
+static inline bool kg_quantity_equal(const kg_quantity *x, const kg_quantity *y)
+{
+    return kg_quantity_cmp(x, y) == 0;
+}
 
 /* Add/Sub: in place; a zero receiver takes y's format. Returns false only if the result exceeds the big-decimal
  * capacity (q is then unchanged). */

@@ -6,8 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *nz(const char *s) { return s ? s : ""; }
-static char *dup_or_null(kg_arena *a, const char *s) { return s ? kg_arena_strdup(a, s) : NULL; }
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+static char *dup_or_null(kg_arena *a, const char *s)
+{
+    return s ? kg_arena_strdup(a, s) : NULL;
+}
 
 /* ---- Go strconv.Quote ---------------------------------------------------------------------------------------- */
 
@@ -527,7 +533,10 @@ kg_status *kg_status_request_entity_too_large(kg_arena *a, const char *msg)
     return kg_status_newf(a, 413, KG_REASON_REQUEST_ENTITY_TOO_LARGE, "Request entity too large: %s", nz(msg));
 }
 
-kg_status *kg_status_gone(kg_arena *a, const char *msg) { return kg_status_new(a, 410, KG_REASON_GONE, msg); }
+kg_status *kg_status_gone(kg_arena *a, const char *msg)
+{
+    return kg_status_new(a, 410, KG_REASON_GONE, msg);
+}
 
 kg_status *kg_status_resource_expired(kg_arena *a, const char *msg)
 {

@@ -60,7 +60,10 @@ typedef struct kg_field_errors {
     size_t cap;
 } kg_field_errors;
 
-#define KG_FIELD_ERRORS_INIT {NULL, 0, 0}
+#define KG_FIELD_ERRORS_INIT                                                                                           \
+    {                                                                                                                  \
+        NULL, 0, 0                                                                                                     \
+    }
 
 /* Upstream type string ("Required value") and StatusCause type ("FieldValueRequired"). */
 const char *kg_field_error_type_string(kg_field_error_type t);
@@ -91,7 +94,8 @@ kg_field_error *kg_field_duplicate(kg_arena *a, kg_field_errors *l, const char *
 kg_field_error *kg_field_not_found(kg_arena *a, kg_field_errors *l, const char *field, const char *value);
 /* field.TooLong: "Too long: may not be more than N bytes" (N < 0 → "value is too long"). */
 kg_field_error *kg_field_too_long(kg_arena *a, kg_field_errors *l, const char *field, int64_t max_len);
-/* field.TooMany: "Too many: <actual>: must have at most N items" (actual < 0 omitted; max < 0 → "has too many items"). */
+/* field.TooMany: "Too many: <actual>: must have at most N items" (actual < 0 omitted; max < 0 → "has too many items").
+ */
 kg_field_error *kg_field_too_many(kg_arena *a, kg_field_errors *l, const char *field, int64_t actual, int64_t max);
 kg_field_error *kg_field_internal(kg_arena *a, kg_field_errors *l, const char *field, const char *detail);
 
@@ -133,7 +137,8 @@ char *kg_meta_quote_a(kg_arena *a, const char *s);
 #define KG_REASON_SERVICE_UNAVAILABLE "ServiceUnavailable"
 
 /* registry.OptimisticLockErrorMsg, the usual Conflict cause. */
-#define KG_OPTIMISTIC_LOCK_MSG "the object has been modified; please apply your changes to the latest version and try again"
+#define KG_OPTIMISTIC_LOCK_MSG                                                                                         \
+    "the object has been modified; please apply your changes to the latest version and try again"
 
 typedef struct kg_status_cause {
     const char *reason; /* json "reason" (CauseType) */
@@ -178,7 +183,8 @@ kg_status *kg_status_generate_name_conflict(kg_arena *a, kg_gr gr, const char *n
 kg_status *kg_status_conflict(kg_arena *a, kg_gr gr, const char *name, const char *msg);
 /* 422 Invalid: `Pod "x" is invalid: <aggregate>`; kind printed as GroupKind ("Deployment.apps"); causes from errs. */
 kg_status *kg_status_invalid(kg_arena *a, kg_gk gk, const char *name, const kg_field_errors *errs);
-/* 403 Forbidden: `pods "x" is forbidden: <msg>`, `pods is forbidden: <msg>` (name ""), `forbidden: <msg>` (gr empty). */
+/* 403 Forbidden: `pods "x" is forbidden: <msg>`, `pods is forbidden: <msg>` (name ""), `forbidden: <msg>` (gr empty).
+ */
 kg_status *kg_status_forbidden(kg_arena *a, kg_gr gr, const char *name, const char *msg);
 /* 400 BadRequest, message verbatim. */
 kg_status *kg_status_bad_request(kg_arena *a, const char *msg);

@@ -122,12 +122,30 @@ static void test_matching(void **st)
         const char *sel;
         bool want;
     } T[] = {
-        {"x=y", true},         {"x=z", false},       {"x!=y", false},           {"x!=z", true},
-        {"x", true},           {"!x", false},        {"y!=z", true},            {"x in (y,z)", true},
-        {"x notin (y)", false}, {"z notin (a)", true}, {"n>1", true},          {"n<1", false},
-        {"n>2", false},        {"s>1", false},       {"missing>1", false},      {"x=y,n>1", true},
-        {"x=y,n>5", false},    {"", true},           {"empty=", true},          {"empty", true},
-        {"missing=", false},   {"x==y", true},       {"missing in ()", false}, {"empty in ()", true},
+        {"x=y", true},
+        {"x=z", false},
+        {"x!=y", false},
+        {"x!=z", true},
+        {"x", true},
+        {"!x", false},
+        {"y!=z", true},
+        {"x in (y,z)", true},
+        {"x notin (y)", false},
+        {"z notin (a)", true},
+        {"n>1", true},
+        {"n<1", false},
+        {"n>2", false},
+        {"s>1", false},
+        {"missing>1", false},
+        {"x=y,n>1", true},
+        {"x=y,n>5", false},
+        {"", true},
+        {"empty=", true},
+        {"empty", true},
+        {"missing=", false},
+        {"x==y", true},
+        {"missing in ()", false},
+        {"empty in ()", true},
     };
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
         kg_label_selector sel;
@@ -173,8 +191,8 @@ static void test_label_selector_json(void **st)
     assert_true(kg_labels_empty(&sel));
     assert_true(kg_labels_matches(&sel, J("{\"a\":\"b\"}")));
 
-    assert_false(kg_label_selector_from_json(
-        &A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Foo\"}]}"), &sel, &err));
+    assert_false(kg_label_selector_from_json(&A, J("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Foo\"}]}"),
+                                             &sel, &err));
     assert_string_equal(err.msg, "\"Foo\" is not a valid label selector operator");
     assert_false(kg_label_selector_from_json(&A, J("{\"matchLabels\":{\"a b\":\"c\"}}"), &sel, &err));
     assert_string_equal(err.msg, "key: Invalid value: \"a b\": name part " KG_MSG_QUALIFIED_NAME);
@@ -269,14 +287,10 @@ static void test_field_selectors(void **st)
         const char *sel;
         bool want;
     } M[] = {
-        {"metadata.name=web", true},
-        {"metadata.name=web,status.phase!=Failed", true},
-        {"metadata.name==db", false},
-        {"metadata.namespace!=prod", false},
-        {"spec.nodeName=", false},
-        {"spec.missing=", true},
-        {"spec.unschedulable=true", true},
-        {"", true},
+        {"metadata.name=web", true},       {"metadata.name=web,status.phase!=Failed", true},
+        {"metadata.name==db", false},      {"metadata.namespace!=prod", false},
+        {"spec.nodeName=", false},         {"spec.missing=", true},
+        {"spec.unschedulable=true", true}, {"", true},
     };
     for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
         assert_true(kg_fields_parse(&A, M[i].sel, &sel, &err));

@@ -11,14 +11,38 @@
 static void test_dns1123_label(void **st)
 {
     (void)st;
-    const char *good[] = {"a", "ab", "abc", "a1", "a-1", "a--1--2--b", "0", "01", "012", "1a", "1-a", "1--a--b--2",
+    const char *good[] = {"a",
+                          "ab",
+                          "abc",
+                          "a1",
+                          "a-1",
+                          "a--1--2--b",
+                          "0",
+                          "01",
+                          "012",
+                          "1a",
+                          "1-a",
+                          "1--a--b--2",
                           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         assert_true(kg_is_dns1123_label(good[i], NULL));
-    const char *bad[] = {"", "A", "ABC", "aBc", "A1", "A-1", "1-A", "-", "a-", "-a", "1-", "-1", "_", "a_",
-                         "_a", "a_b", "1_", "_1", "1_2", ".", "a.", ".a", "a.b", "1.", ".1", "1.2", " ", "a ",
-                         " a", "a b", "1 ", " 1", "1 2",
-                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    const char *bad[] = {"",    "A",
+                         "ABC", "aBc",
+                         "A1",  "A-1",
+                         "1-A", "-",
+                         "a-",  "-a",
+                         "1-",  "-1",
+                         "_",   "a_",
+                         "_a",  "a_b",
+                         "1_",  "_1",
+                         "1_2", ".",
+                         "a.",  ".a",
+                         "a.b", "1.",
+                         ".1",  "1.2",
+                         " ",   "a ",
+                         " a",  "a b",
+                         "1 ",  " 1",
+                         "1 2", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kg_is_dns1123_label(bad[i], NULL))
             fail_msg("%s accepted", bad[i]);
@@ -41,12 +65,27 @@ static void test_dns1123_label(void **st)
 static void test_dns1123_subdomain(void **st)
 {
     (void)st;
-    const char *good[] = {"a", "ab", "a1", "a-1", "0", "1-a", "a.a", "ab.a", "a-1.a", "a--1--2--b.0", "0.a", "01.a",
-                          "1-a.0", "a.b.c.d.e", "aa.bb.cc.dd.ee", "1.2.3.4.5", "11.22.33.44.55"};
+    const char *good[] = {"a",
+                          "ab",
+                          "a1",
+                          "a-1",
+                          "0",
+                          "1-a",
+                          "a.a",
+                          "ab.a",
+                          "a-1.a",
+                          "a--1--2--b.0",
+                          "0.a",
+                          "01.a",
+                          "1-a.0",
+                          "a.b.c.d.e",
+                          "aa.bb.cc.dd.ee",
+                          "1.2.3.4.5",
+                          "11.22.33.44.55"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         assert_true(kg_is_dns1123_subdomain(good[i], NULL));
-    const char *bad[] = {"", "A", "a.B", "-", "a-", "-a", "a.-a", "_", "a_b", ".", "a.", ".a", "a..b", "1..2", " ",
-                         "a b"};
+    const char *bad[] = {"",    "A", "a.B", "-",  "a-",   "-a",   "a.-a", "_",
+                         "a_b", ".", "a.",  ".a", "a..b", "1..2", " ",    "a b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kg_is_dns1123_subdomain(bad[i], NULL))
             fail_msg("%s accepted", bad[i]);
@@ -76,34 +115,48 @@ static void test_dns1035_label(void **st)
             fail_msg("%s accepted", bad[i]);
     kg_name_errs e;
     kg_is_dns1035_label("1a", &e);
-    assert_string_equal(e.msg[0], "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
-                                  "with an alphabetic character, and end with an alphanumeric character (e.g. "
-                                  "'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+    assert_string_equal(e.msg[0],
+                        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
+                        "with an alphabetic character, and end with an alphanumeric character (e.g. "
+                        "'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
 }
 
 static void test_qualified_name(void **st)
 {
     (void)st;
-    const char *good[] = {"simple", "now-with-dashes", "1-starts-with-num", "1234", "simple/simple",
-                          "now-with-dashes/simple", "now-with-dashes/now-with-dashes", "now.with.dots/simple",
-                          "now-with.dashes-and.dots/simple", "1-num.2-num/3-num", "1234/5678", "1.2.3.4/5678",
-                          "Uppercase_Is_OK_123", "example.com/Uppercase_Is_OK_123", "requests.storage-foo",
+    const char *good[] = {"simple",
+                          "now-with-dashes",
+                          "1-starts-with-num",
+                          "1234",
+                          "simple/simple",
+                          "now-with-dashes/simple",
+                          "now-with-dashes/now-with-dashes",
+                          "now.with.dots/simple",
+                          "now-with.dashes-and.dots/simple",
+                          "1-num.2-num/3-num",
+                          "1234/5678",
+                          "1.2.3.4/5678",
+                          "Uppercase_Is_OK_123",
+                          "example.com/Uppercase_Is_OK_123",
+                          "requests.storage-foo",
                           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         if (!kg_is_qualified_name(good[i], NULL))
             fail_msg("%s rejected", good[i]);
-    const char *bad[] = {"nospecialchars%^=@", "cantendwithadash-", "-cantstartwithadash-", "only/one/slash",
-                         "Example.com/abc", "example_com/abc", "example.com/", "/simple",
-                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    const char *bad[] = {
+        "nospecialchars%^=@", "cantendwithadash-", "-cantstartwithadash-",
+        "only/one/slash",     "Example.com/abc",   "example_com/abc",
+        "example.com/",       "/simple",           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kg_is_qualified_name(bad[i], NULL))
             fail_msg("%s accepted", bad[i]);
     kg_name_errs e;
     kg_is_qualified_name("a b", &e);
     assert_int_equal(e.n, 1);
-    assert_string_equal(e.msg[0], "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                                  "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
-                                  "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+    assert_string_equal(e.msg[0],
+                        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
+                        "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
+                        "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
     kg_is_qualified_name("/simple", &e);
     assert_int_equal(e.n, 1);
     assert_string_equal(e.msg[0], "prefix part must be non-empty");
@@ -122,13 +175,20 @@ static void test_qualified_name(void **st)
 static void test_label_value(void **st)
 {
     (void)st;
-    const char *good[] = {"simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "", "A.B_c-1",
+    const char *good[] = {"simple",
+                          "now-with-dashes",
+                          "1-starts-with-num",
+                          "end-with-num-1",
+                          "1234",
+                          "",
+                          "A.B_c-1",
                           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         assert_true(kg_is_valid_label_value(good[i], NULL));
-    const char *bad[] = {"nospecialchars%^=@", "Tama-nui-te-rā.is.Māori.sun", "\\backslashes\\are\\bad",
-                         "-starts-with-dash", "ends-with-dash-", ".starts.with.dot", "ends.with.dot.",
-                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    const char *bad[] = {"nospecialchars%^=@",      "Tama-nui-te-rā.is.Māori.sun",
+                         "\\backslashes\\are\\bad", "-starts-with-dash",
+                         "ends-with-dash-",         ".starts.with.dot",
+                         "ends.with.dot.",          "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kg_is_valid_label_value(bad[i], NULL))
             fail_msg("%s accepted", bad[i]);
@@ -225,13 +285,14 @@ static void test_object_meta(void **st)
                         "metadata.namespace: Forbidden: not allowed on this type");
 
     errs.len = 0;
-    kg_validate_object_meta(&a,
-                            J(&a, "{\"name\":\"ok\",\"namespace\":\"ns\",\"finalizers\":[\"orphan\","
-                                  "\"foregroundDeletion\",\"bad finalizer\"],\"annotations\":{\"A/b\":\"x\",\"Ex_ample/c\":\"y\"},"
-                                  "\"ownerReferences\":[{\"apiVersion\":\"\",\"kind\":\"K\",\"name\":\"n\",\"uid\":"
-                                  "\"u\",\"controller\":true},{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"m\","
-                                  "\"uid\":\"u\",\"controller\":true}]}"),
-                            true, NULL, "metadata", &errs);
+    kg_validate_object_meta(
+        &a,
+        J(&a, "{\"name\":\"ok\",\"namespace\":\"ns\",\"finalizers\":[\"orphan\","
+              "\"foregroundDeletion\",\"bad finalizer\"],\"annotations\":{\"A/b\":\"x\",\"Ex_ample/c\":\"y\"},"
+              "\"ownerReferences\":[{\"apiVersion\":\"\",\"kind\":\"K\",\"name\":\"n\",\"uid\":"
+              "\"u\",\"controller\":true},{\"apiVersion\":\"v1\",\"kind\":\"K\",\"name\":\"m\","
+              "\"uid\":\"u\",\"controller\":true}]}"),
+        true, NULL, "metadata", &errs);
     assert_int_equal(errs.len, 5);
     assert_string_equal(kg_field_error_string(&a, &errs.items[0]),
                         "metadata.annotations: Invalid value: \"Ex_ample/c\": prefix part " KG_MSG_DNS1123_SUBDOMAIN);
@@ -267,10 +328,10 @@ static void test_object_meta(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dns1123_label),  cmocka_unit_test(test_dns1123_subdomain),
-        cmocka_unit_test(test_dns1035_label),  cmocka_unit_test(test_qualified_name),
-        cmocka_unit_test(test_label_value),    cmocka_unit_test(test_path_segment_and_prefix),
-        cmocka_unit_test(test_generate_name),  cmocka_unit_test(test_object_meta),
+        cmocka_unit_test(test_dns1123_label), cmocka_unit_test(test_dns1123_subdomain),
+        cmocka_unit_test(test_dns1035_label), cmocka_unit_test(test_qualified_name),
+        cmocka_unit_test(test_label_value),   cmocka_unit_test(test_path_segment_and_prefix),
+        cmocka_unit_test(test_generate_name), cmocka_unit_test(test_object_meta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

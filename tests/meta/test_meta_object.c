@@ -33,7 +33,10 @@ static kg_json *J(const char *s)
     return j;
 }
 
-static const char *S(const kg_json *j) { return kg_json_to_string(&A, j, 0, NULL); }
+static const char *S(const kg_json *j)
+{
+    return kg_json_to_string(&A, j, 0, NULL);
+}
 
 static void test_strings_and_ints(void **st)
 {

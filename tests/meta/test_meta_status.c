@@ -24,7 +24,10 @@ static int teardown(void **s)
     return 0;
 }
 
-static const char *to_json(const kg_status *st) { return kg_json_to_string(&A, kg_status_to_json(&A, st), 0, NULL); }
+static const char *to_json(const kg_status *st)
+{
+    return kg_json_to_string(&A, kg_status_to_json(&A, st), 0, NULL);
+}
 
 static void test_not_found_and_exists(void **s)
 {
@@ -32,15 +35,17 @@ static void test_not_found_and_exists(void **s)
     kg_status *st = kg_status_not_found(&A, KG_GR("", "pods"), "x");
     assert_string_equal(st->message, "pods \"x\" not found");
     assert_int_equal(st->code, 404);
-    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                     "\"message\":\"pods \\\"x\\\" not found\",\"reason\":\"NotFound\","
-                                     "\"details\":{\"name\":\"x\",\"kind\":\"pods\"},\"code\":404}");
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"pods \\\"x\\\" not found\",\"reason\":\"NotFound\","
+                        "\"details\":{\"name\":\"x\",\"kind\":\"pods\"},\"code\":404}");
     st = kg_status_not_found(&A, KG_GR("apps", "deployments"), "web");
     assert_string_equal(st->message, "deployments.apps \"web\" not found");
-    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                     "\"message\":\"deployments.apps \\\"web\\\" not found\",\"reason\":\"NotFound\","
-                                     "\"details\":{\"name\":\"web\",\"group\":\"apps\",\"kind\":\"deployments\"},"
-                                     "\"code\":404}");
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"deployments.apps \\\"web\\\" not found\",\"reason\":\"NotFound\","
+                        "\"details\":{\"name\":\"web\",\"group\":\"apps\",\"kind\":\"deployments\"},"
+                        "\"code\":404}");
     st = kg_status_already_exists(&A, KG_GR("", "configmaps"), "cm");
     assert_string_equal(st->message, "configmaps \"cm\" already exists");
     assert_string_equal(st->reason, "AlreadyExists");
@@ -55,8 +60,9 @@ static void test_conflict(void **s)
 {
     (void)s;
     kg_status *st = kg_status_conflict(&A, KG_GR("", "pods"), "x", NULL);
-    assert_string_equal(st->message, "Operation cannot be fulfilled on pods \"x\": the object has been modified; please "
-                                     "apply your changes to the latest version and try again");
+    assert_string_equal(st->message,
+                        "Operation cannot be fulfilled on pods \"x\": the object has been modified; please "
+                        "apply your changes to the latest version and try again");
     assert_string_equal(st->reason, "Conflict");
     assert_int_equal(st->code, 409);
     st = kg_status_conflict(&A, KG_GR("apps", "deployments"), "d", "custom");
@@ -141,7 +147,8 @@ static void test_invalid_aggregation(void **s)
     assert_int_equal(st->details.ncauses, 3); /* causes keep every entry */
     assert_string_equal(
         to_json(st),
-        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"Deployment.apps "
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"Deployment."
+        "apps "
         "\\\"X\\\" is invalid: [metadata.name: Invalid value: \\\"X\\\": bad, spec.containers: Required value]\","
         "\"reason\":\"Invalid\",\"details\":{\"name\":\"X\",\"group\":\"apps\",\"kind\":\"Deployment\",\"causes\":["
         "{\"reason\":\"FieldValueInvalid\",\"message\":\"Invalid value: \\\"X\\\": bad\",\"field\":\"metadata.name\"},"
@@ -172,9 +179,10 @@ static void test_other_constructors(void **s)
     (void)s;
     kg_status *st = kg_status_internal(&A, "boom");
     assert_string_equal(st->message, "Internal error occurred: boom");
-    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                     "\"message\":\"Internal error occurred: boom\",\"reason\":\"InternalError\","
-                                     "\"details\":{\"causes\":[{\"message\":\"boom\"}]},\"code\":500}");
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"Internal error occurred: boom\",\"reason\":\"InternalError\","
+                        "\"details\":{\"causes\":[{\"message\":\"boom\"}]},\"code\":500}");
     st = kg_status_timeout(&A, "request did not complete within requested timeout", 0);
     assert_string_equal(st->message, "Timeout: request did not complete within requested timeout");
     assert_int_equal(st->code, 504);
@@ -200,9 +208,10 @@ static void test_other_constructors(void **s)
     assert_int_equal(st->code, 406);
     st = kg_status_too_many_requests(&A, "slow down", 2);
     assert_int_equal(st->code, 429);
-    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                     "\"message\":\"slow down\",\"reason\":\"TooManyRequests\","
-                                     "\"details\":{\"retryAfterSeconds\":2},\"code\":429}");
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"slow down\",\"reason\":\"TooManyRequests\","
+                        "\"details\":{\"retryAfterSeconds\":2},\"code\":429}");
     assert_string_equal(kg_status_unauthorized(&A, "")->message, "not authorized");
     assert_int_equal(kg_status_unauthorized(&A, NULL)->code, 401);
     assert_int_equal(kg_status_service_unavailable(&A, "x")->code, 503);
@@ -216,8 +225,9 @@ static void test_success_and_roundtrip(void **s)
 {
     (void)s;
     kg_status *st = kg_status_success_delete(&A, KG_GR("", "configmaps"), "cm", "1234-uid");
-    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
-                                     "\"details\":{\"name\":\"cm\",\"kind\":\"configmaps\",\"uid\":\"1234-uid\"}}");
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
+                        "\"details\":{\"name\":\"cm\",\"kind\":\"configmaps\",\"uid\":\"1234-uid\"}}");
     assert_int_equal(kg_status_http_code(st), 200);
 
     const char *in = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
