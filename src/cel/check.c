@@ -36,6 +36,14 @@ static const cel_type *ck_mk(checker *C, cel_type_kind k, const char *name, cons
     t->params = ps;
     return t;
 }
+static const cel_type *fresh(checker *C)
+{
+    static int counter;
+    cel_type *t = kg_arena_calloc(C->a, sizeof *t);
+    t->kind = CEL_T_PARAM;
+    t->name = kg_arena_sprintf(C->a, "_free%d", __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    return t;
+}
 static const cel_type *ck_list(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_LIST, "list", e, NULL); }
 static const cel_type *ck_map(checker *C, const cel_type *k, const cel_type *v) { return ck_mk(C, CEL_T_MAP, "map", k, v); }
 static const cel_type *ck_opt(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_OPTIONAL, "optional_type", e, NULL); }
@@ -427,7 +435,7 @@ static const cel_type *chk(checker *C, cel_node *n)
             cerr(C, n->pos, "expected type '%s' but found '%s'", tname(C, chk(C, n->args[0])), "mixed");
             return cel_type_error();
         }
-        t = ck_list(C, e ? e : cel_type_dyn());
+        t = ck_list(C, e ? e : fresh(C));
         break;
     }
     case N_MAP: {
@@ -451,7 +459,7 @@ static const cel_type *chk(checker *C, cel_node *n)
             cerr(C, n->pos, "expected type of map literal to be homogeneous");
             return cel_type_error();
         }
-        t = ck_map(C, k ? k : cel_type_dyn(), v ? v : cel_type_dyn());
+        t = ck_map(C, k ? k : fresh(C), v ? v : fresh(C));
         break;
     }
     case N_STRUCT: {
@@ -496,6 +504,7 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
     const cel_type *t = chk(&C, root);
     if (C.failed)
         return false;
-    *out = t;
+    bindings b = {0};
+    *out = subst(&C, t, &b, true);
     return true;
 }

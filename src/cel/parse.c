@@ -851,7 +851,8 @@ static size_t parse_args(parser *P, tok_kind close, cel_node ***out)
 
 static cel_node *finish_call(parser *P, int pos, const char *name, cel_node *target)
 {
-    /* current token is '(' */
+    /* current token is '(': cel-go positions calls (and macros) at the open parenthesis */
+    pos = cur(P)->pos;
     next(P);
     cel_node **args;
     size_t n = parse_args(P, T_RPAREN, &args);
