@@ -1058,3 +1058,10 @@ size_t kg_quantity_format(const kg_quantity *q, char *buf, size_t cap)
     }
     return n;
 }
+
+kg_json *kg_quantity_to_json(kg_arena *a, const kg_quantity *q)
+{
+    char tmp[CANON_MAX];
+    size_t n = q_canon(q, tmp);
+    return kg_json_new_strn(a, tmp, n);
+}

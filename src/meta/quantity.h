@@ -87,6 +87,8 @@ void kg_quantity_set_scaled(kg_quantity *q, int64_t value, int32_t scale);
 /* String(): canonical form. The buffer form appends; the arena form allocates. */
 void kg_quantity_write(kg_buf *out, const kg_quantity *q);
 char *kg_quantity_string(kg_arena *a, const kg_quantity *q);
+/* MarshalJSON: the canonical form as a JSON string node. */
+kg_json *kg_quantity_to_json(kg_arena *a, const kg_quantity *q);
 /* Canonical form into a caller buffer; returns the length needed (like snprintf). 64 bytes suffice for any value
  * below ~10^50; use kg_quantity_write for arbitrary sizes. */
 size_t kg_quantity_format(const kg_quantity *q, char *buf, size_t cap);
@@ -102,6 +104,10 @@ static inline int64_t kg_quantity_milli_value(const kg_quantity *q)
 {
     return kg_quantity_scaled_value(q, -3);
 }
+/* resource.MaxMilliValue: the largest whole number whose milli-value fits an int64 (LimitRanger switches from
+ * milli-units to whole units above it). */
+#define KG_QUANTITY_MAX_MILLI_VALUE (INT64_MAX / 1000)
+
 /* AsInt64(): the value when held as an int64 amount with scale >= 0 that fits; false otherwise (always false for
  * the big-decimal form, as upstream). */
 bool kg_quantity_as_int64(const kg_quantity *q, int64_t *out);

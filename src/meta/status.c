@@ -327,11 +327,21 @@ char *kg_field_errors_aggregate(kg_arena *a, const kg_field_errors *l)
 {
     if (!l || l->len == 0)
         return NULL;
-    /* Render each message, drop duplicates (ToAggregate dedups by message text), join. */
-    char **msgs = kg_arena_alloc(a, l->len * sizeof(char *));
+    const char **msgs = kg_arena_alloc(a, l->len * sizeof(char *));
+    for (size_t i = 0; i < l->len; i++)
+        msgs[i] = kg_field_error_string(a, &l->items[i]);
+    return kg_errors_aggregate(a, msgs, l->len);
+}
+
+char *kg_errors_aggregate(kg_arena *a, const char *const *in, size_t count)
+{
+    if (count == 0)
+        return NULL;
+    /* drop duplicate messages (first occurrence kept), then join */
+    const char **msgs = kg_arena_alloc(a, count * sizeof(char *));
     size_t n = 0;
-    for (size_t i = 0; i < l->len; i++) {
-        char *m = kg_field_error_string(a, &l->items[i]);
+    for (size_t i = 0; i < count; i++) {
+        const char *m = in[i] ? in[i] : "";
         bool seen = false;
         for (size_t j = 0; j < n && !seen; j++)
             seen = strcmp(msgs[j], m) == 0;
@@ -339,7 +349,7 @@ char *kg_field_errors_aggregate(kg_arena *a, const kg_field_errors *l)
             msgs[n++] = m;
     }
     if (n == 1)
-        return msgs[0];
+        return kg_arena_strdup(a, msgs[0]);
     kg_buf b = KG_BUF_INIT;
     kg_buf_putc(&b, '[');
     for (size_t i = 0; i < n; i++) {
@@ -557,6 +567,32 @@ kg_status *kg_status_too_many_requests(kg_arena *a, const char *msg, int32_t ret
         st->details.retry_after_seconds = retry_after;
     }
     return st;
+}
+
+kg_status *kg_status_too_many_requests_error(kg_arena *a, const char *msg)
+{
+    return kg_status_newf(a, 429, KG_REASON_TOO_MANY_REQUESTS, "Too many requests: %s", nz(msg));
+}
+
+kg_status *kg_status_admission_forbidden(kg_arena *a, kg_gr gr, const char *attr_name, const kg_json *obj,
+                                         const char *msg)
+{
+    const char *name = attr_name;
+    if (!name || !name[0]) {
+        const kg_json *meta = kg_json_get(obj, "metadata");
+        if (!obj) {
+            name = "Unknown";
+        } else if (!kg_json_is(meta, KG_JSON_OBJECT)) {
+            name = "Unknown/errorGettingName";
+        } else {
+            name = kg_json_get_str(meta, "name");
+            if (!name || !name[0])
+                name = kg_json_get_str(meta, "generateName");
+            if (!name || !name[0])
+                name = "Unknown";
+        }
+    }
+    return kg_status_forbidden(a, gr, name, msg);
 }
 
 kg_status *kg_status_internal(kg_arena *a, const char *msg)

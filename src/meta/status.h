@@ -106,6 +106,10 @@ char *kg_field_error_string(kg_arena *a, const kg_field_error *e);
 /* ErrorList.ToAggregate().Error(): NULL if empty; the single message; or "[m1, m2]" (duplicate messages dropped). */
 char *kg_field_errors_aggregate(kg_arena *a, const kg_field_errors *l);
 
+/* utilerrors.NewAggregate(msgs).Error(): NULL for none, the message for one, "[m1, m2]" for several, duplicate
+ * messages dropped (first kept; a list that collapses to one message prints without brackets). */
+char *kg_errors_aggregate(kg_arena *a, const char *const *msgs, size_t n);
+
 /* Go strconv.Quote (what %q prints) appended to out. */
 void kg_meta_quote(kg_buf *out, const char *s, size_t n);
 char *kg_meta_quote_a(kg_arena *a, const char *s);
@@ -204,6 +208,13 @@ kg_status *kg_status_resource_expired(kg_arena *a, const char *msg);
 kg_status *kg_status_too_old_resource_version(kg_arena *a, uint64_t requested, uint64_t oldest);
 /* 429 TooManyRequests, message verbatim, details.retryAfterSeconds if > 0 (NewTooManyRequests). */
 kg_status *kg_status_too_many_requests(kg_arena *a, const char *msg, int32_t retry_after);
+/* 429 TooManyRequests: `Too many requests: <msg>`, no details (NewTooManyRequestsError, EventRateLimit). */
+kg_status *kg_status_too_many_requests_error(kg_arena *a, const char *msg);
+/* admission.NewForbidden(attrs, err): 403 on gr with the name taken from attr_name, else the object's
+ * metadata.name, else metadata.generateName, else "Unknown" (obj NULL included); "Unknown/errorGettingName" when
+ * obj has no metadata object. Callers keep an already-Forbidden status instead of wrapping it again. */
+kg_status *kg_status_admission_forbidden(kg_arena *a, kg_gr gr, const char *attr_name, const kg_json *obj,
+                                         const char *msg);
 /* 500 InternalError: `Internal error occurred: <msg>`, details.causes[0].message = msg. */
 kg_status *kg_status_internal(kg_arena *a, const char *msg);
 /* 504 Timeout: `Timeout: <msg>`, retryAfterSeconds if > 0 (NewTimeoutError). */

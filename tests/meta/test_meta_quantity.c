@@ -764,6 +764,9 @@ static void test_float_and_json(void **st)
     kg_error err;
     kg_json *j = kg_json_parse(&a, "true", 4, &err);
     assert_false(kg_quantity_from_json(j, &q, &err));
+    q = P("1.5Gi");
+    assert_string_equal(kg_json_to_string(&a, kg_quantity_to_json(&a, &q), 0, NULL), "\"1536Mi\"");
+    assert_int_equal(KG_QUANTITY_MAX_MILLI_VALUE, 9223372036854775LL);
     kg_buf b = KG_BUF_INIT;
     q = P("1536Mi");
     kg_quantity_write(&b, &q);

@@ -174,6 +174,33 @@ static void test_forbidden_variants(void **s)
                         "\"Forbidden\",\"details\":{\"name\":\"default\",\"kind\":\"namespaces\"},\"code\":403}");
 }
 
+static void test_admission_helpers(void **s)
+{
+    (void)s;
+    kg_error err;
+    const char *pod = "{\"metadata\":{\"generateName\":\"web-\"}}";
+    kg_json *obj = kg_json_parse(&A, pod, strlen(pod), &err);
+    kg_status *st = kg_status_admission_forbidden(&A, KG_GR("", "pods"), "", obj, "no");
+    assert_string_equal(st->message, "pods \"web-\" is forbidden: no");
+    st = kg_status_admission_forbidden(&A, KG_GR("", "pods"), "named", obj, "no");
+    assert_string_equal(st->message, "pods \"named\" is forbidden: no");
+    st = kg_status_admission_forbidden(&A, KG_GR("", "pods"), NULL, NULL, "no");
+    assert_string_equal(st->message, "pods \"Unknown\" is forbidden: no");
+    obj = kg_json_parse(&A, "{}", 2, &err);
+    st = kg_status_admission_forbidden(&A, KG_GR("apps", "deployments"), NULL, obj, "no");
+    assert_string_equal(st->message, "deployments.apps \"Unknown/errorGettingName\" is forbidden: no");
+    st = kg_status_too_many_requests_error(&A, "limit reached on type Namespace for key ns1");
+    assert_string_equal(to_json(st), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":"
+                                     "\"Failure\",\"message\":\"Too many requests: limit reached on type Namespace "
+                                     "for key ns1\",\"reason\":\"TooManyRequests\",\"code\":429}");
+    const char *msgs[] = {"a", "b", "a", "c"};
+    assert_string_equal(kg_errors_aggregate(&A, msgs, 4), "[a, b, c]");
+    assert_string_equal(kg_errors_aggregate(&A, msgs, 1), "a");
+    const char *dup[] = {"x", "x"};
+    assert_string_equal(kg_errors_aggregate(&A, dup, 2), "x");
+    assert_null(kg_errors_aggregate(&A, msgs, 0));
+}
+
 static void test_other_constructors(void **s)
 {
     (void)s;
@@ -303,6 +330,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_invalid_aggregation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forbidden_variants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_constructors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_admission_helpers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_success_and_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_from_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gvk, setup, teardown),
