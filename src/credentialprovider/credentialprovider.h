@@ -43,6 +43,8 @@ bool kg_credentialprovider_parse_url(kg_arena *a, const char *s, kg_cred_url *ou
 bool kg_credentialprovider_glob_match(const char *pattern, const char *name, bool *bad);
 /* URLsMatchStr(glob, target): label count, per-label globs, exact port, raw path prefix. */
 bool kg_credentialprovider_urls_match(const char *glob, const char *target);
+/* The same, allocating from the caller's arena (no malloc on a warm arena). */
+bool kg_credentialprovider_urls_match_a(kg_arena *a, const char *glob, const char *target);
 /* docker reference ParseNormalizedNamed(image).Name(): "nginx:1.25" -> "docker.io/library/nginx". */
 char *kg_credentialprovider_normalize_image(kg_arena *a, const char *image, kg_error *err);
 

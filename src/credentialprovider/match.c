@@ -257,40 +257,20 @@ static bool isalnum_ascii(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* shouldEscape for host mode only (the other modes never reject characters during unescape). */
-static bool host_should_escape(unsigned char c)
+/* Go's shouldEscape(c, encodeHost) as bitmaps of the allowed ASCII characters (alphanumerics and
+ * !$&'()*+,;=:[]<>\"-_.~) (bytes >= 0x80 are allowed). */
+static inline bool host_char_bad(unsigned char c)
 {
-    if (isalnum_ascii(c))
+    static const uint64_t ok_lo = UINT64_C(9223231118977794048), ok_hi = UINT64_C(5188146765093666814);
+    if (c >= 0x80)
         return false;
-    switch (c) {
-    case '!':
-    case '$':
-    case '&':
-    case '\'':
-    case '(':
-    case ')':
-    case '*':
-    case '+':
-    case ',':
-    case ';':
-    case '=':
-    case ':':
-    case '[':
-    case ']':
-    case '<':
-    case '>':
-    case '"':
-    case '-':
-    case '_':
-    case '.':
-    case '~': return false;
-    default: return true;
-    }
+    return c < 64 ? !((ok_lo >> c) & 1) : !((ok_hi >> (c - 64)) & 1);
 }
 
 /* url.unescape: on success returns the decoded string (arena); on failure sets msg (Go's error text). */
 static char *url_unescape(kg_arena *a, const char *s, size_t n, int mode, char *msg, size_t msgsz)
 {
+    bool any_escape = false;
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
         if (c == '%') {
@@ -306,8 +286,9 @@ static char *url_unescape(kg_arena *a, const char *s, size_t n, int mode, char *
                 return NULL;
             }
             i += 3;
+            any_escape = true;
         } else {
-            if (mode == ENC_HOST && c < 0x80 && host_should_escape(c)) {
+            if (mode == ENC_HOST && host_char_bad(c)) {
                 char q[32];
                 snprintf(msg, msgsz, "invalid character %s in host name", quote_tmp(q, sizeof q, s + i, 1));
                 return NULL;
@@ -315,6 +296,8 @@ static char *url_unescape(kg_arena *a, const char *s, size_t n, int mode, char *
             i++;
         }
     }
+    if (!any_escape)
+        return kg_arena_strndup(a, s, n);
     char *out = kg_arena_alloc(a, n + 1);
     size_t j = 0;
     for (size_t i = 0; i < n;) {
@@ -390,93 +373,97 @@ static bool valid_userinfo(const char *s, size_t n)
 }
 
 /* Go url.Parse for an absolute URL with an authority. msg gets the inner error; the caller wraps it. */
-static bool go_url_parse(kg_arena *a, const char *raw, kg_cred_url *out, kg_error *err)
+static bool url_fail(kg_error *err, const char *pfx, const char *s, size_t n, const char *msg)
+{
+    if (!err)
+        return false;
+    kg_buf b = KG_BUF_INIT, raw = KG_BUF_INIT;
+    kg_buf_puts(&raw, pfx);
+    kg_buf_append(&raw, s, n);
+    go_quote(&b, raw.data, raw.len);
+    kg_err_set(err, KG_EINVAL, "parse %s: %s", kg_buf_cstr(&b), msg);
+    kg_buf_free(&b);
+    kg_buf_free(&raw);
+    return false;
+}
+
+/* Go url.Parse(pfx + s) for a URL with an authority; pfx is "https://" (ParseSchemelessURL) or "" (s has its own
+ * scheme). Errors read like Go's: `parse "<url>": <reason>`. */
+static bool go_url_parse(kg_arena *a, const char *pfx, const char *s, kg_cred_url *out, kg_error *err)
 {
     char msg[600];
-    size_t rawn = strlen(raw);
-    const char *hash = strchr(raw, '#');
-    size_t un = hash ? (size_t)(hash - raw) : rawn;
-    /* control characters */
+    size_t sn = strlen(s);
+    const char *hash = memchr(s, '#', sn);
+    size_t un = hash ? (size_t)(hash - s) : sn;
     for (size_t i = 0; i < un; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        if (c < 0x20 || c == 0x7f) {
-            snprintf(msg, sizeof msg, "net/url: invalid control character in URL");
-            goto fail_u;
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            return url_fail(err, pfx, s, un, "net/url: invalid control character in URL");
+    }
+    const char *rest = s;
+    size_t rn = un;
+    bool authority = true;
+    if (!*pfx) {
+        const char *colon = memchr(s, ':', un);
+        if (!colon)
+            return url_fail(err, pfx, s, un, "missing protocol scheme");
+        rest = colon + 1;
+        rn = un - (size_t)(rest - s);
+        authority = rn >= 2 && rest[0] == '/' && rest[1] == '/';
+        if (authority) {
+            rest += 2;
+            rn -= 2;
         }
     }
-    {
-        /* scheme */
-        const char *colon = memchr(raw, ':', un);
-        if (!colon) {
-            snprintf(msg, sizeof msg, "missing protocol scheme");
-            goto fail_u;
+    const char *q = memchr(rest, '?', rn);
+    if (q)
+        rn = (size_t)(q - rest);
+    const char *path = rest, *host = "";
+    size_t pn = rn;
+    if (authority) {
+        size_t an = rn;
+        const char *sl = memchr(rest, '/', an);
+        path = rest + rn;
+        pn = 0;
+        if (sl) {
+            path = sl;
+            pn = an - (size_t)(sl - rest);
+            an = (size_t)(sl - rest);
         }
-        const char *rest = colon + 1;
-        size_t rn = un - (size_t)(rest - raw);
-        /* query */
-        const char *q = memchr(rest, '?', rn);
-        if (q)
-            rn = (size_t)(q - rest);
-        const char *path = rest + rn;
-        size_t pn = 0;
-        const char *host = "";
-        if (rn >= 2 && rest[0] == '/' && rest[1] == '/') {
-            const char *auth = rest + 2;
-            size_t an = rn - 2;
-            const char *sl = memchr(auth, '/', an);
-            if (sl) {
-                path = sl;
-                pn = an - (size_t)(sl - auth);
-                an = (size_t)(sl - auth);
-            }
-            const char *at = mem_rchr(auth, an, '@');
-            if (at) {
-                size_t ui = (size_t)(at - auth);
-                host = parse_host(a, at + 1, an - ui - 1, msg, sizeof msg);
-                if (!host)
-                    goto fail_u;
-                if (!valid_userinfo(auth, ui)) {
-                    snprintf(msg, sizeof msg, "net/url: invalid userinfo");
-                    goto fail_u;
-                }
-                if (!url_unescape(a, auth, ui, ENC_USER, msg, sizeof msg))
-                    goto fail_u;
-            } else {
-                host = parse_host(a, auth, an, msg, sizeof msg);
-                if (!host)
-                    goto fail_u;
-            }
+        const char *at = mem_rchr(rest, an, '@');
+        if (at) {
+            size_t ui = (size_t)(at - rest);
+            host = parse_host(a, at + 1, an - ui - 1, msg, sizeof msg);
+            if (!host)
+                return url_fail(err, pfx, s, un, msg);
+            if (!valid_userinfo(rest, ui))
+                return url_fail(err, pfx, s, un, "net/url: invalid userinfo");
+            if (!url_unescape(a, rest, ui, ENC_USER, msg, sizeof msg))
+                return url_fail(err, pfx, s, un, msg);
         } else {
-            path = rest;
-            pn = rn;
+            host = parse_host(a, rest, an, msg, sizeof msg);
+            if (!host)
+                return url_fail(err, pfx, s, un, msg);
         }
-        const char *p = url_unescape(a, path, pn, ENC_PATH, msg, sizeof msg);
-        if (!p)
-            goto fail_u;
-        if (hash) {
-            if (!url_unescape(a, hash + 1, rawn - un - 1, ENC_FRAGMENT, msg, sizeof msg)) {
-                char qq[1200];
-                return kg_err_set(err, KG_EINVAL, "parse %s: %s", quote_tmp(qq, sizeof qq, raw, rawn), msg);
-            }
-        }
-        out->host = host;
-        out->path = p;
-        return true;
     }
-fail_u : {
-    char qq[1200];
-    return kg_err_set(err, KG_EINVAL, "parse %s: %s", quote_tmp(qq, sizeof qq, raw, un), msg);
-}
+    const char *p = url_unescape(a, path, pn, ENC_PATH, msg, sizeof msg);
+    if (!p)
+        return url_fail(err, pfx, s, un, msg);
+    if (hash && !url_unescape(a, hash + 1, sn - un - 1, ENC_FRAGMENT, msg, sizeof msg))
+        return url_fail(err, pfx, s, sn, msg);
+    out->host = host;
+    out->path = p;
+    return true;
 }
 
 bool kg_credentialprovider_parse_schemeless_url(kg_arena *a, const char *s, kg_cred_url *out, kg_error *err)
 {
-    return go_url_parse(a, kg_arena_sprintf(a, "https://%s", s), out, err);
+    return go_url_parse(a, "https://", s, out, err);
 }
 
 bool kg_credentialprovider_parse_url(kg_arena *a, const char *s, kg_cred_url *out, kg_error *err)
 {
-    return go_url_parse(a, s, out, err);
+    return go_url_parse(a, "", s, out, err);
 }
 
 /* ---------------------------------------------------------------- path/filepath.Match */
@@ -796,13 +783,18 @@ static bool urls_match(const kg_cred_url *g, const kg_cred_url *t)
     return true;
 }
 
+bool kg_credentialprovider_urls_match_a(kg_arena *a, const char *glob, const char *target)
+{
+    kg_cred_url g, t;
+    return kg_credentialprovider_parse_schemeless_url(a, glob, &g, NULL) &&
+           kg_credentialprovider_parse_schemeless_url(a, target, &t, NULL) && urls_match(&g, &t);
+}
+
 bool kg_credentialprovider_urls_match(const char *glob, const char *target)
 {
     kg_arena a;
     kg_arena_init(&a, 1024);
-    kg_cred_url g, t;
-    bool ok = kg_credentialprovider_parse_schemeless_url(&a, glob, &g, NULL) &&
-              kg_credentialprovider_parse_schemeless_url(&a, target, &t, NULL) && urls_match(&g, &t);
+    bool ok = kg_credentialprovider_urls_match_a(&a, glob, target);
     kg_arena_free(&a);
     return ok;
 }

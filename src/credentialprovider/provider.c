@@ -81,10 +81,10 @@ static char *sa_cache_key(kg_arena *a, const kg_cred_pod *pod, const char *sa_ui
     return r;
 }
 
-static bool image_allowed(const kg_cred_provider *p, const char *image)
+static bool image_allowed(kg_arena *a, const kg_cred_provider *p, const char *image)
 {
     for (size_t i = 0; i < p->n_match_images; i++)
-        if (kg_credentialprovider_urls_match(p->match_images[i], image))
+        if (kg_credentialprovider_urls_match_a(a, p->match_images[i], image))
             return true;
     return false;
 }
@@ -98,7 +98,7 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
                                    kg_json **auth)
 {
     *auth = NULL;
-    if (!image_allowed(p, image))
+    if (!image_allowed(a, p, image))
         return;
     bool sa_mode = o->sa_token_gate && p->token && p->token->audience && *p->token->audience;
     const char *sa_key = "", *token = NULL;
@@ -274,7 +274,7 @@ void kg_credentialprovider_lookup_name(kg_arena *a, const kg_cred_config *cfg, c
         size_t j = i;
         while (j < ne && !strcmp(ents[j].key, ents[i].key))
             j++;
-        if (kg_credentialprovider_urls_match(ents[i].key, image))
+        if (kg_credentialprovider_urls_match_a(a, ents[i].key, image))
             for (size_t k = i; k < j; k++)
                 res[nr++] = (kg_cred_auth){ents[k].key, ents[k].user, ents[k].pass, ents[k].provider};
         i = j;
