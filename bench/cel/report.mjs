@@ -1,0 +1,46 @@
+// Merges the kgate and npm benchmark outputs into bench/results/cel.json and a short cel.md with the ratios.
+// Usage: node report.mjs <kgate.json> <npm.json> <out.json> <out.md>
+import { readFileSync, writeFileSync } from 'node:fs'
+
+const [kPath, nPath, outJson, outMd] = process.argv.slice(2)
+const k = JSON.parse(readFileSync(kPath, 'utf8'))
+const n = JSON.parse(readFileSync(nPath, 'utf8'))
+const peers = Object.keys(n.engines)
+const rows = k.results.map((r, i) => {
+  const row = { expr: r.expr, kgate: { compile_ns: r.compile_ns, eval_ns: r.eval_ns } }
+  for (const p of peers) row[p] = { compile_ns: n.engines[p][i].compile_ns, eval_ns: n.engines[p][i].eval_ns }
+  const bestCompile = Math.min(...peers.map((p) => row[p].compile_ns))
+  const bestEval = Math.min(...peers.map((p) => row[p].eval_ns))
+  row.compile_speedup_vs_best_peer = +(bestCompile / r.compile_ns).toFixed(2)
+  row.eval_speedup_vs_best_peer = +(bestEval / r.eval_ns).toFixed(2)
+  return row
+})
+const minOf = (key) => Math.min(...rows.map((r) => r[key]))
+const summary = {
+  date: new Date().toISOString(),
+  node: n.node,
+  method: `median of ${k.runs} calibrated runs of ~${k.ms_per_run} ms per figure; same Pod (bench/cel/pod.json) and expressions (bench/cel/expressions.json)`,
+  goal: { eval_speedup: 10, compile_speedup: 5 },
+  min_eval_speedup: minOf('eval_speedup_vs_best_peer'),
+  min_compile_speedup: minOf('compile_speedup_vs_best_peer')
+}
+summary.eval_goal_met = summary.min_eval_speedup >= 10
+summary.compile_goal_met = summary.min_compile_speedup >= 5
+writeFileSync(outJson, JSON.stringify({ summary, results: rows }, null, 2) + '\n')
+
+const fmt = (x) => x >= 1000 ? Math.round(x).toLocaleString('en-US') : (Math.round(x * 10) / 10).toString()
+let md = '# CEL benchmark: kgate vs npm CEL engines\n\n'
+md += `${summary.date}, Node ${n.node}; ${summary.method}. ns per operation; speed-up = best peer / kgate.\n`
+md += 'compile: kgate = parse + check + plan; @marcbachmann/cel-js = parse + check; @bufbuild/cel = parse + plan.\n'
+md += 'eval: kgate = fresh activation over the JSON DOM + evaluation with cost tracking (1M per-call limit).\n\n'
+md += `| # | expression | kgate compile | kgate eval | ${peers.map((p) => `${p} compile | ${p} eval`).join(' | ')} | compile × | eval × |\n`
+md += `|---|---|---:|---:|${peers.map(() => '---:|---:').join('|')}|---:|---:|\n`
+rows.forEach((r, i) => {
+  md += `| ${i + 1} | \`${r.expr.replace(/\|/g, '\\|')}\` | ${fmt(r.kgate.compile_ns)} | ${fmt(r.kgate.eval_ns)} | `
+  md += peers.map((p) => `${fmt(r[p].compile_ns)} | ${fmt(r[p].eval_ns)}`).join(' | ')
+  md += ` | ${r.compile_speedup_vs_best_peer} | ${r.eval_speedup_vs_best_peer} |\n`
+})
+md += `\nGoal: eval ≥ 10× and compile ≥ 5× faster than the faster peer. Minimum speed-ups measured: eval ${summary.min_eval_speedup}× `
+md += `(${summary.eval_goal_met ? 'met' : 'NOT met'}), compile ${summary.min_compile_speedup}× (${summary.compile_goal_met ? 'met' : 'NOT met'}).\n`
+writeFileSync(outMd, md)
+process.stdout.write(md)
