@@ -736,6 +736,68 @@ static void test_add_sub_round_trip(void **st)
     }
 }
 
+static int64_t rnd64(void)
+{
+    return (int64_t)(((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 11) ^ (uint64_t)rand()) & INT64_MAX;
+}
+
+/* Properties over random quantities: String() parses back to an equal value, comparisons are antisymmetric and
+ * agree with subtraction, and (a + b) - b == a, on both representations. */
+static void test_random_properties(void **st)
+{
+    (void)st;
+    srand(7);
+    const char *suffixes[] = {"",  "m",  "u",  "n",  "k",  "M",  "G",   "T",  "P",
+                              "E", "Ki", "Mi", "Gi", "Ti", "e3", "e-7", "E12"};
+    for (int i = 0; i < 3000; i++) {
+        kg_quantity q[2];
+        for (int k = 0; k < 2; k++) {
+            char text[80];
+            int64_t v = rnd64() % 1000000007;
+            int frac = rand() % 4;
+            const char *suf = suffixes[rand() % (sizeof suffixes / sizeof suffixes[0])];
+            if (frac)
+                snprintf(text, sizeof text, "%s%lld.%0*d%s", rand() % 3 == 0 ? "-" : "", (long long)v, frac,
+                         rand() % 1000, suf);
+            else
+                snprintf(text, sizeof text, "%s%lld%s", rand() % 3 == 0 ? "-" : "", (long long)v, suf);
+            q[k] = P(text);
+            if (rand() % 2)
+                kg_quantity_to_dec(&q[k]);
+            kg_quantity back = P(S(&q[k]));
+            if (kg_quantity_cmp(&back, &q[k]) != 0)
+                fail_msg("%s -> %s does not round-trip", text, S(&q[k]));
+            if (strcmp(S(&back), S(&q[k])) != 0 && back.format == q[k].format)
+                fail_msg("%s: canonical %s re-prints as %s", text, S(&q[k]), S(&back));
+        }
+        int c = kg_quantity_cmp(&q[0], &q[1]);
+        assert_int_equal(kg_quantity_cmp(&q[1], &q[0]), -c);
+        kg_quantity d = q[0];
+        assert_true(kg_quantity_sub(&d, &q[1]));
+        assert_int_equal(kg_quantity_sign(&d), c);
+        kg_quantity s = q[0];
+        assert_true(kg_quantity_add(&s, &q[1]));
+        assert_true(kg_quantity_sub(&s, &q[1]));
+        if (kg_quantity_cmp(&s, &q[0]) != 0)
+            fail_msg("(%s + %s) - %s = %s", S(&q[0]), S(&q[1]), S(&q[1]), S(&s));
+        /* Value() is the ceiling of the magnitude (away from zero) */
+        int64_t v = kg_quantity_value(&q[0]);
+        kg_quantity vq = kg_quantity_new(v, KG_QFMT_DECIMAL_SI);
+        int sign = kg_quantity_sign(&q[0]);
+        bool in_range = kg_quantity_cmp_int64(&q[0], INT64_MIN) >= 0 && kg_quantity_cmp_int64(&q[0], INT64_MAX) <= 0;
+        if (!in_range) {
+            assert_int_equal(v, sign > 0 ? INT64_MAX : INT64_MIN); /* saturated */
+        } else {
+            /* the ceiling of the magnitude: within one unit, never closer to zero */
+            kg_quantity diff = vq;
+            kg_quantity_sub(&diff, &q[0]);
+            if (sign * kg_quantity_sign(&diff) < 0 || kg_quantity_cmp_int64(&diff, 1) >= 0 ||
+                kg_quantity_cmp_int64(&diff, -1) <= 0)
+                fail_msg("Value(%s) = %lld", S(&q[0]), (long long)v);
+        }
+    }
+}
+
 static void test_float_and_json(void **st)
 {
     (void)st;
@@ -790,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_add_sub_mul_neg),
         cmocka_unit_test(test_add_sub_round_trip),
         cmocka_unit_test(test_float_and_json),
+        cmocka_unit_test(test_random_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
