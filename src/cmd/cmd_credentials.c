@@ -138,6 +138,11 @@ static char *base64(kg_arena *a, const char *s)
 static bool load_config(kg_arena *a, const cli *c, kg_cred_config *cfg)
 {
     kg_error err = {0};
+    if (!c->config || !*c->config) {
+        fprintf(stderr, "kgate credentials: credential provider config path is empty (give "
+                        "--image-credential-provider-config or set KGATE_CREDENTIALS_CONFIG)\n");
+        return false;
+    }
     if (!kg_credentialprovider_config_load(a, c->config, cfg, &err)) {
         fprintf(stderr, "kgate credentials: %s\n", err.msg);
         return false;

@@ -28,6 +28,7 @@ static int cache_seq;
 
 static const char plugin_script[] =
     "#!/bin/sh\n"
+    "if [ \"$MODE\" = noread ]; then printf '%s' \"$RESPONSE\"; exit 0; fi\n"
     "if [ -n \"$REQ_LOG\" ]; then cat >> \"$REQ_LOG\"; else cat > /dev/null; fi\n"
     "if [ -n \"$ARGS_LOG\" ]; then printf '%s\\n' \"$*\" >> \"$ARGS_LOG\"; fi\n"
     "if [ -n \"$ENV_LOG\" ]; then printf '%s %s\\n' \"$PLUGIN_VAR\" \"$PARENT_ONLY\" >> \"$ENV_LOG\"; fi\n"
@@ -294,6 +295,18 @@ static void plugin_failures(void **state)
                    decode_err, 0);
     expect_failure("baddur", "", resp(&a, "Image", "soon", "{}"), decode_err, 0);
     expect_failure("badtype", "", resp(&a, "Image", NULL, "{\"r.io\":{\"username\":7}}"), decode_err, 0);
+
+    /* a plugin that exits without reading its stdin: no SIGPIPE, the answer is used */
+    kg_buf_reset(&errors);
+    for (int i = 0; i < 20; i++) {
+        kg_cred_provider *nr = mkprov(&a, "noread", "registry.io", "0s", "MODE", "noread", "RESPONSE",
+                                      resp(&a, "Image", NULL, "{\"registry.io\":{\"username\":\"nr\"}}"), NULL);
+        kg_cred_options o2 = opts(&a);
+        kg_cred_auth *c2;
+        assert_int_equal(lookup(&a, &nr, 1, &o2, "registry.io/x", &c2), 1);
+        assert_string_equal(c2[0].username, "nr");
+    }
+    assert_string_equal(kg_buf_cstr(&errors), "");
 
     /* an invalid cacheKeyType discards the response */
     kg_buf_reset(&errors);
