@@ -1,0 +1,17 @@
+/* Defaulting (upstream SetDefaults_* for the served types) and PrepareForCreate status resets. */
+#ifndef KG_API_DEFAULTS_H
+#define KG_API_DEFAULTS_H
+
+#include "api/resources.h"
+#include "base/arena.h"
+#include "json/json.h"
+
+/* Apply v1.33 defaults in place (idempotent). */
+void kg_api_default(kg_arena *a, const kg_resource *r, kg_json *obj);
+/* Create-time resets done by the registry strategies (status reset, pod phase Pending + qosClass, namespace
+ * phase Active and finalizer, service cluster IP allocation). */
+void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj);
+/* Pod QoS class ("Guaranteed", "Burstable", "BestEffort") of a pod spec. */
+const char *kg_api_pod_qos(const kg_json *pod_spec);
+
+#endif

@@ -1,0 +1,471 @@
+#include "api/table.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+
+char *kg_api_human_duration(kg_arena *a, int64_t s)
+{
+    if (s < -1)
+        return kg_arena_strdup(a, "<invalid>");
+    if (s < 0)
+        return kg_arena_strdup(a, "0s");
+    if (s < 120)
+        return kg_arena_sprintf(a, "%llds", (long long)s);
+    int64_t m = s / 60;
+    if (m < 10)
+        return s % 60 ? kg_arena_sprintf(a, "%lldm%llds", (long long)m, (long long)(s % 60))
+                      : kg_arena_sprintf(a, "%lldm", (long long)m);
+    if (m < 180)
+        return kg_arena_sprintf(a, "%lldm", (long long)m);
+    int64_t h = s / 3600;
+    if (h < 8)
+        return m % 60 ? kg_arena_sprintf(a, "%lldh%lldm", (long long)h, (long long)(m % 60))
+                      : kg_arena_sprintf(a, "%lldh", (long long)h);
+    if (h < 48)
+        return kg_arena_sprintf(a, "%lldh", (long long)h);
+    if (h < 24 * 8)
+        return h % 24 ? kg_arena_sprintf(a, "%lldd%lldh", (long long)(h / 24), (long long)(h % 24))
+                      : kg_arena_sprintf(a, "%lldd", (long long)(h / 24));
+    if (h < 24 * 365 * 2)
+        return kg_arena_sprintf(a, "%lldd", (long long)(h / 24));
+    if (h < 24 * 365 * 8) {
+        int64_t dy = (h / 24) % 365;
+        return dy ? kg_arena_sprintf(a, "%lldy%lldd", (long long)(h / 24 / 365), (long long)dy)
+                  : kg_arena_sprintf(a, "%lldy", (long long)(h / 24 / 365));
+    }
+    return kg_arena_sprintf(a, "%lldy", (long long)(h / 24 / 365));
+}
+
+static int64_t parse_rfc3339(const char *s)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
+        return -1;
+    return (int64_t)timegm(&tm);
+}
+
+char *kg_api_age(kg_arena *a, const kg_json *obj, int64_t now)
+{
+    int64_t t = parse_rfc3339(kg_json_path_str(obj, "metadata.creationTimestamp"));
+    if (t < 0)
+        return kg_arena_strdup(a, "<unknown>");
+    return kg_api_human_duration(a, now - t);
+}
+
+typedef struct col {
+    const char *name, *type, *format, *desc;
+    int priority;
+} col;
+
+static const col NAME = {"Name", "string", "name", "Name must be unique within a namespace.", 0};
+static const col AGE = {"Age", "string", "",
+                        "CreationTimestamp is a timestamp representing the server time when this object was created.",
+                        0};
+
+static int64_t geti(const kg_json *o, const char *path)
+{
+    kg_json *v = kg_json_path(o, path);
+    return v && v->type == KG_JSON_INT ? v->u.i : 0;
+}
+
+static kg_json *str_cell(kg_arena *a, const char *s) { return kg_json_new_str(a, s ? s : ""); }
+
+static char *join_field(kg_arena *a, const kg_json *arr, const char *field, const char *sep)
+{
+    kg_buf b = KG_BUF_INIT;
+    if (arr && arr->type == KG_JSON_ARRAY)
+        for (uint32_t i = 0; i < arr->len; i++) {
+            const char *v = field ? kg_json_get_str(arr->u.items[i], field)
+                                  : (arr->u.items[i]->type == KG_JSON_STRING ? arr->u.items[i]->u.s : NULL);
+            if (!v)
+                continue;
+            if (b.len)
+                kg_buf_puts(&b, sep);
+            kg_buf_puts(&b, v);
+        }
+    char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
+}
+
+static char *selector_string(kg_arena *a, const kg_json *sel)
+{
+    const kg_json *ml = kg_json_get(sel, "matchLabels");
+    if (!ml)
+        ml = sel; /* RC / Service selectors are plain maps */
+    kg_buf b = KG_BUF_INIT;
+    if (ml && ml->type == KG_JSON_OBJECT)
+        for (uint32_t i = 0; i < ml->len; i++) {
+            if (ml->u.members[i].val->type != KG_JSON_STRING)
+                continue;
+            kg_buf_printf(&b, "%s%s=%s", b.len ? "," : "", ml->u.members[i].key, ml->u.members[i].val->u.s);
+        }
+    const char *r = b.len ? kg_buf_cstr(&b) : "<none>";
+    char *out = kg_arena_strdup(a, r);
+    kg_buf_free(&b);
+    return out;
+}
+
+static int count_members(const kg_json *o) { return o && (o->type == KG_JSON_OBJECT) ? (int)o->len : 0; }
+
+/* Row cells for one object; columns must match columns_for(). */
+static void pod_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now)
+{
+    kg_json *cs = kg_json_path(o, "spec.containers");
+    int total = cs && cs->type == KG_JSON_ARRAY ? (int)cs->len : 0, ready = 0, restarts = 0;
+    kg_json *st = kg_json_path(o, "status.containerStatuses");
+    const char *reason = kg_json_path_str(o, "status.reason");
+    if (!reason)
+        reason = kg_json_path_str(o, "status.phase");
+    if (st && st->type == KG_JSON_ARRAY)
+        for (uint32_t i = 0; i < st->len; i++) {
+            kg_json *s = st->u.items[i];
+            restarts += (int)geti(s, "restartCount");
+            kg_json *rd = kg_json_get(s, "ready");
+            if (rd && rd->type == KG_JSON_BOOL && rd->b)
+                ready++;
+            const char *w = kg_json_path_str(s, "state.waiting.reason");
+            if (w && w[0])
+                reason = w;
+        }
+    if (kg_json_path(o, "metadata.deletionTimestamp"))
+        reason = "Terminating";
+    kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%d/%d", ready, total)));
+    kg_json_array_append(a, cells, str_cell(a, reason ? reason : "Pending"));
+    kg_json_array_append(a, cells, kg_json_new_int(a, restarts));
+    kg_json_array_append(a, cells, str_cell(a, kg_api_age(a, o, now)));
+    const char *ip = kg_json_path_str(o, "status.podIP");
+    kg_json_array_append(a, cells, str_cell(a, ip && ip[0] ? ip : "<none>"));
+    const char *node = kg_json_path_str(o, "spec.nodeName");
+    kg_json_array_append(a, cells, str_cell(a, node && node[0] ? node : "<none>"));
+    const char *nom = kg_json_path_str(o, "status.nominatedNodeName");
+    kg_json_array_append(a, cells, str_cell(a, nom && nom[0] ? nom : "<none>"));
+    kg_json *gates = kg_json_path(o, "spec.readinessGates");
+    kg_json_array_append(a, cells,
+                         str_cell(a, gates && gates->type == KG_JSON_ARRAY && gates->len
+                                         ? kg_arena_sprintf(a, "0/%u", gates->len)
+                                         : "<none>"));
+}
+
+static void add_containers_images(kg_arena *a, const kg_json *tmpl_spec, kg_json *cells)
+{
+    kg_json *cs = kg_json_get(tmpl_spec, "containers");
+    kg_json_array_append(a, cells, str_cell(a, join_field(a, cs, "name", ",")));
+    kg_json_array_append(a, cells, str_cell(a, join_field(a, cs, "image", ",")));
+}
+
+typedef struct printer {
+    const char *group, *plural;
+    const col *cols[10];
+} printer;
+
+static const col C_READY = {"Ready", "string", "", "The aggregate readiness state of this pod for accepting traffic.", 0};
+static const col C_STATUS = {"Status", "string", "", "The aggregate status of the containers in this pod.", 0};
+static const col C_RESTARTS = {"Restarts", "string", "", "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", 0};
+static const col C_IP = {"IP", "string", "", "IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.", 1};
+static const col C_NODE = {"Node", "string", "", "NodeName is a request to schedule this pod onto a specific node.", 1};
+static const col C_NOMINATED = {"Nominated Node", "string", "", "nominatedNodeName is set only when this pod preempts other pods on the node.", 1};
+static const col C_GATES = {"Readiness Gates", "string", "", "If specified, all readiness gates will be evaluated for pod readiness.", 1};
+static const col C_DREADY = {"Ready", "string", "", "Number of the pod with ready state", 0};
+static const col C_UPTODATE = {"Up-to-date", "integer", "", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0};
+static const col C_AVAILABLE = {"Available", "integer", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0};
+static const col C_CONTAINERS = {"Containers", "string", "", "Names of each container in the template.", 1};
+static const col C_IMAGES = {"Images", "string", "", "Images referenced by each container in the template.", 1};
+static const col C_SELECTOR = {"Selector", "string", "", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1};
+static const col C_DESIRED = {"Desired", "integer", "", "Number of desired pods.", 0};
+static const col C_CURRENT = {"Current", "integer", "", "Number of currently running pods.", 0};
+static const col C_RREADY = {"Ready", "integer", "", "Number of pods that are ready.", 0};
+static const col C_NSSTATUS = {"Status", "string", "", "The status of the namespace", 0};
+static const col C_TYPE = {"Type", "string", "", "The type of the service.", 0};
+static const col C_CLUSTERIP = {"Cluster-IP", "string", "", "The cluster IP of the service.", 0};
+static const col C_EXTERNALIP = {"External-IP", "string", "", "The external IP of the service.", 0};
+static const col C_PORTS = {"Port(s)", "string", "", "The ports of the service.", 0};
+static const col C_SVCSEL = {"Selector", "string", "", "Route service traffic to pods with label keys and values matching this selector.", 1};
+static const col C_DATA = {"Data", "string", "", "Number of data entries.", 0};
+static const col C_SECTYPE = {"Type", "string", "", "The type of secret", 0};
+static const col C_SECRETS = {"Secrets", "string", "", "Number of secrets referenced by the service account.", 0};
+static const col C_COMPLETIONS = {"Completions", "string", "", "The desired number of successfully finished pods the job should be run with.", 0};
+static const col C_DURATION = {"Duration", "string", "", "Time required to complete the job.", 0};
+static const col C_SCHEDULE = {"Schedule", "string", "", "The schedule in Cron format.", 0};
+static const col C_SUSPEND = {"Suspend", "boolean", "", "This flag tells the controller to suspend subsequent executions.", 0};
+static const col C_ACTIVE = {"Active", "integer", "", "A list of pointers to currently running jobs.", 0};
+static const col C_LASTSCHED = {"Last Schedule", "string", "", "Information when was the last time the job was successfully scheduled.", 0};
+static const col C_NODESTATUS = {"Status", "string", "", "The status of the node", 0};
+static const col C_ROLES = {"Roles", "string", "", "The roles of the node", 0};
+static const col C_VERSION = {"Version", "string", "", "Kubelet Version reported by the node.", 0};
+static const col C_HARD = {"Request", "string", "", "Request represents a minimum amount of cpu/memory that a container may consume.", 0};
+static const col C_VALUE = {"Value", "integer", "", "The value of this priority class.", 0};
+static const col C_GLOBALDEFAULT = {"Global-Default", "boolean", "", "globalDefault specifies whether this PriorityClass should be considered as the default priority.", 0};
+static const col C_PROVISIONER = {"Provisioner", "string", "", "Indicates the type of the provisioner.", 0};
+static const col C_HOLDER = {"Holder", "string", "", "The holder of the lease.", 0};
+
+static const printer printers[] = {
+    {"", "pods", {&NAME, &C_READY, &C_STATUS, &C_RESTARTS, &AGE, &C_IP, &C_NODE, &C_NOMINATED, &C_GATES}},
+    {"apps", "deployments", {&NAME, &C_DREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
+    {"apps", "replicasets", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
+    {"", "replicationcontrollers", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
+    {"apps", "statefulsets", {&NAME, &C_DREADY, &AGE, &C_CONTAINERS, &C_IMAGES}},
+    {"apps", "daemonsets", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES}},
+    {"", "namespaces", {&NAME, &C_NSSTATUS, &AGE}},
+    {"", "services", {&NAME, &C_TYPE, &C_CLUSTERIP, &C_EXTERNALIP, &C_PORTS, &AGE, &C_SVCSEL}},
+    {"", "configmaps", {&NAME, &C_DATA, &AGE}},
+    {"", "secrets", {&NAME, &C_SECTYPE, &C_DATA, &AGE}},
+    {"", "serviceaccounts", {&NAME, &C_SECRETS, &AGE}},
+    {"batch", "jobs", {&NAME, &C_NSSTATUS, &C_COMPLETIONS, &C_DURATION, &AGE, &C_CONTAINERS, &C_IMAGES}},
+    {"batch", "cronjobs", {&NAME, &C_SCHEDULE, &C_SUSPEND, &C_ACTIVE, &C_LASTSCHED, &AGE, &C_CONTAINERS, &C_IMAGES}},
+    {"", "nodes", {&NAME, &C_NODESTATUS, &C_ROLES, &AGE, &C_VERSION}},
+    {"", "resourcequotas", {&NAME, &AGE, &C_HARD}},
+    {"scheduling.k8s.io", "priorityclasses", {&NAME, &C_VALUE, &C_GLOBALDEFAULT, &AGE}},
+    {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &AGE}},
+    {"coordination.k8s.io", "leases", {&NAME, &C_HOLDER, &AGE}},
+};
+
+static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
+
+static const printer *printer_for(const kg_resource *r)
+{
+    for (size_t i = 0; i < sizeof printers / sizeof printers[0]; i++)
+        if (!strcmp(printers[i].group, r->group) && !strcmp(printers[i].plural, r->plural))
+            return &printers[i];
+    return &default_printer;
+}
+
+static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_json *cells, int64_t now)
+{
+    const char *name = kg_json_path_str(o, "metadata.name");
+    kg_json_array_append(a, cells, str_cell(a, name));
+    const char *p = r->plural;
+    char *age = kg_api_age(a, o, now);
+    if (!strcmp(p, "pods") && !r->group[0]) {
+        pod_cells(a, o, cells, now);
+    } else if (!strcmp(p, "deployments")) {
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%lld/%lld",
+                                                                          (long long)geti(o, "status.readyReplicas"),
+                                                                          (long long)geti(o, "spec.replicas"))));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.updatedReplicas")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.availableReplicas")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+    } else if (!strcmp(p, "replicasets") || !strcmp(p, "replicationcontrollers")) {
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "spec.replicas")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.replicas")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.readyReplicas")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+    } else if (!strcmp(p, "statefulsets")) {
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%lld/%lld",
+                                                                          (long long)geti(o, "status.readyReplicas"),
+                                                                          (long long)geti(o, "spec.replicas"))));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+    } else if (!strcmp(p, "daemonsets")) {
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.desiredNumberScheduled")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.currentNumberScheduled")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.numberReady")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.updatedNumberScheduled")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.numberAvailable")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+    } else if (!strcmp(p, "namespaces") && !r->group[0]) {
+        const char *ph = kg_json_path_str(o, "status.phase");
+        kg_json_array_append(a, cells, str_cell(a, ph ? ph : "Active"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "services")) {
+        const char *type = kg_json_path_str(o, "spec.type");
+        const char *cip = kg_json_path_str(o, "spec.clusterIP");
+        kg_json_array_append(a, cells, str_cell(a, type ? type : "ClusterIP"));
+        kg_json_array_append(a, cells, str_cell(a, cip && cip[0] ? cip : "<none>"));
+        char *eips = join_field(a, kg_json_path(o, "spec.externalIPs"), NULL, ",");
+        const char *ext = eips[0] ? eips : (type && !strcmp(type, "ExternalName")) ? kg_json_path_str(o, "spec.externalName")
+                                                                                   : "<none>";
+        if (type && !strcmp(type, "LoadBalancer") && !eips[0])
+            ext = "<pending>";
+        kg_json_array_append(a, cells, str_cell(a, ext ? ext : "<none>"));
+        kg_buf b = KG_BUF_INIT;
+        kg_json *ports = kg_json_path(o, "spec.ports");
+        if (ports && ports->type == KG_JSON_ARRAY)
+            for (uint32_t i = 0; i < ports->len; i++) {
+                kg_json *pt = ports->u.items[i];
+                const char *proto = kg_json_get_str(pt, "protocol");
+                int64_t np = geti(pt, "nodePort");
+                if (np)
+                    kg_buf_printf(&b, "%s%lld:%lld/%s", b.len ? "," : "", (long long)geti(pt, "port"), (long long)np,
+                                  proto ? proto : "TCP");
+                else
+                    kg_buf_printf(&b, "%s%lld/%s", b.len ? "," : "", (long long)geti(pt, "port"),
+                                  proto ? proto : "TCP");
+            }
+        kg_json_array_append(a, cells, str_cell(a, b.len ? kg_buf_cstr(&b) : "<none>"));
+        kg_buf_free(&b);
+        kg_json_array_append(a, cells, str_cell(a, age));
+        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+    } else if (!strcmp(p, "configmaps")) {
+        kg_json_array_append(a, cells, kg_json_new_int(a, count_members(kg_json_get(o, "data")) +
+                                                               count_members(kg_json_get(o, "binaryData"))));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "secrets")) {
+        const char *t = kg_json_get_str(o, "type");
+        kg_json_array_append(a, cells, str_cell(a, t ? t : "Opaque"));
+        kg_json_array_append(a, cells, kg_json_new_int(a, count_members(kg_json_get(o, "data"))));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "serviceaccounts")) {
+        kg_json *s = kg_json_get(o, "secrets");
+        kg_json_array_append(a, cells, kg_json_new_int(a, s && s->type == KG_JSON_ARRAY ? s->len : 0));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "jobs")) {
+        int64_t succeeded = geti(o, "status.succeeded");
+        kg_json *comp = kg_json_path(o, "spec.completions");
+        const char *status = "Running";
+        kg_json *conds = kg_json_path(o, "status.conditions");
+        if (conds && conds->type == KG_JSON_ARRAY)
+            for (uint32_t i = 0; i < conds->len; i++) {
+                const char *ct = kg_json_get_str(conds->u.items[i], "type");
+                const char *cs = kg_json_get_str(conds->u.items[i], "status");
+                if (ct && cs && !strcmp(cs, "True") && (!strcmp(ct, "Complete") || !strcmp(ct, "Failed")))
+                    status = ct;
+            }
+        if (kg_json_path(o, "spec.suspend") && kg_json_path(o, "spec.suspend")->b)
+            status = "Suspended";
+        kg_json_array_append(a, cells, str_cell(a, status));
+        kg_json_array_append(a, cells,
+                             kg_json_new_str(a, comp && comp->type == KG_JSON_INT
+                                                    ? kg_arena_sprintf(a, "%lld/%lld", (long long)succeeded,
+                                                                       (long long)comp->u.i)
+                                                    : kg_arena_sprintf(a, "%lld/1 of %lld", (long long)succeeded,
+                                                                       (long long)geti(o, "spec.parallelism"))));
+        kg_json_array_append(a, cells, str_cell(a, ""));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+    } else if (!strcmp(p, "cronjobs")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.schedule")));
+        kg_json *sus = kg_json_path(o, "spec.suspend");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, sus && sus->type == KG_JSON_BOOL && sus->b));
+        kg_json *act = kg_json_path(o, "status.active");
+        kg_json_array_append(a, cells, kg_json_new_int(a, act && act->type == KG_JSON_ARRAY ? act->len : 0));
+        kg_json_array_append(a, cells, str_cell(a, "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        add_containers_images(a, kg_json_path(o, "spec.jobTemplate.spec.template.spec"), cells);
+    } else if (!strcmp(p, "nodes")) {
+        const char *ready = "Unknown";
+        kg_json *conds = kg_json_path(o, "status.conditions");
+        if (conds && conds->type == KG_JSON_ARRAY)
+            for (uint32_t i = 0; i < conds->len; i++)
+                if (!strcmp(kg_json_get_str(conds->u.items[i], "type") ? kg_json_get_str(conds->u.items[i], "type")
+                                                                        : "",
+                            "Ready"))
+                    ready = !strcmp(kg_json_get_str(conds->u.items[i], "status") ?: "", "True") ? "Ready"
+                                                                                                 : "NotReady";
+        kg_json_array_append(a, cells, str_cell(a, ready));
+        kg_json_array_append(a, cells, str_cell(a, "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        const char *v = kg_json_path_str(o, "status.nodeInfo.kubeletVersion");
+        kg_json_array_append(a, cells, str_cell(a, v ? v : ""));
+    } else if (!strcmp(p, "resourcequotas")) {
+        kg_json_array_append(a, cells, str_cell(a, age));
+        kg_buf b = KG_BUF_INIT;
+        kg_json *hard = kg_json_path(o, "status.hard");
+        kg_json *used = kg_json_path(o, "status.used");
+        if (hard && hard->type == KG_JSON_OBJECT)
+            for (uint32_t i = 0; i < hard->len; i++) {
+                const char *u = kg_json_get_str(used, hard->u.members[i].key);
+                kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", hard->u.members[i].key, u ? u : "0",
+                              hard->u.members[i].val->type == KG_JSON_STRING ? hard->u.members[i].val->u.s : "");
+            }
+        kg_json_array_append(a, cells, str_cell(a, kg_buf_cstr(&b)));
+        kg_buf_free(&b);
+    } else if (!strcmp(p, "priorityclasses")) {
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "value")));
+        kg_json *gd = kg_json_get(o, "globalDefault");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, gd && gd->type == KG_JSON_BOOL && gd->b));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "storageclasses")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "provisioner")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "leases")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.holderIdentity")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else {
+        kg_json_array_append(a, cells, str_cell(a, age));
+    }
+}
+
+kg_json *kg_api_table(kg_arena *a, const kg_resource *r, kg_json *const *objs, size_t n, const char *include_object,
+                      const char *list_rv)
+{
+    const printer *pr = printer_for(r);
+    kg_json *t = kg_json_new_object(a);
+    kg_json_set(a, t, "kind", sref(a, "Table"));
+    kg_json_set(a, t, "apiVersion", sref(a, "meta.k8s.io/v1"));
+    kg_json *md = kg_json_new_object(a);
+    if (list_rv && list_rv[0])
+        kg_json_set(a, md, "resourceVersion", kg_json_new_str(a, list_rv));
+    kg_json_set(a, t, "metadata", md);
+    kg_json *cols = kg_json_new_array(a);
+    for (int i = 0; i < 10 && pr->cols[i]; i++) {
+        kg_json *c = kg_json_new_object(a);
+        kg_json_set(a, c, "name", sref(a, pr->cols[i]->name));
+        kg_json_set(a, c, "type", sref(a, pr->cols[i]->type));
+        kg_json_set(a, c, "format", sref(a, pr->cols[i]->format));
+        kg_json_set(a, c, "description", sref(a, pr->cols[i]->desc));
+        kg_json_set(a, c, "priority", kg_json_new_int(a, pr->cols[i]->priority));
+        kg_json_array_append(a, cols, c);
+    }
+    kg_json_set(a, t, "columnDefinitions", cols);
+    kg_json *rows = kg_json_new_array(a);
+    int64_t now = (int64_t)time(NULL);
+    for (size_t i = 0; i < n; i++) {
+        kg_json *row = kg_json_new_object(a);
+        kg_json *cells = kg_json_new_array(a);
+        row_cells(a, r, objs[i], cells, now);
+        kg_json_set(a, row, "cells", cells);
+        if (!include_object || !include_object[0] || !strcmp(include_object, "Metadata")) {
+            kg_json *pom = kg_json_new_object(a);
+            kg_json_set(a, pom, "kind", sref(a, "PartialObjectMetadata"));
+            kg_json_set(a, pom, "apiVersion", sref(a, "meta.k8s.io/v1"));
+            kg_json *omd = kg_json_get(objs[i], "metadata");
+            kg_json_set(a, pom, "metadata", omd ? omd : kg_json_new_object(a));
+            kg_json_set(a, row, "object", pom);
+        } else if (!strcmp(include_object, "Object")) {
+            kg_json_set(a, row, "object", objs[i]);
+        }
+        kg_json_array_append(a, rows, row);
+    }
+    kg_json_set(a, t, "rows", rows);
+    return t;
+}
+
+kg_json *kg_api_scale_from(kg_arena *a, const kg_resource *r, const kg_json *obj)
+{
+    kg_json *s = kg_json_new_object(a);
+    kg_json_set(a, s, "kind", sref(a, "Scale"));
+    kg_json_set(a, s, "apiVersion", sref(a, "autoscaling/v1"));
+    kg_json *md = kg_json_new_object(a);
+    const kg_json *omd = kg_json_get(obj, "metadata");
+    static const char *const keep[] = {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"};
+    for (int i = 0; i < 5; i++) {
+        kg_json *v = kg_json_get(omd, keep[i]);
+        if (v)
+            kg_json_set(a, md, keep[i], v);
+    }
+    kg_json_set(a, s, "metadata", md);
+    kg_json *spec = kg_json_new_object(a);
+    kg_json_set(a, spec, "replicas", kg_json_new_int(a, geti(obj, "spec.replicas")));
+    kg_json_set(a, s, "spec", spec);
+    kg_json *st = kg_json_new_object(a);
+    kg_json_set(a, st, "replicas", kg_json_new_int(a, geti(obj, "status.replicas")));
+    kg_json *sel = kg_json_path(obj, "spec.selector");
+    if (sel && sel->type == KG_JSON_OBJECT) {
+        char *ss = selector_string(a, sel);
+        if (strcmp(ss, "<none>"))
+            kg_json_set(a, st, "selector", kg_json_new_str(a, ss));
+    }
+    kg_json_set(a, s, "status", st);
+    (void)r;
+    return s;
+}

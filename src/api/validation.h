@@ -1,0 +1,13 @@
+/* Object validation done by the registry strategies before validating admission (422 Invalid). */
+#ifndef KG_API_VALIDATION_H
+#define KG_API_VALIDATION_H
+
+#include "api/resources.h"
+#include "base/arena.h"
+#include "json/json.h"
+#include "meta/status.h"
+
+/* Validate obj (old NULL on create). Appends field errors. */
+void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
+
+#endif

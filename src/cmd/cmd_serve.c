@@ -1,0 +1,232 @@
+/* kgate serve: the Kubernetes-compatible API server. Flags are named as kube-apiserver's. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "admission/registry.h"
+#include "base/log.h"
+#include "server/apiserver.h"
+
+const char kg_cmd_serve_help[] = "Run the Kubernetes-compatible API server (SQLite store, admission chain)";
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig) { stop_requested = sig; }
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: kgate serve [flags]\n\n"
+            "Runs a Kubernetes-compatible API server: kubectl works against it; every write runs the admission "
+            "chain.\n\n"
+            "Secure serving flags:\n"
+            "      --bind-address ip                 The IP address on which to listen for the --secure-port port "
+            "(default 127.0.0.1)\n"
+            "      --secure-port int                 The port on which to serve HTTPS with authentication and "
+            "authorization (default 6443; 0 picks a free port)\n"
+            "      --tls-cert-file string            File containing the default x509 certificate for HTTPS. If "
+            "absent, a CA and a\n"
+            "                                        serving certificate for localhost/127.0.0.1 are generated in "
+            "--data-dir on first start\n"
+            "      --tls-private-key-file string     File containing the default x509 private key matching "
+            "--tls-cert-file\n"
+            "      --insecure-serving                Serve plain HTTP instead of HTTPS (tests and benchmarks only)\n\n"
+            "Authentication flags:\n"
+            "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
+            "      --token-auth-file string          If set, the file that will be used to secure the secure port "
+            "of the API server\n"
+            "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
+            "Admission flags:\n"
+            "      --admission-control-config-file string   File with admission control configuration.\n"
+            "      --disable-admission-plugins strings      admission plugins that should be disabled although "
+            "they are in the default enabled plugins list.\n"
+            "      --enable-admission-plugins strings       admission plugins that should be enabled in addition "
+            "to default enabled ones.\n"
+            "                                               The order of plugins in this flag does not matter.\n\n"
+            "      Admission plugins, in execution order:\n        ");
+    size_t col = 8;
+    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
+        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
+        size_t n = strlen(p->name) + 2;
+        if (col + n > 118) {
+            fprintf(f, "\n        ");
+            col = 8;
+        }
+        fprintf(f, "%s%s", p->name, i + 1 < kg_admission_registry_count() ? ", " : "\n");
+        col += n;
+    }
+    fprintf(f, "      Enabled by default:\n        ");
+    col = 8;
+    bool first = true;
+    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
+        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
+        if (!p->default_on)
+            continue;
+        size_t n = strlen(p->name) + 2;
+        if (col + n > 118) {
+            fprintf(f, "\n        ");
+            col = 8;
+        }
+        fprintf(f, "%s%s", first ? "" : ", ", p->name);
+        first = false;
+        col += n;
+    }
+    fprintf(f, "\n      Not implemented yet in kgate (skipped when default-enabled; naming them in a flag is an "
+               "error):\n        ");
+    first = true;
+    col = 8;
+    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
+        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
+        if (p->impl)
+            continue;
+        size_t n = strlen(p->name) + 2;
+        if (col + n > 118) {
+            fprintf(f, "\n        ");
+            col = 8;
+        }
+        fprintf(f, "%s%s", first ? "" : ", ", p->name);
+        first = false;
+        col += n;
+    }
+    fprintf(f, "\n\nStorage flags:\n"
+               "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
+               "token and admin.kubeconfig (default ./kgate-data)\n"
+               "      --storage-backend string          The storage backend for persistence: sqlite (default "
+               "sqlite)\n\n"
+               "Logging flags:\n"
+               "  -v, --v int                           number for the log level verbosity\n");
+}
+
+/* --name=value or --name value; returns the value or NULL (and advances *i for the separate form). */
+static const char *flag_value(int argc, char **argv, int *i, const char *name, bool *matched)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    *matched = false;
+    if (strncmp(arg, name, n))
+        return NULL;
+    if (arg[n] == '=') {
+        *matched = true;
+        return arg + n + 1;
+    }
+    if (arg[n] == 0) {
+        *matched = true;
+        if (*i + 1 < argc) {
+            (*i)++;
+            return argv[*i];
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (!v || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "t") || !strcmp(v, "TRUE") || !strcmp(v, "True"))
+        *out = true;
+    else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "f") || !strcmp(v, "FALSE") || !strcmp(v, "False"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+int kg_cmd_serve(int argc, char **argv)
+{
+    kg_apiserver_options o;
+    kg_apiserver_options_defaults(&o);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool m;
+        const char *v;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        /* boolean flags: --flag, --flag=true|false */
+        if (!strncmp(arg, "--anonymous-auth", 16) && (arg[16] == 0 || arg[16] == '=')) {
+            if (!parse_bool(arg[16] ? arg + 17 : NULL, &o.anonymous_auth)) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--anonymous-auth\" flag: strconv.ParseBool: "
+                                "parsing \"%s\": invalid syntax\n", arg + 17, arg + 17);
+                return 1;
+            }
+            continue;
+        }
+        if (!strncmp(arg, "--insecure-serving", 18) && (arg[18] == 0 || arg[18] == '=')) {
+            if (!parse_bool(arg[18] ? arg + 19 : NULL, &o.insecure)) {
+                fprintf(stderr, "Error: invalid argument for \"--insecure-serving\" flag\n");
+                return 1;
+            }
+            continue;
+        }
+#define STRFLAG(name, field)                                                                                           \
+    v = flag_value(argc, argv, &i, name, &m);                                                                          \
+    if (m) {                                                                                                           \
+        if (!v) {                                                                                                      \
+            fprintf(stderr, "Error: flag needs an argument: %s\n", name);                                              \
+            return 1;                                                                                                  \
+        }                                                                                                              \
+        field = v;                                                                                                     \
+        continue;                                                                                                      \
+    }
+        STRFLAG("--data-dir", o.data_dir)
+        STRFLAG("--bind-address", o.bind_address)
+        STRFLAG("--tls-cert-file", o.tls_cert_file)
+        STRFLAG("--tls-private-key-file", o.tls_key_file)
+        STRFLAG("--token-auth-file", o.token_auth_file)
+        STRFLAG("--enable-admission-plugins", o.admission.enable_plugins)
+        STRFLAG("--disable-admission-plugins", o.admission.disable_plugins)
+        STRFLAG("--admission-control-config-file", o.admission.config_file)
+        STRFLAG("--admission-control", o.admission.admission_control)
+        STRFLAG("--storage-backend", o.storage_backend)
+#undef STRFLAG
+        v = flag_value(argc, argv, &i, "--secure-port", &m);
+        if (m) {
+            char *end;
+            long p = v ? strtol(v, &end, 10) : -1;
+            if (!v || *end || p < 0 || p > 65535) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--secure-port\" flag\n", v ? v : "");
+                return 1;
+            }
+            o.secure_port = (int)p;
+            continue;
+        }
+        if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4) || !strcmp(arg, "-v") || !strcmp(arg, "--v")) {
+            const char *val = strchr(arg, '=');
+            if (val)
+                val++;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            kg_log_verbosity = val ? atoi(val) : 0;
+            continue;
+        }
+        fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate serve --help' for usage.\n", arg);
+        return 1;
+    }
+    if (!strcmp(o.storage_backend, "etcd3") || !strcmp(o.storage_backend, "etcd")) {
+        fprintf(stderr, "Error: --storage-backend=%s is not available yet (supported: sqlite)\n", o.storage_backend);
+        return 1;
+    }
+    kg_error err = {0};
+    kg_apiserver *s = kg_apiserver_start(&o, &err);
+    if (!s) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        return 1;
+    }
+    KG_INFO("Serving %s on %s:%d", o.insecure ? "insecurely" : "securely", o.bind_address, kg_apiserver_port(s));
+    printf("kgate serve is running on %s://%s:%d\n  kubectl --kubeconfig %s/admin.kubeconfig get ns\n",
+           o.insecure ? "http" : "https", o.bind_address, kg_apiserver_port(s), o.data_dir);
+    fflush(stdout);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    while (!stop_requested)
+        pause();
+    KG_INFO("received signal %d, shutting down", (int)stop_requested);
+    kg_apiserver_stop(s);
+    return 0;
+}

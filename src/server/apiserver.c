@@ -1,0 +1,417 @@
+/* kgate serve: start-up, the request dispatcher, non-resource endpoints and the admission services over the store. */
+#include "server/apiserver.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "api/defaults.h"
+#include "api/openapi.h"
+#include "base/log.h"
+#include "controllers/controllers.h"
+#include "server/kubeconfig.h"
+#include "server/tls.h"
+
+void kg_apiserver_options_defaults(kg_apiserver_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->data_dir = "./kgate-data";
+    o->bind_address = "127.0.0.1";
+    o->secure_port = 6443;
+    o->anonymous_auth = true;
+    o->storage_backend = "sqlite";
+    o->worker_threads = 8;
+    o->watch_bookmark_ms = 60000;
+}
+
+/* ---- admission services over the store (cluster state reads, side-effect writes) ---- */
+
+static const kg_resource *res_by_plural(const char *plural)
+{
+    return kg_resource_find_plural(plural);
+}
+
+static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
+                        kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (!r) {
+        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
+        return NULL;
+    }
+    kg_store_kv kv;
+    if (!kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
+        return NULL;
+    return kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, err);
+}
+
+static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    kg_json *arr = kg_json_new_array(a);
+    if (!r)
+        return arr;
+    kg_store_list_opts lo = {0};
+    kg_store_list_result res;
+    if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns), &lo, a, &res, err))
+        return NULL;
+    for (size_t i = 0; i < res.n; i++) {
+        kg_json *o = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, err);
+        if (o)
+            kg_json_array_append(a, arr, o);
+    }
+    return arr;
+}
+
+static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                           kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (!r) {
+        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
+        return NULL;
+    }
+    kg_json *o = kg_json_clone(a, obj);
+    kg_json *md = kg_json_get_or_add_object(a, o, "metadata");
+    const char *name = kg_json_get_str(md, "name");
+    if (!name) {
+        kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
+        return NULL;
+    }
+    kg_json_set(a, md, "uid", kg_json_new_str(a, kg_obj_new_uid(a)));
+    kg_json_set(a, md, "creationTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
+    kg_api_default(a, r, o);
+    kg_api_prepare_for_create(a, r, o);
+    size_t len;
+    const char *bytes = kg_obj_encode(a, o, &len);
+    int64_t rev;
+    if (!kg_store_create(s->store, kg_resource_key(a, r, ns ? ns : "", name), bytes, len, &rev, err))
+        return NULL;
+    return kg_obj_decode(a, bytes, len, rev, err);
+}
+
+static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                           kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (!r) {
+        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
+        return NULL;
+    }
+    kg_json *o = kg_json_clone(a, obj);
+    const char *name = kg_json_path_str(o, "metadata.name");
+    const char *rvs = kg_json_path_str(o, "metadata.resourceVersion");
+    int64_t expect = rvs ? strtoll(rvs, NULL, 10) : 0;
+    size_t len;
+    const char *bytes = kg_obj_encode(a, o, &len);
+    int64_t rev;
+    if (!kg_store_update(s->store, kg_resource_key(a, r, ns ? ns : "", name ? name : ""), bytes, len, expect, &rev,
+                         err))
+        return NULL;
+    return kg_obj_decode(a, bytes, len, rev, err);
+}
+
+/* ---- non-resource endpoints ---- */
+
+static void respond_text(kg_http_response *resp, int code, const char *text)
+{
+    kg_http_respond_bytes(resp, code, "text/plain; charset=utf-8", text, strlen(text));
+}
+
+static void version_endpoint(kg_http_request *req, kg_http_response *resp)
+{
+    static const char body[] = "{\n  \"major\": \"1\",\n  \"minor\": \"33\",\n  \"gitVersion\": \"v1.33.0-kgate\",\n"
+                               "  \"gitCommit\": \"kgate\",\n  \"gitTreeState\": \"clean\",\n"
+                               "  \"buildDate\": \"2026-11-21T00:00:00Z\",\n  \"goVersion\": \"kgate (C17)\",\n"
+                               "  \"compiler\": \"gcc\",\n  \"platform\": \"linux/amd64\"\n}";
+    kg_http_respond_bytes(resp, 200, "application/json", body, sizeof body - 1);
+}
+
+static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
+{
+    bool ok = strcmp(which, "readyz") || s->ready;
+    const char *verbose = kg_http_query(req, "verbose");
+    if (verbose) {
+        char *body = kg_arena_sprintf(req->arena,
+                                      "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
+                                      ok ? '+' : '-', ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed",
+                                      which, ok ? "passed" : "failed");
+        respond_text(resp, ok ? 200 : 500, body);
+        return;
+    }
+    respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
+}
+
+static void not_found(kg_http_request *req, kg_http_response *resp)
+{
+    kg_respond_status(req, resp,
+                      kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND,
+                                    "the server could not find the requested resource"));
+}
+
+static void discovery(kg_http_request *req, kg_http_response *resp, const kg_request_info *ri)
+{
+    kg_arena *a = req->arena;
+    const char *p = req->path;
+    kg_json *doc = NULL;
+    if (!strcmp(p, "/api") || !strcmp(p, "/api/"))
+        doc = kg_discovery_api_versions(a);
+    else if (!strcmp(p, "/apis") || !strcmp(p, "/apis/"))
+        doc = kg_discovery_api_groups(a);
+    else if (!strncmp(p, "/api/", 5))
+        doc = kg_discovery_resource_list(a, "", p + 5);
+    else if (!strncmp(p, "/apis/", 6)) {
+        const char *g = p + 6;
+        const char *slash = strchr(g, '/');
+        if (!slash)
+            doc = kg_discovery_api_group(a, g);
+        else if (!strchr(slash + 1, '/'))
+            doc = kg_discovery_resource_list(a, kg_arena_strndup(a, g, (size_t)(slash - g)), slash + 1);
+    }
+    if (!doc) {
+        not_found(req, resp);
+        return;
+    }
+    kg_http_respond_json(req, resp, 200, doc);
+}
+
+static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
+{
+    kg_apiserver *s = ud;
+    const kg_request_info *ri = req->info;
+    double t0 = kg_metrics_now();
+    const kg_resource *r = NULL;
+    if (ri->is_resource_request) {
+        r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
+        if (!r)
+            not_found(req, resp);
+        else if (!s->ready)
+            kg_respond_status(req, resp, kg_status_service_unavailable(req->arena, "the server is starting up"));
+        else
+            kg_rest_handle(s, req, resp, r);
+    } else {
+        const char *p = req->path;
+        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+            kg_respond_status(req, resp, kg_status_new(req->arena, 405, KG_REASON_METHOD_NOT_ALLOWED,
+                                                       "the server does not allow this method on the requested "
+                                                       "resource"));
+        } else if (!strcmp(p, "/version") || !strcmp(p, "/version/")) {
+            version_endpoint(req, resp);
+        } else if (!strcmp(p, "/healthz") || !strcmp(p, "/livez") || !strcmp(p, "/readyz")) {
+            health_endpoint(s, req, resp, p + 1);
+        } else if (!strcmp(p, "/metrics")) {
+            kg_buf b = KG_BUF_INIT;
+            kg_metrics_write(s->metrics_reg, &b);
+            char *body = kg_arena_strndup(req->arena, kg_buf_cstr(&b), b.len);
+            kg_http_respond_bytes(resp, 200, "text/plain; version=0.0.4; charset=utf-8", body, b.len);
+            kg_buf_free(&b);
+        } else if (!strncmp(p, "/openapi/", 9)) {
+            kg_json *doc = kg_openapi_document(req->arena, p);
+            if (doc)
+                kg_http_respond_json(req, resp, 200, doc);
+            else
+                not_found(req, resp);
+        } else if (!strcmp(p, "/api") || !strncmp(p, "/api/", 5) || !strcmp(p, "/apis") || !strncmp(p, "/apis/", 6)) {
+            discovery(req, resp, ri);
+        } else if (!strcmp(p, "/")) {
+            static const char root[] = "{\"paths\":[\"/api\",\"/api/v1\",\"/apis\",\"/healthz\",\"/livez\","
+                                       "\"/metrics\",\"/openapi/v2\",\"/openapi/v3\",\"/readyz\",\"/version\"]}";
+            kg_http_respond_bytes(resp, 200, "application/json", root, sizeof root - 1);
+        } else {
+            not_found(req, resp);
+        }
+    }
+    /* request metrics (watch streams are counted when they start) */
+    if (s->metrics.request_total && ri->is_resource_request) {
+        const char *verb = ri->verb;
+        static const char *const upper[][2] = {{"get", "GET"},       {"list", "LIST"},     {"watch", "WATCH"},
+                                               {"create", "POST"},   {"update", "PUT"},    {"patch", "PATCH"},
+                                               {"delete", "DELETE"}, {"deletecollection", "DELETE"}};
+        const char *v = verb;
+        for (size_t i = 0; i < 8; i++)
+            if (!strcmp(verb, upper[i][0]))
+                v = upper[i][1];
+        const char *scope = ri->name[0] ? "resource" : ri->namespace_[0] ? "namespace" : "cluster";
+        const char *dry = kg_http_query(req, "dryRun") ? "All" : "";
+        char code[8];
+        snprintf(code, sizeof code, "%d", resp->status ? resp->status : 200);
+        const char *labels[] = {v, dry, ri->api_group, ri->api_version, ri->resource, ri->subresource, scope,
+                                "apiserver", code};
+        kg_metric_inc(s->metrics.request_total, labels);
+        kg_metric_observe(s->metrics.request_duration, labels, kg_metrics_now() - t0);
+    }
+}
+
+/* ---- bootstrap ---- */
+
+static bool ensure_object(kg_apiserver *s, const char *plural, const char *json, kg_error *err)
+{
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_json *obj = kg_json_parse(&a, json, strlen(json), err);
+    const char *ns = kg_json_path_str(obj, "metadata.namespace");
+    kg_json *got = svc_create(s, &a, plural, ns ? ns : "", obj, err);
+    bool ok = got || err->code == KG_EEXIST;
+    kg_arena_free(&a);
+    if (ok)
+        kg_err_clear(err);
+    return ok;
+}
+
+static bool bootstrap(kg_apiserver *s, kg_error *err)
+{
+    static const char *const namespaces[] = {"default", "kube-system", "kube-public", "kube-node-lease"};
+    for (size_t i = 0; i < 4; i++) {
+        char json[256];
+        snprintf(json, sizeof json, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"%s\"}}",
+                 namespaces[i]);
+        if (!ensure_object(s, "namespaces", json, err))
+            return false;
+    }
+    return true;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0700) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(tmp, 0700) && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
+{
+    kg_apiserver *s = calloc(1, sizeof *s);
+    s->opts = *o;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    s->started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (mkdir_p(o->data_dir)) {
+        kg_err_set(err, KG_EIO, "cannot create data dir %s: %s", o->data_dir, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    s->metrics_reg = kg_metrics_registry_new();
+    kg_metrics_apiserver_register(s->metrics_reg, &s->metrics);
+
+    if (strcmp(o->storage_backend, "sqlite")) {
+        kg_err_set(err, KG_EINVAL, "--storage-backend: unsupported backend \"%s\" (supported: sqlite)",
+                   o->storage_backend);
+        goto fail;
+    }
+    s->store = kg_store_open("sqlite", o->data_dir, NULL, err);
+    if (!s->store)
+        goto fail;
+
+    s->svc.ctx = s;
+    s->svc.get = svc_get;
+    s->svc.list = svc_list;
+    s->svc.create = svc_create;
+    s->svc.update = svc_update;
+    s->svc.metrics = &s->metrics;
+    s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
+    if (!s->chain)
+        goto fail;
+
+    if (!bootstrap(s, err))
+        goto fail;
+
+    kg_authn_config ac = {.token_auth_file = o->token_auth_file, .data_dir = o->data_dir,
+                          .anonymous_auth = o->anonymous_auth};
+    s->authn = kg_authn_new(&ac, err);
+    if (!s->authn)
+        goto fail;
+    static const char *const masters[] = {KG_GROUP_MASTERS};
+    s->authz = kg_authz_new_privileged_groups(masters, 1);
+
+    kg_tls_material tls = {0};
+    if (!o->insecure) {
+        kg_tls_config tc = {.data_dir = o->data_dir, .cert_file = o->tls_cert_file, .key_file = o->tls_key_file,
+                            .bind_address = o->bind_address};
+        if (!kg_tls_load_or_generate(&tc, &tls, err))
+            goto fail;
+    }
+    s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
+    s->controllers = kg_controllers_start(s, err);
+    if (!s->controllers) {
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+
+    kg_http_config hc;
+    kg_http_config_defaults(&hc);
+    hc.bind_address = o->bind_address;
+    hc.port = o->secure_port;
+    hc.tls_cert_pem = o->insecure ? NULL : tls.cert_pem;
+    hc.tls_key_pem = o->insecure ? NULL : tls.key_pem;
+    if (o->worker_threads)
+        hc.worker_threads = o->worker_threads;
+    hc.authn = s->authn;
+    hc.authz = s->authz;
+    hc.handler = handle;
+    hc.handler_ud = s;
+    s->http = kg_http_server_start(&hc, err);
+    if (!s->http) {
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+    /* admin.kubeconfig for kubectl */
+    char *url = kg_kubeconfig_server_url(o->bind_address, kg_http_server_port(s->http), !o->insecure);
+    kg_kubeconfig kc = {.server = url, .ca_pem = o->insecure ? NULL : tls.ca_pem,
+                        .token = kg_authn_admin_token(s->authn)};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/admin.kubeconfig", o->data_dir);
+    bool wrote = kg_kubeconfig_write(path, &kc, err);
+    free(url);
+    kg_tls_material_free(&tls);
+    if (!wrote)
+        goto fail;
+    __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+    return s;
+fail:
+    kg_apiserver_stop(s);
+    return NULL;
+}
+
+int kg_apiserver_port(const kg_apiserver *s) { return kg_http_server_port(s->http); }
+
+const char *kg_apiserver_admin_token(const kg_apiserver *s) { return kg_authn_admin_token(s->authn); }
+
+void kg_apiserver_stop(kg_apiserver *s)
+{
+    if (!s)
+        return;
+    s->ready = 0;
+    if (s->controllers)
+        kg_controllers_stop(s->controllers);
+    if (s->pump)
+        kg_watch_pump_stop(s->pump);
+    if (s->http)
+        kg_http_server_stop(s->http);
+    if (s->chain)
+        kg_admission_chain_free(s->chain);
+    if (s->authz)
+        kg_authorizer_free(s->authz);
+    if (s->authn)
+        kg_authn_free(s->authn);
+    if (s->store)
+        kg_store_close(s->store);
+    if (s->metrics_reg)
+        kg_metrics_registry_free(s->metrics_reg);
+    free(s);
+}

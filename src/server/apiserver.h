@@ -1,0 +1,82 @@
+/* kgate serve: the API server proper. Wires the HTTP layer (http.h: TLS, authn, authz already applied when a
+ * handler runs), the resource registry (api/resources.h), the store (storage/storage.h) and the admission chain
+ * (admission/chain.h) into Kubernetes' REST semantics. */
+#ifndef KG_SERVER_APISERVER_H
+#define KG_SERVER_APISERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "admission/chain.h"
+#include "api/resources.h"
+#include "base/metrics.h"
+#include "meta/status.h"
+#include "server/http.h"
+#include "server/watch.h"
+#include "storage/storage.h"
+
+typedef struct kg_apiserver_options {
+    const char *data_dir;
+    const char *bind_address;
+    int secure_port;
+    bool insecure;              /* plain HTTP (tests, benchmarks) */
+    const char *tls_cert_file;
+    const char *tls_key_file;
+    const char *token_auth_file;
+    bool anonymous_auth;
+    kg_admission_options admission;
+    const char *storage_backend; /* "sqlite" */
+    unsigned worker_threads;
+    int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
+} kg_apiserver_options;
+
+typedef struct kg_apiserver kg_apiserver;
+
+void kg_apiserver_options_defaults(kg_apiserver_options *o);
+/* Open the store, bootstrap built-in objects, build the admission chain, start controllers and HTTP. */
+kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err);
+int kg_apiserver_port(const kg_apiserver *s);
+const char *kg_apiserver_admin_token(const kg_apiserver *s);
+void kg_apiserver_stop(kg_apiserver *s);
+
+/* ---- internals shared by the handler files ---- */
+struct kg_apiserver {
+    kg_apiserver_options opts;
+    kg_store *store;
+    kg_admission_chain *chain;
+    kg_admission_services svc;
+    kg_metrics_registry *metrics_reg;
+    kg_apiserver_metrics metrics;
+    kg_http_server *http;
+    kg_authn *authn;
+    kg_authorizer *authz;
+    struct kg_controllers *controllers;
+    kg_watch_pump *pump;
+    int64_t started_ms;
+    volatile int ready;
+    char *admin_token;
+};
+
+/* Storage encoding: the object serialized with apiVersion, kind, metadata first and without
+ * metadata.resourceVersion (the store's mod revision is spliced in when served). */
+const char *kg_obj_encode(kg_arena *a, kg_json *obj, size_t *len);
+/* Decode stored bytes into a DOM with metadata.resourceVersion set to rev. NULL on corrupt data. */
+kg_json *kg_obj_decode(kg_arena *a, const char *bytes, size_t len, int64_t rev, kg_error *err);
+/* Append stored bytes to out with metadata.resourceVersion = rev spliced in (no parse). */
+void kg_obj_splice_rv(kg_buf *out, const char *bytes, size_t len, int64_t rev);
+
+/* metadata helpers */
+char *kg_obj_now_rfc3339(kg_arena *a);
+char *kg_obj_new_uid(kg_arena *a);
+
+/* The REST handlers (request info already parsed, user authenticated and authorized). */
+void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const kg_resource *r);
+void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const kg_resource *r);
+/* Send a Status (failure or success) with its HTTP code. */
+void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_status *st);
+
+/* Server-side operations reused by controllers (no HTTP, admission skipped): delete every object of a
+ * namespace; remove a namespace once empty. */
+bool kg_apiserver_delete_namespace_contents(kg_apiserver *s, const char *ns, size_t *remaining, kg_error *err);
+
+#endif
