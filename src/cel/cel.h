@@ -16,7 +16,8 @@
  * be shared by any number of threads. Each evaluation uses its own activation and arena.
  *
  * Memory: values produced during evaluation live in the activation's arena (no malloc per value). Values handed
- * in by the caller are never copied; they must outlive the evaluation.
+ * in by the caller are never copied; they must outlive the evaluation. A result may also point at constants of the
+ * program (string literals): use or copy results before cel_program_free.
  */
 #ifndef KG_CEL_H
 #define KG_CEL_H

@@ -429,11 +429,13 @@ static const cel_type *chk(checker *C, cel_node *n)
                     return cel_type_error();
                 }
             }
+            bool was = mixed;
+            const cel_type *prev = e;
             e = join(C, e, et, &mixed);
-        }
-        if (mixed && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
-            cerr(C, n->pos, "expected type '%s' but found '%s'", tname(C, chk(C, n->args[0])), "mixed");
-            return cel_type_error();
+            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
+                cerr(C, n->args[i]->pos, "expected type '%s' but found '%s'", tname(C, prev), tname(C, et));
+                return cel_type_error();
+            }
         }
         t = ck_list(C, e ? e : fresh(C));
         break;
@@ -452,12 +454,18 @@ static const cel_type *chk(checker *C, cel_node *n)
                     return cel_type_error();
                 }
             }
+            const cel_type *pk = k, *pv = v;
+            bool was = mixed;
             k = join(C, k, kt, &mixed);
+            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
+                cerr(C, n->args[i]->pos, "expected type '%s' but found '%s'", tname(C, pk), tname(C, kt));
+                return cel_type_error();
+            }
             v = join(C, v, vt, &mixed);
-        }
-        if (mixed && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
-            cerr(C, n->pos, "expected type of map literal to be homogeneous");
-            return cel_type_error();
+            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
+                cerr(C, n->vals[i]->pos, "expected type '%s' but found '%s'", tname(C, pv), tname(C, vt));
+                return cel_type_error();
+            }
         }
         t = ck_map(C, k ? k : fresh(C), v ? v : fresh(C));
         break;
