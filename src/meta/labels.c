@@ -659,3 +659,21 @@ const char *kg_labels_requires_exact_match(const kg_label_selector *sel, const c
     }
     return NULL;
 }
+
+void kg_labels_from_set(kg_arena *a, const kg_json *set, kg_label_selector *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kg_json_is(set, KG_JSON_OBJECT) || set->len == 0)
+        return;
+    out->reqs = kg_arena_alloc(a, set->len * sizeof(kg_label_req));
+    for (uint32_t i = 0; i < set->len; i++) {
+        const kg_json_member *m = &set->u.members[i];
+        kg_label_req *r = &out->reqs[out->n++];
+        r->key = m->key;
+        r->op = KG_LOP_EQUALS;
+        r->values = kg_arena_alloc(a, sizeof(char *));
+        r->values[0] = kg_json_is(m->val, KG_JSON_STRING) ? m->val->u.s : "";
+        r->nvalues = 1;
+    }
+    sort_reqs(out->reqs, out->n);
+}

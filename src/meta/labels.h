@@ -60,6 +60,10 @@ const char *kg_label_op_string(kg_label_op op);
 /* RequiresExactMatch: the single value required by the first requirement on key (=, ==, or in with one value). */
 const char *kg_labels_requires_exact_match(const kg_label_selector *sel, const char *key);
 
+/* labels.SelectorFromSet: "k=v" requirements for every entry of a labels JSON object, sorted by key, not validated
+ * (an empty or missing set selects everything). */
+void kg_labels_from_set(kg_arena *a, const kg_json *set, kg_label_selector *out);
+
 /* metav1.LabelSelectorAsSelector over a LabelSelector JSON object ({matchLabels, matchExpressions}):
  * NULL / JSON null -> Nothing; {} -> Everything; unknown operator -> "\"Foo\" is not a valid label selector
  * operator"; invalid keys/values -> NewRequirement's error text. */

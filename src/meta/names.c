@@ -7,6 +7,7 @@
 #include <sys/random.h>
 
 #include "meta/gvk.h"
+#include "meta/object.h"
 
 static void add_err(kg_name_errs *e, const char *msg)
 {
@@ -448,4 +449,112 @@ void kg_validate_object_meta(kg_arena *a, const kg_json *meta, bool requires_nam
     kg_validate_annotations(a, kg_json_get(meta, "annotations"), child(a, fld_path, "annotations"), errs);
     kg_validate_owner_references(a, kg_json_get(meta, "ownerReferences"), child(a, fld_path, "ownerReferences"), errs);
     kg_validate_finalizers(a, kg_json_get(meta, "finalizers"), child(a, fld_path, "finalizers"), errs);
+}
+
+/* Go's time.Time.String() for a UTC metav1.Time: "2006-01-02 15:04:05 +0000 UTC". */
+static char *go_time_string(kg_arena *a, const char *rfc3339)
+{
+    time_t t;
+    if (!rfc3339 || !kg_time_parse(rfc3339, &t))
+        return kg_arena_strdup(a, "0001-01-01 00:00:00 +0000 UTC");
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    return kg_arena_sprintf(a, "%04d-%02d-%02d %02d:%02d:%02d +0000 UTC", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                            tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static bool str_eq(const char *x, const char *y)
+{
+    return strcmp(x ? x : "", y ? y : "") == 0;
+}
+
+static bool time_eq(const char *x, const char *y)
+{
+    time_t tx, ty;
+    bool px = x && kg_time_parse(x, &tx), py = y && kg_time_parse(y, &ty);
+    if (px != py)
+        return false;
+    return !px || tx == ty;
+}
+
+void kg_validate_object_meta_update(kg_arena *a, const kg_json *new_meta, const kg_json *old_meta, const char *fld_path,
+                                    kg_field_errors *errs)
+{
+    const char *old_del = kg_json_get_str(old_meta, "deletionTimestamp");
+    if (old_del) {
+        const kg_json *nf = kg_json_get(new_meta, "finalizers"), *of = kg_json_get(old_meta, "finalizers");
+        /* sets.NewString(new).Difference(old).List(): sorted, unique */
+        const char **extra = NULL;
+        size_t nextra = 0;
+        for (uint32_t i = 0; kg_json_is(nf, KG_JSON_ARRAY) && i < nf->len; i++) {
+            const char *f = kg_json_is(nf->u.items[i], KG_JSON_STRING) ? nf->u.items[i]->u.s : "";
+            bool found = false;
+            for (uint32_t j = 0; kg_json_is(of, KG_JSON_ARRAY) && j < of->len && !found; j++)
+                found = kg_json_is(of->u.items[j], KG_JSON_STRING) && strcmp(of->u.items[j]->u.s, f) == 0;
+            for (size_t j = 0; j < nextra && !found; j++)
+                found = strcmp(extra[j], f) == 0;
+            if (found)
+                continue;
+            extra = kg_arena_realloc(a, extra, nextra * sizeof(char *), (nextra + 1) * sizeof(char *));
+            size_t k = nextra++;
+            while (k > 0 && strcmp(extra[k - 1], f) > 0) {
+                extra[k] = extra[k - 1];
+                k--;
+            }
+            extra[k] = f;
+        }
+        if (nextra) {
+            kg_buf b = KG_BUF_INIT;
+            kg_buf_puts(&b, "no new finalizers can be added if the object is being deleted, found new finalizers "
+                            "[]string{");
+            for (size_t i = 0; i < nextra; i++) {
+                if (i)
+                    kg_buf_puts(&b, ", ");
+                kg_meta_quote(&b, extra[i], strlen(extra[i]));
+            }
+            kg_buf_putc(&b, '}');
+            kg_field_forbidden(a, errs, child(a, fld_path, "finalizers"), kg_buf_cstr(&b));
+            kg_buf_free(&b);
+        }
+    }
+    const char *rv = kg_json_get_str(new_meta, "resourceVersion");
+    if (!rv || !rv[0])
+        kg_field_invalid(a, errs, child(a, fld_path, "resourceVersion"), "", "must be specified for an update");
+    const kg_json *ng = kg_json_get(new_meta, "generation"), *og = kg_json_get(old_meta, "generation");
+    int64_t ngv = kg_json_is(ng, KG_JSON_INT) ? ng->u.i : 0, ogv = kg_json_is(og, KG_JSON_INT) ? og->u.i : 0;
+    if (ngv < ogv)
+        kg_field_invalid_int(a, errs, child(a, fld_path, "generation"), ngv, "must not be decremented");
+    static const char *const immutable_strings[] = {"name", "namespace", "uid"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *nv = kg_json_get_str(new_meta, immutable_strings[i]);
+        const char *ov = kg_json_get_str(old_meta, immutable_strings[i]);
+        if (!str_eq(nv, ov))
+            kg_field_invalid(a, errs, child(a, fld_path, immutable_strings[i]), nv ? nv : "", "field is immutable");
+    }
+    const char *nct = kg_json_get_str(new_meta, "creationTimestamp");
+    if (!time_eq(nct, kg_json_get_str(old_meta, "creationTimestamp")))
+        kg_field_invalid_raw(a, errs, child(a, fld_path, "creationTimestamp"), go_time_string(a, nct),
+                             "field is immutable");
+    const char *ndt = kg_json_get_str(new_meta, "deletionTimestamp");
+    if (!time_eq(ndt, old_del)) {
+        if (ndt)
+            kg_field_invalid_raw(a, errs, child(a, fld_path, "deletionTimestamp"), go_time_string(a, ndt),
+                                 "field is immutable");
+        else
+            kg_field_invalid(a, errs, child(a, fld_path, "deletionTimestamp"), NULL, "field is immutable");
+    }
+    const kg_json *ngp = kg_json_get(new_meta, "deletionGracePeriodSeconds");
+    const kg_json *ogp = kg_json_get(old_meta, "deletionGracePeriodSeconds");
+    bool nset = kg_json_is(ngp, KG_JSON_INT), oset = kg_json_is(ogp, KG_JSON_INT);
+    if (nset != oset || (nset && ngp->u.i != ogp->u.i)) {
+        if (nset)
+            kg_field_invalid_int(a, errs, child(a, fld_path, "deletionGracePeriodSeconds"), ngp->u.i,
+                                 "field is immutable");
+        else
+            kg_field_invalid(a, errs, child(a, fld_path, "deletionGracePeriodSeconds"), NULL, "field is immutable");
+    }
+    kg_validate_labels(a, kg_json_get(new_meta, "labels"), child(a, fld_path, "labels"), errs);
+    kg_validate_annotations(a, kg_json_get(new_meta, "annotations"), child(a, fld_path, "annotations"), errs);
+    kg_validate_owner_references(a, kg_json_get(new_meta, "ownerReferences"), child(a, fld_path, "ownerReferences"),
+                                 errs);
 }

@@ -80,6 +80,11 @@ char *kg_generate_name(kg_arena *a, const char *base);
  * meta is the object's "metadata" (may be NULL); fld_path is the path prefix ("metadata"). Appends to errs. */
 void kg_validate_object_meta(kg_arena *a, const kg_json *meta, bool requires_namespace, kg_name_validator name_fn,
                              const char *fld_path, kg_field_errors *errs);
+/* ValidateObjectMetaAccessorUpdate: resourceVersion must be set, generation not decremented, name/namespace/uid/
+ * creationTimestamp/deletionTimestamp/deletionGracePeriodSeconds immutable ("field is immutable"), no new
+ * finalizers once deletionTimestamp is set, plus labels/annotations/ownerReferences of the new object. */
+void kg_validate_object_meta_update(kg_arena *a, const kg_json *new_meta, const kg_json *old_meta, const char *fld_path,
+                                    kg_field_errors *errs);
 /* ValidateLabels (keys: IsQualifiedName, values: IsValidLabelValue); labels is a JSON object or NULL. */
 void kg_validate_labels(kg_arena *a, const kg_json *labels, const char *fld_path, kg_field_errors *errs);
 /* ValidateAnnotations: lower-cased keys must be qualified names; total size of keys+values <= 256 KiB

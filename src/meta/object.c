@@ -90,9 +90,14 @@ void kg_meta_set_deletion_grace_period(kg_arena *a, kg_json *obj, int64_t second
 char *kg_time_format(time_t t, char *buf)
 {
     struct tm tm;
+    char tmp[96];
     gmtime_r(&t, &tm);
-    snprintf(buf, KG_TIME_BUF, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec);
+    int n = snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec);
+    if (n < 0 || n >= KG_TIME_BUF)
+        n = KG_TIME_BUF - 1;
+    memcpy(buf, tmp, (size_t)n);
+    buf[n] = 0;
     return buf;
 }
 

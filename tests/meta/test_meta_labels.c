@@ -163,6 +163,12 @@ static void test_matching(void **st)
     assert_string_equal(kg_labels_requires_exact_match(&sel, "app"), "web");
     assert_string_equal(kg_labels_requires_exact_match(&sel, "tier"), "fe");
     assert_null(kg_labels_requires_exact_match(&sel, "other"));
+    kg_labels_from_set(&A, J("{\"tier\":\"fe\",\"app\":\"web\"}"), &sel);
+    assert_string_equal(kg_labels_string(&A, &sel), "app=web,tier=fe");
+    assert_true(kg_labels_matches(&sel, J("{\"app\":\"web\",\"tier\":\"fe\",\"x\":\"y\"}")));
+    assert_false(kg_labels_matches(&sel, J("{\"app\":\"web\"}")));
+    kg_labels_from_set(&A, NULL, &sel);
+    assert_true(kg_labels_empty(&sel));
     assert_true(kg_labels_parse(&A, "!app", &sel, &err));
     assert_true(kg_labels_matches(&sel, NULL));
 }

@@ -325,13 +325,47 @@ static void test_object_meta(void **st)
     kg_arena_free(&a);
 }
 
+static void test_object_meta_update(void **st)
+{
+    (void)st;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_json *old = J(&a, "{\"name\":\"a\",\"namespace\":\"ns\",\"uid\":\"u1\",\"resourceVersion\":\"5\","
+                         "\"generation\":3,\"creationTimestamp\":\"2006-01-02T15:04:05Z\","
+                         "\"deletionTimestamp\":\"2006-01-02T16:00:00Z\",\"deletionGracePeriodSeconds\":30,"
+                         "\"finalizers\":[\"x\"]}");
+    kg_json *upd = J(&a, "{\"name\":\"b\",\"namespace\":\"ns\",\"uid\":\"u1\",\"generation\":2,"
+                         "\"creationTimestamp\":\"2007-01-02T15:04:05Z\",\"finalizers\":[\"z\",\"x\",\"y\","
+                         "\"z\"]}");
+    kg_validate_object_meta_update(&a, upd, old, "metadata", &errs);
+    const char *want[] = {
+        "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new "
+        "finalizers []string{\"y\", \"z\"}",
+        "metadata.resourceVersion: Invalid value: \"\": must be specified for an update",
+        "metadata.generation: Invalid value: 2: must not be decremented",
+        "metadata.name: Invalid value: \"b\": field is immutable",
+        "metadata.creationTimestamp: Invalid value: 2007-01-02 15:04:05 +0000 UTC: field is immutable",
+        "metadata.deletionTimestamp: Invalid value: \"null\": field is immutable",
+        "metadata.deletionGracePeriodSeconds: Invalid value: \"null\": field is immutable",
+    };
+    assert_int_equal(errs.len, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < errs.len; i++)
+        assert_string_equal(kg_field_error_string(&a, &errs.items[i]), want[i]);
+    errs.len = 0;
+    kg_validate_object_meta_update(&a, old, old, "metadata", &errs);
+    assert_int_equal(errs.len, 0);
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dns1123_label), cmocka_unit_test(test_dns1123_subdomain),
-        cmocka_unit_test(test_dns1035_label), cmocka_unit_test(test_qualified_name),
-        cmocka_unit_test(test_label_value),   cmocka_unit_test(test_path_segment_and_prefix),
-        cmocka_unit_test(test_generate_name), cmocka_unit_test(test_object_meta),
+        cmocka_unit_test(test_dns1123_label),      cmocka_unit_test(test_dns1123_subdomain),
+        cmocka_unit_test(test_dns1035_label),      cmocka_unit_test(test_qualified_name),
+        cmocka_unit_test(test_label_value),        cmocka_unit_test(test_path_segment_and_prefix),
+        cmocka_unit_test(test_generate_name),      cmocka_unit_test(test_object_meta),
+        cmocka_unit_test(test_object_meta_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
