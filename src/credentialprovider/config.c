@@ -67,8 +67,14 @@ static const field_schema token_schema[] = {{"serviceAccountTokenAudience", NULL
 static const field_schema provider_schema[] = {
     {"name", NULL}, {"matchImages", NULL}, {"defaultCacheDuration", NULL},    {"apiVersion", NULL},
     {"args", NULL}, {"env", env_schema},   {"tokenAttributes", token_schema}, {NULL, NULL}};
+/* kubelet.config.k8s.io/v1alpha1 and v1beta1 have no tokenAttributes */
+static const field_schema provider_schema_legacy[] = {
+    {"name", NULL},      {"matchImages", NULL}, {"defaultCacheDuration", NULL}, {"apiVersion", NULL}, {"args", NULL},
+    {"env", env_schema}, {NULL, NULL}};
 static const field_schema top_schema[] = {
     {"kind", NULL}, {"apiVersion", NULL}, {"providers", provider_schema}, {NULL, NULL}};
+static const field_schema top_schema_legacy[] = {
+    {"kind", NULL}, {"apiVersion", NULL}, {"providers", provider_schema_legacy}, {NULL, NULL}};
 
 /* Unknown fields in document order, named like sigs.k8s.io/json does ("providers[0].env[1].x"). */
 static void unknown_fields(dec *d, const kg_json *obj, const char *path, const field_schema *schema)
@@ -368,11 +374,10 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     doc_info info = {0};
     kg_error perr = {0};
     if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg))
-        return kg_err_set(err, KG_EINVAL, "failed to decode: couldn't get version/kind; json parse error: %s",
-                          perr.msg);
+        return kg_err_set(err, KG_EINVAL, "couldn't get version/kind; json parse error: %s", perr.msg);
     if (doc->type != KG_JSON_OBJECT)
         return kg_err_set(err, KG_EINVAL,
-                          "failed to decode: couldn't get version/kind; json parse error: json: cannot unmarshal %s "
+                          "couldn't get version/kind; json parse error: json: cannot unmarshal %s "
                           "into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
                           "Kind string \"json:\\\"kind,omitempty\\\"\" }",
                           go_json_type(doc));
@@ -381,17 +386,17 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     const char *apiv = av && av->type == KG_JSON_STRING ? av->u.s : "";
     if (!*kind) {
         char *d = kg_arena_strndup(a, data, len);
-        return kg_err_set(err, KG_EINVAL, "failed to decode: Object 'Kind' is missing in '%s'", d);
+        return kg_err_set(err, KG_EINVAL, "Object 'Kind' is missing in '%s'", d);
     }
     bool known_version =
         !strcmp(apiv, CFG_GROUP "/v1") || !strcmp(apiv, CFG_GROUP "/v1beta1") || !strcmp(apiv, CFG_GROUP "/v1alpha1");
     if (!known_version || strcmp(kind, "CredentialProviderConfig") != 0)
-        return kg_err_set(err, KG_EINVAL, "failed to decode: no kind \"%s\" is registered for version \"%s\"", kind,
-                          apiv);
+        return kg_err_set(err, KG_EINVAL, "no kind \"%s\" is registered for version \"%s\"", kind, apiv);
     dec d = {.a = a, .err = err};
     if (info.yaml_dups)
         kg_buf_puts(&d.strict, info.yaml_dups);
-    unknown_fields(&d, doc, "", top_schema);
+    bool legacy = strcmp(apiv, CFG_GROUP "/v1") != 0;
+    unknown_fields(&d, doc, "", legacy ? top_schema_legacy : top_schema);
     for (size_t i = 0; i < info.json.ndups; i++) {
         if (d.strict.len)
             kg_buf_puts(&d.strict, ", ");
@@ -411,10 +416,10 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     }
     if (!ok) {
         kg_buf_free(&d.strict);
-        return kg_err_prefix(err, "failed to decode");
+        return false;
     }
     if (d.strict.len) {
-        kg_err_set(err, KG_EINVAL, "failed to decode: strict decoding error: %s", kg_buf_cstr(&d.strict));
+        kg_err_set(err, KG_EINVAL, "strict decoding error: %s", kg_buf_cstr(&d.strict));
         kg_buf_free(&d.strict);
         return false;
     }

@@ -107,28 +107,28 @@ static void decode_errors(void **state)
     } c[] = {
         {"{\"apiVersion\":\"kubelet.config.k8s.io/"
          "v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER ",\"foo\":1}],\"bar\":true}",
-         "failed to decode: strict decoding error: unknown field \"providers[0].foo\", unknown field \"bar\""},
+         "strict decoding error: unknown field \"providers[0].foo\", unknown field \"bar\""},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/"
          "v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{" GOOD_PROVIDER
          ",\"env\":[{\"name\":\"A\",\"value\":\"b\",\"x\":\"y\"}],\"tokenAttributes\":{\"audience\":\"a\"}}]}",
-         "failed to decode: strict decoding error: unknown field \"providers[0].env[0].x\", unknown field "
+         "strict decoding error: unknown field \"providers[0].env[0].x\", unknown field "
          "\"providers[0].tokenAttributes.audience\""},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\",\"kind\":"
          "\"CredentialProviderConfig\",\"providers\":[]}",
-         "failed to decode: strict decoding error: duplicate field \"kind\""},
+         "strict decoding error: duplicate field \"kind\""},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"WrongKind\",\"providers\":[]}",
-         "failed to decode: no kind \"WrongKind\" is registered for version \"kubelet.config.k8s.io/v1\""},
+         "no kind \"WrongKind\" is registered for version \"kubelet.config.k8s.io/v1\""},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/v2\",\"kind\":\"CredentialProviderConfig\"}",
-         "failed to decode: no kind \"CredentialProviderConfig\" is registered for version "
+         "no kind \"CredentialProviderConfig\" is registered for version "
          "\"kubelet.config.k8s.io/v2\""},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{\"name\":"
          "7}]}",
-         "failed to decode: json: cannot unmarshal number into Go struct field CredentialProvider.providers.name of "
+         "json: cannot unmarshal number into Go struct field CredentialProvider.providers.name of "
          "type string"},
         {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\",\"providers\":[{"
          "\"defaultCacheDuration\":\"1d\"}]}",
-         "failed to decode: time: unknown unit \"d\" in duration \"1d\""},
-        {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\"", "failed to decode: couldn't get version/kind; json parse "
+         "time: unknown unit \"d\" in duration \"1d\""},
+        {"{\"apiVersion\":\"kubelet.config.k8s.io/v1\"", "couldn't get version/kind; json parse "
                                                          "error: unexpected end of JSON input"},
     };
     kg_arena a;
@@ -146,13 +146,20 @@ static void decode_errors(void **state)
     kg_cred_config cfg;
     kg_error e = {0};
     assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
-    assert_string_equal(e.msg, "failed to decode: strict decoding error: unknown field \"providers[0].extra\"");
+    assert_string_equal(e.msg, "strict decoding error: unknown field \"providers[0].extra\"");
+    /* v1alpha1 and v1beta1 configs have no tokenAttributes */
+    y = "---\nkind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1beta1\nproviders:\n  - name: test\n"
+        "    matchImages:\n    - \"registry.io/foobar\"\n    defaultCacheDuration: 10m\n"
+        "    apiVersion: credentialprovider.kubelet.k8s.io/v1beta1\n    tokenAttributes:\n"
+        "      serviceAccountTokenAudience: audience\n";
+    assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
+    assert_string_equal(e.msg, "strict decoding error: unknown field \"providers[0].tokenAttributes\"");
     /* YAML duplicate keys, as go-yaml's UnmarshalStrict reports them (the line of the repeated key's value) */
     y = "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
         "- name: p\n  name: q\n  matchImages: [a.io]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n  extra: 1\n"
         "  env:\n  - {name: A, value: b}\n  env:\n\n  - {name: A, value: c}\n";
     assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
-    assert_string_equal(e.msg, "failed to decode: strict decoding error: yaml: unmarshal errors:\n"
+    assert_string_equal(e.msg, "strict decoding error: yaml: unmarshal errors:\n"
                                "  line 5: key \"name\" already set in map\n"
                                "  line 14: key \"env\" already set in map, unknown field \"providers[0].extra\"");
     /* keys in different maps, or the same text quoted and as a number, are not duplicates */
@@ -405,7 +412,7 @@ static void load_file_and_directory(void **state)
     write_file(broken, "{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"Nope\"}", 0644);
     assert_false(kg_credentialprovider_config_load(&a, dir, &cfg, &e));
     assert_string_equal(e.msg, kg_arena_sprintf(&a,
-                                                "error decoding config \"%s\": failed to decode: no kind \"Nope\" is "
+                                                "error decoding config \"%s\": no kind \"Nope\" is "
                                                 "registered for version \"kubelet.config.k8s.io/v1\"",
                                                 broken));
     unlink(broken);
@@ -420,6 +427,47 @@ static void load_file_and_directory(void **state)
     assert_false(kg_credentialprovider_config_load(&a, missing, &cfg, &e));
     assert_string_equal(e.msg, kg_arena_sprintf(&a, "unable to access path \"%s\": stat %s: No such file or directory",
                                                 missing, missing));
+    kg_arena_free(&a);
+}
+
+/* Test vectors of upstream's Test_readCredentialProviderConfig: the config hash of a file and of a directory. */
+static void upstream_config_hash_vectors(void **state)
+{
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    const char *one = "---\nkind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1alpha1\nproviders:\n"
+                      "  - name: test\n    matchImages:\n    - \"registry.io/foobar\"\n    defaultCacheDuration: 10m\n"
+                      "    apiVersion: credentialprovider.kubelet.k8s.io/v1alpha1\n    args:\n    - --v=5\n    env:\n"
+                      "    - name: FOO\n      value: BAR";
+    char *file = kg_arena_sprintf(&a, "%s/upstream.yaml", tmpdir);
+    write_file(file, one, 0644);
+    kg_cred_config cfg;
+    kg_error e = {0};
+    if (!kg_credentialprovider_config_load(&a, file, &cfg, &e))
+        fail_msg("%s", e.msg);
+    assert_string_equal(cfg.hash, "sha256:8a62755289ba50c4ca9495baab69eb861068503f8bd49b853e8ba6cf95c72bb8");
+    assert_int_equal(cfg.n_providers, 1);
+    assert_string_equal(cfg.providers[0].args[0], "--v=5");
+    assert_string_equal(cfg.providers[0].env[0].value, "BAR");
+    char *dir = kg_arena_sprintf(&a, "%s/upstream.d", tmpdir);
+    mkdir(dir, 0755);
+    write_file(
+        kg_arena_sprintf(&a, "%s/config-000.yaml", dir),
+        "---\nkind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1\nproviders:\n  - name: test1\n"
+        "    matchImages:\n    - \"registry.io/one\"\n    defaultCacheDuration: 10m\n"
+        "    apiVersion: credentialprovider.kubelet.k8s.io/v1",
+        0644);
+    write_file(
+        kg_arena_sprintf(&a, "%s/config-001.yaml", dir),
+        "---\nkind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1\nproviders:\n  - name: test2\n"
+        "    matchImages:\n    - \"registry.io/two\"\n    defaultCacheDuration: 5m\n"
+        "    apiVersion: credentialprovider.kubelet.k8s.io/v1",
+        0644);
+    if (!kg_credentialprovider_config_load(&a, dir, &cfg, &e))
+        fail_msg("%s", e.msg);
+    assert_string_equal(cfg.hash, "sha256:efef09979a19eee4802fe4b7aa46d5122f16687a8419443647182c1920f76ac9");
+    assert_int_equal(cfg.n_providers, 2);
+    assert_int_equal(cfg.providers[1].default_cache_duration, 300 * KG_CRED_SECOND);
     kg_arena_free(&a);
 }
 
@@ -473,6 +521,7 @@ int main(void)
         cmocka_unit_test(aggregate_rendering),
         cmocka_unit_test(load_file_and_directory),
         cmocka_unit_test(bin_dir_checks),
+        cmocka_unit_test(upstream_config_hash_vectors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
