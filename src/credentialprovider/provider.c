@@ -128,7 +128,7 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
             for (size_t i = 0; i < t->n_required; i++) {
                 const char *v = kg_json_get_str(sa.annotations, t->required_keys[i]);
                 if (!v) {
-                    report(o, p, "not invoked for service account %s/%s: required annotation %s not found",
+                    report(o, p, "Failed to get service account data %s/%s: required annotation %s not found",
                            pod->namespace_, sa_name, t->required_keys[i]);
                     return;
                 }

@@ -283,7 +283,7 @@ static void required_annotation_missing_refuses(void **state)
     assert_int_equal(run(&e, "registry.acme.io/app", &c), 0);
     assert_int_equal(count_lines(e.req_log), 0);
     assert_int_equal(token_requests, before);
-    assert_string_equal(kg_buf_cstr(&errors), "[sa-required] not invoked for service account ns1/bare: required "
+    assert_string_equal(kg_buf_cstr(&errors), "[sa-required] Failed to get service account data ns1/bare: required "
                                               "annotation acme.io/identity-id not found\n");
     /* a service account the server does not know */
     kg_buf_reset(&errors);
