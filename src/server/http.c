@@ -34,6 +34,9 @@
 #include "base/log.h"
 
 #define STREAM_BLOCK (32 * 1024)
+#ifndef KG_HTTP_CONN_MEMORY
+#define KG_HTTP_CONN_MEMORY (32 * 1024) /* MHD zeroes the pool between requests: keep it at its default size */
+#endif
 #define DISCARD_LIMIT (64u * 1024u * 1024u) /* past this much discarded body, drop the connection */
 
 int64_t kg_http_now_ms(void)
@@ -1189,7 +1192,7 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)nthreads, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)srv->cfg.connection_limit, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)srv->cfg.connection_timeout_s, NULL};
-    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, 64 * 1024, NULL};
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, KG_HTTP_CONN_MEMORY, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log_cb, srv};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed_cb, srv};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)conn_notify_cb, srv};
