@@ -72,7 +72,8 @@ typedef struct kg_patch_field {
  * lookup costs O(1) per field, not O(depth). */
 typedef struct kg_patch_schema kg_patch_schema;
 struct kg_patch_schema {
-    /* Root type for a kind: "Kind" or "group/Kind" (core group: "Pod" or "/Pod"; "apps/Deployment"). NULL = unknown:
+    /* Root type for a kind: "Kind", "group/Kind", "group/version/Kind" or "apps/v1, Kind=Deployment" (core group:
+     * "Pod", "/Pod", "v1/Pod"). The built-in table keys on the kind name only. NULL = unknown:
      * strategic merge patch then degrades to JSON merge patch semantics (directives still honoured). */
     kg_patch_type (*root)(const kg_patch_schema *s, const char *kind);
     /* Field `name` of struct type `type`: fill *out and return true, or return false if the type has no such field. */

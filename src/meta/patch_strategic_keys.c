@@ -154,8 +154,13 @@ static kg_patch_type builtin_root(const kg_patch_schema *s, const char *kind)
     (void)s;
     if (!kind || !*kind)
         return NULL;
-    const char *slash = strrchr(kind, '/');
-    const char *k = slash ? slash + 1 : kind;
+    const char *k = strstr(kind, "Kind="); /* schema.GroupVersionKind.String(): "apps/v1, Kind=Deployment" */
+    if (k) {
+        k += 5;
+    } else {
+        const char *slash = strrchr(kind, '/'); /* "Kind", "group/Kind", "group/version/Kind" */
+        k = slash ? slash + 1 : kind;
+    }
     if (!*k)
         return NULL;
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)

@@ -484,6 +484,11 @@ static void test_schema_lookup(void **s)
     assert_true(kg_patch_schema_lookup(b, "admissionregistration.k8s.io/MutatingWebhookConfiguration", webhooks, 1,
                                        &f));
     assert_string_equal(f.merge_key, "name");
+    /* the kind may be spelled the ways the server has at hand */
+    assert_true(kg_patch_schema_lookup(b, "apps/v1, Kind=Deployment", ports, 5, &f));
+    assert_string_equal(f.merge_key, "containerPort");
+    assert_true(kg_patch_schema_lookup(b, "apps/v1/Deployment", ports, 5, &f));
+    assert_true(kg_patch_schema_lookup(b, "v1/Pod", vols, 2, &f));
     /* untagged fields are not in the table: they merge like JSON merge patch */
     const char *tol[] = {"spec", "tolerations"};
     assert_false(kg_patch_schema_lookup(b, "Pod", tol, 2, &f));
