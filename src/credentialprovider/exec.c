@@ -130,6 +130,8 @@ static void run_plugin(kg_arena *a, const kg_cred_provider *p, const kg_cred_opt
         dup2(in[0], 0);
         dup2(out[1], 1);
         dup2(er[1], 2);
+        /* like Go's os/exec, the plugin inherits only stdin, stdout and stderr */
+        close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
         execve(path, (char *const *)argv, envp);
         int e = errno;
         if (write(ex[1], &e, sizeof e) < 0) {

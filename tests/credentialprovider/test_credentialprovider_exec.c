@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static const char plugin_script[] =
     "if [ -n \"$REQ_LOG\" ]; then cat >> \"$REQ_LOG\"; else cat > /dev/null; fi\n"
     "if [ -n \"$ARGS_LOG\" ]; then printf '%s\\n' \"$*\" >> \"$ARGS_LOG\"; fi\n"
     "if [ -n \"$ENV_LOG\" ]; then printf '%s %s\\n' \"$PLUGIN_VAR\" \"$PARENT_ONLY\" >> \"$ENV_LOG\"; fi\n"
+    "if [ -n \"$LEAK_FD\" ] && [ -e /proc/$$/fd/$LEAK_FD ]; then echo \"fd $LEAK_FD leaked\" >&2; exit 9; fi\n"
     "case \"$MODE\" in\n"
     "  sleep) sleep 5 ;;\n"
     "  fail) echo 'boom on stderr' >&2; exit 3 ;;\n"
@@ -164,6 +166,15 @@ static void success_request_args_env(void **state)
     got = kg_read_file(env, &len);
     assert_string_equal(got, "from-config inherited\n"); /* the provider's env wins; the last duplicate wins */
     free(got);
+    /* descriptors of the caller are not inherited */
+    int leak = open("/dev/null", O_RDONLY); /* no O_CLOEXEC */
+    assert_true(leak > 2);
+    kg_cred_provider *fdp =
+        mkprov(&a, "fdcheck", "registry.io", "0s", "LEAK_FD", kg_arena_sprintf(&a, "%d", leak), "RESPONSE",
+               resp(&a, "Image", NULL, "{\"registry.io\":{\"username\":\"fd\"}}"), NULL);
+    assert_int_equal(lookup(&a, &fdp, 1, &o, "registry.io/x", &c), 1);
+    assert_string_equal(kg_buf_cstr(&errors), "");
+    close(leak);
     /* an image the provider does not match: the plugin is not run */
     n = lookup(&a, &p, 1, &o, "other.io/team/app", &c);
     assert_int_equal(n, 0);
