@@ -38,6 +38,7 @@ enum {
 typedef struct cel_k8s_options {
     int version;        /* Kubernetes minor version (33 = v1.33); 0 = all libraries */
     unsigned disable;   /* CEL_K8S_LIB_* to leave out */
+    bool jsonpatch;     /* MutatingAdmissionPolicy environments: jsonpatch.escapeKey(s) ("~" -> "~0", "/" -> "~1") */
 } cel_k8s_options;
 
 /* Libraries a given Kubernetes minor version enables (CEL_K8S_LIB_* mask). */

@@ -863,6 +863,30 @@ static cel_value fn_dec_error(cel_call_ctx *ctx, const cel_value *args, size_t n
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* jsonpatch (MAP)                                                                                               */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static cel_value fn_jsonpatch_escape_key(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+    (void)n;
+    size_t extra = 0;
+    for (uint32_t i = 0; i < args[0].n; i++) extra += args[0].u.s[i] == '~' || args[0].u.s[i] == '/';
+    if (extra == 0) return args[0];
+    char *out = kg_arena_alloc(cel_call_arena(ctx), args[0].n + extra + 1);
+    size_t k = 0;
+    for (uint32_t i = 0; i < args[0].n; i++) {
+        char c = args[0].u.s[i];
+        if (c == '~' || c == '/') {
+            out[k++] = '~';
+            out[k++] = c == '~' ? '0' : '1';
+        } else {
+            out[k++] = c;
+        }
+    }
+    out[k] = '\0';
+    return cel_string(out, k);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* registration                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------ */
 
@@ -1081,5 +1105,10 @@ bool cel_k8s_register(cel_env *env, const cel_k8s_options *opts, cel_error *err)
     if ((m & CEL_K8S_LIB_CIDR) && !reg_cidr(env, err)) return false;
     if ((m & CEL_K8S_LIB_FORMAT) && !reg_format(env, err)) return false;
     if ((m & CEL_K8S_LIB_SEMVER) && !reg_semver(env, err, true)) return false;
+    if (opts && opts->jsonpatch) {
+        const cel_type *S = cel_type_string();
+        ADD("jsonpatch.escapeKey", OV("string_jsonpatch_escapekey_string", GLOBAL, S, fn_jsonpatch_escape_key,
+                                      cost_str_traversal, S));
+    }
     return true;
 }

@@ -201,6 +201,27 @@ static void test_quantity(void **s) {
     expect_error("quantity('1.5.5')", "quantities must match the regular expression "
                                       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     expect_true("type(quantity('1')) == kubernetes.Quantity");
+    /* upstream quantity_test.go */
+    expect_error("quantity('10Mo')", "quantities must match the regular expression "
+                                     "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect_error("quantity('10Mm')", "unable to parse quantity's suffix");
+    expect_true("isQuantity('20') && isQuantity('20M') && isQuantity('20Mi') && !isQuantity('20Mo') && "
+                "!isQuantity('10Mm')");
+    expect_compile_error(ENV, "isQuantity([1, 2, 3])", "found no matching overload for 'isQuantity' applied to");
+    expect_true("quantity('200M') == quantity('0.2G') && quantity('0.2G') == quantity('200M')");
+    expect_true("quantity('2M') == quantity('0.002G') && quantity('2000k') == quantity('2M') && "
+                "quantity('0.002G') == quantity('2000k')");
+    expect_true("!(quantity('200M') == quantity('0.3G'))");
+    expect_true("quantity('50k').add(quantity('20')) == quantity('50.02k')");
+    expect_true("!quantity('50k').add(20).isLessThan(quantity('50020'))");
+    expect_true("quantity('50k').sub(quantity('20')) == quantity('49.98k')");
+    expect_true("quantity('50k').sub(20) == quantity('49980')");
+    expect_true("quantity('50k').add(20).sub(quantity('100k')).asInteger() == -49980");
+    expect_true("quantity('50k').add(20).sub(quantity('100k')).sub(-50000).asInteger() == 20");
+    expect_error("quantity('9999999999999999999999999999999999999G').asInteger()", "cannot convert value to integer");
+    expect_true("!quantity('9999999999999999999999999999999999999G').isInteger()");
+    expect_true("quantity('50').isInteger()");
+    expect_true("quantity('50.703k').asApproximateFloat() == 50703.0");
 }
 
 static void test_ip_cidr(void **s) {
@@ -322,6 +343,22 @@ static void test_versions(void **s) {
     cel_env_free(old);
 }
 
+static void test_jsonpatch(void **s) {
+    (void)s;
+    cel_env *env = cel_env_new(CEL_LIB_K8S);
+    cel_env_set_options(env, CEL_OPT_K8S);
+    cel_error err;
+    cel_k8s_options o = {.version = 33, .jsonpatch = true};
+    assert_true(cel_k8s_register(env, &o, &err));
+    result r;
+    run(env, "jsonpatch.escapeKey('k8s.io/a~b') == 'k8s.io~1a~0b' && jsonpatch.escapeKey('plain') == 'plain'", &r);
+    assert_true(r.compiled && r.st == CEL_EVAL_OK && r.v.kind == CEL_BOOL && r.v.u.b);
+    kg_arena_free(&r.arena);
+    cel_env_free(env);
+    /* not part of the validating environments */
+    expect_compile_error(ENV, "jsonpatch.escapeKey('a')", "undeclared reference");
+}
+
 static void test_costs(void **s) {
     (void)s;
     /* cost.go: the authz check is 350,000; string parsing ⌈0.1·len⌉; regex like matches */
@@ -340,7 +377,7 @@ int main(void) {
         cmocka_unit_test(test_regex),   cmocka_unit_test(test_lists),   cmocka_unit_test(test_urls),
         cmocka_unit_test(test_quantity), cmocka_unit_test(test_ip_cidr), cmocka_unit_test(test_format),
         cmocka_unit_test(test_semver),  cmocka_unit_test(test_authz),   cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_costs),
+        cmocka_unit_test(test_jsonpatch), cmocka_unit_test(test_costs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
