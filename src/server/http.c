@@ -1230,8 +1230,8 @@ void kg_http_server_stop(kg_http_server *srv)
 {
     if (!srv)
         return;
-    if (srv->d)
-        MHD_quiesce_daemon(srv->d);
+    if (srv->d && MHD_quiesce_daemon(srv->d) == MHD_INVALID_SOCKET)
+        srv->listen_fd = -1; /* not handed back: MHD_stop_daemon closes it */
     /* finish queued handler work (their connections are suspended until then) */
     if (srv->workers) {
         pthread_mutex_lock(&srv->wmu);

@@ -84,6 +84,7 @@ static void handler(void *ud, kg_http_request *req, kg_http_response *resp)
                     kg_json_new_int(a, req->deadline_ms ? req->deadline_ms - kg_http_now_ms() : -1));
         kg_json_set(a, o, "remote", kg_json_new_bool(a, !strncmp(req->remote_addr, "127.0.0.1:", 10)));
         kg_json_set(a, o, "tls", kg_json_new_bool(a, req->tls));
+        kg_json_set(a, o, "remoteAddr", kg_json_new_str(a, req->remote_addr));
         kg_http_add_header(req, resp, "X-Echo", "yes");
         kg_http_respond_json(req, resp, 200, o);
         return;
@@ -789,6 +790,25 @@ static void inline_handlers_plain_http(void **state)
     snprintf(want, sizeof(want), "listen tcp 127.0.0.1:%d: bind: Address already in use", cfg.port);
     assert_string_equal(err.msg, want);
     kg_http_server_stop(s2);
+
+    /* IPv6 loopback */
+    kg_http_config_defaults(&cfg);
+    cfg.port = 0;
+    cfg.bind_address = "::1";
+    cfg.handler = handler;
+    cfg.authn = authn;
+    s2 = kg_http_server_start(&cfg, &err);
+    assert_non_null(s2);
+    snprintf(base_url, sizeof(base_url), "http://[::1]:%d", kg_http_server_port(s2));
+    char *body;
+    assert_int_equal(simple(admin_hdr, "GET", "/echo", &body), 200);
+    assert_non_null(strstr(body, "\"remoteAddr\":\"[::1]:"));
+    free(body);
+    kg_http_server_stop(s2);
+    /* a bad bind address */
+    cfg.bind_address = "not-an-ip";
+    assert_null(kg_http_server_start(&cfg, &err));
+    assert_string_equal(err.msg, "invalid bind address \"not-an-ip\"");
     snprintf(base_url, sizeof(base_url), "%s", saved);
 }
 
