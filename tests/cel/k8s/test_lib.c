@@ -287,6 +287,26 @@ static void test_format(void **s) {
     expect_true("format.date().validate('2021-02-30') == optional.of(['invalid date'])");
     expect_true("format.datetime().validate('2021-01-01T00:00:00Z') == optional.none()");
     expect_true("format.datetime().validate('2021-01-01') == optional.of(['invalid datetime'])");
+    /* upstream format_test.go */
+    expect_true("format.dns1123LabelPrefix().validate('my-label-prefix-') == optional.none()");
+    expect_true("format.dns1123SubdomainPrefix().validate('mysubdomain.prefix.-') == optional.none()");
+    expect_true("format.dns1035LabelPrefix().validate('my-label-prefix-') == optional.none()");
+    expect_true("format.dns1123LabelPrefix().validate('contains a space-') == optional.of(['a lowercase RFC 1123 "
+                "label must consist of lower case alphanumeric characters or \\'-\\', and must start and end with "
+                "an alphanumeric character (e.g. \\'my-name\\',  or \\'123-abc\\', regex used for validation is "
+                "\\'[a-z0-9]([-a-z0-9]*[a-z0-9])?\\')'])");
+    expect_true("format.qualifiedName().validate('contains a space') == optional.of(['name part must consist of "
+                "alphanumeric characters, \\'-\\', \\'_\\' or \\'.\\', and must start and end with an "
+                "alphanumeric character (e.g. \\'MyName\\',  or \\'my.name\\',  or \\'123-abc\\', regex used "
+                "for validation is \\'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\\')'])");
+    expect_true("format.qualifiedName().validate('my.name') == optional.none()");
+    expect_true("format.date().validate('2020-01-32') == optional.of(['invalid date'])");
+    expect_true("format.datetime().validate('2020-01-32T00:00:00Z') == optional.of(['invalid datetime'])");
+    expect_true("format.labelValue().validate('my-cool-label-Value') == optional.none()");
+    expect_true("format.labelValue().validate('my-cool-label-Value!!\\n\\n!!!').value().size() == 1");
+    expect_true("format.named('uuid').value() == format.uuid() && format.named('dns1123Label').value() == "
+                "format.dns1123Label()");
+    expect_true("format.dns1123Label() != format.dns1035Label() && format.uri() != format.uuid()");
 }
 
 static void test_semver(void **s) {
