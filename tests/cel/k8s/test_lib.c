@@ -325,6 +325,25 @@ static void test_semver(void **s) {
     expect_error("semver('01.2.3')", "Major number must not contain leading zeroes \"01\"");
     expect_error("semver('1.2-rc', true)", "short version cannot contain PreRelease/Build meta data");
     expect_true("type(semver('1.2.3')) == kubernetes.Semver");
+    /* upstream semver_test.go */
+    expect_error("semver('v1.0')", "No Major.Minor.Patch elements found");
+    expect_true("isSemver('1.2.3-beta.1+build.1')");
+    expect_true("!isSemver('') && !isSemver('v1.0.0') && !isSemver(' 1.0.0') && !isSemver('1. 0.0') && "
+                "!isSemver('1.0.0 ') && !isSemver('01.01.01') && !isSemver('1') && !isSemver('1.1')");
+    expect_true("!isSemver('', true) && !isSemver(' 1.0.0', true) && !isSemver('1. 0.0', true) && "
+                "!isSemver('1.0.0 ', true)");
+    expect_true("isSemver('v1.0.0', true) && isSemver('01.01.01', true) && isSemver('1', true) && "
+                "isSemver('1.1', true)");
+    expect_compile_error(ENV, "isSemver([1, 2, 3])", "found no matching overload for 'isSemver' applied to");
+    expect_true("semver('v01.01', true) == semver('1.1.0')");
+    expect_true("!(semver('1.2.3') == semver('1.0.0'))");
+    expect_true("semver('1.0.0').isLessThan(semver('1.2.3')) && !semver('1.0.0').isLessThan(semver('1.0.0'))");
+    expect_true("semver('1.2.3').isGreaterThan(semver('1.0.0')) && !semver('1.0.0').isGreaterThan(semver('1.0.0'))");
+    expect_true("semver('1.0.0').compareTo(semver('1.2.3')) == -1 && semver('1.2.3').compareTo(semver('1.0.0')) == 1");
+    /* before 1.33 (semver v0 does not exist at all; v1 arrived with the library) */
+    cel_env *e32 = new_env(32);
+    expect_compile_error(e32, "semver('1.2.3', true)", "undeclared reference to 'semver'");
+    cel_env_free(e32);
 }
 
 static void test_authz(void **s) {
