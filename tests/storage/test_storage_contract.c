@@ -829,6 +829,132 @@ static void test_slow_watcher_does_not_block_writers(void **state)
     fx_free(f);
 }
 
+/* The informer pattern: list at R while writers run, watch from R, apply the events to the listed state: the
+ * result equals a fresh list once the writers stop. Catches any event lost or duplicated between list and watch. */
+typedef struct churn_args {
+    kg_store *s;
+    int id;
+} churn_args;
+
+static void *churn_thread(void *p)
+{
+    churn_args *a = p;
+    char key[64], val[64];
+    for (int i = 0; i < 600; i++) {
+        snprintf(key, sizeof key, "/registry/pods/c%d/p%02d", a->id, i % 20);
+        snprintf(val, sizeof val, "{\"i\":%d}", i);
+        kg_error err = {0};
+        if (i % 3 == 2)
+            kg_store_delete(a->s, key, 0, NULL, NULL, NULL, &err);
+        else if (!kg_store_create(a->s, key, val, strlen(val), NULL, &err))
+            kg_store_update(a->s, key, val, strlen(val), 0, NULL, &err);
+    }
+    return NULL;
+}
+
+typedef struct entry {
+    char key[64];
+    char val[64];
+    int64_t rev;
+    bool present;
+} entry;
+
+static entry *find_entry(entry *tab, int *n, const char *key)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(tab[i].key, key) == 0)
+            return &tab[i];
+    snprintf(tab[*n].key, sizeof tab[*n].key, "%s", key);
+    tab[*n].present = false;
+    return &tab[(*n)++];
+}
+
+static void test_list_then_watch_is_consistent(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    pthread_t th[4];
+    churn_args args[4];
+    for (int i = 0; i < 4; i++) {
+        args[i] = (churn_args){f->s, i};
+        pthread_create(&th[i], NULL, churn_thread, &args[i]);
+    }
+    int64_t start = kg_store_current_revision(f->s);
+    while (kg_store_current_revision(f->s) < start + 200)
+        usleep(1000);
+    kg_store_list_result res;
+    kg_store_list_opts lo = {.limit = 3};
+    static entry tab[256];
+    int n = 0;
+    int64_t R = 0;
+    for (;;) { /* a paged list: every page from the same snapshot */
+        assert_true(kg_store_list(f->s, "/registry/pods/", &lo, &f->a, &res, &err));
+        if (R == 0)
+            R = res.revision;
+        assert_int_equal(res.revision, R);
+        for (size_t i = 0; i < res.n; i++) {
+            entry *e = find_entry(tab, &n, res.items[i].key);
+            snprintf(e->val, sizeof e->val, "%s", res.items[i].value);
+            e->rev = res.items[i].mod_revision;
+            e->present = true;
+        }
+        if (!res.continue_token)
+            break;
+        lo.continue_token = res.continue_token;
+        if (R == res.revision && lo.limit == 3 && n <= 3) {
+            /* after the first page: replace every object of namespace c3 (listed later in this snapshot) */
+            for (int i = 0; i < 20; i++) {
+                char key[64];
+                snprintf(key, sizeof key, "/registry/pods/c3/p%02d", i);
+                kg_error e2 = {0};
+                kg_store_delete(f->s, key, 0, NULL, NULL, NULL, &e2);
+                kg_store_create(f->s, key, "{\"replaced\":true}", 17, NULL, &e2);
+            }
+        }
+        usleep(500); /* let writes land between pages */
+    }
+    /* the pages really were served from an older snapshot */
+    assert_true(kg_store_current_revision(f->s) > R);
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", R, &err);
+    assert_non_null(w);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    const kg_store_event *ev;
+    int64_t last = R;
+    while (kg_store_watch_next(w, 0, &ev, &err) == KG_WATCH_EVENT) {
+        assert_true(ev->revision > last);
+        last = ev->revision;
+        entry *e = find_entry(tab, &n, ev->key);
+        if (ev->type == KG_STORE_DELETED) {
+            assert_true(e->present);
+            assert_int_equal(ev->prev_revision, e->rev);
+            e->present = false;
+        } else {
+            if (ev->type == KG_STORE_ADDED)
+                assert_false(e->present);
+            else
+                assert_int_equal(ev->prev_revision, e->rev);
+            snprintf(e->val, sizeof e->val, "%s", ev->value);
+            e->rev = ev->revision;
+            e->present = true;
+        }
+        kg_store_event_release(ev);
+    }
+    assert_int_equal(last, kg_store_current_revision(f->s));
+    assert_true(kg_store_list(f->s, "/registry/pods/", NULL, &f->a, &res, &err));
+    int present = 0;
+    for (int i = 0; i < n; i++)
+        present += tab[i].present;
+    assert_int_equal(present, (int)res.n);
+    for (size_t i = 0; i < res.n; i++) {
+        entry *e = find_entry(tab, &n, res.items[i].key);
+        assert_true(e->present);
+        assert_string_equal(e->val, res.items[i].value);
+        assert_int_equal(e->rev, res.items[i].mod_revision);
+    }
+    kg_store_watch_close(w);
+}
+
 /* ---- guaranteed update ---- */
 
 static bool incr(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
@@ -966,6 +1092,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_watch_basic_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_order_concurrent_writers, setup, teardown),
         cmocka_unit_test(test_watch_replay_from_old_revision),
+        cmocka_unit_test_setup_teardown(test_list_then_watch_is_consistent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_notify, setup, teardown),
         cmocka_unit_test(test_slow_watcher_does_not_block_writers),
