@@ -589,7 +589,8 @@ static kg_json *merge_slice(smp *c, kg_json *orig, kg_json *patch, kg_patch_type
         mk = NULL;
     } else {
         if (!mk || !*mk) {
-            kg_err_set(c->err, KG_EINVAL, "cannot merge lists without merge key");
+            /* schema.Name() of PatchMetaFromStruct is the element's reflect kind */
+            kg_err_set(c->err, KG_EINVAL, "cannot merge lists without merge key for struct");
             return NULL;
         }
         /* mergeSliceWithSpecialElements */
@@ -668,7 +669,8 @@ static kg_json *merge_slice(smp *c, kg_json *orig, kg_json *patch, kg_patch_type
 
 static kg_json *merge_slice_handler(smp *c, kg_json *orig, kg_json *patch, const kg_patch_field *f, bool is_delete)
 {
-    if (strategy_is_merge(f))
+    /* deletion lists delete whatever the field's strategy (kubernetes#110472, 1.25+) */
+    if (strategy_is_merge(f) || is_delete)
         return merge_slice(c, orig, patch, f->type, f->merge_key, is_delete);
     return patch;
 }

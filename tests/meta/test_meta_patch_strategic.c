@@ -232,6 +232,11 @@ static void test_primitive_list_directives(void **s)
          "{\"$setElementOrder/mergingIntList\":[1,5],\"$deleteFromPrimitiveList/mergingIntList\":[2],"
          "\"mergingIntList\":[5]}",
          "{\"mergingIntList\":[1,5]}");
+    /* deletion lists apply to lists without a merge strategy too (kubernetes#110472) */
+    T_OK("{\"nonMergingIntList\":[1,2,3,2]}", "{\"$deleteFromPrimitiveList/nonMergingIntList\":[2]}",
+         "{\"nonMergingIntList\":[1,3]}");
+    T_BAD("{\"nonMergingList\":[{\"name\":1}]}", "{\"$deleteFromPrimitiveList/nonMergingList\":[{\"name\":1}]}",
+          "cannot merge lists without merge key for struct");
     /* deleting from a missing list does nothing */
     T_OK("{}", "{\"$deleteFromPrimitiveList/mergingIntList\":[2]}", "{}");
     /* $retainKeys on a retainKeys map clears the other fields */
