@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include "base/buf.h"
@@ -255,7 +254,9 @@ bool kg_authn_parse_token_file(const char *path, kg_authn_token_fn fn, void *ud,
 /* ---- the authenticator ---- */
 
 typedef struct tok_entry {
-    unsigned char digest[32]; /* SHA-256 of the token: plaintext tokens are not kept */
+    uint64_t hash; /* keyed SipHash of the token */
+    const char *token;
+    size_t token_len;
     bool used;
     kg_user user;
 } tok_entry;
@@ -269,27 +270,70 @@ struct kg_authn {
     char *admin_token;
     const char *path;
     int record_num;
+    uint64_t k0, k1; /* random SipHash key: bucket positions reveal nothing and cannot be aimed at */
 };
 
-static void sha256(const char *s, size_t n, unsigned char out[32])
+/* SipHash-2-4 (Aumasson & Bernstein). A keyed hash costs ~20 ns; a SHA-256 through OpenSSL 3's EVP with the
+ * implicit fetch cost ~3 us per request under two threads. */
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                                                       \
+    do {                                                                                                               \
+        v0 += v1;                                                                                                      \
+        v1 = ROTL(v1, 13);                                                                                             \
+        v1 ^= v0;                                                                                                      \
+        v0 = ROTL(v0, 32);                                                                                             \
+        v2 += v3;                                                                                                      \
+        v3 = ROTL(v3, 16);                                                                                             \
+        v3 ^= v2;                                                                                                      \
+        v0 += v3;                                                                                                      \
+        v3 = ROTL(v3, 21);                                                                                             \
+        v3 ^= v0;                                                                                                      \
+        v2 += v1;                                                                                                      \
+        v1 = ROTL(v1, 17);                                                                                             \
+        v1 ^= v2;                                                                                                      \
+        v2 = ROTL(v2, 32);                                                                                             \
+    } while (0)
+
+static uint64_t siphash24(uint64_t k0, uint64_t k1, const void *data, size_t len)
 {
-    unsigned int olen = 32;
-    EVP_Digest(s, n, out, &olen, EVP_sha256(), NULL);
+    const unsigned char *in = data;
+    uint64_t v0 = 0x736f6d6570736575ULL ^ k0, v1 = 0x646f72616e646f6dULL ^ k1;
+    uint64_t v2 = 0x6c7967656e657261ULL ^ k0, v3 = 0x7465646279746573ULL ^ k1;
+    size_t end = len - (len % 8);
+    for (size_t i = 0; i < end; i += 8) {
+        uint64_t m = 0;
+        for (int j = 7; j >= 0; j--)
+            m = (m << 8) | in[i + (size_t)j];
+        v3 ^= m;
+        SIPROUND;
+        SIPROUND;
+        v0 ^= m;
+    }
+    uint64_t b = (uint64_t)len << 56;
+    for (size_t j = 0; j < len % 8; j++)
+        b |= (uint64_t)in[end + j] << (8 * j);
+    v3 ^= b;
+    SIPROUND;
+    SIPROUND;
+    v0 ^= b;
+    v2 ^= 0xff;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
 }
 
-static uint64_t digest_hash(const unsigned char d[32])
-{
-    uint64_t h;
-    memcpy(&h, d, sizeof(h));
-    return h;
-}
-
-static tok_entry *tab_slot(tok_entry *tab, size_t cap, const unsigned char d[32])
+/* Slot holding token, or the empty slot where it belongs. */
+static tok_entry *tab_slot(tok_entry *tab, size_t cap, uint64_t h, const char *token, size_t len)
 {
     size_t mask = cap - 1;
-    for (size_t i = (size_t)digest_hash(d) & mask;; i = (i + 1) & mask) {
-        if (!tab[i].used || memcmp(tab[i].digest, d, 32) == 0)
-            return &tab[i];
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        tok_entry *e = &tab[i];
+        if (!e->used)
+            return e;
+        if (e->hash == h && e->token_len == len && CRYPTO_memcmp(e->token, token, len) == 0)
+            return e;
     }
 }
 
@@ -301,7 +345,7 @@ static void tab_grow(kg_authn *a)
         abort();
     for (size_t i = 0; i < a->cap; i++)
         if (a->tab[i].used)
-            *tab_slot(nt, ncap, a->tab[i].digest) = a->tab[i];
+            *tab_slot(nt, ncap, a->tab[i].hash, a->tab[i].token, a->tab[i].token_len) = a->tab[i];
     free(a->tab);
     a->tab = nt;
     a->cap = ncap;
@@ -314,9 +358,9 @@ static void add_user(kg_authn *a, const char *token, const char *name, const cha
 {
     if ((a->count + 1) * 2 > a->cap)
         tab_grow(a);
-    unsigned char d[32];
-    sha256(token, strlen(token), d);
-    tok_entry *e = tab_slot(a->tab, a->cap, d);
+    size_t len = strlen(token);
+    uint64_t h = siphash24(a->k0, a->k1, token, len);
+    tok_entry *e = tab_slot(a->tab, a->cap, h, token, len);
     if (e->used) {
         if (record_num > 0)
             KG_WARN("duplicate token has been found in token file '%s', record number '%d'", a->path, record_num);
@@ -324,7 +368,9 @@ static void add_user(kg_authn *a, const char *token, const char *name, const cha
         a->count++;
     }
     e->used = true;
-    memcpy(e->digest, d, 32);
+    e->hash = h;
+    e->token = kg_arena_strndup(&a->arena, token, len);
+    e->token_len = len;
     e->user.name = kg_arena_strdup(&a->arena, name);
     e->user.uid = kg_arena_strdup(&a->arena, uid);
     /* AuthenticatedGroupAdder: append system:authenticated unless already authenticated/unauthenticated */
@@ -402,6 +448,14 @@ kg_authn *kg_authn_new(const kg_authn_config *cfg, kg_error *err)
         abort();
     kg_arena_init(&a->arena, 0);
     a->anonymous = cfg->anonymous_auth;
+    unsigned char key[16];
+    if (RAND_bytes(key, sizeof(key)) != 1) {
+        kg_authn_free(a);
+        kg_err_set(err, KG_EINTERNAL, "seeding the token table: no randomness");
+        return NULL;
+    }
+    memcpy(&a->k0, key, 8);
+    memcpy(&a->k1, key + 8, 8);
     if (cfg->token_auth_file) {
         a->path = cfg->token_auth_file;
         if (!kg_authn_parse_token_file(cfg->token_auth_file, on_token_row, a, err)) {
@@ -429,6 +483,9 @@ void kg_authn_free(kg_authn *a)
 {
     if (!a)
         return;
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->tab[i].used)
+            OPENSSL_cleanse((void *)a->tab[i].token, a->tab[i].token_len);
     free(a->tab);
     if (a->admin_token) {
         OPENSSL_cleanse(a->admin_token, strlen(a->admin_token));
@@ -477,16 +534,10 @@ kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorizat
     }
     if (!an->cap)
         return KG_AUTHN_UNAUTHORIZED;
-    unsigned char d[32];
-    sha256(token, tlen, d);
-    size_t mask = an->cap - 1;
-    for (size_t i = (size_t)digest_hash(d) & mask;; i = (i + 1) & mask) {
-        const tok_entry *e = &an->tab[i];
-        if (!e->used)
-            return KG_AUTHN_UNAUTHORIZED;
-        if (CRYPTO_memcmp(e->digest, d, 32) == 0) {
-            *out = e->user;
-            return KG_AUTHN_OK;
-        }
-    }
+    uint64_t h = siphash24(an->k0, an->k1, token, tlen);
+    const tok_entry *e = tab_slot(an->tab, an->cap, h, token, tlen);
+    if (!e->used)
+        return KG_AUTHN_UNAUTHORIZED;
+    *out = e->user;
+    return KG_AUTHN_OK;
 }

@@ -12,7 +12,8 @@
  *  - Every authenticated user also gets the group system:authenticated (appended when missing).
  *  - No credentials: user system:anonymous in group system:unauthenticated when anonymous auth is enabled,
  *    otherwise 401.
- * Token lookup is a hash table probe followed by a constant-time comparison of the stored token. */
+ * Token lookup: a keyed SipHash-2-4 picks the hash-table slot, then a constant-time comparison of the stored
+ * token. */
 #ifndef KG_SERVER_AUTHN_H
 #define KG_SERVER_AUTHN_H
 
