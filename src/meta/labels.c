@@ -33,14 +33,28 @@ typedef struct item {
 
 static tok string2token(const char *s, size_t n)
 {
-    static const struct {
-        const char *s;
-        tok t;
-    } m[] = {{")", T_CLOSE_PAR}, {",", T_COMMA}, {"!", T_NOT},  {"==", T_DOUBLE_EQ}, {"=", T_EQ},      {">", T_GT},
-             {"in", T_IN},       {"<", T_LT},    {"!=", T_NEQ}, {"notin", T_NOTIN},  {"(", T_OPEN_PAR}};
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (strlen(m[i].s) == n && memcmp(m[i].s, s, n) == 0)
-            return m[i].t;
+    switch (n) {
+    case 1:
+        switch (s[0]) {
+        case ')': return T_CLOSE_PAR;
+        case ',': return T_COMMA;
+        case '!': return T_NOT;
+        case '=': return T_EQ;
+        case '>': return T_GT;
+        case '<': return T_LT;
+        case '(': return T_OPEN_PAR;
+        }
+        return T_ERROR;
+    case 2:
+        if (s[0] == '=' && s[1] == '=')
+            return T_DOUBLE_EQ;
+        if (s[0] == '!' && s[1] == '=')
+            return T_NEQ;
+        if (s[0] == 'i' && s[1] == 'n')
+            return T_IN;
+        return T_ERROR;
+    case 5: return memcmp(s, "notin", 5) == 0 ? T_NOTIN : T_ERROR;
+    }
     return T_ERROR;
 }
 

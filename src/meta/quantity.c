@@ -158,10 +158,18 @@ static bool big_to_u64(const kg_qbig *b, uint64_t *v)
 /* Decimal digits of b into out (NUL-terminated); returns the length. */
 static size_t big_to_str(const kg_qbig *b, char *out)
 {
-    if (big_is_zero(b)) {
-        out[0] = '0';
-        out[1] = 0;
-        return 1;
+    if (b->n <= 2) {
+        uint64_t v = b->n == 0 ? 0 : b->n == 1 ? b->d[0] : ((uint64_t)b->d[1] << 32 | b->d[0]);
+        char tmp[24];
+        size_t n = 0;
+        do {
+            tmp[n++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        for (size_t i = 0; i < n; i++)
+            out[i] = tmp[n - 1 - i];
+        out[n] = 0;
+        return n;
     }
     kg_qbig t = *b;
     char tmp[BIG_STR_MAX];
@@ -219,7 +227,8 @@ static void get_dec(const kg_quantity *q, qdec *d)
     if (q->is_dec) {
         d->neg = q->d_neg;
         d->exp = q->d_exp;
-        d->mag = q->d_mag;
+        d->mag.n = q->d_mag.n;
+        memcpy(d->mag.d, q->d_mag.d, q->d_mag.n * sizeof(uint32_t));
     } else {
         qdec_from_int(d, q->i_value, q->i_scale);
     }
@@ -232,7 +241,8 @@ static bool put_dec(kg_quantity *q, const qdec *d)
     q->is_dec = true;
     q->d_neg = d->neg && !big_is_zero(&d->mag);
     q->d_exp = (int32_t)d->exp;
-    q->d_mag = d->mag;
+    q->d_mag.n = d->mag.n;
+    memcpy(q->d_mag.d, d->mag.d, d->mag.n * sizeof(uint32_t));
     q->i_value = 0;
     q->i_scale = 0;
     return true;
@@ -255,6 +265,58 @@ static int mag_cmp_scaled(const kg_qbig *a, int64_t ea, const kg_qbig *b, int64_
     return -mag_cmp_scaled(b, eb, a, ea);
 }
 
+typedef unsigned __int128 u128;
+
+static const uint64_t POW10_64[19] = {1ULL,
+                                      10ULL,
+                                      100ULL,
+                                      1000ULL,
+                                      10000ULL,
+                                      100000ULL,
+                                      1000000ULL,
+                                      10000000ULL,
+                                      100000000ULL,
+                                      1000000000ULL,
+                                      10000000000ULL,
+                                      100000000000ULL,
+                                      1000000000000ULL,
+                                      10000000000000ULL,
+                                      100000000000000ULL,
+                                      1000000000000000ULL,
+                                      10000000000000000ULL,
+                                      100000000000000000ULL,
+                                      1000000000000000000ULL};
+
+/* Both magnitudes fit 64 bits and the exponents differ by at most 18: align them exactly in 128 bits. */
+static bool align128(const qdec *x, const qdec *y, u128 *a, u128 *b, int64_t *exp)
+{
+    uint64_t mx, my;
+    if (!big_to_u64(&x->mag, &mx) || !big_to_u64(&y->mag, &my))
+        return false;
+    int64_t diff = x->exp - y->exp;
+    if (diff > 18 || diff < -18)
+        return false;
+    if (diff >= 0) {
+        *a = (u128)mx * POW10_64[diff];
+        *b = my;
+        *exp = y->exp;
+    } else {
+        *a = mx;
+        *b = (u128)my * POW10_64[-diff];
+        *exp = x->exp;
+    }
+    return true;
+}
+
+static void big_set_u128(kg_qbig *b, u128 v)
+{
+    b->n = 0;
+    while (v) {
+        b->d[b->n++] = (uint32_t)v;
+        v >>= 32;
+    }
+}
+
 static int qdec_cmp(const qdec *x, const qdec *y)
 {
     int sx = big_is_zero(&x->mag) ? 0 : x->neg ? -1 : 1;
@@ -263,12 +325,36 @@ static int qdec_cmp(const qdec *x, const qdec *y)
         return sx < sy ? -1 : 1;
     if (sx == 0)
         return 0;
-    int c = mag_cmp_scaled(&x->mag, x->exp, &y->mag, y->exp);
+    u128 a, b;
+    int64_t e;
+    int c;
+    if (align128(x, y, &a, &b, &e))
+        c = a < b ? -1 : a > b;
+    else
+        c = mag_cmp_scaled(&x->mag, x->exp, &y->mag, y->exp);
     return sx < 0 ? -c : c;
 }
 
 static bool qdec_add(qdec *r, const qdec *x, const qdec *y)
 {
+    u128 ma, mb;
+    int64_t e;
+    if (align128(x, y, &ma, &mb, &e) && ma < ((u128)1 << 126) && mb < ((u128)1 << 126)) {
+        r->exp = e;
+        if (x->neg == y->neg) {
+            big_set_u128(&r->mag, ma + mb);
+            r->neg = x->neg;
+        } else if (ma >= mb) {
+            big_set_u128(&r->mag, ma - mb);
+            r->neg = x->neg;
+        } else {
+            big_set_u128(&r->mag, mb - ma);
+            r->neg = y->neg;
+        }
+        if (big_is_zero(&r->mag))
+            r->neg = false;
+        return true;
+    }
     qdec a = *x, b = *y;
     int64_t exp = a.exp < b.exp ? a.exp : b.exp;
     if (!big_is_zero(&a.mag) && !big_mul_pow10(&a.mag, (uint64_t)(a.exp - exp)))
@@ -419,28 +505,37 @@ static bool suffix_char(char c)
 /* suffixHandler.interpret */
 static bool interpret_suffix(const char *s, size_t n, int *base, int32_t *exponent, kg_qformat *fmt)
 {
-    static const struct {
-        const char *s;
-        int base;
-        int32_t exp;
-        kg_qformat fmt;
-    } tab[] = {
-        {"", 10, 0, KG_QFMT_DECIMAL_SI},   {"n", 10, -9, KG_QFMT_DECIMAL_SI}, {"u", 10, -6, KG_QFMT_DECIMAL_SI},
-        {"m", 10, -3, KG_QFMT_DECIMAL_SI}, {"k", 10, 3, KG_QFMT_DECIMAL_SI},  {"M", 10, 6, KG_QFMT_DECIMAL_SI},
-        {"G", 10, 9, KG_QFMT_DECIMAL_SI},  {"T", 10, 12, KG_QFMT_DECIMAL_SI}, {"P", 10, 15, KG_QFMT_DECIMAL_SI},
-        {"E", 10, 18, KG_QFMT_DECIMAL_SI}, {"Ki", 2, 10, KG_QFMT_BINARY_SI},  {"Mi", 2, 20, KG_QFMT_BINARY_SI},
-        {"Gi", 2, 30, KG_QFMT_BINARY_SI},  {"Ti", 2, 40, KG_QFMT_BINARY_SI},  {"Pi", 2, 50, KG_QFMT_BINARY_SI},
-        {"Ei", 2, 60, KG_QFMT_BINARY_SI},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
-        if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0) {
-            *base = tab[i].base;
-            *exponent = tab[i].exp;
-            *fmt = tab[i].fmt;
+    *base = 10;
+    *fmt = KG_QFMT_DECIMAL_SI;
+    if (n == 0) {
+        *exponent = 0;
+        return true;
+    }
+    if (n == 1) {
+        switch (s[0]) {
+        case 'n': *exponent = -9; return true;
+        case 'u': *exponent = -6; return true;
+        case 'm': *exponent = -3; return true;
+        case 'k': *exponent = 3; return true;
+        case 'M': *exponent = 6; return true;
+        case 'G': *exponent = 9; return true;
+        case 'T': *exponent = 12; return true;
+        case 'P': *exponent = 15; return true;
+        case 'E': *exponent = 18; return true;
+        }
+        return false;
+    }
+    if (n == 2 && s[1] == 'i') {
+        static const char bin[] = "KMGTPE";
+        const char *p = strchr(bin, s[0]);
+        if (p && s[0]) {
+            *base = 2;
+            *exponent = (int32_t)(10 * (p - bin + 1));
+            *fmt = KG_QFMT_BINARY_SI;
             return true;
         }
     }
-    if (n > 1 && (s[0] == 'e' || s[0] == 'E')) {
+    if (s[0] == 'e' || s[0] == 'E') {
         /* strconv.ParseInt(s[1:], 10, 64), then limited to what an int32 scale can negate */
         size_t i = 1;
         bool neg = false;
@@ -456,7 +551,6 @@ static bool interpret_suffix(const char *s, size_t n, int *base, int32_t *expone
             if (v > INT32_MAX)
                 return false;
         }
-        *base = 10;
         *exponent = (int32_t)(neg ? -v : v);
         *fmt = KG_QFMT_DECIMAL_EXPONENT;
         return true;
@@ -464,13 +558,27 @@ static bool interpret_suffix(const char *s, size_t n, int *base, int32_t *expone
     return false;
 }
 
+static void q_clear(kg_quantity *q)
+{
+    /* everything but the unused limbs */
+    q->format = KG_QFMT_DECIMAL_SI;
+    q->is_dec = false;
+    q->d_neg = false;
+    q->i_scale = 0;
+    q->i_value = 0;
+    q->d_exp = 0;
+    q->d_mag.n = 0;
+    q->s[0] = 0;
+}
+
 bool kg_quantity_parse(const char *str, size_t end, kg_quantity *out, kg_error *err)
 {
-    memset(out, 0, sizeof *out);
+    q_clear(out);
     if (end == 0)
         return perr(err, KG_QUANTITY_ERR_FORMAT);
     if (end == 1 && str[0] == '0') {
         out->s[0] = '0';
+        out->s[1] = 0;
         return true;
     }
 
@@ -654,7 +762,7 @@ bool kg_quantity_from_json(const kg_json *v, kg_quantity *out, kg_error *err)
 kg_quantity kg_quantity_new(int64_t value, kg_qformat format)
 {
     kg_quantity q;
-    memset(&q, 0, sizeof q);
+    q_clear(&q);
     q.format = format;
     q.i_value = value;
     return q;
