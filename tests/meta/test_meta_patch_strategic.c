@@ -557,11 +557,91 @@ static void test_set_order_without_merge_key(void **s)
     smp_ok(NULL, NULL, "{\"x\":[{\"a\":1}]}", "{\"$setElementOrder/x\":[{\"a\":1}]}", "{\"x\":[{\"a\":1}]}");
 }
 
+/* strategicpatch/patch_test.go strategicMergePatchRawTestCases: the three-way patch applied to "current" must give
+ * "result" (list order included). */
+static void test_upstream_apply_cases(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *name, *current, *patch, *result;
+    } cases[] = {
+        {"delete all duplicate items in lists of scalars", "{\"mergingIntList\":[1,2,3,3,4]}",
+         "{\"$setElementOrder/mergingIntList\":[1,2],\"$deleteFromPrimitiveList/mergingIntList\":[3]}",
+         "{\"mergingIntList\":[1,2,4]}"},
+        {"merge lists of maps", "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":\"b\"}]}",
+         "{\"$setElementOrder/mergingList\":[{\"name\":4},{\"name\":1},{\"name\":2},{\"name\":3}],"
+         "\"mergingList\":[{\"name\":4,\"value\":4},{\"name\":3,\"value\":3}]}",
+         "{\"mergingList\":[{\"name\":4,\"value\":4},{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":\"b\"},"
+         "{\"name\":3,\"value\":3}]}"},
+        {"set elements order in a list with server-only items 2",
+         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":9},{\"name\":3,\"value\":3},"
+         "{\"name\":4,\"value\":4}]}",
+         "{\"$setElementOrder/mergingList\":[{\"name\":2},{\"name\":1},{\"name\":4},{\"name\":3}]}",
+         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":9},{\"name\":4,\"value\":4},"
+         "{\"name\":3,\"value\":3}]}"},
+        {"set elements order in a list with server-only items 3",
+         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":7},{\"name\":9},{\"name\":8},"
+         "{\"name\":3,\"value\":3},{\"name\":4,\"value\":4}]}",
+         "{\"$setElementOrder/mergingList\":[{\"name\":2},{\"name\":1},{\"name\":4},{\"name\":3}]}",
+         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":7},{\"name\":9},{\"name\":8},"
+         "{\"name\":4,\"value\":4},{\"name\":3,\"value\":3}]}"},
+        {"add an item in a int list and preserve order", "{\"mergingIntList\":[1,2]}",
+         "{\"$setElementOrder/mergingIntList\":[3,1,2],\"mergingIntList\":[3]}", "{\"mergingIntList\":[3,1,2]}"},
+        {"add multiple items in a int list and preserve order", "{\"mergingIntList\":[1,2]}",
+         "{\"$setElementOrder/mergingIntList\":[1,4,2,3],\"mergingIntList\":[4,3]}", "{\"mergingIntList\":[1,4,2,3]}"},
+        {"delete an item in a int list and preserve order", "{\"mergingIntList\":[1,2,3]}",
+         "{\"$setElementOrder/mergingIntList\":[2,1],\"$deleteFromPrimitiveList/mergingIntList\":[3]}",
+         "{\"mergingIntList\":[2,1]}"},
+        {"add and delete an item in a int list and preserve order", "{\"mergingIntList\":[1,2,3]}",
+         "{\"$setElementOrder/mergingIntList\":[4,2,1],\"mergingIntList\":[4],"
+         "\"$deleteFromPrimitiveList/mergingIntList\":[3]}",
+         "{\"mergingIntList\":[4,2,1]}"},
+        {"set elements order in a int list with server-only items", "{\"mergingIntList\":[1,3,4,2,9]}",
+         "{\"$setElementOrder/mergingIntList\":[4,2,3,1]}", "{\"mergingIntList\":[4,2,3,1,9]}"},
+        {"set elements order in a int list with server-only items 3", "{\"mergingIntList\":[1,2,7,9,8,3,4]}",
+         "{\"$setElementOrder/mergingIntList\":[2,1,4,3]}", "{\"mergingIntList\":[2,1,7,9,8,4,3]}"},
+        {"behavior of set element order for a merging list with duplicate",
+         "{\"mergingList\":[{\"name\":1},{\"name\":2,\"value\":\"dup1\"},{\"name\":3},{\"name\":2,\"value\":\"dup2\"},"
+         "{\"name\":4}]}",
+         "{\"$setElementOrder/mergingList\":[{\"name\":2},{\"name\":1},{\"name\":4},{\"name\":3},{\"name\":2}]}",
+         "{\"mergingList\":[{\"name\":2,\"value\":\"dup1\"},{\"name\":2,\"value\":\"dup2\"},{\"name\":1},{\"name\":4},"
+         "{\"name\":3}]}"},
+        {"behavior of set element order for a merging int list with duplicate", "{\"mergingIntList\":[1,2,3,2,4]}",
+         "{\"$setElementOrder/mergingIntList\":[2,1,4,3,2]}", "{\"mergingIntList\":[2,2,1,4,3]}"},
+        {"retainKeys map should clear defaulted field", "{\"retainKeysMap\":{\"value\":\"foo\"}}",
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"other\"],\"other\":\"bar\"}}", "{\"retainKeysMap\":{\"other\":\"bar\"}}"},
+        {"retainKeys map should clear defaulted field with conflict (discriminated union)",
+         "{\"retainKeysMap\":{\"name\":\"type1\",\"value\":\"foo\"}}",
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"name\",\"other\"],\"name\":\"type2\",\"other\":\"bar\"}}",
+         "{\"retainKeysMap\":{\"name\":\"type2\",\"other\":\"bar\"}}"},
+        {"retainKeys map deletes a field and clears a field",
+         "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"bar\",\"other\":\"a\"}}",
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"name\"],\"value\":null}}", "{\"retainKeysMap\":{\"name\":\"foo\"}}"},
+        {"retainKeys map clears a field", "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"bar\",\"other\":\"a\"}}",
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"name\",\"value\"]}}",
+         "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"bar\"}}"},
+        {"retainKeys map adds a field in a nested map",
+         "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"bar\",\"simpleMap\":{\"key1\":\"a\",\"key3\":\"c\"}}}",
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"name\",\"simpleMap\",\"value\"],\"simpleMap\":{\"key2\":\"b\"}}}",
+         "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"bar\",\"simpleMap\":{\"key1\":\"a\",\"key2\":\"b\",\"key3\":"
+         "\"c\"}}}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kg_error e = {0};
+        kg_json *out = NULL;
+        if (!kg_patch_strategic(&A, J(cases[i].current), J(cases[i].patch), &TEST_SCHEMA, MERGE_ITEM, &out, &e))
+            fail_msg("%s: %s", cases[i].name, e.msg);
+        if (!kg_json_equal(out, J(cases[i].result)))
+            fail_msg("%s:\n got %s\nwant %s", cases[i].name, kg_json_to_string(&A, out, 0, NULL), cases[i].result);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_upstream_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ordering, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upstream_apply_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_primitive_list_directives, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_builtin_pod, setup, teardown),
