@@ -53,8 +53,12 @@ static bool csv_read_line(csv_reader *r)
         r->line.len--;
         r->line.data[r->line.len - 1] = '\n';
     }
-    if (r->line.len == 0 || r->line.data[r->line.len - 1] != '\n')
+    if (r->line.len == 0 || r->line.data[r->line.len - 1] != '\n') {
+        /* last line without a newline: Go drops a trailing \r before EOF */
+        if (r->line.len && r->line.data[r->line.len - 1] == '\r')
+            r->line.len--;
         kg_buf_putc(&r->line, '\n');
+    }
     return true;
 }
 

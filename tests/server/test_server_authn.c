@@ -69,7 +69,7 @@ static void token_file_rows(void **state)
                                       ",nobody,uid0\n"
                                       "token4,dave,uid4,,extra\n"
                                       "\"tok\nen5\",eve,uid5,\"\"\n"
-                                      "token6, frank ,uid6");
+                                      "token6, frank ,uid6\r");
     rows r = {0};
     kg_error err = {0};
     assert_true(kg_authn_parse_token_file(p, collect, &r, &err));
