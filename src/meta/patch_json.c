@@ -3,10 +3,12 @@
  *
  * Notable v4 behaviours kept on purpose (clients depend on them):
  *   - "replace" of a missing object member adds it (v4 only checks that the parent exists);
+ *   - "replace" at "" swaps the whole document for an object/array value and silently ignores other values;
+ *     "test" at "" compares the whole document; "add"/"remove"/"move"/"copy" never resolve "";
  *   - "copy" from a missing object member copies null;
- *   - "test" compares objects one way (every member of the document value must be in the test value);
+ *   - "test" compares scalars by their JSON text (1 and 1.0 differ);
  *   - negative array indices count from the end;
- *   - a path without any "/" addresses a member of the root ("a" works like "/a"), "" never resolves. */
+ *   - a path whose first "/" is not at the start ignores what precedes it ("x/a" addresses "/a"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -205,25 +207,21 @@ static kg_json *find_object(kg_arena *a, kg_json *doc, const char *path, const c
     }
 }
 
-/* lazyNode.equal: one-way for objects, raw-text for primitives. */
+/* lazyNode.equal: structural for objects and arrays, raw text for scalars (JSON null members are nil in v4). */
 static bool v4_equal(const kg_json *n, const kg_json *o)
 {
     if (!n || n->type == KG_JSON_NULL)
-        return o && o->type == KG_JSON_NULL;
-    if (!o)
+        return !o || o->type == KG_JSON_NULL;
+    if (!o || o->type == KG_JSON_NULL)
         return false;
     switch (n->type) {
     case KG_JSON_OBJECT:
-        if (o->type != KG_JSON_OBJECT)
+        if (o->type != KG_JSON_OBJECT || o->len != n->len)
             return false;
         for (uint32_t i = 0; i < n->len; i++) {
             const kg_json_member *m = &n->u.members[i];
             const kg_json *ov = kg_json_getn(o, m->key, m->key_len);
-            if (!ov)
-                return false;
-            if (m->val->type == KG_JSON_NULL && ov->type == KG_JSON_NULL)
-                continue;
-            if (!v4_equal(m->val, ov))
+            if (!ov || !v4_equal(m->val, ov))
                 return false;
         }
         return true;
@@ -277,8 +275,9 @@ static bool op_str(const kg_json *op, const char *field, const char *missing_msg
 
 #define FAIL(...) return kg_err_set(err, KG_EINVAL, __VA_ARGS__)
 
-static bool apply_op(kg_arena *a, kg_json *doc, const kg_json *op, kg_error *err)
+static bool apply_op(kg_arena *a, kg_json **docp, const kg_json *op, kg_error *err)
 {
+    kg_json *doc = *docp;
     const char *kind = "unknown";
     const kg_json *k = kg_json_get(op, "op");
     if (k && k->type == KG_JSON_STRING)
@@ -309,6 +308,12 @@ static bool apply_op(kg_arena *a, kg_json *doc, const kg_json *op, kg_error *err
     if (strcmp(kind, "replace") == 0) {
         if (!op_str(op, "path", "operation missing path field", &path, eb, sizeof eb))
             FAIL("replace operation failed to decode path: %s", eb);
+        if (!*path) {
+            /* the whole document; v4 wraps a nil error for other values, so they are silently ignored */
+            if (value && (value->type == KG_JSON_OBJECT || value->type == KG_JSON_ARRAY))
+                *docp = kg_json_clone(a, value);
+            return true;
+        }
         if (!(con = find_object(a, doc, path, &key)))
             FAIL("replace operation does not apply: doc is missing path: %s: missing value", path);
         if (con_get(con, key, &val, eb, sizeof eb) != GET_OK)
@@ -343,6 +348,11 @@ static bool apply_op(kg_arena *a, kg_json *doc, const kg_json *op, kg_error *err
     if (strcmp(kind, "test") == 0) {
         if (!op_str(op, "path", "operation missing path field", &path, eb, sizeof eb))
             FAIL("test operation failed to decode path: %s", eb);
+        if (!*path) {
+            if (!v4_equal(doc, value))
+                FAIL("testing value  failed: test failed");
+            return true;
+        }
         if (!(con = find_object(a, doc, path, &key)))
             FAIL("test operation does not apply: is missing path: %s: missing value", path);
         if (con_get(con, key, &val, eb, sizeof eb) != GET_OK)
@@ -393,7 +403,7 @@ bool kg_patch_json(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_jso
     }
     kg_json *work = kg_json_clone(a, doc);
     for (uint32_t i = 0; i < patch->len; i++)
-        if (!apply_op(a, work, patch->u.items[i], err))
+        if (!apply_op(a, &work, patch->u.items[i], err))
             return false;
     *out = work;
     return true;

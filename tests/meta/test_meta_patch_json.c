@@ -138,10 +138,20 @@ static void test_v4_quirks(void **s)
     ok("{}", "[{\"op\":\"copy\",\"from\":\"/nope\",\"path\":\"/a\"}]", "{\"a\":null}");
     /* test of a missing member against null passes */
     ok("{}", "[{\"op\":\"test\",\"path\":\"/nope\",\"value\":null}]", "{}");
-    /* test compares objects one way: every member of the document value must match */
-    ok("{\"o\":{\"a\":1}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1,\"b\":2}}]", "{\"o\":{\"a\":1}}");
+    /* test compares objects and arrays structurally (member order ignored, nulls significant) */
+    ok("{\"o\":{\"a\":1,\"n\":null}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"n\":null,\"a\":1}}]",
+       "{\"o\":{\"a\":1,\"n\":null}}");
+    bad("{\"o\":{\"a\":1}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1,\"b\":2}}]",
+        "testing value /o failed: test failed");
     bad("{\"o\":{\"a\":1,\"b\":2}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1}}]",
         "testing value /o failed: test failed");
+    bad("{\"o\":{\"a\":null}}", "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"a\":1}}]",
+        "testing value /o failed: test failed");
+    /* "" is the whole document for replace (objects and arrays only; anything else is ignored) and test */
+    ok("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"\",\"value\":{\"b\":2}}]", "{\"b\":2}");
+    ok("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"\",\"value\":3}]", "{\"a\":1}");
+    ok("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":1}}]", "{\"a\":1}");
+    bad("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":2}}]", "testing value  failed: test failed");
     /* numbers compare by their text: 1 and 1.0 differ */
     bad("{\"n\":1}", "[{\"op\":\"test\",\"path\":\"/n\",\"value\":1.0}]", "testing value /n failed: test failed");
     /* a whole-document op at "" is not supported by v4 */
