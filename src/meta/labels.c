@@ -157,7 +157,7 @@ static item consume(parser *p, int ctx)
     return it;
 }
 
-/* A growing string set kept sorted and unique (sets.String + List()). */
+/* sets.String: values are appended, then sorted and deduplicated once (List()), so large sets stay O(n log n). */
 typedef struct strset {
     const char **v;
     size_t n, cap;
@@ -165,25 +165,29 @@ typedef struct strset {
 
 static void set_insert(kg_arena *a, strset *s, const char *x)
 {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(s->v[mid], x);
-        if (c == 0)
-            return;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     if (s->n == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 4;
         s->v = kg_arena_realloc(a, s->v, s->cap * sizeof(char *), nc * sizeof(char *));
         s->cap = nc;
     }
-    memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(char *));
-    s->v[lo] = x;
-    s->n++;
+    s->v[s->n++] = x;
+}
+
+static int cmp_strp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void set_finish(strset *s)
+{
+    if (s->n < 2)
+        return;
+    qsort(s->v, s->n, sizeof(char *), cmp_strp);
+    size_t k = 1;
+    for (size_t i = 1; i < s->n; i++)
+        if (strcmp(s->v[i], s->v[k - 1]) != 0)
+            s->v[k++] = s->v[i];
+    s->n = k;
 }
 
 static bool perr(parser *p, const char *fmt, const char *lit)
@@ -293,20 +297,24 @@ static bool parse_requirement(parser *p, kg_label_req *out)
             set_insert(p->a, &vals, v.lit);
         }
     }
+    set_finish(&vals);
     return kg_label_req_new(p->a, key, op, vals.v, vals.n, out, p->err);
+}
+
+static int cmp_req(const void *x, const void *y)
+{
+    const kg_label_req *a = x, *b = y;
+    int c = strcmp(a->key, b->key);
+    /* equal keys keep their input order */
+    return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
 static void sort_reqs(kg_label_req *r, size_t n)
 {
-    for (size_t i = 1; i < n; i++) {
-        kg_label_req x = r[i];
-        size_t j = i;
-        while (j > 0 && strcmp(r[j - 1].key, x.key) > 0) {
-            r[j] = r[j - 1];
-            j--;
-        }
-        r[j] = x;
-    }
+    for (size_t i = 0; i < n; i++)
+        r[i].order = i;
+    if (n > 1)
+        qsort(r, n, sizeof *r, cmp_req);
 }
 
 static void push_req(kg_arena *a, kg_label_selector *sel, size_t *cap, const kg_label_req *r)
@@ -516,11 +524,6 @@ bool kg_labels_matches_object(const kg_label_selector *sel, const kg_json *obj)
     return kg_labels_matches(sel, kg_json_path(obj, "metadata.labels"));
 }
 
-static int cmp_str(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 char *kg_labels_string(kg_arena *a, const kg_label_selector *sel)
 {
     kg_buf b = KG_BUF_INIT;
@@ -550,7 +553,7 @@ char *kg_labels_string(kg_arena *a, const kg_label_selector *sel)
         } else if (r->nvalues > 1) {
             const char **sorted = kg_arena_alloc(a, r->nvalues * sizeof(char *));
             memcpy(sorted, r->values, r->nvalues * sizeof(char *));
-            qsort(sorted, r->nvalues, sizeof(char *), cmp_str);
+            qsort(sorted, r->nvalues, sizeof(char *), cmp_strp);
             for (size_t j = 0; j < r->nvalues; j++) {
                 if (j)
                     kg_buf_putc(&b, ',');

@@ -30,6 +30,7 @@ typedef struct kg_label_req {
     kg_label_op op;
     const char **values; /* parser: sorted, unique; LabelSelector: as given */
     size_t nvalues;
+    size_t order; /* position before sorting by key (ties keep input order) */
 } kg_label_req;
 
 typedef struct kg_label_selector {

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *nz(const char *s)
@@ -333,21 +334,38 @@ char *kg_field_errors_aggregate(kg_arena *a, const kg_field_errors *l)
     return kg_errors_aggregate(a, msgs, l->len);
 }
 
+typedef struct agg_item {
+    const char *msg;
+    size_t idx;
+} agg_item;
+
+static int agg_cmp(const void *x, const void *y)
+{
+    const agg_item *a = x, *b = y;
+    int c = strcmp(a->msg, b->msg);
+    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
 char *kg_errors_aggregate(kg_arena *a, const char *const *in, size_t count)
 {
     if (count == 0)
         return NULL;
-    /* drop duplicate messages (first occurrence kept), then join */
+    /* drop duplicate messages keeping the first occurrence, in O(n log n) */
+    agg_item *items = kg_arena_alloc(a, count * sizeof(agg_item));
+    bool *keep = kg_arena_alloc(a, count * sizeof(bool));
+    for (size_t i = 0; i < count; i++) {
+        items[i] = (agg_item){in[i] ? in[i] : "", i};
+        keep[i] = true;
+    }
+    qsort(items, count, sizeof(agg_item), agg_cmp);
+    for (size_t i = 1; i < count; i++)
+        if (strcmp(items[i].msg, items[i - 1].msg) == 0)
+            keep[items[i].idx] = false;
     const char **msgs = kg_arena_alloc(a, count * sizeof(char *));
     size_t n = 0;
-    for (size_t i = 0; i < count; i++) {
-        const char *m = in[i] ? in[i] : "";
-        bool seen = false;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = strcmp(msgs[j], m) == 0;
-        if (!seen)
-            msgs[n++] = m;
-    }
+    for (size_t i = 0; i < count; i++)
+        if (keep[i])
+            msgs[n++] = in[i] ? in[i] : "";
     if (n == 1)
         return kg_arena_strdup(a, msgs[0]);
     kg_buf b = KG_BUF_INIT;

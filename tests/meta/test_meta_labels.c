@@ -79,6 +79,30 @@ static void test_parse_good_and_string(void **st)
     }
 }
 
+static void test_large_inputs(void **st)
+{
+    (void)st;
+    /* 20000 values and 2000 requirements: parsed without quadratic work, deduplicated and sorted */
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_puts(&b, "x in (");
+    for (int i = 20000; i > 0; i--)
+        kg_buf_printf(&b, "v%d,v%d,", i, i);
+    kg_buf_puts(&b, "v1)");
+    for (int i = 2000; i > 0; i--)
+        kg_buf_printf(&b, ",k%d=a", i);
+    kg_label_selector sel;
+    kg_error err;
+    assert_true(kg_labels_parse(&A, kg_buf_cstr(&b), &sel, &err));
+    kg_buf_free(&b);
+    assert_int_equal(sel.n, 2001);
+    assert_string_equal(sel.reqs[0].key, "k1");
+    assert_string_equal(sel.reqs[1].key, "k10");
+    assert_string_equal(sel.reqs[2000].key, "x");
+    assert_int_equal(sel.reqs[2000].nvalues, 20000);
+    assert_string_equal(sel.reqs[2000].values[0], "v1");
+    assert_string_equal(sel.reqs[2000].values[1], "v10");
+}
+
 static void test_parse_errors(void **st)
 {
     (void)st;
@@ -313,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_parse_good_and_string, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matching, setup, teardown),
         cmocka_unit_test_setup_teardown(test_label_selector_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_selectors, setup, teardown),

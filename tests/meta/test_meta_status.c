@@ -196,6 +196,8 @@ static void test_admission_helpers(void **s)
     const char *msgs[] = {"a", "b", "a", "c"};
     assert_string_equal(kg_errors_aggregate(&A, msgs, 4), "[a, b, c]");
     assert_string_equal(kg_errors_aggregate(&A, msgs, 1), "a");
+    const char *order[] = {"z", "a", "z", "m", "a"};
+    assert_string_equal(kg_errors_aggregate(&A, order, 5), "[z, a, m]");
     const char *dup[] = {"x", "x"};
     assert_string_equal(kg_errors_aggregate(&A, dup, 2), "x");
     assert_null(kg_errors_aggregate(&A, msgs, 0));
