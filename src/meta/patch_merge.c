@@ -1,11 +1,12 @@
 /* RFC 7386 JSON Merge Patch as evanphx/json-patch v4 MergePatch implements it (kube-apiserver's
- * application/merge-patch+json): null deletes, objects merge recursively, anything else replaces; null members
- * inside values that are added (not merged) are pruned, nulls that are array elements are kept. */
+ * application/merge-patch+json): null deletes, objects merge recursively, anything else replaces. Values that are
+ * added rather than merged have their nulls pruned, null array elements included (v4's pruneAryNulls); an array or
+ * scalar patch value that replaces an object is taken as is. */
 #include <string.h>
 
 #include "meta/patch.h"
 
-/* Remove null members of objects, recursively (also inside arrays); array null elements stay. */
+/* Remove null members of objects and null array elements, recursively. */
 static kg_json *prune_nulls(kg_arena *a, const kg_json *v)
 {
     if (v->type == KG_JSON_OBJECT) {
@@ -20,7 +21,8 @@ static kg_json *prune_nulls(kg_arena *a, const kg_json *v)
     if (v->type == KG_JSON_ARRAY) {
         kg_json *arr = kg_json_new_array(a);
         for (uint32_t i = 0; i < v->len; i++)
-            kg_json_array_append(a, arr, prune_nulls(a, v->u.items[i]));
+            if (v->u.items[i]->type != KG_JSON_NULL)
+                kg_json_array_append(a, arr, prune_nulls(a, v->u.items[i]));
         return arr;
     }
     return kg_json_clone(a, v);

@@ -94,8 +94,12 @@ static void test_kubernetes_objects(void **s)
             "[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}",
        "{\"metadata\":{\"name\":\"d\",\"labels\":{\"app\":\"web\"}},"
        "\"spec\":{\"replicas\":1,\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}");
-    /* nulls inside added values are pruned, but kept as array elements */
-    ok("{}", "{\"a\":{\"b\":null,\"c\":[null,{\"d\":null,\"e\":1}]}}", "{\"a\":{\"c\":[null,{\"e\":1}]}}");
+    /* nulls inside added values are pruned, array elements included (v4 pruneAryNulls) */
+    ok("{}", "{\"a\":{\"b\":null,\"c\":[null,{\"d\":null,\"e\":1}]}}", "{\"a\":{\"c\":[{\"e\":1}]}}");
+    ok("{\"l\":[1]}", "{\"l\":[null,2]}", "{\"l\":[2]}");
+    ok("{}", "[null,{\"a\":null}]", "[{}]");
+    /* ...but an array or scalar that replaces an object is taken verbatim */
+    ok("{\"o\":{\"a\":1}}", "{\"o\":[null,{\"b\":null}]}", "{\"o\":[null,{\"b\":null}]}");
     /* a null in the document survives unrelated patches; deleting a missing key is a no-op */
     ok("{\"x\":null}", "{\"y\":null}", "{\"x\":null}");
 }
