@@ -1,6 +1,7 @@
 // Merges the kgate and npm benchmark outputs into bench/results/cel.json and a short cel.md with the ratios.
 // Usage: node report.mjs <kgate.json> <npm.json> <out.json> <out.md>
 import { readFileSync, writeFileSync } from 'node:fs'
+import { loadavg, cpus } from 'node:os'
 
 const [kPath, nPath, outJson, outMd] = process.argv.slice(2)
 const k = JSON.parse(readFileSync(kPath, 'utf8'))
@@ -19,6 +20,8 @@ const minOf = (key) => Math.min(...rows.map((r) => r[key]))
 const summary = {
   date: new Date().toISOString(),
   node: n.node,
+  cpus: cpus().length,
+  loadavg_at_end: loadavg().map((x) => +x.toFixed(2)),
   method: `median of ${k.runs} calibrated runs of ~${k.ms_per_run} ms per figure; same Pod (bench/cel/pod.json) and expressions (bench/cel/expressions.json)`,
   goal: { eval_speedup: 10, compile_speedup: 5 },
   min_eval_speedup: minOf('eval_speedup_vs_best_peer'),
@@ -30,7 +33,7 @@ writeFileSync(outJson, JSON.stringify({ summary, results: rows }, null, 2) + '\n
 
 const fmt = (x) => x >= 1000 ? Math.round(x).toLocaleString('en-US') : (Math.round(x * 10) / 10).toString()
 let md = '# CEL benchmark: kgate vs npm CEL engines\n\n'
-md += `${summary.date}, Node ${n.node}; ${summary.method}. ns per operation; speed-up = best peer / kgate.\n`
+md += `${summary.date}, Node ${n.node}, ${summary.cpus} CPUs, load average at the end ${summary.loadavg_at_end.join(' / ')} (shared machine: compare columns, not absolute values); ${summary.method}. ns per operation; speed-up = best peer / kgate.\n`
 md += 'compile: kgate = parse + check + plan; @marcbachmann/cel-js = parse + check; @bufbuild/cel = parse + plan.\n'
 md += 'eval: kgate = fresh activation over the JSON DOM + evaluation with cost tracking (1M per-call limit).\n\n'
 md += `| # | expression | kgate compile | kgate eval | ${peers.map((p) => `${p} compile | ${p} eval`).join(' | ')} | compile × | eval × |\n`
