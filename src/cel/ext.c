@@ -446,7 +446,7 @@ static cel_value s_format(cel_call_ctx *ctx, const cel_value *a, size_t n)
                 prec = prec * 10 + (f[i] - '0');
                 i++;
             }
-            if (i == st || i >= fn) {
+            if (i == st || i >= fn || prec > 1000) {
                 kg_buf_free(&b);
                 return cel_err(ctx, "could not parse formatting clause: error while parsing precision");
             }
@@ -622,8 +622,8 @@ static cel_value l_range(cel_call_ctx *ctx, const cel_value *a, size_t n)
     int64_t cnt = a[0].u.i;
     if (cnt < 0)
         cnt = 0;
-    if (cnt > 10000000)
-        return cel_err(ctx, "lists.range: size too large");
+    if (cnt > (1 << 20))
+        return cel_err(ctx, "lists.range: size %lld too large", (long long)cnt);
     nlist *l = nlist_new(ctx->arena, (size_t)cnt);
     for (int64_t i = 0; i < cnt; i++)
         l->items[l->n++] = cel_int(i);
@@ -748,6 +748,14 @@ static uint64_t cost_sets(cel_call_ctx *ctx, const cel_value *a, size_t n, const
     (void)n;
     (void)r;
     uint64_t c = (uint64_t)cel_list_size(&a[0]) * cel_list_size(&a[1]);
+    return c ? c : 1;
+}
+static uint64_t cost_range(cel_call_ctx *ctx, const cel_value *a, size_t n, const cel_value *r)
+{
+    (void)ctx;
+    (void)a;
+    (void)n;
+    uint64_t c = r->kind == CEL_LIST ? cel_list_size(r) : 1;
     return c ? c : 1;
 }
 static uint64_t cost_traverse(cel_call_ctx *ctx, const cel_value *a, size_t n, const cel_value *r)
@@ -974,7 +982,7 @@ void cel_ext_register(cel_env *env)
         cel_env_builtin(env, "flatten", 0, M, "list(list(A)) -> list(A)", l_flatten, cost_traverse);
         cel_env_builtin(env, "flatten", 0, M, "list(dyn), int -> list(dyn)", l_flatten, cost_traverse);
         cel_env_builtin(env, "distinct", 0, M, "list(A) -> list(A)", l_distinct, cost_traverse);
-        cel_env_builtin(env, "lists.range", 0, 0, "int -> list(int)", l_range, NULL);
+        cel_env_builtin(env, "lists.range", 0, 0, "int -> list(int)", l_range, cost_range);
         cel_env_builtin(env, "reverse", 0, M, "list(A) -> list(A)", l_reverse, cost_traverse);
         cel_env_builtin(env, "sort", 0, M, "list(A) -> list(A)", l_sort, cost_traverse);
         cel_env_builtin(env, "@sortByAssociatedKeys", 0, M, "list(A), list(B) -> list(A)", l_sort_by, cost_traverse);
