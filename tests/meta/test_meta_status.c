@@ -300,6 +300,30 @@ static void test_from_error(void **s)
     assert_true(kg_status_is(kg_status_from_error(&A, &e), KG_REASON_FORBIDDEN));
 }
 
+static void test_go_quote(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *in, *out;
+    } T[] = {
+        {"plain", "\"plain\""},
+        {"caf\xc3\xa9", "\"caf\xc3\xa9\""},           /* printable non-ASCII kept */
+        {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""}, /* emoji kept */
+        {"a\xc2\xa0"
+         "b",
+         "\"a\\u00a0b\""},               /* no-break space is not printable in Go */
+        {"\xe2\x80\x8b", "\"\\u200b\""}, /* zero-width space */
+        {"\x7f\x1b", "\"\\x7f\\x1b\""},
+        {"\xff\xfe", "\"\\xff\\xfe\""}, /* invalid UTF-8 bytes */
+        {"\xc3", "\"\\xc3\""},          /* truncated sequence */
+        {"tab\tnl\nq\"bs\\", "\"tab\\tnl\\nq\\\"bs\\\\\""},
+        {"\xef\xbb\xbf", "\"\\ufeff\""},         /* BOM */
+        {"\xf3\xa0\x80\x81", "\"\\U000e0001\""}, /* tag character */
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        assert_string_equal(kg_meta_quote_a(&A, T[i].in), T[i].out);
+}
+
 static void test_gvk(void **s)
 {
     (void)s;
@@ -336,6 +360,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_success_and_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_from_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gvk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_quote, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
