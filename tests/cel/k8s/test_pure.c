@@ -537,6 +537,84 @@ static void test_formats(void **s) {
     assert_int_equal(cel_k8s_nformats, 13);
 }
 
+/* ---------------- robustness: random inputs over each parser's alphabet (ASan/UBSan watch memory) ----------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)rng_state;
+}
+static size_t rand_str(char *buf, size_t cap, const char *alphabet) {
+    size_t n = rnd() % cap, k = strlen(alphabet);
+    for (size_t i = 0; i < n; i++) buf[i] = alphabet[rnd() % k];
+    buf[n] = 0;
+    return n;
+}
+
+static void test_random_inputs(void **s) {
+    (void)s;
+    char buf[48];
+    int ip_ok = 0, q_ok = 0, sv_ok = 0;
+    for (int i = 0; i < 20000; i++) {
+        kg_arena_reset(&A);
+        /* IP: a parsed address prints canonically and parses back to itself */
+        size_t n = rand_str(buf, 24, i % 2 ? "0123456789.:" : "0123456789abcdefABCDEF:.%/");
+        cel_k8s_ip a, b;
+        const char *err = NULL;
+        if (cel_k8s_ip_parse(&A, buf, n, &a, &err)) {
+            char out[64];
+            size_t l = cel_k8s_ip_format(&a, out);
+            assert_true(cel_k8s_ip_parse(&A, out, l, &b, NULL));
+            assert_true(cel_k8s_ip_equal(&a, &b));
+            bool canon = false;
+            assert_true(cel_k8s_ip_is_canonical(&A, out, l, &canon, NULL) && canon);
+            ip_ok++;
+        } else {
+            assert_non_null(err);
+        }
+        cel_k8s_cidr c;
+        (void)cel_k8s_cidr_parse(&A, buf, n, &c, &err);
+        /* quantity: x == x, x + 0 == x, x - x == 0 */
+        n = rand_str(buf, 16, "0123456789.+-eEinumkKMGTP");
+        cel_k8s_quantity q, r, zero = cel_k8s_quantity_from_int(0);
+        if (cel_k8s_quantity_parse(&A, buf, n, &q, &err)) {
+            assert_int_equal(cel_k8s_quantity_cmp(&q, &q), 0);
+            if (cel_k8s_quantity_add(&A, &q, &zero, &r)) assert_int_equal(cel_k8s_quantity_cmp(&q, &r), 0);
+            if (cel_k8s_quantity_sub(&A, &q, &q, &r)) assert_int_equal(cel_k8s_quantity_sign(&r), 0);
+            (void)cel_k8s_quantity_as_approximate_float(&q);
+            q_ok++;
+        }
+        /* semver: a version equals itself */
+        n = rand_str(buf, 16, "0123456789.-+av");
+        cel_k8s_semver v;
+        if (cel_k8s_semver_parse(&A, buf, n, &v, &err)) {
+            assert_int_equal(cel_k8s_semver_compare(&v, &v), 0);
+            sv_ok++;
+        }
+        (void)cel_k8s_semver_parse_normalize(&A, buf, n, &v, &err);
+        /* url: never crashes; getters work on whatever parsed */
+        n = rand_str(buf, 32, "ab:/?#@[]%25.=&+ ");
+        cel_k8s_url u;
+        if (cel_k8s_url_from_string(&A, buf, n, &u, &err)) {
+            (void)cel_k8s_url_hostname(&A, &u);
+            (void)cel_k8s_url_port(&A, &u);
+            (void)cel_k8s_url_escaped_path(&A, &u);
+            cel_k8s_query_entry *qe;
+            (void)cel_k8s_url_query(&A, &u, &qe);
+        }
+        /* formats: every validator on arbitrary text */
+        n = rand_str(buf, 40, "abcXYZ019-._/: T");
+        const char *errs[4];
+        for (size_t f = 0; f < cel_k8s_nformats; f++) assert_true(cel_k8s_formats[f].validate(&A, buf, n, errs) <= 4);
+    }
+    /* the generators do reach the success paths */
+    assert_true(ip_ok > 50);
+    assert_true(q_ok > 500);
+    assert_true(sv_ok > 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_quantity_parse_errors, setup, teardown),
@@ -548,6 +626,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_url, setup, teardown),
         cmocka_unit_test_setup_teardown(test_semver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_inputs, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
