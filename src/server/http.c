@@ -74,6 +74,8 @@ struct kg_http_stream {
     kg_http_stream *rel_next;
 };
 
+enum { W_IDLE = 0, W_RUNNING, W_DONE, W_TIMED_OUT };
+
 typedef struct rq {
     kg_http_server *srv;
     struct MHD_Connection *conn;
@@ -86,6 +88,10 @@ typedef struct rq {
     bool queued;
     bool in_worker;
     atomic_bool response_ready;
+    atomic_int wstate; /* W_* : hand-off state between network thread, worker and monitor */
+    atomic_int refs;   /* connection + running worker */
+    bool tracked;      /* in the monitor's deadline list (under mon_mu) */
+    struct rq *tprev, *tnext;
     size_t discarded;
     unsigned long long declared_len;
     kg_buf body;
@@ -121,6 +127,7 @@ struct kg_http_server {
     bool stopping;
     kg_http_stream *mon_head;
     kg_http_stream *rel_head;
+    struct rq *rq_head; /* offloaded requests with a deadline */
     int64_t next_deadline;
     /* stats */
     atomic_uint_fast64_t n_requests, n_streams_open, n_streams_total, n_conns;
@@ -219,12 +226,15 @@ static void mon_unregister_locked(kg_http_server *srv, kg_http_stream *s)
     srv->rel_head = s;
 }
 
+static void rq_untrack_locked(kg_http_server *srv, rq *r);
+
 static void *mon_main(void *arg)
 {
     kg_http_server *srv = arg;
     struct epoll_event evs[64];
-    size_t cap = 0;
+    size_t cap = 0, rcap = 0;
     kg_http_stream **todo = NULL;
+    struct MHD_Connection **timed = NULL;
     for (;;) {
         int timeout = 1000;
         pthread_mutex_lock(&srv->mon_mu);
@@ -266,8 +276,27 @@ static void *mon_main(void *arg)
         }
         size_t npeer = ntodo;
         int64_t now = kg_http_now_ms();
+        size_t ntimed = 0;
         if (srv->next_deadline && now >= srv->next_deadline) {
             int64_t next = 0;
+            for (rq *q = srv->rq_head, *qn; q; q = qn) {
+                qn = q->tnext;
+                if (q->req.deadline_ms <= now) {
+                    int expect = W_RUNNING;
+                    if (atomic_compare_exchange_strong(&q->wstate, &expect, W_TIMED_OUT)) {
+                        rq_untrack_locked(srv, q);
+                        if (ntimed == rcap) {
+                            rcap = rcap ? rcap * 2 : 16;
+                            timed = realloc(timed, rcap * sizeof(*timed));
+                            if (!timed)
+                                abort();
+                        }
+                        timed[ntimed++] = q->conn;
+                    }
+                } else if (!next || q->req.deadline_ms < next) {
+                    next = q->req.deadline_ms;
+                }
+            }
             for (kg_http_stream *s = srv->mon_head; s; s = s->mon_next) {
                 if (!s->deadline_ms || atomic_load(&s->done))
                     continue;
@@ -289,6 +318,9 @@ static void *mon_main(void *arg)
         kg_http_stream *rel = srv->rel_head;
         srv->rel_head = NULL;
         pthread_mutex_unlock(&srv->mon_mu);
+        /* still suspended: the worker has not finished (it lost the race to W_DONE) */
+        for (size_t i = 0; i < ntimed; i++)
+            MHD_resume_connection(timed[i]);
         for (size_t i = 0; i < ntodo; i++) {
             stream_mark_done(todo[i], i < npeer);
             stream_unref(todo[i]);
@@ -300,6 +332,7 @@ static void *mon_main(void *arg)
         }
     }
     free(todo);
+    free(timed);
     return NULL;
 }
 
@@ -670,6 +703,8 @@ static void *uri_log_cb(void *cls, const char *uri, struct MHD_Connection *conn)
     r->raw_uri = kg_arena_strdup(&r->arena, uri ? uri : "/");
     kg_buf_init(&r->body);
     atomic_init(&r->response_ready, false);
+    atomic_init(&r->wstate, W_IDLE);
+    atomic_init(&r->refs, 1);
     return r;
 }
 
@@ -891,6 +926,54 @@ static void run_handler(rq *r)
     r->srv->cfg.handler(r->srv->cfg.handler_ud, q, &r->resp);
 }
 
+static void rq_unref(rq *r)
+{
+    if (atomic_fetch_sub(&r->refs, 1) == 1) {
+        kg_buf_free(&r->body);
+        kg_arena_free(&r->arena);
+        free(r);
+    }
+}
+
+/* Caller holds mon_mu. */
+static void rq_untrack_locked(kg_http_server *srv, rq *r)
+{
+    if (!r->tracked)
+        return;
+    r->tracked = false;
+    if (r->tprev)
+        r->tprev->tnext = r->tnext;
+    else
+        srv->rq_head = r->tnext;
+    if (r->tnext)
+        r->tnext->tprev = r->tprev;
+    r->tprev = r->tnext = NULL;
+}
+
+static void rq_track(kg_http_server *srv, rq *r)
+{
+    if (!r->req.deadline_ms)
+        return;
+    pthread_mutex_lock(&srv->mon_mu);
+    r->tracked = true;
+    r->tprev = NULL;
+    r->tnext = srv->rq_head;
+    if (srv->rq_head)
+        srv->rq_head->tprev = r;
+    srv->rq_head = r;
+    if (!srv->next_deadline || r->req.deadline_ms < srv->next_deadline) {
+        srv->next_deadline = r->req.deadline_ms;
+        mon_wake(srv);
+    }
+    pthread_mutex_unlock(&srv->mon_mu);
+}
+
+/* WithTimeoutForNonLongRunningRequests: apierrors.NewTimeoutError(..., 0) */
+static const char timeout_body[] =
+    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"Timeout: request "
+    "did not complete within requested timeout - context deadline exceeded\",\"reason\":\"Timeout\",\"details\":{},"
+    "\"code\":504}";
+
 static void *worker_main(void *arg)
 {
     kg_http_server *srv = arg;
@@ -908,8 +991,21 @@ static void *worker_main(void *arg)
             srv->wtail = NULL;
         pthread_mutex_unlock(&srv->wmu);
         run_handler(r);
-        atomic_store(&r->response_ready, true);
-        MHD_resume_connection(r->conn);
+        pthread_mutex_lock(&srv->mon_mu);
+        rq_untrack_locked(srv, r);
+        pthread_mutex_unlock(&srv->mon_mu);
+        int expect = W_RUNNING;
+        if (atomic_compare_exchange_strong(&r->wstate, &expect, W_DONE)) {
+            atomic_store(&r->response_ready, true);
+            MHD_resume_connection(r->conn);
+        } else if (r->resp.stream_) {
+            /* timed out (504 already sent): a stream made too late is never attached to the connection */
+            kg_http_stream *st = r->resp.stream_;
+            r->resp.stream_ = NULL;
+            stream_mark_done(st, true);
+            stream_unref(st);
+        }
+        rq_unref(r); /* the worker's reference */
     }
     return NULL;
 }
@@ -971,6 +1067,18 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     if (r->rejected)
         return queue(r);
     if (r->in_worker) {
+        if (atomic_load(&r->wstate) == W_TIMED_OUT) {
+            /* the handler still owns req/resp/arena: answer from static memory only */
+            r->queued = true;
+            atomic_fetch_add(&srv->n_requests, 1);
+            struct MHD_Response *mr = MHD_create_response_from_buffer(sizeof(timeout_body) - 1, (void *)timeout_body,
+                                                                      MHD_RESPMEM_PERSISTENT);
+            MHD_add_response_header(mr, "Content-Type", "application/json");
+            MHD_add_response_header(mr, "Cache-Control", "no-cache, private");
+            enum MHD_Result rc = MHD_queue_response(conn, 504, mr);
+            MHD_destroy_response(mr);
+            return rc;
+        }
         if (!atomic_load(&r->response_ready))
             return MHD_YES; /* spurious call */
         return queue(r);
@@ -984,7 +1092,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
             return queue(r);
         }
         r->in_worker = true;
+        atomic_store(&r->wstate, W_RUNNING);
+        atomic_fetch_add(&r->refs, 1);
         MHD_suspend_connection(conn);
+        rq_track(srv, r);
         r->next = NULL;
         if (srv->wtail)
             srv->wtail->next = r;
@@ -1007,7 +1118,8 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
-    kg_http_stream *s = r->resp.stream_;
+    /* after a timeout the (maybe still running) worker owns resp */
+    kg_http_stream *s = atomic_load(&r->wstate) == W_TIMED_OUT ? NULL : r->resp.stream_;
     if (s) {
         pthread_mutex_lock(&s->mu);
         s->conn_alive = false;
@@ -1021,10 +1133,9 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (!was_done)
             stream_mark_done(s, toe != MHD_REQUEST_TERMINATED_COMPLETED_OK);
         stream_unref(s); /* the connection's reference */
+        r->resp.stream_ = NULL;
     }
-    kg_buf_free(&r->body);
-    kg_arena_free(&r->arena);
-    free(r);
+    rq_unref(r); /* the connection's reference */
 }
 
 static void conn_notify_cb(void *cls, struct MHD_Connection *conn, void **socket_context,

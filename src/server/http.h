@@ -79,7 +79,9 @@ typedef struct kg_http_request {
     const kg_request_info *info; /* parsed RequestInfo (never NULL in a handler) */
     const kg_user *user;         /* authenticated (or anonymous) user (never NULL in a handler) */
     bool long_running;           /* watch / proxy / exec ...: no request deadline */
-    int64_t deadline_ms;         /* CLOCK_MONOTONIC ms (kg_http_now_ms()); 0 when long-running */
+    int64_t deadline_ms;         /* CLOCK_MONOTONIC ms (kg_http_now_ms()); 0 when long-running. An offloaded
+                                    handler still running then: the client gets a 504 Timeout Status and
+                                    whatever the handler answers is dropped */
     struct kg_http_conn *conn_; /* private */
 } kg_http_request;
 

@@ -89,6 +89,25 @@ static void handler(void *ud, kg_http_request *req, kg_http_response *resp)
         kg_http_respond_json(req, resp, 200, o);
         return;
     }
+    if (!strcmp(req->path, "/slow")) {
+        const char *ms = kg_http_query(req, "sleepMs");
+        struct timespec ts = {0, 0};
+        if (ms) {
+            ts.tv_sec = atoi(ms) / 1000;
+            ts.tv_nsec = (long)(atoi(ms) % 1000) * 1000000L;
+        }
+        nanosleep(&ts, NULL);
+        if (kg_http_query(req, "stream")) {
+            kg_http_stream *s = kg_http_respond_stream(req, resp, 200, "application/json", 0);
+            kg_http_stream_on_done(s, on_done, NULL);
+            pthread_mutex_lock(&reg_mu);
+            reg[reg_n++] = s;
+            pthread_mutex_unlock(&reg_mu);
+            return;
+        }
+        kg_http_respond_bytes(resp, 200, "text/plain", "done", 4);
+        return;
+    }
     if (!strcmp(req->path, "/nothing"))
         return; /* no response set: 500 */
     kg_http_respond_status(req, resp, 404, "NotFound", "the server could not find the requested resource");
@@ -812,6 +831,40 @@ static void inline_handlers_plain_http(void **state)
     snprintf(base_url, sizeof(base_url), "%s", saved);
 }
 
+static void handler_timeout(void **state)
+{
+    (void)state;
+    char *body;
+    /* a write (offloaded) that outlives ?timeout=: 504 like WithTimeoutForNonLongRunningRequests */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(simple(admin_hdr, "POST", "/slow?sleepMs=1500&timeout=300ms", &body), 504);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    assert_true(ms >= 250 && ms < 1400);
+    assert_string_equal(body, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                              "\"message\":\"Timeout: request did not complete within requested timeout - context "
+                              "deadline exceeded\",\"reason\":\"Timeout\",\"details\":{},\"code\":504}");
+    free(body);
+    /* in time: the handler's answer */
+    assert_int_equal(simple(admin_hdr, "POST", "/slow?sleepMs=50&timeout=5s", &body), 200);
+    assert_string_equal(body, "done");
+    free(body);
+    /* a stream created after the deadline is never attached: its producer sees it done */
+    reg_reset();
+    assert_int_equal(simple(admin_hdr, "POST", "/slow?sleepMs=600&timeout=200ms&stream=1", &body), 504);
+    free(body);
+    for (int w = 0; reg_count() < 1 && w < 5000; w += 5)
+        sleep_ms(5);
+    assert_int_equal(reg_count(), 1);
+    assert_true(wait_done(reg[0], 2000));
+    assert_false(kg_http_stream_write(reg[0], "x", 1));
+    kg_http_stream_close(reg[0]);
+    /* the first slow handler is still running in a worker; the server keeps serving meanwhile */
+    assert_int_equal(simple(admin_hdr, "GET", "/echo", NULL), 200);
+    sleep_ms(1300); /* let it finish and release its request */
+}
+
 static atomic_int offload_calls;
 static bool offload_always(void *ud, const kg_http_request *req)
 {
@@ -901,6 +954,7 @@ int main(void)
         cmocka_unit_test(stop_with_open_streams),
         cmocka_unit_test(inline_handlers_plain_http),
         cmocka_unit_test(offload_policy),
+        cmocka_unit_test(handler_timeout),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
