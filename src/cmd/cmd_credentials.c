@@ -27,7 +27,7 @@ static const char usage_text[] =
     "  --image-credential-provider-bin-dir=DIR  directory of the plugin executables (env KGATE_CREDENTIALS_BIN_DIR)\n"
     "  --cache-dir=DIR                          credential cache (default $XDG_CACHE_HOME/kgate/credentials)\n"
     "  --no-cache                               neither read nor write the cache\n"
-    "  --kubeconfig=PATH                        API server for service-account-token providers (TokenRequest)\n"
+    "  --kubeconfig=PATH                        API server for service-account-token providers (default $KUBECONFIG)\n"
     "  --namespace=NS --service-account=NAME    the pod's namespace and service account (token mode)\n"
     "  --pod-name=NAME --pod-uid=UID            the pod the token is bound to (token mode, optional)\n"
     "  --feature-gates=KubeletServiceAccountTokenForCredentialProviders=true|false   (default true)\n"
@@ -189,9 +189,12 @@ static bool setup(kg_arena *a, const cli *c, runtime *rt)
         rt->pod = (kg_cred_pod){c->ns ? c->ns : "default", c->pod_name, c->pod_uid, c->sa ? c->sa : ""};
         o->pod = &rt->pod;
     }
-    if (c->kubeconfig) {
+    const char *kubeconfig = c->kubeconfig;
+    if (!kubeconfig && c->sa && getenv("KUBECONFIG") && *getenv("KUBECONFIG")) /* first entry, as kubectl */
+        kubeconfig = kg_arena_strndup(a, getenv("KUBECONFIG"), strcspn(getenv("KUBECONFIG"), ":"));
+    if (kubeconfig) {
         kg_error err = {0};
-        kg_cred_kubeconfig *kc = kg_credentialprovider_kubeconfig_load(a, c->kubeconfig, &err);
+        kg_cred_kubeconfig *kc = kg_credentialprovider_kubeconfig_load(a, kubeconfig, &err);
         if (!kc) {
             fprintf(stderr, "kgate credentials: %s\n", err.msg);
             return false;

@@ -2,6 +2,7 @@
  * provider's audience to the server of the current context, over http or https (libcurl), with the CA, bearer
  * token or client certificate the kubeconfig names. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,11 @@ kg_cred_kubeconfig *kg_credentialprovider_kubeconfig_load(kg_arena *a, const cha
     return kc;
 }
 
+static void curl_init_once(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
     kg_buf *b = ud;
@@ -163,11 +169,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 static kg_json *call(kg_cred_kubeconfig *kc, kg_arena *a, const char *method, const char *path, const char *body,
                      kg_error *err)
 {
-    static bool inited;
-    if (!inited) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        inited = true;
-    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, curl_init_once);
     CURL *c = curl_easy_init();
     if (!c)
         return kg_err_set(err, KG_EINTERNAL, "curl_easy_init failed"), NULL;
