@@ -197,6 +197,163 @@ bool kg_is_valid_path_segment_name(const char *s, bool prefix, kg_name_errs *err
     return ok;
 }
 
+bool kg_is_wildcard_dns1123_subdomain(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    size_t n = strlen(s);
+    bool ok = true;
+    if (n > KG_DNS1123_SUBDOMAIN_MAX) {
+        add_err(errs, "must be no more than 253 characters");
+        ok = false;
+    }
+    if (!(n > 2 && s[0] == '*' && s[1] == '.' && match_dns1123_subdomain(s + 2, n - 2))) {
+        add_err(errs, "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which "
+                      "must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric "
+                      "character (e.g. '*.example.com', regex used for validation is "
+                      "'\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+        ok = false;
+    }
+    return ok;
+}
+
+static bool alpha_(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool kg_is_c_identifier(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    bool ok = alpha_(s[0]);
+    for (size_t i = 1; ok && s[i]; i++)
+        ok = alpha_(s[i]) || (s[i] >= '0' && s[i] <= '9');
+    if (!ok)
+        add_err(errs, "a valid C identifier must start with alphabetic character or '_', followed by a string of "
+                      "alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for "
+                      "validation is '[A-Za-z_][A-Za-z0-9_]*')");
+    return ok;
+}
+
+/* hasChDirPrefix */
+static bool chdir_prefix(const char *s, kg_name_errs *errs)
+{
+    if (strcmp(s, ".") == 0)
+        add_err(errs, "must not be '.'");
+    else if (strcmp(s, "..") == 0)
+        add_err(errs, "must not be '..'");
+    else if (strncmp(s, "..", 2) == 0)
+        add_err(errs, "must not start with '..'");
+    else
+        return true;
+    return false;
+}
+
+static bool env_char(char c)
+{
+    return alpha_(c) || c == '-' || c == '.';
+}
+
+bool kg_is_env_var_name(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    bool ok = env_char(s[0]);
+    for (size_t i = 1; ok && s[i]; i++)
+        ok = env_char(s[i]) || (s[i] >= '0' && s[i] <= '9');
+    if (!ok)
+        add_err(errs, "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or "
+                      "'.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or "
+                      "'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')");
+    return chdir_prefix(s, errs) && ok;
+}
+
+bool kg_is_config_map_key(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    size_t n = strlen(s);
+    bool ok = true;
+    if (n > KG_DNS1123_SUBDOMAIN_MAX) {
+        add_err(errs, "must be no more than 253 characters");
+        ok = false;
+    }
+    bool chars = n > 0;
+    for (size_t i = 0; chars && i < n; i++)
+        chars = alnum(s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.';
+    if (!chars) {
+        add_err(errs, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  "
+                      "or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+        ok = false;
+    }
+    return chdir_prefix(s, errs) && ok;
+}
+
+bool kg_is_valid_port_name(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    size_t n = strlen(s);
+    bool ok = true, charset = n > 0, letter = false;
+    if (n > 15) {
+        add_err(errs, "must be no more than 15 characters");
+        ok = false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!lower_alnum(s[i]) && s[i] != '-')
+            charset = false;
+        if (s[i] >= 'a' && s[i] <= 'z')
+            letter = true;
+    }
+    if (!charset) {
+        add_err(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+        ok = false;
+    }
+    if (!letter) {
+        add_err(errs, "must contain at least one letter (a-z)");
+        ok = false;
+    }
+    if (strstr(s, "--")) {
+        add_err(errs, "must not contain consecutive hyphens");
+        ok = false;
+    }
+    if (n > 0 && (s[0] == '-' || s[n - 1] == '-')) {
+        add_err(errs, "must not begin or end with a hyphen");
+        ok = false;
+    }
+    return ok;
+}
+
+bool kg_is_valid_port_num(long long port, kg_name_errs *errs)
+{
+    reset(errs);
+    if (port >= 1 && port <= 65535)
+        return true;
+    add_err(errs, "must be between 1 and 65535, inclusive");
+    return false;
+}
+
+bool kg_is_valid_percent(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    size_t n = strlen(s), i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i > 0 && i + 1 == n && s[i] == '%')
+        return true;
+    add_err(errs, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', "
+                  "regex used for validation is '[0-9]+%')");
+    return false;
+}
+
+bool kg_is_http_header_name(const char *s, kg_name_errs *errs)
+{
+    reset(errs);
+    bool ok = s[0] != 0;
+    for (size_t i = 0; ok && s[i]; i++)
+        ok = alnum(s[i]) || s[i] == '-';
+    if (!ok)
+        add_err(errs, "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', "
+                      "regex used for validation is '[-A-Za-z0-9]+')");
+    return ok;
+}
+
 /* maskTrailingDash: name[:len-2] + "a" when name ends with '-' and is longer than 1 (upstream drops two bytes). */
 static const char *mask_trailing_dash(const char *name, char *buf, size_t cap)
 {

@@ -61,6 +61,16 @@ bool kg_is_valid_label_value(const char *s, kg_name_errs *errs);
 /* path.IsValidPathSegmentName ("may not be '.'", "may not contain '/'", ...) and the prefix form. */
 bool kg_is_valid_path_segment_name(const char *s, bool prefix, kg_name_errs *errs);
 
+/* More util/validation checks used by API validation. */
+bool kg_is_wildcard_dns1123_subdomain(const char *s, kg_name_errs *errs); /* "*.example.com" */
+bool kg_is_c_identifier(const char *s, kg_name_errs *errs);
+bool kg_is_env_var_name(const char *s, kg_name_errs *errs);
+bool kg_is_config_map_key(const char *s, kg_name_errs *errs);  /* ConfigMap/Secret data keys */
+bool kg_is_valid_port_name(const char *s, kg_name_errs *errs); /* IANA_SVC_NAME, at most 15 chars */
+bool kg_is_valid_port_num(long long port, kg_name_errs *errs); /* 1..65535 */
+bool kg_is_valid_percent(const char *s, kg_name_errs *errs);   /* "[0-9]+%" */
+bool kg_is_http_header_name(const char *s, kg_name_errs *errs);
+
 /* ValidateNameFunc implementations (prefix: the value is a generateName prefix; a trailing '-' is masked as
  * upstream's maskTrailingDash does). */
 typedef bool (*kg_name_validator)(const char *name, bool prefix, kg_name_errs *errs);

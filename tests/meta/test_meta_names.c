@@ -223,6 +223,46 @@ static void test_path_segment_and_prefix(void **st)
     assert_string_equal(e.msg[0], "must not contain dots");
 }
 
+static void test_misc_validators(void **st)
+{
+    (void)st;
+    kg_name_errs e;
+    assert_true(kg_is_valid_port_name("http", &e));
+    assert_true(kg_is_valid_port_name("h-2", &e));
+    assert_false(kg_is_valid_port_name("--80ABCdefghijklm", &e));
+    assert_int_equal(e.n, 4);
+    assert_string_equal(e.msg[0], "must be no more than 15 characters");
+    assert_string_equal(e.msg[1], "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    assert_string_equal(e.msg[2], "must not contain consecutive hyphens");
+    assert_string_equal(e.msg[3], "must not begin or end with a hyphen");
+    assert_false(kg_is_valid_port_name("8080", &e));
+    assert_string_equal(e.msg[0], "must contain at least one letter (a-z)");
+    assert_true(kg_is_valid_port_num(443, &e));
+    assert_false(kg_is_valid_port_num(0, &e));
+    assert_string_equal(e.msg[0], "must be between 1 and 65535, inclusive");
+    assert_true(kg_is_config_map_key("key.name", &e));
+    assert_false(kg_is_config_map_key("..data", &e));
+    assert_int_equal(e.n, 1);
+    assert_string_equal(e.msg[0], "must not start with '..'");
+    assert_false(kg_is_config_map_key("a/b", &e));
+    assert_true(strncmp(e.msg[0], "a valid config key must consist of alphanumeric characters", 58) == 0);
+    assert_true(kg_is_env_var_name("MY_ENV.NAME", &e));
+    assert_false(kg_is_env_var_name("1X", &e));
+    assert_false(kg_is_env_var_name("..", &e));
+    assert_int_equal(e.n, 1);
+    assert_string_equal(e.msg[0], "must not be '..'");
+    assert_true(kg_is_c_identifier("_abc1", &e));
+    assert_false(kg_is_c_identifier("1abc", &e));
+    assert_true(kg_is_valid_percent("93%", &e));
+    assert_false(kg_is_valid_percent("9.3%", &e));
+    assert_true(kg_is_http_header_name("X-Header-Name", &e));
+    assert_false(kg_is_http_header_name("X_Header", &e));
+    assert_true(kg_is_wildcard_dns1123_subdomain("*.example.com", &e));
+    assert_false(kg_is_wildcard_dns1123_subdomain("*.*.example.com", &e));
+    assert_false(kg_is_wildcard_dns1123_subdomain("f*.example.com", &e));
+    assert_non_null(strstr(e.msg[0], "regex used for validation is '\\*\\.[a-z0-9]"));
+}
+
 static void test_generate_name(void **st)
 {
     (void)st;
@@ -365,7 +405,7 @@ int main(void)
         cmocka_unit_test(test_dns1035_label),      cmocka_unit_test(test_qualified_name),
         cmocka_unit_test(test_label_value),        cmocka_unit_test(test_path_segment_and_prefix),
         cmocka_unit_test(test_generate_name),      cmocka_unit_test(test_object_meta),
-        cmocka_unit_test(test_object_meta_update),
+        cmocka_unit_test(test_object_meta_update), cmocka_unit_test(test_misc_validators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
