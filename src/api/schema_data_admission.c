@@ -1,0 +1,5 @@
+#include "api/schema_data.h"
+
+const char *const kg_schema_data_admission[] = {
+    NULL,
+};
