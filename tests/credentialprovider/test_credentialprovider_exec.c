@@ -233,6 +233,46 @@ static void several_providers_combined_in_order(void **state)
     kg_arena_free(&a);
 }
 
+/* Upstream's TestDockerKeyringForGlob and TestKeyringMiss, through a provider's auth keys. */
+static void upstream_keyring_globs(void **state)
+{
+    static const struct {
+        const char *key, *target;
+        bool found;
+    } c[] = {
+        {"https://hello.kubernetes.io", "hello.kubernetes.io", true},
+        {"https://*.docker.io", "prefix.docker.io", true},
+        {"https://prefix.*.io/path", "prefix.docker.io/path/subpath", true},
+        {"https://*.docker.io:8888", "prefix.docker.io:8888", true},
+        {"https://*.docker.io/v1/", "prefix.docker.io/path:1111", true},
+        {"prefix.docker.io:1111", "prefix.docker.io:1111/path", true},
+        {"https://*.docker.com", "prefix.docker.io", false},
+        {"https://suffix.*.io", "prefix.docker.io", false},
+        {"https://prefix.docker.c*", "prefix.docker.io", false},
+        {"https://prefix.*.io/path:1111", "prefix.docker.io/path/subpath:1111", false},
+    };
+    static const char *match[] = {"*.*.io", "*.*.io:8888", "*.*.io:1111"};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        char *auth = kg_arena_sprintf(&a, "{\"%s\":{\"username\":\"user\",\"password\":\"pw\"}}", c[i].key);
+        kg_cred_provider *p = mkprov(&a, "globs", "*.*.io", "0s", "RESPONSE", resp(&a, "Image", NULL, auth), NULL);
+        p->match_images = match;
+        p->n_match_images = 3;
+        kg_cred_options o = opts(&a);
+        kg_cred_config cfg = {.providers = p, .n_providers = 1};
+        kg_cred_auth *got;
+        size_t n;
+        kg_credentialprovider_lookup_name(&a, &cfg, &o, kg_arena_sprintf(&a, "%s/foo/bar", c[i].target), &got, &n);
+        if ((n == 1) != c[i].found)
+            fail_msg("key %s, image %s/foo/bar: %zu credentials", c[i].key, c[i].target, n);
+        if (n)
+            assert_string_equal(got[0].username, "user");
+        assert_string_equal(kg_buf_cstr(&errors), "");
+        kg_arena_free(&a);
+    }
+}
+
 static void expect_failure(const char *name, const char *mode, const char *response, const char *want, int64_t to)
 {
     kg_arena a;
@@ -532,6 +572,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(success_request_args_env, reset_errors),
         cmocka_unit_test_setup(several_providers_combined_in_order, reset_errors),
+        cmocka_unit_test_setup(upstream_keyring_globs, reset_errors),
         cmocka_unit_test_setup(plugin_failures, reset_errors),
         cmocka_unit_test_setup(timeout_kills_plugin, reset_errors),
         cmocka_unit_test_setup(cache_by_image, reset_errors),
