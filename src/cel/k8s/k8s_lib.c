@@ -59,11 +59,58 @@ static uint64_t cost_regex(cel_call_ctx *ctx, const cel_value *args, size_t n, c
     (void)n, (void)r;
     return regex_cost(value_size(ctx, &args[0]), value_size(ctx, &args[1]));
 }
-/* list traversal: one unit per element */
+/* cost.go traversalCost: strings/bytes ⌊0.1·bytes⌋, lists and maps the sum over their elements (keys and values),
+ * anything else 1. */
+static uint64_t traversal_cost(cel_call_ctx *ctx, const cel_value *v, int depth) {
+    switch (v->kind) {
+    case CEL_STRING:
+    case CEL_BYTES: return (uint64_t)((double)v->n * 0.1);
+    case CEL_LIST: {
+        if (depth > 64) return 1;
+        uint64_t c = 0;
+        size_t n = cel_list_size(v);
+        for (size_t i = 0; i < n; i++) {
+            cel_value e = cel_list_get(ctx, v, i);
+            c += traversal_cost(ctx, &e, depth + 1);
+        }
+        return c;
+    }
+    case CEL_MAP: {
+        if (depth > 64) return 1;
+        uint64_t c = 0;
+        size_t n = cel_map_size(v);
+        for (size_t i = 0; i < n; i++) {
+            cel_value k, e;
+            cel_map_entry(ctx, v, i, &k, &e);
+            c += traversal_cost(ctx, &k, depth + 1) + traversal_cost(ctx, &e, depth + 1);
+        }
+        return c;
+    }
+    default: return 1;
+    }
+}
+/* isSorted, sum, min, max, indexOf, lastIndexOf: one traversal of the receiver */
 static uint64_t cost_list(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
     (void)n, (void)r;
-    uint64_t c = value_size(ctx, &args[0]);
-    return c ? c : 1;
+    return traversal_cost(ctx, &args[0], 0);
+}
+/* actualSize of IP/CIDR values: ⌈bits/8⌉ (the prefix length for a CIDR) */
+static uint64_t cidr_size(const cel_value *v);
+/* containsIP: ⌈0.1·2·size(cidr)⌉ (+ ⌈0.1·len⌉ to parse a string argument) */
+static uint64_t cost_contains_ip(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+    (void)n, (void)r;
+    uint64_t cs = cidr_size(&args[0]);
+    uint64_t c = ceil_factor(cs + cs, 0.1);
+    if (args[1].kind == CEL_STRING) c += ceil_factor(value_size(ctx, &args[1]), 0.1);
+    return c;
+}
+/* containsCIDR: as containsIP plus ⌈0.1·size(cidr)⌉ + 1 for masking */
+static uint64_t cost_contains_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+    (void)n, (void)r;
+    uint64_t cs = cidr_size(&args[0]);
+    uint64_t c = ceil_factor(cs + cs, 0.1) + ceil_factor(cs, 0.1) + 1;
+    if (args[1].kind == CEL_STRING) c += ceil_factor(value_size(ctx, &args[1]), 0.1);
+    return c;
 }
 static uint64_t cost_check(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
     (void)ctx, (void)args, (void)n, (void)r;
@@ -492,6 +539,10 @@ static cel_value fn_q_sub_int(cel_call_ctx *ctx, const cel_value *args, size_t n
 
 #define IPP(i) ((const cel_k8s_ip *)args[i].u.ptr)
 #define CIDRP(i) ((const cel_k8s_cidr *)args[i].u.ptr)
+
+static uint64_t cidr_size(const cel_value *v) {
+    return (uint64_t)(((const cel_k8s_cidr *)v->u.ptr)->bits + 7) / 8;
+}
 
 static cel_value ip_val(kg_arena *a, const cel_k8s_ip *ip) {
     cel_k8s_ip *p = kg_arena_alloc(a, sizeof *p);
@@ -972,7 +1023,7 @@ static bool reg_urls(cel_env *env, cel_error *err) {
     ADD("getPort", OV("url_get_port", MEMBER, S, fn_url_port, NULL, U));
     ADD("getEscapedPath", OV("url_get_escaped_path", MEMBER, S, fn_url_escaped_path, NULL, U));
     ADD("getQuery", OV("url_get_query", MEMBER, cel_type_map(env, S, cel_type_list(env, S)), fn_url_query, NULL, U));
-    ADD("isURL", OV("is_url_string", GLOBAL, cel_type_bool(), fn_is_url, cost_str_traversal, S));
+    ADD("isURL", OV("is_url_string", GLOBAL, cel_type_bool(), fn_is_url, NULL, S)); /* no cost.go rule: 1 */
     return true;
 }
 
@@ -1016,10 +1067,10 @@ static bool reg_cidr(cel_env *env, cel_error *err) {
     const cel_type *IPt = cel_type_opaque(env, "net.IP", NULL, 0);
     const cel_type *Ct = cel_type_opaque(env, "net.CIDR", NULL, 0);
     ADD("cidr", OV("string_to_cidr", GLOBAL, Ct, fn_cidr, cost_str_traversal, S));
-    ADD("containsIP", OV("cidr_contains_ip_string", MEMBER, B, fn_cidr_contains_ip_str, NULL, Ct, S),
-        OV("cidr_contains_ip_ip", MEMBER, B, fn_cidr_contains_ip, NULL, Ct, IPt));
-    ADD("containsCIDR", OV("cidr_contains_cidr_string", MEMBER, B, fn_cidr_contains_cidr_str, NULL, Ct, S),
-        OV("cidr_contains_cidr", MEMBER, B, fn_cidr_contains_cidr, NULL, Ct, Ct));
+    ADD("containsIP", OV("cidr_contains_ip_string", MEMBER, B, fn_cidr_contains_ip_str, cost_contains_ip, Ct, S),
+        OV("cidr_contains_ip_ip", MEMBER, B, fn_cidr_contains_ip, cost_contains_ip, Ct, IPt));
+    ADD("containsCIDR", OV("cidr_contains_cidr_string", MEMBER, B, fn_cidr_contains_cidr_str, cost_contains_cidr, Ct, S),
+        OV("cidr_contains_cidr", MEMBER, B, fn_cidr_contains_cidr, cost_contains_cidr, Ct, Ct));
     ADD("ip", OV("cidr_ip", MEMBER, IPt, fn_cidr_ip, NULL, Ct));
     ADD("prefixLength", OV("cidr_prefix_length", MEMBER, cel_type_int(), fn_cidr_prefix_length, NULL, Ct));
     ADD("masked", OV("cidr_masked", MEMBER, Ct, fn_cidr_masked, NULL, Ct));

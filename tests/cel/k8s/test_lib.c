@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -409,6 +410,22 @@ static void test_costs(void **s) {
     uint64_t f2 = cost_of("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.find('aaaaaaaaa') == 'a'");
     /* find: ⌈0.1·(1+4)⌉·⌈0.25·1⌉ = 1 vs ⌈0.1·40⌉·⌈0.25·9⌉ = 12; string == adds ⌈0.1·min⌉ on both */
     assert_int_equal(f2 - f1, 12 - 1);
+    /* list functions: one traversal (1 per scalar element, ⌊0.1·bytes⌋ per string, 0 for an empty list) */
+    assert_int_equal(cost_of("[1, 2, 3, 4, 5, 6, 7, 8].isSorted()") - cost_of("[1, 2, 3, 4].isSorted()"), 4);
+    assert_int_equal(cost_of("['aaaaaaaaaaaaaaaaaaaa'].isSorted()") - cost_of("['a'].isSorted()"), 2);
+    assert_int_equal(cost_of("[1, 2, 3, 4].sum() == 10") - cost_of("[1, 2].sum() == 3"), 2);
+    /* containsIP: ⌈0.1·2·⌈bits/8⌉⌉ */
+    assert_int_equal(cost_of("cidr('::/128').containsIP(ip('::1'))") - cost_of("cidr('::/8').containsIP(ip('::1'))"), 3);
+    /* containsCIDR adds ⌈0.1·size⌉ + 1; the string overload adds the parse ⌈0.1·len⌉ */
+    assert_int_equal(cost_of("cidr('::/128').containsCIDR('::1/128')") - cost_of("cidr('::/128').containsIP('::1')"),
+                     ceil(0.1 * 16) + 1 + 1 - 1);
+    /* isURL has no rule in cost.go: 1, whatever the length */
+    assert_int_equal(cost_of("isURL('https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')"),
+                     cost_of("isURL('https://e/')"));
+    /* url() is ⌈0.1·len⌉ */
+    assert_int_equal(cost_of("url('https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa') != url('/')") -
+                         cost_of("url('https://e/') != url('/')"),
+                     8 - 1); /* 71 code points vs 10 */
 }
 
 int main(void) {
