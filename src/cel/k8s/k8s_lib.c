@@ -795,8 +795,24 @@ static const char *dup_arg(cel_call_ctx *ctx, const cel_value *v) {
     return kg_arena_strndup(cel_call_arena(ctx), v->u.s, v->n);
 }
 
+/* strings.TrimSpace(s) == "" (ASCII and the Latin-1 Unicode spaces Go also trims) */
+static bool blank(const cel_value *v) {
+    const unsigned char *s = (const unsigned char *)v->u.s;
+    for (uint32_t i = 0; i < v->n; i++) {
+        unsigned char c = s[i];
+        if (c == ' ' || (c >= '\t' && c <= '\r')) continue;
+        if (c == 0xC2 && i + 1 < v->n && (s[i + 1] == 0x85 || s[i + 1] == 0xA0)) {
+            i++;
+            continue;
+        }
+        return false;
+    }
+    return true;
+}
+
 static cel_value fn_az_path(cel_call_ctx *ctx, const cel_value *args, size_t n) {
     (void)n;
+    if (blank(&args[1])) return err_msg(ctx, "path must not be empty");
     path_check *p = kg_arena_calloc(cel_call_arena(ctx), sizeof *p);
     p->au = args[0].u.ptr;
     p->path = dup_arg(ctx, &args[1]);
@@ -813,6 +829,10 @@ static cel_value fn_az_group(cel_call_ctx *ctx, const cel_value *args, size_t n)
 static cel_value fn_az_service_account(cel_call_ctx *ctx, const cel_value *args, size_t n) {
     (void)n;
     const authz_obj *base = args[0].u.ptr;
+    const char *errs[4];
+    kg_arena *a = cel_call_arena(ctx);
+    if (cel_k8s_is_dns1123_subdomain(a, args[2].u.s, args[2].n, errs)) return err_msg(ctx, "Invalid service account name");
+    if (cel_k8s_is_dns1123_label(a, args[1].u.s, args[1].n, errs)) return err_msg(ctx, "Invalid service account namespace");
     authz_obj *o = kg_arena_calloc(cel_call_arena(ctx), sizeof *o);
     o->az = base->az;
     o->sa_ns = dup_arg(ctx, &args[1]);
@@ -835,6 +855,7 @@ static cel_value rc_with(cel_call_ctx *ctx, const cel_value *args, int field) {
 }
 static cel_value fn_gc_resource(cel_call_ctx *ctx, const cel_value *args, size_t n) {
     (void)n;
+    if (blank(&args[1])) return err_msg(ctx, "resource must not be empty");
     return rc_with(ctx, args, 0);
 }
 static cel_value fn_rc_subresource(cel_call_ctx *ctx, const cel_value *args, size_t n) {
@@ -891,8 +912,8 @@ static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, siz
     at.subresource = r->subresource;
     at.namespace_ = r->ns;
     at.name = r->name;
-    at.field_selector = r->field_selector;
-    at.label_selector = r->label_selector;
+    at.field_selector = r->field_selector && r->field_selector[0] ? r->field_selector : NULL;
+    at.label_selector = r->label_selector && r->label_selector[0] ? r->label_selector : NULL;
     return run_check(ctx, r->au, &at);
 }
 #define DEC(i) ((const decision *)args[i].u.ptr)

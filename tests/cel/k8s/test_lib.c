@@ -366,6 +366,14 @@ static void test_authz(void **s) {
     expect_true("authorizer.path('/x').check('boom').errored() && "
                 "authorizer.path('/x').check('boom').error() == 'authorizer exploded'");
     expect_true("!authorizer.path('/x').check('get').errored() && authorizer.path('/x').check('get').error() == ''");
+    /* upstream argument checks */
+    expect_error("authorizer.path('  ').check('get')", "path must not be empty");
+    expect_error("authorizer.group('apps').resource('').check('get')", "resource must not be empty");
+    expect_error("authorizer.serviceAccount('kube-system', 'Bad_Name')", "Invalid service account name");
+    expect_error("authorizer.serviceAccount('Kube.System', 'ok')", "Invalid service account namespace");
+    /* an empty selector is no selector */
+    expect_true("authorizer.group('').resource('pods').fieldSelector('').check('list').reason() == "
+                "'list /pods/ ns= name= fs=- ls=-'");
 }
 
 static void test_versions(void **s) {
