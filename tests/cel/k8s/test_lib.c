@@ -174,6 +174,17 @@ static void test_urls(void **s) {
     expect_error("url('../relative-path')",
                  "URL parse error during conversion from string: parse \"../relative-path\": invalid URI for request");
     expect_true("type(url('https://a/')) == kubernetes.URL");
+    /* the examples documented in upstream urls.go */
+    expect_true("url('/path').getScheme() == '' && url('https://example.com/').getScheme() == 'https'");
+    expect_true("url('https://example.com/').getHost() == 'example.com' && url('https://[::1]:80/').getHost() == "
+                "'[::1]:80' && url('https://[::1]/').getHost() == '[::1]' && url('/path').getHost() == ''");
+    expect_true("url('https://example.com:80/').getHostname() == 'example.com' && "
+                "url('https://127.0.0.1:80/').getHostname() == '127.0.0.1' && url('/path').getHostname() == ''");
+    expect_true("url('/path').getPort() == '' && url('https://example.com/path').getEscapedPath() == '/path' && "
+                "url('https://example.com').getEscapedPath() == ''");
+    expect_true("url('https://example.com/path?key with spaces=value with spaces').getQuery() == "
+                "{'key with spaces': ['value with spaces']}");
+    expect_true("url('https://example.com/path?').getQuery() == {} && url('https://example.com/path').getQuery() == {}");
 }
 
 static void test_quantity(void **s) {
