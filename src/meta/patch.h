@@ -21,9 +21,11 @@
 
 /* ---- RFC 6902 JSON Patch ---------------------------------------------------------------------------------
  * patch must be an array of operation objects {op, path, from?, value?}. Ops: add, remove, replace, move,
- * copy, test. JSON pointers use ~0 (~) and ~1 (/); "-" appends in add/move/copy. Like evanphx/json-patch v4
- * (what the API server uses): "add" to an array index > len fails, "replace"/"remove" of a missing key fails,
- * a failing "test" fails the whole patch. Error messages follow evanphx/json-patch, e.g.
+ * copy, test. JSON pointers use ~0 (~) and ~1 (/); "-" appends in add/move/copy. Like evanphx/json-patch v4.12
+ * (what the API server and webhook admission use): "add" to an array index > len fails, "remove" of a missing key
+ * fails, "replace" of a missing object member adds it, negative indices count from the end, "" addresses the whole
+ * document for replace/test only, and a failing "test" fails the whole patch (its message starts with
+ * "testing value ", which MutatingAdmissionPolicy callers turn into a silent no-op). Messages follow v4, e.g.
  *   doc is missing path: "/spec/foo": missing value
  *   testing value /metadata/name failed: test failed
  *   Unexpected kind: bogus
