@@ -273,6 +273,8 @@ kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_opt
         s->opts.readers = 4;
     if (s->opts.watch_window <= 0)
         s->opts.watch_window = 4096;
+    if (s->opts.watch_window_bytes == 0)
+        s->opts.watch_window_bytes = (size_t)256 << 20;
     if (s->opts.max_batch <= 0)
         s->opts.max_batch = 1024;
     s->ops = ops;

@@ -50,8 +50,10 @@ typedef struct kg_store_options {
     int readers;
     /* Recent events kept in memory and shared by all watchers; also the most a live watcher may lag behind
      * before it is closed with KG_EGONE (Kubernetes closes slow watchers the same way; the client re-lists).
-     * Rounded up to a power of two; 0 = default 4096. */
+     * Rounded up to a power of two; 0 = default 4096. The window also shrinks to keep the bytes it holds (keys,
+     * values, previous values) under watch_window_bytes (0 = default 256 MiB). */
     int watch_window;
+    size_t watch_window_bytes;
     /* Most writes in one group-commit transaction (0 = default 1024). */
     int max_batch;
 } kg_store_options;

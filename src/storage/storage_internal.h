@@ -32,7 +32,7 @@ typedef struct kg_watch_hub kg_watch_hub;
 typedef bool (*kg_history_fn)(void *backend, int64_t after_rev, const char *start, const char *end, int max,
                               kg_store_event **out, int *n, int64_t *last_rev, kg_error *err);
 
-kg_watch_hub *kg_watch_hub_new(int window, int64_t head, kg_history_fn history, void *backend);
+kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_history_fn history, void *backend);
 /* Wakes every watcher (they return KG_WATCH_CLOSED), then frees the ring. Watchers must be closed after. */
 void kg_watch_hub_shutdown(kg_watch_hub *h);
 void kg_watch_hub_free(kg_watch_hub *h);

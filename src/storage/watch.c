@@ -75,6 +75,7 @@ struct kg_watch_hub {
     const kg_store_event **ring;
     int64_t cap, mask;
     int64_t ring_lo; /* oldest revision in the ring (ring_lo > head: empty) */
+    size_t bytes, max_bytes; /* payload bytes held by the ring and the budget */
     int64_t head;    /* newest published revision */
     bool closing;
 
@@ -101,7 +102,9 @@ struct kg_store_watch {
     kg_store_watch *prev, *next;
 };
 
-kg_watch_hub *kg_watch_hub_new(int window, int64_t head, kg_history_fn history, void *backend)
+static size_t ev_bytes(const kg_store_event *e) { return e->key_len + e->value_len + e->prev_value_len; }
+
+kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_history_fn history, void *backend)
 {
     kg_watch_hub *h = calloc(1, sizeof *h);
     if (!h)
@@ -116,6 +119,7 @@ kg_watch_hub *kg_watch_hub_new(int window, int64_t head, kg_history_fn history, 
         abort();
     h->head = head;
     h->ring_lo = head + 1;
+    h->max_bytes = max_bytes;
     h->history = history;
     h->backend = backend;
     pthread_mutex_init(&h->mu, NULL);
@@ -170,14 +174,20 @@ void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n)
     for (size_t i = 0; i < n; i++) {
         int64_t rev = evs[i]->revision;
         int64_t slot = rev & h->mask;
-        if (h->ring_lo <= h->head && h->head - h->ring_lo + 1 == h->cap) {
-            kg_store_event_release(h->ring[h->ring_lo & h->mask]);
+        size_t nb = ev_bytes(evs[i]);
+        /* evict the oldest while full by count, or by bytes (the newest event always stays) */
+        while (h->ring_lo <= h->head &&
+               (h->head - h->ring_lo + 1 == h->cap || (h->max_bytes && h->bytes + nb > h->max_bytes))) {
+            const kg_store_event *old = h->ring[h->ring_lo & h->mask];
+            h->bytes -= ev_bytes(old);
+            kg_store_event_release(old);
             h->ring[h->ring_lo & h->mask] = NULL;
             h->ring_lo++;
         }
         if (h->ring_lo > h->head) /* empty ring */
             h->ring_lo = rev;
         h->ring[slot] = evs[i];
+        h->bytes += nb;
         h->head = rev;
     }
     pthread_cond_broadcast(&h->cond);

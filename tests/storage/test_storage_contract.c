@@ -829,6 +829,48 @@ static void test_slow_watcher_does_not_block_writers(void **state)
     fx_free(f);
 }
 
+static void test_watch_window_byte_budget(void **state)
+{
+    (void)state;
+    /* plenty of slots but only ~16 KB: big values shrink the window, and a lagging watcher is closed */
+    kg_store_options o = {.compact_interval_ms = -1, .watch_window = 4096, .watch_window_bytes = 16384};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/configmaps/", 0, &err);
+    static char big[2048];
+    memset(big, 'x', sizeof big - 1);
+    create(f->s, "/registry/configmaps/ns/c000", big);
+    const kg_store_event *ev;
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+    kg_store_event_release(ev);
+    char key[64];
+    for (int i = 1; i < 40; i++) { /* 40 x 2 KB = 80 KB > 16 KB */
+        snprintf(key, sizeof key, "/registry/configmaps/ns/c%03d", i);
+        create(f->s, key, big);
+    }
+    kg_store_watch_status st;
+    int got = 0;
+    while ((st = kg_store_watch_next(w, 0, &ev, &err)) == KG_WATCH_EVENT) {
+        kg_store_event_release(ev);
+        got++;
+    }
+    assert_int_equal(st, KG_WATCH_ERROR);
+    assert_int_equal(err.code, KG_EGONE);
+    assert_int_equal(got, 0);
+    kg_store_watch_close(w);
+    /* a watcher from a revision outside the window still replays everything from history */
+    int64_t cur = kg_store_current_revision(f->s);
+    w = kg_store_watch_open(f->s, "/registry/configmaps/", cur - 40, &err);
+    for (int i = 0; i < 40; i++) {
+        assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+        assert_int_equal(ev->revision, cur - 39 + i);
+        assert_int_equal(ev->value_len, sizeof big - 1);
+        kg_store_event_release(ev);
+    }
+    kg_store_watch_close(w);
+    fx_free(f);
+}
+
 /* The informer pattern: list at R while writers run, watch from R, apply the events to the listed state: the
  * result equals a fresh list once the writers stop. Catches any event lost or duplicated between list and watch. */
 typedef struct churn_args {
@@ -1096,6 +1138,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_watch_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_notify, setup, teardown),
         cmocka_unit_test(test_slow_watcher_does_not_block_writers),
+        cmocka_unit_test(test_watch_window_byte_budget),
         cmocka_unit_test_setup_teardown(test_guaranteed_update, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_persistence, setup, teardown),
     };
