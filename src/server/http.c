@@ -1035,7 +1035,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         /* A rejection with a body pending is answered after the body has been read and dropped (never stored):
          * answering first makes MHD close the socket with unread data, and clients still sending then see a
          * reset instead of the response. Bodies declared larger than DISCARD_LIMIT are answered at once. */
-        if (r->rejected && r->has_body && r->declared_len > DISCARD_LIMIT) {
+        const char *expect = kg_http_header_get(&r->req, "Expect");
+        bool wants_continue = expect && !strcasecmp(expect, "100-continue");
+        /* with "Expect: 100-continue" the client has not sent the body yet: answer instead of inviting it */
+        if (r->rejected && r->has_body && (wants_continue || r->declared_len > DISCARD_LIMIT)) {
             r->close_after = true;
             return queue(r);
         }

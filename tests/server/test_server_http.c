@@ -466,6 +466,32 @@ static void body_limit(void **state)
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
 
+    /* with Expect: 100-continue the 413 comes before the body is sent */
+    c = client(admin_hdr, &h);
+    h = curl_slist_append(h, "Expect: 100-continue");
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_EXPECT_100_TIMEOUT_MS, 10000L);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(do_req(c, "POST", "/echo", payload, limit + 1, &r), CURLE_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_int_equal(r.code, 413);
+    assert_null(strstr(r.headers.data, "100 Continue"));
+    assert_true((t1.tv_sec - t0.tv_sec) < 5); /* not waiting out the 10 s expect timeout */
+    resp_free(&r);
+    /* and a forbidden user is not invited to upload either */
+    curl_slist_free_all(h);
+    curl_easy_cleanup(c);
+    c = client("Authorization: Bearer bob-token", &h);
+    h = curl_slist_append(h, "Expect: 100-continue");
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    assert_int_equal(do_req(c, "POST", "/api/v1/namespaces/a/configmaps", payload, 5000, &r), CURLE_OK);
+    assert_int_equal(r.code, 403);
+    assert_null(strstr(r.headers.data, "100 Continue"));
+    resp_free(&r);
+    curl_slist_free_all(h);
+    curl_easy_cleanup(c);
+
     /* chunked upload (no Content-Length) past the limit: 413 too */
     c = client(admin_hdr, &h);
     h = curl_slist_append(h, "Transfer-Encoding: chunked");
