@@ -580,10 +580,8 @@ kg_status *kg_status_too_old_resource_version(kg_arena *a, uint64_t requested, u
 kg_status *kg_status_too_many_requests(kg_arena *a, const char *msg, int32_t retry_after)
 {
     kg_status *st = kg_status_new(a, 429, KG_REASON_TOO_MANY_REQUESTS, msg);
-    if (retry_after > 0) {
-        st->has_details = true;
-        st->details.retry_after_seconds = retry_after;
-    }
+    st->has_details = true; /* upstream always sets Details, so "details":{} appears even without a retry hint */
+    st->details.retry_after_seconds = retry_after;
     return st;
 }
 
@@ -623,10 +621,8 @@ kg_status *kg_status_internal(kg_arena *a, const char *msg)
 kg_status *kg_status_timeout(kg_arena *a, const char *msg, int32_t retry_after)
 {
     kg_status *st = kg_status_newf(a, 504, KG_REASON_TIMEOUT, "Timeout: %s", nz(msg));
-    if (retry_after > 0) {
-        st->has_details = true;
-        st->details.retry_after_seconds = retry_after;
-    }
+    st->has_details = true; /* upstream always sets Details, so "details":{} appears even without a retry hint */
+    st->details.retry_after_seconds = retry_after;
     return st;
 }
 

@@ -206,7 +206,7 @@ kg_status *kg_status_gone(kg_arena *a, const char *msg);
 kg_status *kg_status_resource_expired(kg_arena *a, const char *msg);
 /* 410 Expired `too old resource version: <requested> (<oldest>)` as the watch cache returns it. */
 kg_status *kg_status_too_old_resource_version(kg_arena *a, uint64_t requested, uint64_t oldest);
-/* 429 TooManyRequests, message verbatim, details.retryAfterSeconds if > 0 (NewTooManyRequests). */
+/* 429 TooManyRequests, message verbatim, details {retryAfterSeconds} (always present, as NewTooManyRequests). */
 kg_status *kg_status_too_many_requests(kg_arena *a, const char *msg, int32_t retry_after);
 /* 429 TooManyRequests: `Too many requests: <msg>`, no details (NewTooManyRequestsError, EventRateLimit). */
 kg_status *kg_status_too_many_requests_error(kg_arena *a, const char *msg);
@@ -217,7 +217,7 @@ kg_status *kg_status_admission_forbidden(kg_arena *a, kg_gr gr, const char *attr
                                          const char *msg);
 /* 500 InternalError: `Internal error occurred: <msg>`, details.causes[0].message = msg. */
 kg_status *kg_status_internal(kg_arena *a, const char *msg);
-/* 504 Timeout: `Timeout: <msg>`, retryAfterSeconds if > 0 (NewTimeoutError). */
+/* 504 Timeout: `Timeout: <msg>`, details {retryAfterSeconds} (always present, as NewTimeoutError). */
 kg_status *kg_status_timeout(kg_arena *a, const char *msg, int32_t retry_after);
 /* 500 ServerTimeout: `The <op> operation against <gr> could not be completed at this time, please try again.` */
 kg_status *kg_status_server_timeout(kg_arena *a, kg_gr gr, const char *operation, int32_t retry_after);

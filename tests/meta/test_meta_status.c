@@ -215,7 +215,10 @@ static void test_other_constructors(void **s)
     st = kg_status_timeout(&A, "request did not complete within requested timeout", 0);
     assert_string_equal(st->message, "Timeout: request did not complete within requested timeout");
     assert_int_equal(st->code, 504);
-    assert_false(st->has_details);
+    assert_string_equal(to_json(st),
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"Timeout: request did not complete within requested timeout\","
+                        "\"reason\":\"Timeout\",\"details\":{},\"code\":504}");
     st = kg_status_too_old_resource_version(&A, 5, 10);
     assert_string_equal(st->message, "too old resource version: 5 (10)");
     assert_int_equal(st->code, 410);
