@@ -181,9 +181,11 @@ kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, con
 /* Every change with revision <= this has been delivered by kg_store_watch_next or did not match the prefix:
  * the resourceVersion for a BOOKMARK event. Same thread as kg_store_watch_next. */
 int64_t kg_store_watch_progress(kg_store_watch *w);
-/* Called (from the writer thread, without store locks held) whenever new events may be available, e.g. to
- * resume a suspended HTTP connection. Must be quick and must not block; may call kg_store_watch_cancel.
- * Set it before the first kg_store_watch_next, from the watcher's thread. */
+/* fn(ud) is called from the writer thread after each commit that has events for this watcher's prefix, e.g. to
+ * wake the thread that pumps the HTTP stream. It runs under the store's watcher-list lock: it must be quick, must
+ * not block, and must not call kg_store_watch_open/close/set_notify (kg_store_watch_cancel is fine). Conversely,
+ * do not call kg_store_watch_close or set_notify while holding a lock that fn takes. Once kg_store_watch_close
+ * returns, fn is not running and will not be called again. fn NULL turns it off. */
 void kg_store_watch_set_notify(kg_store_watch *w, void (*fn)(void *ud), void *ud);
 /* Stop the watcher from any thread: a blocked kg_store_watch_next returns KG_WATCH_CLOSED. Idempotent. */
 void kg_store_watch_cancel(kg_store_watch *w);
