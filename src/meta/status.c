@@ -681,6 +681,15 @@ int kg_status_http_code(const kg_status *st)
     return strcmp(nz(st->status), "Success") == 0 ? 200 : 500;
 }
 
+kg_status *kg_status_as_error(kg_status *st)
+{
+    if (!st->status || !st->status[0])
+        st->status = "Failure";
+    if (st->code == 0)
+        st->code = strcmp(st->status, "Success") == 0 ? 200 : 500;
+    return st;
+}
+
 bool kg_status_is(const kg_status *st, const char *reason)
 {
     return st && strcmp(nz(st->reason), nz(reason)) == 0;

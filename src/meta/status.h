@@ -236,6 +236,9 @@ kg_status *kg_status_from_error(kg_arena *a, const kg_error *err);
 
 /* HTTP code to send: st->code, or 500 when code is 0 on a Failure (ErrorToAPIStatus), 200 for Success. */
 int kg_status_http_code(const kg_status *st);
+/* responsewriters.ErrorToAPIStatus for a Status used as an error: empty status becomes "Failure", a zero code
+ * becomes 500 (200 for "Success"), so the rendered JSON carries the code. Modifies st in place and returns it. */
+kg_status *kg_status_as_error(kg_status *st);
 /* True if st->reason equals reason. */
 bool kg_status_is(const kg_status *st, const char *reason);
 

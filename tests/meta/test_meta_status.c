@@ -275,6 +275,10 @@ static void test_success_and_roundtrip(void **s)
     assert_string_equal(st->details.causes[0].field, "f");
     assert_true(kg_json_equal(kg_status_to_json(&A, st), j));
 
+    kg_status *w = kg_status_from_json(&A, kg_json_parse(&A, "{\"message\":\"m\"}", 15, &err));
+    kg_status_as_error(w);
+    assert_string_equal(to_json(w), "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":"
+                                    "\"Failure\",\"message\":\"m\",\"code\":500}");
     kg_status *z = kg_status_new(&A, 0, "", "plain");
     assert_int_equal(kg_status_http_code(z), 500);
     kg_buf b = KG_BUF_INIT;
