@@ -23,7 +23,7 @@ void kg_apiserver_options_defaults(kg_apiserver_options *o)
     o->secure_port = 6443;
     o->anonymous_auth = true;
     o->storage_backend = "sqlite";
-    o->worker_threads = 8;
+    o->worker_threads = 64; /* handlers mostly wait on durable commits: more of them make bigger group commits */
     o->watch_bookmark_ms = 60000;
 }
 
