@@ -121,10 +121,20 @@ static X509 *pem_to_cert(const char *pem)
     return x;
 }
 
+/* Encrypted keys are not supported: never let OpenSSL prompt on the terminal for a passphrase. */
+static int no_passphrase(char *buf, int size, int rwflag, void *u)
+{
+    (void)buf;
+    (void)size;
+    (void)rwflag;
+    (void)u;
+    return -1;
+}
+
 static EVP_PKEY *pem_to_key(const char *pem)
 {
     BIO *b = BIO_new_mem_buf(pem, -1);
-    EVP_PKEY *k = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+    EVP_PKEY *k = PEM_read_bio_PrivateKey(b, NULL, no_passphrase, NULL);
     BIO_free(b);
     return k;
 }
@@ -337,8 +347,10 @@ static bool load_given(const kg_tls_config *cfg, kg_tls_material *out, kg_error 
     bool ok = true;
     if (!first)
         ok = kg_err_set(err, KG_EINVAL, "%s: no certificate found", cfg->cert_file);
-    else if (!k)
+    else if (!k) {
         ok = ossl_err(err, cfg->key_file);
+        kg_err_prefix(err, "tls: reading the private key (PEM, unencrypted)");
+    }
     else if (X509_check_private_key(first, k) != 1)
         ok = kg_err_set(err, KG_EINVAL, "tls: private key in %s does not match public key in %s", cfg->key_file,
                         cfg->cert_file);

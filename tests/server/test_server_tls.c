@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
 #include "base/str.h"
 #include "server/kubeconfig.h"
 #include "server/tls.h"
@@ -157,6 +160,21 @@ static void given_files(void **state)
     char want[1400];
     snprintf(want, sizeof(want), "tls: private key in %s does not match public key in %s", cakey, crt);
     assert_string_equal(err.msg, want);
+
+    /* an encrypted key is refused (no passphrase prompt) */
+    char enckey[600];
+    snprintf(enckey, sizeof(enckey), "%s/enc.key", dir);
+    BIO *kb = BIO_new_mem_buf(m.key_pem, -1);
+    EVP_PKEY *pk = PEM_read_bio_PrivateKey(kb, NULL, NULL, NULL);
+    BIO_free(kb);
+    assert_non_null(pk);
+    FILE *ef = fopen(enckey, "w");
+    assert_int_equal(PEM_write_PrivateKey(ef, pk, EVP_aes_256_cbc(), (unsigned char *)"secret", 6, NULL, NULL), 1);
+    fclose(ef);
+    EVP_PKEY_free(pk);
+    kg_tls_config c6 = {.cert_file = crt, .key_file = enckey};
+    assert_false(kg_tls_load_or_generate(&c6, &g, &err));
+    assert_true(strncmp(err.msg, "tls: reading the private key (PEM, unencrypted): ", 49) == 0);
 
     /* only one of the two flags */
     kg_tls_config c5 = {.cert_file = crt};
