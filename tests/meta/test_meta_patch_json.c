@@ -260,12 +260,96 @@ static void test_server_helpers(void **s)
                      500);
 }
 
+/* evanphx/json-patch v4 patch_test.go: Cases, MutationTestCases, BadCases and TestCases */
+static void test_evanphx_cases(void **s)
+{
+    (void)s;
+    static const char *const cases[][3] = {
+        {"{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/-1\",\"value\":\"qux\"}]",
+         "{\"foo\":[\"bar\",\"baz\",\"qux\"]}"},
+        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}", "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/2\"}]",
+         "{\"foo\":[\"all\",\"cows\",\"grass\",\"eat\"]}"},
+        {"{\"foo\":\"bar\",\"qux\":{\"baz\":1,\"bar\":null}}", "[{\"op\":\"remove\",\"path\":\"/qux/bar\"}]",
+         "{\"foo\":\"bar\",\"qux\":{\"baz\":1}}"},
+        {"{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":null}]", "{\"baz\":null,\"foo\":\"bar\"}"},
+        {"{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"replace\",\"path\":\"/foo/1\",\"value\":\"bum\"}]",
+         "{\"foo\":[\"bar\",\"bum\",\"baz\"]}"},
+        {"[{\"foo\":[\"bar\",\"qux\",\"baz\"]}]", "[{\"op\":\"replace\",\"path\":\"/0/foo/0\",\"value\":\"bum\"}]",
+         "[{\"foo\":[\"bum\",\"qux\",\"baz\"]}]"},
+        {"[{\"foo\":[\"bar\",\"qux\",\"baz\"],\"bar\":[\"qux\",\"baz\"]}]",
+         "[{\"op\":\"copy\",\"from\":\"/0/foo/0\",\"path\":\"/0/bar/0\"}]",
+         "[{\"foo\":[\"bar\",\"qux\",\"baz\"],\"bar\":[\"bar\",\"qux\",\"baz\"]}]"},
+        {"[{\"foo\":[\"bar\",\"qux\",\"baz\"],\"bar\":[\"qux\",\"baz\"]}]",
+         "[{\"op\":\"copy\",\"from\":\"/0/foo/0\",\"path\":\"/0/bar\"}]",
+         "[{\"foo\":[\"bar\",\"qux\",\"baz\"],\"bar\":\"bar\"}]"},
+        {"[{\"foo\":{\"bar\":[\"qux\",\"baz\"]},\"baz\":{\"qux\":\"bum\"}}]",
+         "[{\"op\":\"copy\",\"from\":\"/0/foo/bar\",\"path\":\"/0/baz/bar\"}]",
+         "[{\"baz\":{\"bar\":[\"qux\",\"baz\"],\"qux\":\"bum\"},\"foo\":{\"bar\":[\"qux\",\"baz\"]}}]"},
+        {"{\"foo\":[\"bar\"]}", "[{\"op\":\"copy\",\"path\":\"/foo/0\",\"from\":\"/foo\"}]",
+         "{\"foo\":[[\"bar\"],\"bar\"]}"},
+        {"{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/-2\"}]", "{\"foo\":[\"bar\",\"baz\"]}"},
+        {"{\"foo\":[]}", "[{\"op\":\"add\",\"path\":\"/foo/-1\",\"value\":\"qux\"}]", "{\"foo\":[\"qux\"]}"},
+        {"{\"bar\":[{\"baz\":null}]}", "[{\"op\":\"replace\",\"path\":\"/bar/0/baz\",\"value\":1}]", "{\"bar\":[{\"baz\":1}]}"},
+        {"{\"bar\":[{\"baz\":1}]}", "[{\"op\":\"replace\",\"path\":\"/bar/0/baz\",\"value\":null}]",
+         "{\"bar\":[{\"baz\":null}]}"},
+        {"{\"bar\":[null]}", "[{\"op\":\"replace\",\"path\":\"/bar/0\",\"value\":1}]", "{\"bar\":[1]}"},
+        {"{\"bar\":[1]}", "[{\"op\":\"replace\",\"path\":\"/bar/0\",\"value\":null}]", "{\"bar\":[null]}"},
+        {"{\"foo\":\"bar\",\"qux\":{\"baz\":1,\"bar\":null}}", "[{\"op\":\"replace\",\"path\":\"/qux/baz\",\"value\":null}]",
+         "{\"foo\":\"bar\",\"qux\":{\"baz\":null,\"bar\":null}}"},
+        {"{\"baz/foo\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/baz~1foo\",\"value\":\"qux\"}]", "{\"baz/foo\":\"qux\"}"},
+        {"{\"foo\":null}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "{\"foo\":null}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ok(cases[i][0], cases[i][1], cases[i][2]);
+
+    static const char *const bad_cases[][3] = {
+        {"{\"a\":{\"b\":{\"d\":1}}}", "[{\"op\":\"remove\",\"path\":\"/a/b/c\"}]",
+         "error in remove for path: '/a/b/c': Unable to remove nonexistent key: c: missing value"},
+        {"{\"a\":{\"b\":{\"d\":1}}}", "[{\"op\":\"move\",\"from\":\"/a/b/c\",\"path\":\"/a/b/e\"}]",
+         "error in move for path: 'c': Unable to remove nonexistent key: c: missing value"},
+        {"{\"a\":{\"b\":[1]}}", "[{\"op\":\"move\",\"from\":\"/a/b/1\",\"path\":\"/a/b/2\"}]",
+         "error in move for path: '1': Unable to access invalid index: 1: invalid index referenced"},
+        {"{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"pathz\":\"/baz\",\"value\":\"qux\"}]",
+         "add operation failed to decode path: missing value"},
+        {"{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/-4\",\"value\":\"bum\"}]",
+         "error in add for path: '/foo/-4': Unable to access invalid index: -4: invalid index referenced"},
+        {"{\"name\":{\"foo\":\"bat\",\"qux\":\"bum\"}}", "[{\"op\":\"replace\",\"path\":\"/foo/bar\",\"value\":\"baz\"}]",
+         "replace operation does not apply: doc is missing path: /foo/bar: missing value"},
+        {"{\"foo\":[]}", "[{\"op\":\"remove\",\"path\":\"/foo/-\"}]",
+         "error in remove for path: '/foo/-': strconv.Atoi: parsing \"-\": invalid syntax"},
+        {"{\"foo\":[]}", "[{\"op\":\"remove\",\"path\":\"/foo/-1\"}]",
+         "error in remove for path: '/foo/-1': Unable to access invalid index: -1: invalid index referenced"},
+        {"{\"foo\":[\"bar\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/-2\"}]",
+         "error in remove for path: '/foo/-2': Unable to access invalid index: -2: invalid index referenced"},
+        {"{}", "[{\"op\":null,\"path\":\"\"}]", "Unexpected kind: unknown"},
+        {"{}", "[{\"op\":\"add\",\"path\":null}]", "add operation failed to decode path: missing value"},
+        {"{}", "[{\"op\":\"copy\",\"from\":null}]",
+         "copy operation failed to decode from: operation, missing from field: missing value"},
+        {"{\"foo\":[\"bar\"]}", "[{\"op\":\"copy\",\"path\":\"/foo/6666666666\",\"from\":\"/\"}]",
+         "error while adding value during copy: Unable to access invalid index: 6666666666: invalid index referenced"},
+        {"{\"foo\":[\"bar\"]}", "[{\"op\":\"copy\",\"path\":\"/foo/2\",\"from\":\"/foo/0\"}]",
+         "error while adding value during copy: Unable to access invalid index: 2: invalid index referenced"},
+        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}", "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/4\"}]",
+         "error in move for path: '/foo/4': Unable to access invalid index: 4: invalid index referenced"},
+        {"{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
+         "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":\"c\"}]",
+         "testing value /foo/1 failed: test failed"},
+        {"{\"baz\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":42}]", "testing value /foo failed: test failed"},
+        {"{\"foo\":{}}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "testing value /foo failed: test failed"},
+        {"{\"foo\":[]}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "testing value /foo failed: test failed"},
+        {"{\"foo\":[]}", "[{\"op\":\"test\",\"path\":\"/foo\"}]", "testing value /foo failed: test failed"},
+    };
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
+        bad(bad_cases[i][0], bad_cases[i][1], bad_cases[i][2]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_rfc6902_appendix_a, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kubernetes_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_v4_quirks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_evanphx_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_escape_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_server_helpers, setup, teardown),
