@@ -101,12 +101,18 @@ static void run_plugin(kg_arena *a, const kg_cred_provider *p, const kg_cred_opt
 {
     int64_t timeout = o->exec_timeout_ms > 0 ? o->exec_timeout_ms : 60000;
     int64_t deadline = mono_ms() + timeout;
-    int in[2], out[2], er[2], ex[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
-        snprintf(r->failure, sizeof r->failure, "pipe: %s", strerror(errno));
-        lower_first(r->failure + 6);
-        return;
-    }
+    int fds[4][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+    for (int i = 0; i < 4; i++)
+        if (pipe2(fds[i], O_CLOEXEC) != 0) {
+            snprintf(r->failure, sizeof r->failure, "pipe: %s", strerror(errno));
+            lower_first(r->failure + 6);
+            for (int j = 0; j < i; j++) {
+                close(fds[j][0]);
+                close(fds[j][1]);
+            }
+            return;
+        }
+    int *in = fds[0], *out = fds[1], *er = fds[2], *ex = fds[3];
     const char **argv = kg_arena_alloc(a, sizeof(char *) * (p->n_args + 2));
     argv[0] = path;
     for (size_t i = 0; i < p->n_args; i++)
@@ -127,9 +133,12 @@ static void run_plugin(kg_arena *a, const kg_cred_provider *p, const kg_cred_opt
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         signal(SIGPIPE, SIG_DFL);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        dup2(er[1], 2);
+        /* move the pipe ends above 2 first, so none is clobbered (or kept CLOEXEC) when the caller had 0-2 closed */
+        int fi = fcntl(in[0], F_DUPFD_CLOEXEC, 10), fo = fcntl(out[1], F_DUPFD_CLOEXEC, 10),
+            fe = fcntl(er[1], F_DUPFD_CLOEXEC, 10);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
         /* like Go's os/exec, the plugin inherits only stdin, stdout and stderr */
         close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
         execve(path, (char *const *)argv, envp);

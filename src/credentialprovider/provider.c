@@ -188,7 +188,8 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
     int64_t dur = resp.has_cache_duration ? resp.cache_duration : p->default_cache_duration;
     if (dur <= 0 || !use_cache)
         return;
-    if (!kg_credentialprovider_cache_put(a, o->cache_dir, p, base_key, sa_key, now + dur, resp.auth, &e))
+    int64_t expires = dur > INT64_MAX - now ? INT64_MAX : now + dur; /* Go's Time.Add saturates too */
+    if (!kg_credentialprovider_cache_put(a, o->cache_dir, p, base_key, sa_key, expires, resp.auth, &e))
         report(o, p, "could not cache credentials: %s", e.msg);
 }
 

@@ -470,6 +470,8 @@ static void zero_durations_and_no_cache(void **state)
     run_steps("zero-default", "*.io", "0s", "Image", NULL, twice, 2, false); /* default 0 and none given */
     run_steps("no-cache", "*.io", "1h", "Global", "1h", twice, 2, true);
     run_steps("negative", "*.io", "1h", "Image", "-5s", twice, 2, false);
+    const step cached[] = {{"registry.io/a", 0, 1}, {"registry.io/a", 1, 1}};
+    run_steps("huge", "*.io", "1h", "Image", "2562047h47m16.854775807s", cached, 2, false); /* no overflow */
 }
 
 static void cache_files_private_and_corruption_ignored(void **state)
