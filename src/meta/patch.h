@@ -54,9 +54,9 @@ enum {
 typedef enum kg_patch_value_kind {
     KG_PATCH_VALUE_UNKNOWN = 0, /* not in the schema: merged like RFC 7386 (lists replaced) */
     KG_PATCH_VALUE_PRIMITIVE,
-    KG_PATCH_VALUE_STRUCT,      /* object with known fields (e.g. PodSpec) */
-    KG_PATCH_VALUE_MAP,         /* map[string]T (labels, resources.limits, ...) */
-    KG_PATCH_VALUE_LIST,        /* list; elem_kind tells what the items are */
+    KG_PATCH_VALUE_STRUCT, /* object with known fields (e.g. PodSpec) */
+    KG_PATCH_VALUE_MAP,    /* map[string]T (labels, resources.limits, ...) */
+    KG_PATCH_VALUE_LIST,   /* list; elem_kind tells what the items are */
 } kg_patch_value_kind;
 
 /* Opaque handle of a schema type (e.g. PodSpec). NULL means "unknown type". */

@@ -257,8 +257,7 @@ static const char *go_json_type(const kg_json *v)
 }
 
 /* Operation.Path()/From(): 0 ok, else fills eb with the Go error. */
-static bool op_str(const kg_json *op, const char *field, const char *missing_msg, const char **out, char *eb,
-                   size_t el)
+static bool op_str(const kg_json *op, const char *field, const char *missing_msg, const char **out, char *eb, size_t el)
 {
     const kg_json *v = kg_json_get(op, field);
     if (!v || v->type == KG_JSON_NULL) {
@@ -437,7 +436,10 @@ bool kg_patch_format_from_content_type(const char *ct, kg_patch_format *out)
     return false;
 }
 
-static bool starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+static bool starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
 
 int kg_patch_http_status(kg_patch_format format, const kg_error *err)
 {
@@ -446,8 +448,7 @@ int kg_patch_http_status(kg_patch_format format, const kg_error *err)
     case KG_PATCH_FORMAT_JSON:
         /* jsonpatch.DecodePatch failures are BadRequest; Apply failures 422 */
         return starts_with(m, "json: ") ? 400 : 422;
-    case KG_PATCH_FORMAT_MERGE:
-        return strcmp(m, "Invalid JSON Patch") == 0 ? 400 : 500;
+    case KG_PATCH_FORMAT_MERGE: return strcmp(m, "Invalid JSON Patch") == 0 ? 400 : 500;
     case KG_PATCH_FORMAT_STRATEGIC:
         /* interpretStrategicMergePatchError, plus the patch body decode (BadRequest) */
         if (starts_with(m, "json: ") || strcmp(m, "invalid JSON document") == 0 ||

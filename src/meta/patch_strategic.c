@@ -319,7 +319,10 @@ static kg_json *list_new(kg_arena *a, uint32_t cap)
     return l;
 }
 
-static void list_push(kg_arena *a, kg_json *l, kg_json *v) { kg_json_array_append(a, l, v); }
+static void list_push(kg_arena *a, kg_json *l, kg_json *v)
+{
+    kg_json_array_append(a, l, v);
+}
 
 /* schema lookups; unknown fields get an all-zero description (merge like RFC 7386, lists replaced) */
 static void lookup(smp *c, kg_patch_type t, const char *key, kg_patch_field *f)
@@ -330,8 +333,14 @@ static void lookup(smp *c, kg_patch_type t, const char *key, kg_patch_field *f)
             memset(f, 0, sizeof *f);
 }
 
-static bool strategy_is_merge(const kg_patch_field *f) { return (f->strategy & KG_PATCH_STRATEGY_MERGE) != 0; }
-static bool strategy_is_replace(const kg_patch_field *f) { return (f->strategy & KG_PATCH_STRATEGY_REPLACE) != 0; }
+static bool strategy_is_merge(const kg_patch_field *f)
+{
+    return (f->strategy & KG_PATCH_STRATEGY_MERGE) != 0;
+}
+static bool strategy_is_replace(const kg_patch_field *f)
+{
+    return (f->strategy & KG_PATCH_STRATEGY_REPLACE) != 0;
+}
 
 /* ---- directive removal ----------------------------------------------------------------------------------- */
 
@@ -531,8 +540,7 @@ static kg_json *normalize_element_order(smp *c, kg_json *patch_items, kg_json *s
 }
 
 /* partition `merged` into items present in `by` and the others (server-only) */
-static bool partition(smp *c, const kg_json *merged, const kg_json *by, const char *mk, kg_json **in,
-                      kg_json **out)
+static bool partition(smp *c, const kg_json *merged, const kg_json *by, const char *mk, kg_json **in, kg_json **out)
 {
     *in = list_new(c->a, merged->len);
     *out = list_new(c->a, merged->len);
@@ -714,9 +722,9 @@ static bool validate_set_order(smp *c, const kg_json *plist, const kg_json *orde
         bool eq;
         if (!maps) {
             /* Go compares the items with ==, which panics for maps and slices (kube-apiserver answers 500) */
-            const kg_json *bad = (pv && (pv->type == KG_JSON_OBJECT || pv->type == KG_JSON_ARRAY)) ? pv
+            const kg_json *bad = (pv && (pv->type == KG_JSON_OBJECT || pv->type == KG_JSON_ARRAY))   ? pv
                                  : (sv && (sv->type == KG_JSON_OBJECT || sv->type == KG_JSON_ARRAY)) ? sv
-                                                                                                    : NULL;
+                                                                                                     : NULL;
             if (bad)
                 return kg_err_set(c->err, KG_EINTERNAL, "runtime error: comparing uncomparable type %s", go_type(bad));
             eq = go_eq(pv, sv);
@@ -1047,7 +1055,8 @@ bool kg_patch_strategic(kg_arena *a, const kg_json *doc, const kg_json *patch, c
             *out = kg_json_clone(a, doc);
             return true;
         }
-        return kg_err_set(err, KG_EINVAL, "json: cannot unmarshal %s into Go value of type map[string]interface {}", tn);
+        return kg_err_set(err, KG_EINVAL, "json: cannot unmarshal %s into Go value of type map[string]interface {}",
+                          tn);
     }
     smp c = {.a = a, .s = schema, .err = err};
     kg_patch_type t = (schema && schema->root && kind) ? schema->root(schema, kind) : NULL;

@@ -27,12 +27,24 @@ struct ptype {
 
 #define M KG_PATCH_STRATEGY_MERGE
 #define RK KG_PATCH_STRATEGY_RETAIN_KEYS
-#define STRUCT(n, t) {n, KG_PATCH_VALUE_STRUCT, KG_PATCH_VALUE_UNKNOWN, 0, NULL, &t}
-#define LIST_BY(n, key, t) {n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_STRUCT, M, key, t}
-#define LIST_BY_RK(n, key, t) {n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_STRUCT, M | RK, key, t}
-#define SET(n) {n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_PRIMITIVE, M, NULL, NULL}
-#define TYPE(var, tname, ...)                                                                                    \
-    static const pfield var##_f[] = {__VA_ARGS__};                                                              \
+#define STRUCT(n, t)                                                                                                   \
+    {                                                                                                                  \
+        n, KG_PATCH_VALUE_STRUCT, KG_PATCH_VALUE_UNKNOWN, 0, NULL, &t                                                  \
+    }
+#define LIST_BY(n, key, t)                                                                                             \
+    {                                                                                                                  \
+        n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_STRUCT, M, key, t                                                       \
+    }
+#define LIST_BY_RK(n, key, t)                                                                                          \
+    {                                                                                                                  \
+        n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_STRUCT, M | RK, key, t                                                  \
+    }
+#define SET(n)                                                                                                         \
+    {                                                                                                                  \
+        n, KG_PATCH_VALUE_LIST, KG_PATCH_VALUE_PRIMITIVE, M, NULL, NULL                                                \
+    }
+#define TYPE(var, tname, ...)                                                                                          \
+    static const pfield var##_f[] = {__VA_ARGS__};                                                                     \
     static const ptype var = {tname, var##_f, sizeof var##_f / sizeof var##_f[0]}
 
 /* ---- shared leaves ---- */
@@ -52,8 +64,8 @@ TYPE(t_ephemeral_container, "EphemeralContainer", LIST_BY("ports", "containerPor
 TYPE(t_pod_spec, "PodSpec", LIST_BY_RK("volumes", "name", &t_opaque), LIST_BY("initContainers", "name", &t_container),
      LIST_BY("containers", "name", &t_container), LIST_BY("ephemeralContainers", "name", &t_ephemeral_container),
      LIST_BY("imagePullSecrets", "name", &t_opaque), LIST_BY("hostAliases", "ip", &t_opaque),
-     LIST_BY("topologySpreadConstraints", "topologyKey", &t_opaque),
-     LIST_BY("schedulingGates", "name", &t_opaque), LIST_BY_RK("resourceClaims", "name", &t_opaque));
+     LIST_BY("topologySpreadConstraints", "topologyKey", &t_opaque), LIST_BY("schedulingGates", "name", &t_opaque),
+     LIST_BY_RK("resourceClaims", "name", &t_opaque));
 
 TYPE(t_pod_status, "PodStatus", LIST_BY("conditions", "type", &t_opaque), LIST_BY("podIPs", "ip", &t_opaque),
      LIST_BY("hostIPs", "ip", &t_opaque), LIST_BY_RK("resourceClaimStatuses", "name", &t_opaque));
@@ -191,4 +203,7 @@ static bool builtin_field(const kg_patch_schema *s, kg_patch_type type, const ch
 
 static const kg_patch_schema builtin = {builtin_root, builtin_field, NULL};
 
-const kg_patch_schema *kg_patch_schema_builtin(void) { return &builtin; }
+const kg_patch_schema *kg_patch_schema_builtin(void)
+{
+    return &builtin;
+}

@@ -61,11 +61,13 @@ static void test_rfc6902_appendix_a(void **s)
 {
     (void)s;
     /* A.1 - A.8, A.10, A.11, A.14, A.16 */
-    ok("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]", "{\"baz\":\"qux\",\"foo\":\"bar\"}");
+    ok("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]",
+       "{\"baz\":\"qux\",\"foo\":\"bar\"}");
     ok("{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/1\",\"value\":\"qux\"}]",
        "{\"foo\":[\"bar\",\"qux\",\"baz\"]}");
     ok("{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"remove\",\"path\":\"/baz\"}]", "{\"foo\":\"bar\"}");
-    ok("{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]", "{\"foo\":[\"bar\",\"baz\"]}");
+    ok("{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]",
+       "{\"foo\":[\"bar\",\"baz\"]}");
     ok("{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"replace\",\"path\":\"/baz\",\"value\":\"boo\"}]",
        "{\"baz\":\"boo\",\"foo\":\"bar\"}");
     ok("{\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}",
@@ -220,10 +222,10 @@ static int status_of(kg_patch_format f, const char *doc, const char *patch)
 {
     kg_error e = {0};
     kg_json *out = NULL;
-    bool okp = f == KG_PATCH_FORMAT_JSON    ? kg_patch_json(&A, J(doc), J(patch), &out, &e)
-               : f == KG_PATCH_FORMAT_MERGE ? kg_patch_merge(&A, J(doc), J(patch), &out, &e)
-                                            : kg_patch_strategic(&A, J(doc), J(patch), kg_patch_schema_builtin(),
-                                                                 "Pod", &out, &e);
+    bool okp = f == KG_PATCH_FORMAT_JSON ? kg_patch_json(&A, J(doc), J(patch), &out, &e)
+               : f == KG_PATCH_FORMAT_MERGE
+                   ? kg_patch_merge(&A, J(doc), J(patch), &out, &e)
+                   : kg_patch_strategic(&A, J(doc), J(patch), kg_patch_schema_builtin(), "Pod", &out, &e);
     assert_false(okp);
     return kg_patch_http_status(f, &e);
 }
@@ -267,7 +269,8 @@ static void test_evanphx_cases(void **s)
     static const char *const cases[][3] = {
         {"{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/-1\",\"value\":\"qux\"}]",
          "{\"foo\":[\"bar\",\"baz\",\"qux\"]}"},
-        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}", "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/2\"}]",
+        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}",
+         "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/2\"}]",
          "{\"foo\":[\"all\",\"cows\",\"grass\",\"eat\"]}"},
         {"{\"foo\":\"bar\",\"qux\":{\"baz\":1,\"bar\":null}}", "[{\"op\":\"remove\",\"path\":\"/qux/bar\"}]",
          "{\"foo\":\"bar\",\"qux\":{\"baz\":1}}"},
@@ -287,16 +290,20 @@ static void test_evanphx_cases(void **s)
          "[{\"baz\":{\"bar\":[\"qux\",\"baz\"],\"qux\":\"bum\"},\"foo\":{\"bar\":[\"qux\",\"baz\"]}}]"},
         {"{\"foo\":[\"bar\"]}", "[{\"op\":\"copy\",\"path\":\"/foo/0\",\"from\":\"/foo\"}]",
          "{\"foo\":[[\"bar\"],\"bar\"]}"},
-        {"{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/-2\"}]", "{\"foo\":[\"bar\",\"baz\"]}"},
+        {"{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/-2\"}]",
+         "{\"foo\":[\"bar\",\"baz\"]}"},
         {"{\"foo\":[]}", "[{\"op\":\"add\",\"path\":\"/foo/-1\",\"value\":\"qux\"}]", "{\"foo\":[\"qux\"]}"},
-        {"{\"bar\":[{\"baz\":null}]}", "[{\"op\":\"replace\",\"path\":\"/bar/0/baz\",\"value\":1}]", "{\"bar\":[{\"baz\":1}]}"},
+        {"{\"bar\":[{\"baz\":null}]}", "[{\"op\":\"replace\",\"path\":\"/bar/0/baz\",\"value\":1}]",
+         "{\"bar\":[{\"baz\":1}]}"},
         {"{\"bar\":[{\"baz\":1}]}", "[{\"op\":\"replace\",\"path\":\"/bar/0/baz\",\"value\":null}]",
          "{\"bar\":[{\"baz\":null}]}"},
         {"{\"bar\":[null]}", "[{\"op\":\"replace\",\"path\":\"/bar/0\",\"value\":1}]", "{\"bar\":[1]}"},
         {"{\"bar\":[1]}", "[{\"op\":\"replace\",\"path\":\"/bar/0\",\"value\":null}]", "{\"bar\":[null]}"},
-        {"{\"foo\":\"bar\",\"qux\":{\"baz\":1,\"bar\":null}}", "[{\"op\":\"replace\",\"path\":\"/qux/baz\",\"value\":null}]",
+        {"{\"foo\":\"bar\",\"qux\":{\"baz\":1,\"bar\":null}}",
+         "[{\"op\":\"replace\",\"path\":\"/qux/baz\",\"value\":null}]",
          "{\"foo\":\"bar\",\"qux\":{\"baz\":null,\"bar\":null}}"},
-        {"{\"baz/foo\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/baz~1foo\",\"value\":\"qux\"}]", "{\"baz/foo\":\"qux\"}"},
+        {"{\"baz/foo\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/baz~1foo\",\"value\":\"qux\"}]",
+         "{\"baz/foo\":\"qux\"}"},
         {"{\"foo\":null}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "{\"foo\":null}"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -313,7 +320,8 @@ static void test_evanphx_cases(void **s)
          "add operation failed to decode path: missing value"},
         {"{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/-4\",\"value\":\"bum\"}]",
          "error in add for path: '/foo/-4': Unable to access invalid index: -4: invalid index referenced"},
-        {"{\"name\":{\"foo\":\"bat\",\"qux\":\"bum\"}}", "[{\"op\":\"replace\",\"path\":\"/foo/bar\",\"value\":\"baz\"}]",
+        {"{\"name\":{\"foo\":\"bat\",\"qux\":\"bum\"}}",
+         "[{\"op\":\"replace\",\"path\":\"/foo/bar\",\"value\":\"baz\"}]",
          "replace operation does not apply: doc is missing path: /foo/bar: missing value"},
         {"{\"foo\":[]}", "[{\"op\":\"remove\",\"path\":\"/foo/-\"}]",
          "error in remove for path: '/foo/-': strconv.Atoi: parsing \"-\": invalid syntax"},
@@ -329,14 +337,19 @@ static void test_evanphx_cases(void **s)
          "error while adding value during copy: Unable to access invalid index: 6666666666: invalid index referenced"},
         {"{\"foo\":[\"bar\"]}", "[{\"op\":\"copy\",\"path\":\"/foo/2\",\"from\":\"/foo/0\"}]",
          "error while adding value during copy: Unable to access invalid index: 2: invalid index referenced"},
-        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}", "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/4\"}]",
+        {"{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}",
+         "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/4\"}]",
          "error in move for path: '/foo/4': Unable to access invalid index: 4: invalid index referenced"},
         {"{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
-         "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":\"c\"}]",
+         "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/"
+         "1\",\"value\":\"c\"}]",
          "testing value /foo/1 failed: test failed"},
-        {"{\"baz\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":42}]", "testing value /foo failed: test failed"},
-        {"{\"foo\":{}}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "testing value /foo failed: test failed"},
-        {"{\"foo\":[]}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]", "testing value /foo failed: test failed"},
+        {"{\"baz\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":42}]",
+         "testing value /foo failed: test failed"},
+        {"{\"foo\":{}}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]",
+         "testing value /foo failed: test failed"},
+        {"{\"foo\":[]}", "[{\"op\":\"test\",\"path\":\"/foo\",\"value\":null}]",
+         "testing value /foo failed: test failed"},
         {"{\"foo\":[]}", "[{\"op\":\"test\",\"path\":\"/foo\"}]", "testing value /foo failed: test failed"},
     };
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)

@@ -90,8 +90,9 @@ static void test_kubernetes_objects(void **s)
        "\"spec\":{\"replicas\":3,\"template\":{\"spec\":{\"containers\":["
        "{\"name\":\"a\",\"image\":\"nginx:1\"},{\"name\":\"b\",\"image\":\"busybox\"}]}}}}");
     /* kubectl label x- : null removes; lists are replaced wholesale (no merge keys in merge patch) */
-    ok(dep, "{\"metadata\":{\"labels\":{\"tier\":null}},\"spec\":{\"template\":{\"spec\":{\"containers\":"
-            "[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}",
+    ok(dep,
+       "{\"metadata\":{\"labels\":{\"tier\":null}},\"spec\":{\"template\":{\"spec\":{\"containers\":"
+       "[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}",
        "{\"metadata\":{\"name\":\"d\",\"labels\":{\"app\":\"web\"}},"
        "\"spec\":{\"replicas\":1,\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\"}]}}}}");
     /* nulls inside added values are pruned, array elements included (v4 pruneAryNulls) */

@@ -244,7 +244,8 @@ static void test_primitive_list_directives(void **s)
          "{\"retainKeysMap\":{\"$retainKeys\":[\"name\",\"value\"],\"value\":\"baz\"}}",
          "{\"retainKeysMap\":{\"name\":\"foo\",\"value\":\"baz\"}}");
     /* and inside items of a merge,retainKeys list */
-    T_OK("{\"retainKeysMergingList\":[{\"name\":\"a\",\"value\":\"1\",\"other\":\"2\"},{\"name\":\"b\",\"other\":\"3\"}]}",
+    T_OK("{\"retainKeysMergingList\":[{\"name\":\"a\",\"value\":\"1\",\"other\":\"2\"},{\"name\":\"b\",\"other\":\"3\"}"
+         "]}",
          "{\"retainKeysMergingList\":[{\"name\":\"a\",\"$retainKeys\":[\"name\",\"other\"],\"other\":\"4\"}]}",
          "{\"retainKeysMergingList\":[{\"name\":\"a\",\"other\":\"4\"},{\"name\":\"b\",\"other\":\"3\"}]}");
 }
@@ -301,27 +302,31 @@ static void test_builtin_pod(void **s)
          "{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":\"B\",\"value\":\"3\"}],"
          "\"ports\":[{\"containerPort\":443}]}]}}",
          "{\"metadata\":{\"name\":\"p\",\"finalizers\":[\"a\"]},\"spec\":{"
-         "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":443},{\"containerPort\":80}],"
+         "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":443},{\"containerPort\":"
+         "80}],"
          "\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"3\"}]}],"
          "\"tolerations\":[{\"key\":\"k1\",\"operator\":\"Exists\"}],"
          "\"volumes\":[{\"name\":\"data\",\"hostPath\":{\"path\":\"/x\"}}]}}");
     /* tolerations carry no patch strategy: replaced; finalizers merge as a set */
-    K_OK("/Pod", pod,
-         "{\"metadata\":{\"finalizers\":[\"b\"]},\"spec\":{\"tolerations\":[{\"key\":\"k2\",\"operator\":\"Exists\"}]}}",
-         "{\"metadata\":{\"name\":\"p\",\"finalizers\":[\"b\",\"a\"]},\"spec\":{"
-         "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80}],"
-         "\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"2\"}]}],"
-         "\"tolerations\":[{\"key\":\"k2\",\"operator\":\"Exists\"}],"
-         "\"volumes\":[{\"name\":\"data\",\"hostPath\":{\"path\":\"/x\"}}]}}");
+    K_OK(
+        "/Pod", pod,
+        "{\"metadata\":{\"finalizers\":[\"b\"]},\"spec\":{\"tolerations\":[{\"key\":\"k2\",\"operator\":\"Exists\"}]}}",
+        "{\"metadata\":{\"name\":\"p\",\"finalizers\":[\"b\",\"a\"]},\"spec\":{"
+        "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80}],"
+        "\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"2\"}]}],"
+        "\"tolerations\":[{\"key\":\"k2\",\"operator\":\"Exists\"}],"
+        "\"volumes\":[{\"name\":\"data\",\"hostPath\":{\"path\":\"/x\"}}]}}");
     /* volumes are merge,retainKeys: switching the volume source drops the old one */
-    K_OK("Pod", pod, "{\"spec\":{\"volumes\":[{\"name\":\"data\",\"emptyDir\":{},\"$retainKeys\":[\"emptyDir\",\"name\"]}]}}",
+    K_OK("Pod", pod,
+         "{\"spec\":{\"volumes\":[{\"name\":\"data\",\"emptyDir\":{},\"$retainKeys\":[\"emptyDir\",\"name\"]}]}}",
          "{\"metadata\":{\"name\":\"p\",\"finalizers\":[\"a\"]},\"spec\":{"
          "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80}],"
          "\"env\":[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"B\",\"value\":\"2\"}]}],"
          "\"tolerations\":[{\"key\":\"k1\",\"operator\":\"Exists\"}],"
          "\"volumes\":[{\"name\":\"data\",\"emptyDir\":{}}]}}");
     /* delete a container's env var by merge key */
-    K_OK("Pod", pod, "{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":\"A\",\"$patch\":\"delete\"}]}]}}",
+    K_OK("Pod", pod,
+         "{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":\"A\",\"$patch\":\"delete\"}]}]}}",
          "{\"metadata\":{\"name\":\"p\",\"finalizers\":[\"a\"]},\"spec\":{"
          "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80}],"
          "\"env\":[{\"name\":\"B\",\"value\":\"2\"}]}],"
@@ -362,10 +367,13 @@ static void test_builtin_deployment_docs_example(void **s)
          "{\"spec\":{\"strategy\":{\"type\":\"Recreate\"}}}");
     /* CronJob reaches the pod template through jobTemplate */
     K_OK("batch/CronJob",
-         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"1\"},"
+         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":"
+         "\"1\"},"
          "{\"name\":\"b\",\"image\":\"1\"}]}}}}}}",
-         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"b\",\"image\":\"2\"}]}}}}}}",
-         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"1\"},"
+         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"b\",\"image\":"
+         "\"2\"}]}}}}}}",
+         "{\"spec\":{\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":"
+         "\"1\"},"
          "{\"name\":\"b\",\"image\":\"2\"}]}}}}}}");
     /* Service ports merge by port */
     K_OK("Service", "{\"spec\":{\"ports\":[{\"port\":80,\"targetPort\":8080},{\"port\":443,\"targetPort\":8443}]}}",
@@ -399,10 +407,9 @@ static void test_kubectl_apply_scenario(void **s)
         "\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}]},"
         "\"status\":{\"phase\":\"Running\",\"podIP\":\"10.0.0.5\"}}";
     /* what CreateThreeWayMergePatch produces for that change */
-    const char *patch =
-        "{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":\"new\"},"
-        "\"labels\":{\"y\":\"2\"}},\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"app\"}],"
-        "\"containers\":[{\"image\":\"B\",\"name\":\"app\"}]}}";
+    const char *patch = "{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":\"new\"},"
+                        "\"labels\":{\"y\":\"2\"}},\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"app\"}],"
+                        "\"containers\":[{\"image\":\"B\",\"name\":\"app\"}]}}";
     const char *want =
         "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web\",\"namespace\":\"default\","
         "\"uid\":\"7c3a\",\"resourceVersion\":\"41\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
@@ -486,8 +493,8 @@ static void test_schema_lookup(void **s)
     assert_true(kg_patch_schema_lookup(b, "Pod", hosts, 2, &f));
     assert_string_equal(f.merge_key, "ip");
     const char *webhooks[] = {"webhooks"};
-    assert_true(kg_patch_schema_lookup(b, "admissionregistration.k8s.io/MutatingWebhookConfiguration", webhooks, 1,
-                                       &f));
+    assert_true(
+        kg_patch_schema_lookup(b, "admissionregistration.k8s.io/MutatingWebhookConfiguration", webhooks, 1, &f));
     assert_string_equal(f.merge_key, "name");
     /* the kind may be spelled the ways the server has at hand */
     assert_true(kg_patch_schema_lookup(b, "apps/v1, Kind=Deployment", ports, 5, &f));
@@ -545,10 +552,10 @@ static void test_set_order_without_merge_key(void **s)
     (void)s;
     kg_error e = {0};
     kg_json *out = NULL;
-    assert_false(kg_patch_strategic(
-        &A, J("{\"nonMergingList\":[{\"name\":1},{\"name\":2}]}"),
-        J("{\"$setElementOrder/nonMergingList\":[{\"name\":2}],\"nonMergingList\":[{\"name\":2}]}"), &TEST_SCHEMA,
-        MERGE_ITEM, &out, &e));
+    assert_false(
+        kg_patch_strategic(&A, J("{\"nonMergingList\":[{\"name\":1},{\"name\":2}]}"),
+                           J("{\"$setElementOrder/nonMergingList\":[{\"name\":2}],\"nonMergingList\":[{\"name\":2}]}"),
+                           &TEST_SCHEMA, MERGE_ITEM, &out, &e));
     assert_int_equal(e.code, KG_EINTERNAL);
     assert_string_equal(e.msg, "runtime error: comparing uncomparable type map[string]interface {}");
     /* without a patch list there is nothing to compare: the live list is kept */
@@ -568,22 +575,28 @@ static void test_upstream_apply_cases(void **s)
         {"delete all duplicate items in lists of scalars", "{\"mergingIntList\":[1,2,3,3,4]}",
          "{\"$setElementOrder/mergingIntList\":[1,2],\"$deleteFromPrimitiveList/mergingIntList\":[3]}",
          "{\"mergingIntList\":[1,2,4]}"},
-        {"merge lists of maps", "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":\"b\"}]}",
+        {"merge lists of maps",
+         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":\"b\"}]}",
          "{\"$setElementOrder/mergingList\":[{\"name\":4},{\"name\":1},{\"name\":2},{\"name\":3}],"
          "\"mergingList\":[{\"name\":4,\"value\":4},{\"name\":3,\"value\":3}]}",
-         "{\"mergingList\":[{\"name\":4,\"value\":4},{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":\"b\"},"
+         "{\"mergingList\":[{\"name\":4,\"value\":4},{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2,\"other\":"
+         "\"b\"},"
          "{\"name\":3,\"value\":3}]}"},
         {"set elements order in a list with server-only items 2",
-         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":9},{\"name\":3,\"value\":3},"
+         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":9},{\"name\":3,\"value\":3}"
+         ","
          "{\"name\":4,\"value\":4}]}",
          "{\"$setElementOrder/mergingList\":[{\"name\":2},{\"name\":1},{\"name\":4},{\"name\":3}]}",
-         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":9},{\"name\":4,\"value\":4},"
+         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":9},{\"name\":4,\"value\":4}"
+         ","
          "{\"name\":3,\"value\":3}]}"},
         {"set elements order in a list with server-only items 3",
-         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":7},{\"name\":9},{\"name\":8},"
+         "{\"mergingList\":[{\"name\":1,\"other\":\"a\"},{\"name\":2,\"value\":2},{\"name\":7},{\"name\":9},{\"name\":"
+         "8},"
          "{\"name\":3,\"value\":3},{\"name\":4,\"value\":4}]}",
          "{\"$setElementOrder/mergingList\":[{\"name\":2},{\"name\":1},{\"name\":4},{\"name\":3}]}",
-         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":7},{\"name\":9},{\"name\":8},"
+         "{\"mergingList\":[{\"name\":2,\"value\":2},{\"name\":1,\"other\":\"a\"},{\"name\":7},{\"name\":9},{\"name\":"
+         "8},"
          "{\"name\":4,\"value\":4},{\"name\":3,\"value\":3}]}"},
         {"add an item in a int list and preserve order", "{\"mergingIntList\":[1,2]}",
          "{\"$setElementOrder/mergingIntList\":[3,1,2],\"mergingIntList\":[3]}", "{\"mergingIntList\":[3,1,2]}"},
@@ -609,7 +622,8 @@ static void test_upstream_apply_cases(void **s)
         {"behavior of set element order for a merging int list with duplicate", "{\"mergingIntList\":[1,2,3,2,4]}",
          "{\"$setElementOrder/mergingIntList\":[2,1,4,3,2]}", "{\"mergingIntList\":[2,2,1,4,3]}"},
         {"retainKeys map should clear defaulted field", "{\"retainKeysMap\":{\"value\":\"foo\"}}",
-         "{\"retainKeysMap\":{\"$retainKeys\":[\"other\"],\"other\":\"bar\"}}", "{\"retainKeysMap\":{\"other\":\"bar\"}}"},
+         "{\"retainKeysMap\":{\"$retainKeys\":[\"other\"],\"other\":\"bar\"}}",
+         "{\"retainKeysMap\":{\"other\":\"bar\"}}"},
         {"retainKeys map should clear defaulted field with conflict (discriminated union)",
          "{\"retainKeysMap\":{\"name\":\"type1\",\"value\":\"foo\"}}",
          "{\"retainKeysMap\":{\"$retainKeys\":[\"name\",\"other\"],\"name\":\"type2\",\"other\":\"bar\"}}",
