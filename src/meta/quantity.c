@@ -691,14 +691,23 @@ scanned:;
 
     /* inf.Dec path */
     qdec d = {.neg = false};
+    /* Only the significant digits of num+denom go into the magnitude; leading zeros are dropped and trailing zeros
+     * move into the exponent, so "0.000…01" with hundreds of zeros still parses. */
+    size_t total = num_n + denom_n, first = 0, last = total;
+#define DIGIT_AT(i) ((i) < num_n ? num[(i)] : denom[(i)-num_n])
+    while (first < total && DIGIT_AT(first) == '0')
+        first++;
+    while (last > first && DIGIT_AT(last - 1) == '0')
+        last--;
     char digits[BIG_STR_MAX + 1];
-    if (num_n + denom_n > BIG_STR_MAX - 2)
+    if (last - first > BIG_STR_MAX - 2)
         return perr(err, KG_QUANTITY_ERR_NUMERIC);
-    memcpy(digits, num, num_n);
-    memcpy(digits + num_n, denom, denom_n);
-    if (!big_from_digits(&d.mag, digits, num_n + denom_n))
+    for (size_t i = first; i < last; i++)
+        digits[i - first] = DIGIT_AT(i);
+#undef DIGIT_AT
+    if (!big_from_digits(&d.mag, digits, last - first))
         return perr(err, KG_QUANTITY_ERR_NUMERIC);
-    d.exp = -(int64_t)denom_n;
+    d.exp = -(int64_t)denom_n + (int64_t)(first < last ? total - last : 0);
     if (base == 10)
         d.exp += exponent;
     else if (!big_shl(&d.mag, (uint32_t)exponent))

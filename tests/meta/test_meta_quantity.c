@@ -352,6 +352,33 @@ static void test_parse_emit(void **st)
     }
 }
 
+static void test_long_digit_strings(void **st)
+{
+    (void)st;
+    char buf[2100];
+    /* 0.<1000 zeros>1 rounds up to 1n; 1<1000 zeros> is 10^1000 */
+    strcpy(buf, "0.");
+    memset(buf + 2, '0', 1000);
+    strcpy(buf + 1002, "1");
+    kg_quantity q = P(buf);
+    assert_string_equal(S(&q), "1n");
+    buf[0] = '1';
+    memset(buf + 1, '0', 1000);
+    buf[1001] = 0;
+    q = P(buf);
+    assert_string_equal(S(&q), "10e999"); /* exponent kept a multiple of 3 */
+    strcpy(buf + 1001, "Ki");
+    q = P(buf);
+    assert_string_equal(S(&q), "9223372036854775807"); /* BinarySI is capped at 2^63-1 */
+    assert_int_equal(kg_quantity_value(&q), INT64_MAX);
+    /* too many significant digits for the big form */
+    memset(buf, '7', 2000);
+    buf[2000] = 0;
+    kg_error err;
+    assert_false(kg_quantity_parse_cstr(buf, &q, &err));
+    assert_string_equal(err.msg, KG_QUANTITY_ERR_NUMERIC);
+}
+
 static void test_parse_int64_or_dec(void **st)
 {
     (void)st;
@@ -853,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_add_sub_round_trip),
         cmocka_unit_test(test_float_and_json),
         cmocka_unit_test(test_random_properties),
+        cmocka_unit_test(test_long_digit_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
