@@ -60,6 +60,9 @@ enum {
     NF_APPEND_ACCU = 1u << 2, /* accu + [x] inside a comprehension: append in place */
     NF_OPTIONAL = 1u << 3,    /* select .? */
     NF_ROOT = 1u << 4,        /* leading-dot identifier */
+    NF_DIRECT = 1u << 5,      /* exactly one overload matches with concrete argument types: call it directly */
+    NF_ALL = 1u << 6,         /* comprehension expanded from all(): fast path with identical results and cost */
+    NF_EXISTS = 1u << 7,      /* comprehension expanded from exists() */
 };
 
 struct cel_node {
@@ -82,6 +85,8 @@ struct cel_node {
     /* resolution */
     int slot;            /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
     const cel_func *fn;  /* call */
+    uint16_t *cands;     /* checked calls: indexes of the overloads that match statically */
+    uint16_t ncands;
     void **states;       /* per-overload prepared state (parallel to fn->ovls), or NULL */
     const cel_type *type;     /* checked type */
     const cel_type *struct_type; /* N_STRUCT */

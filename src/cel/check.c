@@ -307,6 +307,8 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     }
     const cel_type *result = NULL;
     bool any = false, multi = false;
+    uint16_t *cands = kg_arena_alloc(C->a, (f->novl ? f->novl : 1) * sizeof *cands);
+    uint16_t ncands = 0;
     for (size_t k = 0; k < f->novl; k++) {
         const cel_overload *o = &f->ovls[k];
         if (o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
@@ -318,6 +320,7 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         if (!ok)
             continue;
         const cel_type *r = subst(C, o->result, &b, true);
+        cands[ncands++] = (uint16_t)k;
         if (!any) {
             result = r;
             any = true;
@@ -329,6 +332,16 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         /* comparisons of dyn-typed or cross numeric values are allowed at runtime; anything else is an error */
         cerr(C, n->pos, "found no matching overload for '%s' applied to '%s'", n->name, arg_list(C, targs, na, member));
         return cel_type_error();
+    }
+    n->cands = cands;
+    n->ncands = ncands;
+    if (ncands == 1 && f->ovls[cands[0]].impl) {
+        bool concrete = true;
+        for (size_t i = 0; i < na; i++)
+            if (is_dyn(targs[i]) || targs[i]->kind == CEL_T_PARAM || targs[i]->kind == CEL_T_NULL)
+                concrete = false;
+        if (concrete)
+            n->flags |= NF_DIRECT;
     }
     if (multi)
         return cel_type_dyn();

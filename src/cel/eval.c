@@ -548,7 +548,11 @@ static cel_value arith(cel_call_ctx *ctx, const cel_node *n, cel_value *a, cel_v
         default: break;
         }
     } else if (op == OP_ADD && a->kind == b->kind && (a->kind == CEL_STRING || a->kind == CEL_BYTES)) {
-        cel_charge(ctx, ceil01(vsize(a) + vsize(b)) - 1);
+        if ((size_t)a->n + b->n > 10) {
+            uint64_t c = ceil01(vsize(a) + vsize(b));
+            if (c > 1)
+                cel_charge(ctx, c - 1);
+        }
         size_t len = (size_t)a->n + b->n;
         char *s = kg_arena_alloc(ctx->arena, len + 1);
         memcpy(s, a->u.s, a->n);
@@ -629,7 +633,7 @@ static cel_value compare_op(cel_call_ctx *ctx, const cel_node *n, cel_value *a, 
         cel_value args[2] = {*a, *b};
         return generic_call(ctx, n, args, 2);
     }
-    if ((a->kind == CEL_STRING || a->kind == CEL_BYTES)) {
+    if ((a->kind == CEL_STRING || a->kind == CEL_BYTES) && a->n > 10 && b->n > 10) {
         uint64_t sa = vsize(a), sb = vsize(b);
         uint64_t c2 = ceil01(sa < sb ? sa : sb);
         if (c2 > 1)
@@ -670,7 +674,15 @@ static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
     fr[1].name = n->iter_var2;
     fr[2].name = n->accu_var;
     fr[2].v = accu;
+    const cel_node *pred = (n->flags & (NF_ALL | NF_EXISTS)) ? n->target : NULL;
+    bool is_all = (n->flags & NF_ALL) != 0;
     for (size_t i = 0; i < count; i++) {
+        if (pred) {
+            /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
+            cel_charge(ctx, is_all ? 2 : 3);
+            if (fr[2].v.kind == CEL_BOOL && fr[2].v.u.b != is_all)
+                break;
+        }
         if (is_list) {
             cel_value e = cel_list_get(ctx, &range, i);
             if (n->iter_var2) {
@@ -685,6 +697,22 @@ static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
             fr[0].v = k;
             if (n->iter_var2)
                 fr[1].v = v;
+        }
+        if (pred) {
+            /* step: accu && pred / accu || pred (accu is not the deciding value here): 1 unit for reading accu */
+            cel_charge(ctx, 1);
+            cel_value l = fr[2].v, r = ev(ctx, pred);
+            if (r.kind == CEL_BOOL && (r.u.b != is_all || l.kind == CEL_BOOL))
+                fr[2].v = r;
+            else if (l.kind == CEL_ERROR)
+                fr[2].v = l;
+            else if (r.kind == CEL_ERROR)
+                fr[2].v = r;
+            else {
+                cel_value a2[2] = {l, r};
+                fr[2].v = cel_no_overload(ctx, is_all ? "_&&_" : "_||_", a2, 2);
+            }
+            continue;
         }
         cel_value c = ev(ctx, n->cond);
         if (c.kind == CEL_BOOL && !c.u.b)
@@ -751,10 +779,14 @@ static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *a
     if (!f)
         return cel_err(ctx, "no such overload: %s", n->name);
     bool member = (n->flags & NF_MEMBER) != 0;
-    for (size_t k = 0; k < f->novl; k++) {
+    size_t nc = n->cands ? n->ncands : f->novl;
+    for (size_t c = 0; c < nc; c++) {
+        size_t k = n->cands ? n->cands[c] : c;
         const cel_overload *o = &f->ovls[k];
         if (!o->impl || o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
             continue;
+        /* runtime values are always checked against the signature: a host may bind a value of another type
+         * than declared (e.g. null for a typed field), which must be an error, never a misread */
         bool ok = true;
         for (size_t i = 0; i < na && ok; i++)
             ok = cel_value_matches_type(&args[i], o->args[i]) ||
@@ -850,7 +882,8 @@ static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
             return args[0];
         if (args[1].kind == CEL_ERROR)
             return args[1];
-        if ((args[0].kind == CEL_STRING || args[0].kind == CEL_BYTES) && args[0].kind == args[1].kind) {
+        if ((args[0].kind == CEL_STRING || args[0].kind == CEL_BYTES) && args[0].kind == args[1].kind &&
+            args[0].n > 10 && args[1].n > 10) {
             uint64_t sa = vsize(&args[0]), sb = vsize(&args[1]);
             uint64_t c2 = ceil01(sa < sb ? sa : sb);
             if (c2 > 1)

@@ -743,14 +743,20 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         if ((v1 && !strcmp(v1, ACCU)) || (v2 && !strcmp(v2, ACCU)))
             perr(P, args[0]->pos, "iteration variable overwrites accumulator variable");
         if (!strcmp(name, "all")) {
-            return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
-                            call1(P, pos, "@not_strictly_false", mk_ident(P, pos, ACCU)),
-                            call2(P, pos, "_&&_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+            cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
+                                   call1(P, pos, "@not_strictly_false", mk_ident(P, pos, ACCU)),
+                                   call2(P, pos, "_&&_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+            c->flags |= NF_ALL;
+            c->target = pred;
+            return c;
         }
         if (!strcmp(name, "exists")) {
-            return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
-                            call1(P, pos, "@not_strictly_false", call1(P, pos, "!_", mk_ident(P, pos, ACCU))),
-                            call2(P, pos, "_||_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+            cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
+                                   call1(P, pos, "@not_strictly_false", call1(P, pos, "!_", mk_ident(P, pos, ACCU))),
+                                   call2(P, pos, "_||_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+            c->flags |= NF_EXISTS;
+            c->target = pred;
+            return c;
         }
         (void)one;
         return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_int(0)), mk_const(P, pos, cel_bool(true)),
