@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,99 @@ static int run(const char *input, char **out, ...)
     size_t len;
     *out = kg_read_file(outpath, &len);
     return rc;
+}
+
+/* ---- token mode through the command's flags, against a tiny API server ---- */
+static char token_body[4096];
+
+static enum MHD_Result api(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                           const char *version, const char *data, size_t *size, void **con_cls)
+{
+    static int marker;
+    if (!*con_cls) {
+        *con_cls = &marker;
+        return MHD_YES;
+    }
+    if (*size) {
+        size_t have = strlen(token_body);
+        if (have + *size < sizeof token_body) {
+            memcpy(token_body + have, data, *size);
+            token_body[have + *size] = 0;
+        }
+        *size = 0;
+        return MHD_YES;
+    }
+    const char *body = "{\"kind\":\"Status\",\"message\":\"not found\"}";
+    unsigned status = 404;
+    if (!strcmp(method, "GET") && !strcmp(url, "/api/v1/namespaces/team-a/serviceaccounts/builder")) {
+        body = "{\"metadata\":{\"uid\":\"uid-1\",\"annotations\":{\"acme.io/id\":\"42\"}}}";
+        status = 200;
+    } else if (!strcmp(method, "POST") && !strcmp(url, "/api/v1/namespaces/team-a/serviceaccounts/builder/token")) {
+        body = "{\"status\":{\"token\":\"minted\"}}";
+        status = 201;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static void token_mode_flags(void **state)
+{
+    struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, api, NULL, MHD_OPTION_END);
+    assert_non_null(d);
+    int port = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT)->port;
+    char p[400], kc[400], cfg[400], reqlog[400];
+    snprintf(reqlog, sizeof reqlog, "%s/sa-req.log", tmpdir);
+    snprintf(p, sizeof p, "%s/sa", bindir);
+    char script[1200];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\ncat >> '%s'\nprintf '%%s' '{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"" V1
+             "\",\"cacheKeyType\":\"Image\",\"auth\":{\"sa.io\":{\"username\":\"robot\",\"password\":\"pw\"}}}'\n",
+             reqlog);
+    write_file(p, script, 0755);
+    snprintf(kc, sizeof kc, "%s/kubeconfig", tmpdir);
+    char kctext[600];
+    snprintf(
+        kctext, sizeof kctext,
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
+        "clusters:\n- name: k\n  cluster: {server: \"http://127.0.0.1:%d\"}\nusers:\n- name: u\n  user: {token: t}\n",
+        port);
+    write_file(kc, kctext, 0600);
+    snprintf(cfg, sizeof cfg, "%s/sa.yaml", tmpdir);
+    write_file(
+        cfg,
+        "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: sa\n"
+        "  matchImages: [sa.io]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n  tokenAttributes:\n"
+        "    serviceAccountTokenAudience: sa.io\n    cacheType: ServiceAccount\n    requireServiceAccount: true\n"
+        "    requiredServiceAccountAnnotationKeys: [acme.io/id]\n",
+        0644);
+    char cfgflag[450], binflag[400], kcflag[450];
+    snprintf(cfgflag, sizeof cfgflag, "--image-credential-provider-config=%s", cfg);
+    snprintf(binflag, sizeof binflag, "--image-credential-provider-bin-dir=%s", bindir);
+    snprintf(kcflag, sizeof kcflag, "--kubeconfig=%s", kc);
+    char *out;
+    /* no service account given: the provider requires one, so no credentials */
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, "--no-cache", "get", "sa.io/app", NULL), 0);
+    assert_null(strstr(out, "robot"));
+    free(out);
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, kcflag, "--no-cache", "--namespace=team-a",
+                         "--service-account=builder", "--pod-name=build-1", "--pod-uid=pod-uid-9", "get", "sa.io/app",
+                         NULL),
+                     0);
+    assert_non_null(strstr(out, "\"robot\""));
+    free(out);
+    size_t len;
+    char *req = kg_read_file(reqlog, &len);
+    assert_non_null(req);
+    assert_string_equal(req, "{\"kind\":\"CredentialProviderRequest\",\"apiVersion\":\"" V1
+                             "\",\"image\":\"sa.io/app\",\"serviceAccountToken\":\"minted\","
+                             "\"serviceAccountAnnotations\":{\"acme.io/id\":\"42\"}}\n");
+    free(req);
+    assert_non_null(strstr(token_body, "\"audiences\":[\"sa.io\"]"));
+    assert_non_null(strstr(token_body, "\"name\":\"build-1\""));
+    assert_non_null(strstr(token_body, "\"uid\":\"pod-uid-9\""));
+    MHD_stop_daemon(d);
 }
 
 static void validate_prints_every_error(void **state)
@@ -233,6 +327,7 @@ int main(void)
         cmocka_unit_test(validate_prints_every_error),
         cmocka_unit_test(get_prints_docker_config),
         cmocka_unit_test(docker_credential_helper),
+        cmocka_unit_test(token_mode_flags),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
