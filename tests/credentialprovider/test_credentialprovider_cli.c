@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/str.h"
@@ -160,6 +161,42 @@ static void token_mode_flags(void **state)
     assert_non_null(strstr(token_body, "\"name\":\"build-1\""));
     assert_non_null(strstr(token_body, "\"uid\":\"pod-uid-9\""));
     MHD_stop_daemon(d);
+}
+
+static void exec_timeout_flag_and_env(void **state)
+{
+    char p[400], cfg[400];
+    snprintf(p, sizeof p, "%s/slow", bindir);
+    write_file(p, "#!/bin/sh\ncat > /dev/null\nsleep 5\n", 0755);
+    snprintf(cfg, sizeof cfg, "%s/slow.yaml", tmpdir);
+    write_file(cfg,
+               "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: slow\n"
+               "  matchImages: [slow.io]\n  defaultCacheDuration: 1m\n  apiVersion: " V1 "\n",
+               0644);
+    char cfgflag[450], binflag[400];
+    snprintf(cfgflag, sizeof cfgflag, "--image-credential-provider-config=%s", cfg);
+    snprintf(binflag, sizeof binflag, "--image-credential-provider-bin-dir=%s", bindir);
+    for (int use_env = 0; use_env < 2; use_env++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        char *out;
+        if (use_env) {
+            setenv("KGATE_CREDENTIALS_EXEC_TIMEOUT", "300ms", 1);
+            assert_int_equal(run(NULL, &out, cfgflag, binflag, "--no-cache", "get", "slow.io/x", NULL), 0);
+            unsetenv("KGATE_CREDENTIALS_EXEC_TIMEOUT");
+        } else {
+            assert_int_equal(
+                run(NULL, &out, cfgflag, binflag, "--no-cache", "--exec-timeout=300ms", "get", "slow.io/x", NULL), 0);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        assert_true(el < 3.0);
+        assert_null(strstr(out, "slow.io\":"));
+        free(out);
+    }
+    char *out;
+    assert_int_equal(run(NULL, &out, cfgflag, binflag, "--exec-timeout=soon", "get", "slow.io/x", NULL), 1);
+    free(out);
 }
 
 static void validate_prints_every_error(void **state)
@@ -324,10 +361,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(validate_prints_every_error),
-        cmocka_unit_test(get_prints_docker_config),
-        cmocka_unit_test(docker_credential_helper),
-        cmocka_unit_test(token_mode_flags),
+        cmocka_unit_test(validate_prints_every_error), cmocka_unit_test(get_prints_docker_config),
+        cmocka_unit_test(docker_credential_helper),    cmocka_unit_test(token_mode_flags),
+        cmocka_unit_test(exec_timeout_flag_and_env),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
