@@ -24,6 +24,7 @@ typedef struct sfield {
     uint32_t name_len;
     uint8_t kind, shape;
     bool required;
+    bool inner_array; /* {}[]X: map of lists */
     int ref; /* type index for K_REF */
     const char *ref_token;
     const char *desc;
@@ -153,6 +154,10 @@ static void parse_field_type(sfield *f, const char *tok)
     } else if (!strncmp(tok, "{}", 2)) {
         f->shape = SH_MAP;
         tok += 2;
+        if (!strncmp(tok, "[]", 2)) {
+            f->inner_array = true;
+            tok += 2;
+        }
     }
     static const struct {
         const char *tok;
@@ -463,8 +468,20 @@ static kg_json *ref_obj(kg_arena *a, int t, bool v3)
     return o;
 }
 
+static kg_json *elem_schema1(kg_arena *a, const sfield *f, bool v3);
+
 /* Schema of a list item or map value. */
 static kg_json *elem_schema(kg_arena *a, const sfield *f, bool v3)
+{
+    if (!f->inner_array)
+        return elem_schema1(a, f, v3);
+    kg_json *o = kg_json_new_object(a);
+    kg_json_set(a, o, "type", sref(a, "array"));
+    kg_json_set(a, o, "items", elem_schema1(a, f, v3));
+    return o;
+}
+
+static kg_json *elem_schema1(kg_arena *a, const sfield *f, bool v3)
 {
     if (f->kind == K_REF) {
         if (!v3 || !is_struct(f->ref))
@@ -670,7 +687,7 @@ static void walk(walk_ctx *c, int t, const kg_json *v, int depth);
 
 static void descend(walk_ctx *c, const sfield *f, const kg_json *v, int depth)
 {
-    if (f->kind != K_REF || !is_struct(f->ref) || !v)
+    if (f->kind != K_REF || !is_struct(f->ref) || !v || f->inner_array)
         return;
     size_t mark = c->path.len;
     if (f->shape == SH_SCALAR) {
