@@ -108,8 +108,8 @@ static int csv_read_record(csv_reader *r, csv_record *rec, char **errmsg)
     int rec_line = r->num_line;
     const char *line = r->line.data;
     size_t llen = r->line.len;
-    size_t pos = 0;   /* into line */
-    int col = 1;      /* 1-based column of line[pos] */
+    size_t pos = 0; /* into line */
+    int col = 1;    /* 1-based column of line[pos] */
     int cur_line = r->num_line;
     for (;;) {
         rec_start_field(rec);
@@ -499,8 +499,14 @@ void kg_authn_free(kg_authn *a)
     free(a);
 }
 
-const char *kg_authn_admin_token(const kg_authn *a) { return a->admin_token; }
-size_t kg_authn_token_count(const kg_authn *a) { return a->count; }
+const char *kg_authn_admin_token(const kg_authn *a)
+{
+    return a->admin_token;
+}
+size_t kg_authn_token_count(const kg_authn *a)
+{
+    return a->count;
+}
 
 static void set_anonymous(kg_user *out)
 {

@@ -126,7 +126,10 @@ kg_authorizer *kg_authz_new_union(kg_authorizer **members, size_t n)
 
 /* ---- messages ---- */
 
-static const char *s_or_empty(const char *s) { return s ? s : ""; }
+static const char *s_or_empty(const char *s)
+{
+    return s ? s : "";
+}
 
 /* Go's %q for the strings we print: escape backslash, quote and control bytes. */
 static const char *goquote(kg_arena *a, const char *s)

@@ -16,8 +16,8 @@ typedef struct kg_authz_attributes {
     const kg_user *user;
     const char *verb;
     bool resource_request;
-    const char *path;        /* non-resource requests */
-    const char *api_group;   /* resource requests ("" = core) */
+    const char *path;      /* non-resource requests */
+    const char *api_group; /* resource requests ("" = core) */
     const char *api_version;
     const char *resource;
     const char *subresource;

@@ -56,11 +56,11 @@ struct kg_http_stream {
     kg_http_server *srv;
     struct MHD_Connection *conn;
     int fd;
-    kg_buf q;   /* queued bytes */
+    kg_buf q;    /* queued bytes */
     size_t qoff; /* bytes of q already handed to MHD */
     bool suspended;
-    bool conn_alive; /* the response is attached to a live connection */
-    bool queued;     /* the response was queued on the connection */
+    bool conn_alive;  /* the response is attached to a live connection */
+    bool queued;      /* the response was queued on the connection */
     atomic_bool done; /* client gone / deadline / stop */
     bool peer_gone;
     bool closed; /* producer closed */
@@ -82,9 +82,9 @@ typedef struct rq {
     char *raw_uri;
     bool started;
     bool has_body;
-    bool rejected;     /* a filter answered: body discarded, response ready */
+    bool rejected; /* a filter answered: body discarded, response ready */
     bool too_large;
-    bool close_after;  /* add Connection: close */
+    bool close_after; /* add Connection: close */
     bool queued;
     bool in_worker;
     atomic_bool response_ready;
@@ -358,7 +358,10 @@ bool kg_http_stream_write(kg_http_stream *s, const void *data, size_t len)
     return true;
 }
 
-bool kg_http_stream_done(const kg_http_stream *s) { return atomic_load(&((kg_http_stream *)s)->done); }
+bool kg_http_stream_done(const kg_http_stream *s)
+{
+    return atomic_load(&((kg_http_stream *)s)->done);
+}
 
 size_t kg_http_stream_pending(kg_http_stream *s)
 {
@@ -663,7 +666,8 @@ static bool parse_go_duration(const char *s, int64_t *out_ns, kg_arena *a, const
         double unit;
         if (ulen == 2 && !strncmp(us, "ns", 2))
             unit = 1;
-        else if ((ulen == 2 && !strncmp(us, "us", 2)) || (ulen == 3 && (!strncmp(us, "\xc2\xb5s", 3) || !strncmp(us, "\xce\xbcs", 3))))
+        else if ((ulen == 2 && !strncmp(us, "us", 2)) ||
+                 (ulen == 3 && (!strncmp(us, "\xc2\xb5s", 3) || !strncmp(us, "\xce\xbcs", 3))))
             unit = 1e3;
         else if (ulen == 2 && !strncmp(us, "ms", 2))
             unit = 1e6;
@@ -729,7 +733,10 @@ static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const ch
     return MHD_YES;
 }
 
-static const char *query_lookup(void *ud, const char *name) { return kg_http_query((kg_http_request *)ud, name); }
+static const char *query_lookup(void *ud, const char *name)
+{
+    return kg_http_query((kg_http_request *)ud, name);
+}
 
 static void reject(rq *r, int status, const char *reason, const char *msg)
 {
@@ -797,8 +804,8 @@ static void first_call(rq *r, const char *method)
     kg_error err = {0};
     if (!kg_requestinfo_parse(a, method, q->path, query_lookup, q, &r->info, &err)) {
         r->rejected = true;
-        const char *m = kg_arena_sprintf(a, "Internal Server Error: \"%s\": failed to create RequestInfo: %s",
-                                         r->raw_uri, err.msg);
+        const char *m =
+            kg_arena_sprintf(a, "Internal Server Error: \"%s\": failed to create RequestInfo: %s", r->raw_uri, err.msg);
         kg_http_respond_bytes(&r->resp, 500, "text/plain; charset=utf-8", m, strlen(m));
         return;
     }
@@ -885,8 +892,8 @@ static enum MHD_Result queue(rq *r)
     atomic_fetch_add(&srv->n_requests, 1);
     if (resp->stream_) {
         kg_http_stream *s = resp->stream_;
-        struct MHD_Response *mr = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, stream_reader, s,
-                                                                    NULL);
+        struct MHD_Response *mr =
+            MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, stream_reader, s, NULL);
         add_std_headers(mr, resp, false);
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
         pthread_mutex_lock(&s->mu);
@@ -1020,8 +1027,7 @@ bool kg_http_offload_default(void *ud, const kg_http_request *req)
 }
 
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-                                 const char *version, const char *upload_data, size_t *upload_data_size,
-                                 void **con_cls)
+                                 const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
     (void)url;
     (void)version;
@@ -1074,8 +1080,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
             /* the handler still owns req/resp/arena: answer from static memory only */
             r->queued = true;
             atomic_fetch_add(&srv->n_requests, 1);
-            struct MHD_Response *mr = MHD_create_response_from_buffer(sizeof(timeout_body) - 1, (void *)timeout_body,
-                                                                      MHD_RESPMEM_PERSISTENT);
+            struct MHD_Response *mr =
+                MHD_create_response_from_buffer(sizeof(timeout_body) - 1, (void *)timeout_body, MHD_RESPMEM_PERSISTENT);
             MHD_add_response_header(mr, "Content-Type", "application/json");
             MHD_add_response_header(mr, "Cache-Control", "no-cache, private");
             enum MHD_Result rc = MHD_queue_response(conn, 504, mr);
@@ -1330,7 +1336,10 @@ fail:
     return NULL;
 }
 
-int kg_http_server_port(const kg_http_server *s) { return s->port; }
+int kg_http_server_port(const kg_http_server *s)
+{
+    return s->port;
+}
 
 void kg_http_server_stats(kg_http_server *s, kg_http_stats *out)
 {

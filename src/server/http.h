@@ -62,11 +62,11 @@ typedef struct kg_http_param {
 } kg_http_param;
 
 typedef struct kg_http_request {
-    kg_arena *arena;       /* per request, freed after the response is sent */
-    const char *method;    /* "GET", "POST", ... */
-    const char *path;      /* percent-decoded path, without the query */
-    const char *raw_path;  /* path as received (still percent-encoded) */
-    const char *raw_query; /* after '?', "" when absent */
+    kg_arena *arena;             /* per request, freed after the response is sent */
+    const char *method;          /* "GET", "POST", ... */
+    const char *path;            /* percent-decoded path, without the query */
+    const char *raw_path;        /* path as received (still percent-encoded) */
+    const char *raw_query;       /* after '?', "" when absent */
     const kg_http_param *params; /* query parameters in order */
     size_t nparams;
     const kg_http_header *headers; /* request headers in order, names as received */
@@ -82,7 +82,7 @@ typedef struct kg_http_request {
     int64_t deadline_ms;         /* CLOCK_MONOTONIC ms (kg_http_now_ms()); 0 when long-running. An offloaded
                                     handler still running then: the client gets a 504 Timeout Status and
                                     whatever the handler answers is dropped */
-    struct kg_http_conn *conn_; /* private */
+    struct kg_http_conn *conn_;  /* private */
 } kg_http_request;
 
 /* First value of a query parameter, NULL when absent. */
@@ -108,8 +108,7 @@ typedef struct kg_http_response {
 /* Serialize v (compact JSON) into the request arena; content type application/json. */
 void kg_http_respond_json(kg_http_request *req, kg_http_response *resp, int status, const kg_json *v);
 /* body is referenced, not copied: it must stay valid until the request finishes (arena or static). */
-void kg_http_respond_bytes(kg_http_response *resp, int status, const char *content_type, const void *body,
-                           size_t len);
+void kg_http_respond_bytes(kg_http_response *resp, int status, const char *content_type, const void *body, size_t len);
 /* A Kubernetes Status failure body: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
  * "message":msg,"reason":reason,"code":status}. reason may be NULL or "" (omitted). */
 void kg_http_respond_status(kg_http_request *req, kg_http_response *resp, int status, const char *reason,
@@ -158,15 +157,15 @@ typedef struct kg_http_config {
     int port;                 /* 0: pick a free port (see kg_http_server_port) */
     const char *tls_cert_pem; /* both NULL: plain HTTP (tests, benchmarks, --insecure-port style) */
     const char *tls_key_pem;
-    unsigned network_threads; /* MHD thread pool size; 0: number of CPUs */
-    unsigned worker_threads;  /* handler threads; 0: run handlers on the network threads. Default 8. */
-    unsigned connection_limit;   /* default 10000 */
+    unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
+    unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
+    unsigned connection_limit;     /* default 10000 */
     unsigned connection_timeout_s; /* idle keep-alive connection timeout; default 90 (Go http.Server's in
                                       kube-apiserver); suspended streams are exempt */
-    size_t max_body;          /* default KG_HTTP_MAX_BODY */
-    int64_t request_timeout_ms; /* default and maximum ?timeout= (default 60000) */
-    const kg_authn *authn;    /* NULL: every request is system:anonymous (no 401) */
-    const kg_authorizer *authz; /* NULL: everything allowed */
+    size_t max_body;               /* default KG_HTTP_MAX_BODY */
+    int64_t request_timeout_ms;    /* default and maximum ?timeout= (default 60000) */
+    const kg_authn *authn;         /* NULL: every request is system:anonymous (no 401) */
+    const kg_authorizer *authz;    /* NULL: everything allowed */
     kg_http_handler_fn handler;
     void *handler_ud;
     kg_http_offload_fn offload; /* NULL: kg_http_offload_default */
@@ -184,10 +183,10 @@ int kg_http_server_port(const kg_http_server *s);
 void kg_http_server_stop(kg_http_server *s);
 
 typedef struct kg_http_stats {
-    uint64_t requests;        /* handled requests (including 401/403/413) */
-    uint64_t streams_open;    /* currently open streams */
+    uint64_t requests;     /* handled requests (including 401/403/413) */
+    uint64_t streams_open; /* currently open streams */
     uint64_t streams_total;
-    uint64_t connections;     /* currently open connections */
+    uint64_t connections; /* currently open connections */
 } kg_http_stats;
 void kg_http_server_stats(kg_http_server *s, kg_http_stats *out);
 

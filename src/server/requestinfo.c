@@ -6,8 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
-static bool is_special_verb(const char *s) { return !strcmp(s, "proxy") || !strcmp(s, "watch"); }
-static bool is_namespace_subresource(const char *s) { return !strcmp(s, "status") || !strcmp(s, "finalize"); }
+static bool is_special_verb(const char *s)
+{
+    return !strcmp(s, "proxy") || !strcmp(s, "watch");
+}
+static bool is_namespace_subresource(const char *s)
+{
+    return !strcmp(s, "status") || !strcmp(s, "finalize");
+}
 
 /* strings.Split(strings.Trim(path, "/"), "/") */
 static const char **split_path(kg_arena *a, const char *path, size_t *n)

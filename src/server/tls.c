@@ -175,7 +175,8 @@ static X509 *make_cert(EVP_PKEY *key, const char *cn, X509 *issuer, EVP_PKEY *is
         return NULL;
     bool ok = X509_set_version(x, 2) == 1 && set_serial(x);
     /* backdate an hour for clock skew, like client-go's cert helpers */
-    ok = ok && X509_gmtime_adj(X509_getm_notBefore(x), -3600) && X509_gmtime_adj(X509_getm_notAfter(x), (long)days * 86400);
+    ok = ok && X509_gmtime_adj(X509_getm_notBefore(x), -3600) &&
+         X509_gmtime_adj(X509_getm_notAfter(x), (long)days * 86400);
     X509_NAME *name = X509_get_subject_name(x);
     ok = ok && X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)cn, -1, -1, 0) == 1;
     ok = ok && X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name) == 1;
@@ -241,7 +242,8 @@ static bool has_all_sans(X509 *x, const char *wanted)
                 GENERAL_NAME *g = sk_GENERAL_NAME_value(gens, i);
                 if (g->type == GEN_DNS) {
                     const char *d = (const char *)ASN1_STRING_get0_data(g->d.dNSName);
-                    found = (size_t)ASN1_STRING_length(g->d.dNSName) == strlen(tok + 4) && !strncasecmp(d, tok + 4, strlen(tok + 4));
+                    found = (size_t)ASN1_STRING_length(g->d.dNSName) == strlen(tok + 4) &&
+                            !strncasecmp(d, tok + 4, strlen(tok + 4));
                 }
             }
         } else if (!strncmp(tok, "IP:", 3)) {
@@ -350,8 +352,7 @@ static bool load_given(const kg_tls_config *cfg, kg_tls_material *out, kg_error 
     else if (!k) {
         ok = ossl_err(err, cfg->key_file);
         kg_err_prefix(err, "tls: reading the private key (PEM, unencrypted)");
-    }
-    else if (X509_check_private_key(first, k) != 1)
+    } else if (X509_check_private_key(first, k) != 1)
         ok = kg_err_set(err, KG_EINVAL, "tls: private key in %s does not match public key in %s", cfg->key_file,
                         cfg->cert_file);
     if (ok) {
@@ -437,7 +438,8 @@ bool kg_tls_load_or_generate(const kg_tls_config *cfg, kg_tls_material *out, kg_
             out->key_pem = srvkey_pem;
             srv_pem = srvkey_pem = NULL;
         } else {
-            KG_INFO("regenerating the serving certificate %s (not issued by the CA, expired, or missing SANs)", srv_crt);
+            KG_INFO("regenerating the serving certificate %s (not issued by the CA, expired, or missing SANs)",
+                    srv_crt);
         }
         X509_free(srv);
         srv = NULL;

@@ -19,21 +19,21 @@
 #include "base/error.h"
 
 typedef struct kg_tls_config {
-    const char *data_dir;      /* where generated files live (required unless cert_file/key_file given) */
-    const char *cert_file;     /* --tls-cert-file */
-    const char *key_file;      /* --tls-private-key-file */
-    const char *ca_file;       /* optional CA bundle for the kubeconfig when cert_file is given */
-    const char *bind_address;  /* added as an IP SAN when it is a specific address (not 0.0.0.0/::) */
+    const char *data_dir;          /* where generated files live (required unless cert_file/key_file given) */
+    const char *cert_file;         /* --tls-cert-file */
+    const char *key_file;          /* --tls-private-key-file */
+    const char *ca_file;           /* optional CA bundle for the kubeconfig when cert_file is given */
+    const char *bind_address;      /* added as an IP SAN when it is a specific address (not 0.0.0.0/::) */
     const char *const *extra_sans; /* "DNS:name", "IP:addr", or a bare name/IP */
     size_t nextra_sans;
 } kg_tls_config;
 
 /* PEM material, malloc'd, NUL-terminated. */
 typedef struct kg_tls_material {
-    char *cert_pem;  /* serving certificate (chain) */
-    char *key_pem;   /* serving key */
-    char *ca_pem;    /* CA certificate(s) clients should trust; NULL when unknown (see above) */
-    bool generated;  /* true when this call created new files */
+    char *cert_pem; /* serving certificate (chain) */
+    char *key_pem;  /* serving key */
+    char *ca_pem;   /* CA certificate(s) clients should trust; NULL when unknown (see above) */
+    bool generated; /* true when this call created new files */
 } kg_tls_material;
 
 bool kg_tls_load_or_generate(const kg_tls_config *cfg, kg_tls_material *out, kg_error *err);

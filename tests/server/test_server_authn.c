@@ -255,10 +255,8 @@ static void many_tokens(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(token_file_rows),
-        cmocka_unit_test(token_file_errors),
-        cmocka_unit_test(authenticate_tokens),
-        cmocka_unit_test(anonymous_and_admin_token),
+        cmocka_unit_test(token_file_rows),     cmocka_unit_test(token_file_errors),
+        cmocka_unit_test(authenticate_tokens), cmocka_unit_test(anonymous_and_admin_token),
         cmocka_unit_test(many_tokens),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -56,13 +56,15 @@ static void forbidden_messages(void **state)
     /* non-resource URLs */
     assert_string_equal(msg_for(&a, &bob, "GET", "/healthz", "", NULL),
                         "forbidden: User \"bob\" cannot get path \"/healthz\"");
-    assert_string_equal(msg_for(&a, &bob, "GET", "/apis", "", NULL), "forbidden: User \"bob\" cannot get path \"/apis\"");
+    assert_string_equal(msg_for(&a, &bob, "GET", "/apis", "", NULL),
+                        "forbidden: User \"bob\" cannot get path \"/apis\"");
     /* the anonymous user and a reason */
     static const char *anon_groups[] = {"system:unauthenticated"};
     kg_user anon = {.name = "system:anonymous", .uid = "", .groups = anon_groups, .ngroups = 1};
-    assert_string_equal(msg_for(&a, &anon, "GET", "/api/v1/namespaces/default/configmaps/c", "", "no RBAC policy matched"),
-                        "configmaps \"c\" is forbidden: User \"system:anonymous\" cannot get resource \"configmaps\" "
-                        "in API group \"\" in the namespace \"default\": no RBAC policy matched");
+    assert_string_equal(
+        msg_for(&a, &anon, "GET", "/api/v1/namespaces/default/configmaps/c", "", "no RBAC policy matched"),
+        "configmaps \"c\" is forbidden: User \"system:anonymous\" cannot get resource \"configmaps\" "
+        "in API group \"\" in the namespace \"default\": no RBAC policy matched");
     /* quoting like Go's %q */
     kg_user odd = {.name = "a\"b\\c", .uid = "", .groups = NULL, .ngroups = 0};
     assert_string_equal(msg_for(&a, &odd, "GET", "/version", "", NULL),
@@ -155,7 +157,10 @@ static kg_authz_decision fixed_authorize(const kg_authorizer *self, const kg_aut
     return f->d;
 }
 
-static void fixed_destroy(kg_authorizer *self) { free(self); }
+static void fixed_destroy(kg_authorizer *self)
+{
+    free(self);
+}
 
 static kg_authorizer *new_fixed(kg_authz_decision d, const char *reason, int *calls)
 {

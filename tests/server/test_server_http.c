@@ -80,8 +80,7 @@ static void handler(void *ud, kg_http_request *req, kg_http_response *resp)
         kg_json_set(a, o, "user", kg_json_new_str(a, req->user->name));
         kg_json_set(a, o, "verb", kg_json_new_str(a, req->info->verb));
         kg_json_set(a, o, "resource", kg_json_new_str(a, req->info->resource));
-        kg_json_set(a, o, "timeoutMs",
-                    kg_json_new_int(a, req->deadline_ms ? req->deadline_ms - kg_http_now_ms() : -1));
+        kg_json_set(a, o, "timeoutMs", kg_json_new_int(a, req->deadline_ms ? req->deadline_ms - kg_http_now_ms() : -1));
         kg_json_set(a, o, "remote", kg_json_new_bool(a, !strncmp(req->remote_addr, "127.0.0.1:", 10)));
         kg_json_set(a, o, "tls", kg_json_new_bool(a, req->tls));
         kg_json_set(a, o, "remoteAddr", kg_json_new_str(a, req->remote_addr));
@@ -423,11 +422,12 @@ static void authentication_and_authorization(void **state)
     snprintf(saved, sizeof(saved), "%s", base_url);
     snprintf(base_url, sizeof(base_url), "http://127.0.0.1:%d", kg_http_server_port(s2));
     assert_int_equal(simple(NULL, "GET", "/api/v1/namespaces/default/configmaps/c", &body), 403);
-    assert_string_equal(body, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                              "\"message\":\"configmaps \\\"c\\\" is forbidden: User \\\"system:anonymous\\\" cannot "
-                              "get resource \\\"configmaps\\\" in API group \\\"\\\" in the namespace \\\"default\\\"\","
-                              "\"reason\":\"Forbidden\",\"details\":{\"name\":\"c\",\"kind\":\"configmaps\"},"
-                              "\"code\":403}");
+    assert_string_equal(body,
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"configmaps \\\"c\\\" is forbidden: User \\\"system:anonymous\\\" cannot "
+                        "get resource \\\"configmaps\\\" in API group \\\"\\\" in the namespace \\\"default\\\"\","
+                        "\"reason\":\"Forbidden\",\"details\":{\"name\":\"c\",\"kind\":\"configmaps\"},"
+                        "\"code\":403}");
     free(body);
     /* a bad token is still 401 */
     assert_int_equal(simple("Authorization: Bearer nope", "GET", "/healthz", &body), 401);
@@ -454,9 +454,10 @@ static void body_limit(void **state)
     /* one byte more: 413 with a Status body */
     assert_int_equal(do_req(c, "POST", "/echo", payload, limit + 1, &r), CURLE_OK);
     assert_int_equal(r.code, 413);
-    assert_string_equal(r.body.data, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                                     "\"message\":\"Request entity too large: limit is 3145728\",\"reason\":"
-                                     "\"RequestEntityTooLarge\",\"code\":413}");
+    assert_string_equal(r.body.data,
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                        "\"message\":\"Request entity too large: limit is 3145728\",\"reason\":"
+                        "\"RequestEntityTooLarge\",\"code\":413}");
     assert_non_null(strcasestr(r.headers.data, "Connection: close"));
     resp_free(&r);
     /* the server still serves, on this handle and on new ones */
@@ -468,6 +469,8 @@ static void body_limit(void **state)
 
     /* with Expect: 100-continue the 413 comes before the body is sent */
     c = client(admin_hdr, &h);
+    curl_slist_free_all(h); /* client() disables Expect; ask for it explicitly instead */
+    h = curl_slist_append(NULL, admin_hdr);
     h = curl_slist_append(h, "Expect: 100-continue");
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
     curl_easy_setopt(c, CURLOPT_EXPECT_100_TIMEOUT_MS, 10000L);
@@ -483,8 +486,11 @@ static void body_limit(void **state)
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
     c = client("Authorization: Bearer bob-token", &h);
+    curl_slist_free_all(h);
+    h = curl_slist_append(NULL, "Authorization: Bearer bob-token");
     h = curl_slist_append(h, "Expect: 100-continue");
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_EXPECT_100_TIMEOUT_MS, 10000L);
     assert_int_equal(do_req(c, "POST", "/api/v1/namespaces/a/configmaps", payload, 5000, &r), CURLE_OK);
     assert_int_equal(r.code, 403);
     assert_null(strstr(r.headers.data, "100 Continue"));
@@ -907,11 +913,16 @@ static void offload_policy(void **state)
         const char *method, *path, *query;
         bool offload;
     } cases[] = {
-        {"GET", "/api/v1/namespaces/a/pods", "", false},     {"GET", "/api/v1/namespaces/a/pods/p", "", false},
-        {"GET", "/api/v1/pods", "watch=1", false},           {"POST", "/api/v1/namespaces/a/pods", "", true},
-        {"PUT", "/api/v1/namespaces/a/pods/p", "", true},    {"PATCH", "/apis/apps/v1/namespaces/a/deployments/d", "", true},
-        {"DELETE", "/api/v1/namespaces/a/pods", "", true},   {"GET", "/healthz", "", false},
-        {"HEAD", "/version", "", false},                     {"POST", "/apis/authentication.k8s.io", "", true},
+        {"GET", "/api/v1/namespaces/a/pods", "", false},
+        {"GET", "/api/v1/namespaces/a/pods/p", "", false},
+        {"GET", "/api/v1/pods", "watch=1", false},
+        {"POST", "/api/v1/namespaces/a/pods", "", true},
+        {"PUT", "/api/v1/namespaces/a/pods/p", "", true},
+        {"PATCH", "/apis/apps/v1/namespaces/a/deployments/d", "", true},
+        {"DELETE", "/api/v1/namespaces/a/pods", "", true},
+        {"GET", "/healthz", "", false},
+        {"HEAD", "/version", "", false},
+        {"POST", "/apis/authentication.k8s.io", "", true},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         kg_arena a;

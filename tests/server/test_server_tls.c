@@ -93,7 +93,8 @@ static void generate_then_reuse(void **state)
     assert_string_equal(m1.ca_pem, m2.ca_pem);
     assert_string_not_equal(m1.cert_pem, m2.cert_pem);
     sans = kg_tls_cert_sans(m2.cert_pem, &err);
-    assert_string_equal(sans, "DNS:localhost, IP:127.0.0.1, IP:::1, IP:192.168.1.5, DNS:kgate.example.com, IP:10.0.0.7");
+    assert_string_equal(sans,
+                        "DNS:localhost, IP:127.0.0.1, IP:::1, IP:192.168.1.5, DNS:kgate.example.com, IP:10.0.0.7");
     free(sans);
     assert_true(kg_tls_cert_verify(m2.cert_pem, m1.ca_pem, &err));
     kg_tls_material_free(&m2);
@@ -197,28 +198,30 @@ static void kubeconfig_file(void **state)
     assert_string_equal(url, "http://10.1.2.3:8080");
     free(url);
 
-    kg_kubeconfig kc = {.server = "https://127.0.0.1:6443", .ca_pem = "-----BEGIN CERTIFICATE-----\nAB\n", .token = "abc123"};
+    kg_kubeconfig kc = {
+        .server = "https://127.0.0.1:6443", .ca_pem = "-----BEGIN CERTIFICATE-----\nAB\n", .token = "abc123"};
     kg_buf b = KG_BUF_INIT;
     kg_kubeconfig_render(&b, &kc);
     /* base64("-----BEGIN CERTIFICATE-----\nAB\n") */
-    assert_string_equal(kg_buf_cstr(&b), "apiVersion: v1\n"
-                                         "clusters:\n"
-                                         "- cluster:\n"
-                                         "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkFCCg==\n"
-                                         "    server: https://127.0.0.1:6443\n"
-                                         "  name: kgate\n"
-                                         "contexts:\n"
-                                         "- context:\n"
-                                         "    cluster: kgate\n"
-                                         "    user: kgate-admin\n"
-                                         "  name: kgate\n"
-                                         "current-context: kgate\n"
-                                         "kind: Config\n"
-                                         "preferences: {}\n"
-                                         "users:\n"
-                                         "- name: kgate-admin\n"
-                                         "  user:\n"
-                                         "    token: abc123\n");
+    assert_string_equal(kg_buf_cstr(&b),
+                        "apiVersion: v1\n"
+                        "clusters:\n"
+                        "- cluster:\n"
+                        "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkFCCg==\n"
+                        "    server: https://127.0.0.1:6443\n"
+                        "  name: kgate\n"
+                        "contexts:\n"
+                        "- context:\n"
+                        "    cluster: kgate\n"
+                        "    user: kgate-admin\n"
+                        "  name: kgate\n"
+                        "current-context: kgate\n"
+                        "kind: Config\n"
+                        "preferences: {}\n"
+                        "users:\n"
+                        "- name: kgate-admin\n"
+                        "  user:\n"
+                        "    token: abc123\n");
     kg_buf_free(&b);
     /* a token that YAML would read as a number is quoted */
     kg_kubeconfig kc2 = {.server = "http://127.0.0.1:8080", .token = "12345"};
