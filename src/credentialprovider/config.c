@@ -344,6 +344,7 @@ static char *yaml_duplicate_keys(kg_arena *a, const char *data, size_t len)
 }
 
 typedef struct doc_info {
+    bool yaml; /* decoded by the YAML path (the serializer did not recognise JSON) */
     kg_json_parse_info json;
     const char *yaml_dups;
 } doc_info;
@@ -357,6 +358,7 @@ static bool parse_doc(kg_arena *a, const char *data, size_t len, kg_json **out, 
         *out = kg_json_parse_ex(a, data, len, KG_JSON_PARSE_DUP_REPORT, &info->json, err);
         return *out != NULL;
     }
+    info->yaml = true;
 #ifdef KG_CRED_HAVE_YAML
     *out = kg_yaml_or_json_parse(a, data, len, err);
 #else
@@ -373,8 +375,11 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     kg_json *doc;
     doc_info info = {0};
     kg_error perr = {0};
-    if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg))
+    if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg)) {
+        if (info.yaml)
+            return kg_err_set(err, KG_EINVAL, "error converting YAML to JSON: %s", perr.msg);
         return kg_err_set(err, KG_EINVAL, "couldn't get version/kind; json parse error: %s", perr.msg);
+    }
     if (doc->type != KG_JSON_OBJECT)
         return kg_err_set(err, KG_EINVAL,
                           "couldn't get version/kind; json parse error: json: cannot unmarshal %s "

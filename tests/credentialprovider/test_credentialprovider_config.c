@@ -13,6 +13,7 @@
 
 #include <openssl/evp.h>
 
+#include "base/str.h"
 #include "credentialprovider/credentialprovider.h"
 
 #define V1 "credentialprovider.kubelet.k8s.io/v1"
@@ -147,6 +148,10 @@ static void decode_errors(void **state)
     kg_error e = {0};
     assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
     assert_string_equal(e.msg, "strict decoding error: unknown field \"providers[0].extra\"");
+    /* YAML that does not parse */
+    y = "apiVersion: kubelet.config.k8s.io/v1\nkind: [CredentialProviderConfig\n";
+    assert_false(kg_credentialprovider_config_decode(&a, y, strlen(y), &cfg, &e));
+    assert_true(kg_str_has_prefix(e.msg, "error converting YAML to JSON: yaml: line "));
     /* v1alpha1 and v1beta1 configs have no tokenAttributes */
     y = "---\nkind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1beta1\nproviders:\n  - name: test\n"
         "    matchImages:\n    - \"registry.io/foobar\"\n    defaultCacheDuration: 10m\n"
