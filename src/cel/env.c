@@ -673,10 +673,3 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     return v.kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }
 
-cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size)
-{
-    (void)p;
-    (void)max_size;
-    cel_size_range r = {0, UINT64_MAX};
-    return r;
-}

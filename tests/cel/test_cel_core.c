@@ -373,6 +373,17 @@ static void test_cost(void **state)
     /* k8s.io/apiserver pkg/cel/library/cost_test.go: runtime cost 21 */
     assert_int_equal(run(f, "[1, 2].all(i, v, v > 0)", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 21);
+    /* static estimate brackets the runtime cost (cel-go reports 17..21 for this expression) */
+    cel_program *p;
+    cel_error err;
+    assert_true(cel_compile(f->env, "[1, 2].all(i, v, v > 0)", NULL, &p, &err));
+    cel_size_range est = cel_program_estimate_cost(p, 100);
+    assert_true(est.min <= 21 && est.max >= 21 && est.max <= 30);
+    cel_program_free(p);
+    assert_true(cel_compile(f->env, "d.all(s, s.startsWith('a'))", NULL, &p, &err));
+    est = cel_program_estimate_cost(p, 1000);
+    assert_true(est.max >= 1000 * 3 && est.min < 10);
+    cel_program_free(p);
     assert_int_equal(run(f, "x == 7", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 2);
     assert_int_equal(run(f, "'abcdefghijklmnopqrstuvwxyz'.startsWith('abc')", &out, &cost, CEL_NO_COST_LIMIT),

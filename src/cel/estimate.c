@@ -1,0 +1,184 @@
+/* Static cost estimate (cel-go checker/cost.go style): {min, max} runtime cost of a program given an upper bound on
+ * the size of values whose size is unknown (strings, lists, maps from variables). Comprehensions cost
+ * range size x per-iteration cost; short-circuit operators give a lower minimum. */
+#include "cel/cel_internal.h"
+
+typedef struct est {
+    cel_size_range cost;
+    cel_size_range size; /* size of the value (code points / elements); {0, max} when unknown */
+} est;
+
+static uint64_t sadd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t smul(uint64_t a, uint64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+static uint64_t c01(uint64_t x) { return x == UINT64_MAX ? x : (x + 9) / 10; }
+static cel_size_range radd(cel_size_range a, cel_size_range b)
+{
+    cel_size_range r = {sadd(a.min, b.min), sadd(a.max, b.max)};
+    return r;
+}
+
+static est estimate(const cel_node *n, uint64_t maxsz);
+
+static est unknown_size(uint64_t maxsz, cel_size_range cost)
+{
+    est e = {cost, {0, maxsz}};
+    return e;
+}
+
+static est est_call(const cel_node *n, uint64_t maxsz)
+{
+    est a[16];
+    size_t na = n->nargs < 16 ? n->nargs : 16;
+    for (size_t i = 0; i < na; i++)
+        a[i] = estimate(n->args[i], maxsz);
+    cel_size_range sum = {0, 0};
+    for (size_t i = 0; i < na; i++)
+        sum = radd(sum, a[i].cost);
+    est r = unknown_size(maxsz, sum);
+    switch ((opcode)n->op) {
+    case OP_AND:
+    case OP_OR:
+        r.cost.min = a[0].cost.min;
+        r.size = (cel_size_range){1, 1};
+        return r;
+    case OP_COND: {
+        cel_size_range c = a[0].cost;
+        r.cost.min = sadd(c.min, a[1].cost.min < a[2].cost.min ? a[1].cost.min : a[2].cost.min);
+        r.cost.max = sadd(c.max, a[1].cost.max > a[2].cost.max ? a[1].cost.max : a[2].cost.max);
+        r.size.min = a[1].size.min < a[2].size.min ? a[1].size.min : a[2].size.min;
+        r.size.max = a[1].size.max > a[2].size.max ? a[1].size.max : a[2].size.max;
+        return r;
+    }
+    case OP_IN:
+        r.cost = radd(r.cost, (cel_size_range){1, a[1].size.max ? a[1].size.max : 1});
+        r.size = (cel_size_range){1, 1};
+        return r;
+    case OP_EQ:
+    case OP_NE:
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE: {
+        uint64_t m = a[0].size.max < a[1].size.max ? a[0].size.max : a[1].size.max;
+        uint64_t c = c01(m);
+        r.cost = radd(r.cost, (cel_size_range){1, c ? c : 1});
+        r.size = (cel_size_range){1, 1};
+        return r;
+    }
+    case OP_ADD:
+        r.cost = radd(r.cost, (cel_size_range){1, c01(sadd(a[0].size.max, a[1].size.max)) | 1});
+        r.size = (cel_size_range){sadd(a[0].size.min, a[1].size.min), sadd(a[0].size.max, a[1].size.max)};
+        return r;
+    case OP_NOT_STRICTLY_FALSE:
+    case OP_NOT:
+    case OP_NEG:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_MOD:
+    case OP_INDEX:
+    case OP_OPT_INDEX:
+    case OP_OPT_SELECT:
+    case OP_MAP_INSERT: r.cost = radd(r.cost, (cel_size_range){1, 1}); return r;
+    default: break;
+    }
+    /* function: the widest estimate hook among the candidate overloads, else cel-go's defaults */
+    cel_size_range call = {1, 1};
+    const cel_func *f = n->fn;
+    cel_size_range sizes[16];
+    for (size_t i = 0; i < na; i++)
+        sizes[i] = a[i].size;
+    bool hooked = false;
+    if (f) {
+        size_t nc = n->cands ? n->ncands : f->novl;
+        for (size_t c = 0; c < nc; c++) {
+            const cel_overload *o = &f->ovls[n->cands ? n->cands[c] : c];
+            if (o->nargs != n->nargs || !o->estimate)
+                continue;
+            cel_size_range e = o->estimate(sizes, na);
+            if (!hooked || e.max > call.max)
+                call = e;
+            hooked = true;
+        }
+    }
+    if (!hooked && f) {
+        const char *nm = f->name;
+        if (!strcmp(nm, "startsWith") || !strcmp(nm, "endsWith") || !strcmp(nm, "lowerAscii") ||
+            !strcmp(nm, "upperAscii") || !strcmp(nm, "trim") || !strcmp(nm, "substring") || !strcmp(nm, "string") ||
+            !strcmp(nm, "bytes") || !strcmp(nm, "strings.quote") || !strcmp(nm, "format"))
+            call.max = c01(sizes[0].max) | 1;
+        else if (!strcmp(nm, "replace") || !strcmp(nm, "split") || !strcmp(nm, "join"))
+            call.max = c01(smul(sizes[0].max, 2)) | 1;
+        else if (!strcmp(nm, "contains") && na == 2)
+            call.max = smul(c01(sizes[0].max) | 1, c01(sizes[1].max) | 1);
+        else if (!strcmp(nm, "matches") && na == 2)
+            call.max = smul(c01(sadd(sizes[0].max, 1)), (sizes[1].max + 3) / 4 ? (sizes[1].max + 3) / 4 : 1);
+        else if (!strcmp(nm, "sets.contains") || !strcmp(nm, "sets.equivalent") || !strcmp(nm, "sets.intersects"))
+            call.max = smul(sizes[0].max, sizes[1].max) | 1;
+        else if (!strcmp(nm, "size"))
+            r.size = (cel_size_range){1, 1};
+    }
+    r.cost = radd(r.cost, call);
+    return r;
+}
+
+static est estimate(const cel_node *n, uint64_t maxsz)
+{
+    est r = {{0, 0}, {0, maxsz}};
+    switch ((node_kind)n->kind) {
+    case N_CONST:
+        if (n->cval.kind == CEL_STRING)
+            r.size.min = r.size.max = cel_utf8_len(n->cval.u.s, n->cval.n);
+        else if (n->cval.kind == CEL_BYTES)
+            r.size.min = r.size.max = n->cval.n;
+        else
+            r.size.min = r.size.max = 1;
+        return r;
+    case N_IDENT: r.cost = (cel_size_range){1, 1}; return r;
+    case N_SELECT: {
+        est t = estimate(n->target, maxsz);
+        r.cost = radd(t.cost, (cel_size_range){1, 1});
+        if (n->flags & NF_TEST_ONLY)
+            r.size = (cel_size_range){1, 1};
+        return r;
+    }
+    case N_CALL: return est_call(n, maxsz);
+    case N_LIST:
+    case N_MAP:
+    case N_STRUCT: {
+        r.cost.min = r.cost.max = n->kind == N_LIST ? 10 : n->kind == N_MAP ? 30 : 40;
+        for (size_t i = 0; i < n->nargs; i++) {
+            r.cost = radd(r.cost, estimate(n->args[i], maxsz).cost);
+            if (n->vals)
+                r.cost = radd(r.cost, estimate(n->vals[i], maxsz).cost);
+        }
+        r.size.min = n->opt ? 0 : n->nargs;
+        r.size.max = n->nargs;
+        return r;
+    }
+    case N_COMPR: {
+        est range = estimate(n->range, maxsz);
+        est init = estimate(n->accu_init, maxsz);
+        est cond = estimate(n->cond, maxsz), step = estimate(n->step, maxsz), res = estimate(n->result, maxsz);
+        cel_size_range per = radd(cond.cost, step.cost);
+        bool short_circuit = (n->flags & (NF_ALL | NF_EXISTS)) != 0;
+        r.cost = radd(range.cost, init.cost);
+        r.cost = radd(r.cost, res.cost);
+        r.cost.min = sadd(r.cost.min, short_circuit ? 0 : smul(range.size.min, per.min));
+        r.cost.max = sadd(r.cost.max, smul(range.size.max, per.max));
+        r.size = (n->flags & (NF_ALL | NF_EXISTS)) ? (cel_size_range){1, 1} : (cel_size_range){0, range.size.max};
+        return r;
+    }
+    }
+    return r;
+}
+
+cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size)
+{
+    return estimate(p->root, max_size).cost;
+}
