@@ -139,6 +139,115 @@ static void test_random_inputs(void **st)
     }
 }
 
+/* Validity cases from upstream selector_test.go (TestSetSelectorParser, TestSelectorParse, TestRequirementConstructor)
+ * with the String() each valid input prints as. */
+static void test_upstream_set_selector_parser(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *in, *out; /* out NULL: must fail */
+    } T[] = {
+        {"", ""},
+        {"\rx", "x"},
+        {"this-is-a-dns.domain.com/key-with-dash", "this-is-a-dns.domain.com/key-with-dash"},
+        {"this-is-another-dns.domain.com/key-with-dash in (so,what)",
+         "this-is-another-dns.domain.com/key-with-dash in (so,what)"},
+        {"0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)", "0.1.2.domain/99 notin (10.10.100.1,tick.tack.clock)"},
+        {"foo  in\t (abc)", "foo in (abc)"},
+        {"x notin\n (abc)", "x notin (abc)"},
+        {"x  notin\t\t\t(abc,def)", "x notin (abc,def)"},
+        {"x in (abc,def)", "x in (abc,def)"},
+        {"x in (abc,)", "x in (,abc)"},
+        {"x in ()", "x in ()"},
+        {"x notin (abc,def),bar,z in (),w", "bar,w,x notin (abc,def),z in ()"},
+        {"x,y in (a)", "x,y in (a)"},
+        {"x=a", "x=a"},
+        {"x>1", "x>1"},
+        {"x<7", "x<7"},
+        {"x=a,y!=b", "x=a,y!=b"},
+        {"x=a,y!=b,z in (h,i,j)", "x=a,y!=b,z in (h,i,j)"},
+        {"x notin ( )", "x notin ()"},
+        {"x notin (, a)", "x notin (,a)"},
+        {"a ", "a"},
+        {"a in (x,y,notin, z,in)", "a in (in,notin,x,y,z)"},
+        {"x=a||y=b", NULL},
+        {"x nott in (y)", NULL},
+        {"a in (xyz),", NULL},
+        {"a in (xyz)b notin ()", NULL},
+        {"a in (xyz abc)", NULL},
+        {"a notin(", NULL},
+        {"a (", NULL},
+        {"(", NULL},
+        {"x==a==b", NULL},
+        {"!x=a", NULL},
+        {"x<a", NULL},
+        {"foo>bar", NULL},
+        {"barz<blah", NULL},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        kg_label_selector sel;
+        kg_error err;
+        bool ok = kg_labels_parse(&A, T[i].in, &sel, &err);
+        if (ok != (T[i].out != NULL))
+            fail_msg("'%s': parse %s", T[i].in, ok ? "succeeded" : err.msg);
+        if (ok)
+            assert_string_equal(kg_labels_string(&A, &sel), T[i].out);
+    }
+    /* deterministic order */
+    kg_label_selector s1, s2;
+    kg_error err;
+    assert_true(kg_labels_parse(&A, "x=a,a=x", &s1, &err));
+    assert_true(kg_labels_parse(&A, "a=x,x=a", &s2, &err));
+    assert_string_equal(kg_labels_string(&A, &s1), kg_labels_string(&A, &s2));
+    /* TestRequirementConstructor */
+    kg_label_req r;
+    const char *foo = "foo", *bar = "bar", *one = "1", *blah = "blah";
+    assert_false(kg_label_req_new(&A, "x", KG_LOP_IN, NULL, 0, &r, &err));
+    assert_true(kg_label_req_new(&A, "x", KG_LOP_NOT_IN, &foo, 1, &r, &err));
+    assert_true(kg_label_req_new(&A, "x", KG_LOP_EXISTS, NULL, 0, &r, &err));
+    assert_true(kg_label_req_new(&A, "1foo", KG_LOP_IN, &bar, 1, &r, &err));
+    assert_true(kg_label_req_new(&A, "1234", KG_LOP_IN, &bar, 1, &r, &err));
+    assert_true(kg_label_req_new(&A, "y", KG_LOP_GT, &one, 1, &r, &err));
+    assert_false(kg_label_req_new(&A, "foo", KG_LOP_GT, &bar, 1, &r, &err));
+    assert_false(kg_label_req_new(&A, "barz", KG_LOP_LT, &blah, 1, &r, &err));
+    char key[300];
+    memset(key, 'a', 254);
+    key[254] = 0;
+    assert_false(kg_label_req_new(&A, key, KG_LOP_EXISTS, NULL, 0, &r, &err));
+    /* TestSelectorMatches */
+    static const struct {
+        const char *sel, *labels;
+        bool match;
+    } M[] = {
+        {"", "{\"x\":\"y\"}", true},
+        {"x=y", "{\"x\":\"y\"}", true},
+        {"x=y,z=w", "{\"x\":\"y\",\"z\":\"w\"}", true},
+        {"x!=y,z!=w", "{\"x\":\"z\",\"z\":\"a\"}", true},
+        {"notin=in", "{\"notin\":\"in\"}", true},
+        {"x", "{\"x\":\"z\"}", true},
+        {"!x", "{\"y\":\"z\"}", true},
+        {"x>1", "{\"x\":\"2\"}", true},
+        {"x<1", "{\"x\":\"0\"}", true},
+        {"x=z", "{}", false},
+        {"x=y", "{\"x\":\"z\"}", false},
+        {"x=y,z=w", "{\"x\":\"w\",\"z\":\"w\"}", false},
+        {"x!=y,z!=w", "{\"x\":\"z\",\"z\":\"w\"}", false},
+        {"x", "{\"y\":\"z\"}", false},
+        {"!x", "{\"x\":\"z\"}", false},
+        {"x>1", "{\"x\":\"0\"}", false},
+        {"x<1", "{\"x\":\"2\"}", false},
+        {"foo=bar,foobar=bar,baz=blah", "{\"foo\":\"bar\",\"baz\":\"blah\"}", false},
+        {"x in ()", "{\"y\":\"baz\"}", false},
+        {"z>1", "{\"z\":\"v2\"}", false},
+    };
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+        kg_label_selector sel;
+        assert_true(kg_labels_parse(&A, M[i].sel, &sel, &err));
+        if (kg_labels_matches(&sel, J(M[i].labels)) != M[i].match)
+            fail_msg("%s vs %s", M[i].sel, M[i].labels);
+    }
+}
+
 static void test_parse_errors(void **st)
 {
     (void)st;
@@ -375,6 +484,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_inputs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upstream_set_selector_parser, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matching, setup, teardown),
         cmocka_unit_test_setup_teardown(test_label_selector_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_selectors, setup, teardown),
