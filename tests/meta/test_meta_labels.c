@@ -248,6 +248,82 @@ static void test_upstream_set_selector_parser(void **st)
     }
 }
 
+static const char *field_get(void *ctx, const char *field)
+{
+    const kg_json *set = ctx;
+    const char *v = kg_json_get_str(set, field);
+    return v ? v : "";
+}
+
+/* Cases from upstream fields/selector_test.go. */
+static void test_upstream_field_selectors(void **st)
+{
+    (void)st;
+    const char *good[] = {"x=a,y=b,z=c", "", "x!=a,y=b", "x=a||y\\=b", "x=a\\=\\=b"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        kg_field_selector sel;
+        kg_error err;
+        if (!kg_fields_parse(&A, good[i], &sel, &err))
+            fail_msg("%s: %s", good[i], err.msg);
+        assert_string_equal(kg_fields_string(&A, &sel), good[i]);
+    }
+    const char *bad[] = {"x=a||y=b", "x==a==b", "x=a,b", "x in (a)", "x in (a,b,c)", "x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kg_field_selector sel;
+        kg_error err;
+        if (kg_fields_parse(&A, bad[i], &sel, &err))
+            fail_msg("%s parsed", bad[i]);
+    }
+    /* EscapeValue / UnescapeValue pairs */
+    static const struct {
+        const char *raw, *escaped;
+    } E[] = {{"", ""}, {"a", "a"}, {"=", "\\="}, {",", "\\,"}, {"\\", "\\\\"}, {"\\=\\,\\", "\\\\\\=\\\\\\,\\\\"}};
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++) {
+        assert_string_equal(kg_fields_escape_value(&A, E[i].raw), E[i].escaped);
+        char *un;
+        kg_error err;
+        assert_true(kg_fields_unescape_value(&A, E[i].escaped, &un, &err));
+        assert_string_equal(un, E[i].raw);
+    }
+    const char *invalid[] = {"\\", "\\\\\\", "\\a"};
+    for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++) {
+        char *un;
+        kg_error err;
+        assert_false(kg_fields_unescape_value(&A, invalid[i], &un, &err));
+        assert_non_null(strstr(err.msg, "invalid escape sequence"));
+    }
+    /* TestSelectorMatches */
+    kg_json *set = J("{\"foo\":\"bar\",\"baz\":\"blah\",\"complex\":\"=value\\\\,\\\\\"}");
+    static const struct {
+        const char *sel;
+        bool match;
+    } M[] = {
+        {"foo=bar", true},
+        {"baz=blah", true},
+        {"foo=bar,baz=blah", true},
+        {"foo=bar,baz=blah,complex=\\=value\\\\\\,\\\\", true},
+        {"foo=blah", false},
+        {"baz=bar", false},
+        {"foo=bar,foobar=bar,baz=blah", false},
+    };
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+        kg_field_selector sel;
+        kg_error err;
+        assert_true(kg_fields_parse(&A, M[i].sel, &sel, &err));
+        if (kg_fields_matches_fn(&sel, field_get, set) != M[i].match)
+            fail_msg("%s", M[i].sel);
+    }
+    kg_field_selector s1, s2;
+    kg_error err;
+    assert_true(kg_fields_parse(&A, "x=a,a=x", &s1, &err));
+    assert_true(kg_fields_parse(&A, "a=x,x=a", &s2, &err));
+    assert_string_equal(kg_fields_string(&A, &s1), kg_fields_string(&A, &s2));
+    assert_true(kg_fields_parse(&A, "test=", &s1, &err));
+    assert_string_equal(kg_fields_requires_exact_match(&s1, "test"), "");
+    assert_true(kg_fields_parse(&A, "test!=b", &s1, &err));
+    assert_null(kg_fields_requires_exact_match(&s1, "test"));
+}
+
 static void test_parse_errors(void **st)
 {
     (void)st;
@@ -485,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_large_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upstream_set_selector_parser, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upstream_field_selectors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matching, setup, teardown),
         cmocka_unit_test_setup_teardown(test_label_selector_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_selectors, setup, teardown),
