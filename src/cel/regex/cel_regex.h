@@ -27,6 +27,9 @@ enum {
     CEL_REGEX_GO_ERRORS = 1 << 0,
     /* Treat pattern and text as Latin-1 instead of UTF-8 (not used by CEL; here for completeness). */
     CEL_REGEX_LATIN1 = 1 << 1,
+    /* Always use RE2, even for the simple ASCII patterns that otherwise get a small DFA for cel_regex_partial_match
+     * (tests compare the two). */
+    CEL_REGEX_NO_DFA = 1 << 2,
 };
 
 /* Compiles `pattern` (len bytes). max_mem <= 0 means CEL_REGEX_DEFAULT_MAX_MEM. On failure returns NULL and,
@@ -38,10 +41,14 @@ void cel_regex_free(cel_regex *re);
 /* The pattern text as given (NUL-terminated), its byte length, and the number of capture groups. */
 const char *cel_regex_pattern(const cel_regex *re, size_t *len);
 int cel_regex_num_groups(const cel_regex *re);
+/* Whether cel_regex_partial_match runs on the small DFA (diagnostics and tests). */
+bool cel_regex_uses_dfa(const cel_regex *re);
 
 /* Whole-text match (RE2::FullMatch). */
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len);
-/* Substring match anywhere in the text (RE2::PartialMatch) - the semantics of CEL's matches(). */
+/* Substring match anywhere in the text (RE2::PartialMatch) - the semantics of CEL's matches(). Simple ASCII
+ * patterns (literals, ASCII classes, groups, |, quantifiers, leading ^ / trailing $) run on a small precomputed DFA
+ * (one table lookup per byte); everything else on RE2. */
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len);
 
 /* Leftmost-first match at or after byte offset `from` (the whole text stays the context for ^, \b, ...).

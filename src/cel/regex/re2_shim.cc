@@ -6,13 +6,32 @@
 
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 
+#include "cel/regex/small_dfa.h"
+
+// A compiled pattern. Simple ASCII patterns get a small DFA for yes/no matching and build their RE2 object only when
+// positions or groups are needed (find/findAll), once, thread-safely; all others use RE2 from the start.
 struct cel_regex {
-    re2::RE2 *re;
-    std::string pattern;
+    re2::RE2 *re = nullptr;
+    std::string pattern;   // as given
+    std::string syntax;    // as handed to RE2 (Go syntax rewritten)
+    re2::RE2::Options opt;
+    celre::SmallDFA *dfa = nullptr;
+    std::once_flag once;
 };
+
+static re2::RE2 *get_re2(const cel_regex *cre) {
+    cel_regex *r = const_cast<cel_regex *>(cre);
+    if (r->dfa) {
+        std::call_once(r->once, [r] {
+            r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), r->opt);
+        });
+    }
+    return r->re;
+}
 
 namespace {
 
@@ -139,6 +158,16 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
                                                   : "invalid escape sequence: " + bad);
             return nullptr;
         }
+        r->syntax = syntax;
+        r->opt = opt;
+        if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
+            r->dfa = new (std::nothrow) celre::SmallDFA;
+            if (r->dfa && !r->dfa->build(r->pattern.data(), r->pattern.size())) {
+                delete r->dfa;
+                r->dfa = nullptr;
+            }
+        }
+        if (r->dfa) return r; /* RE2 object built lazily */
         r->re = new (std::nothrow) re2::RE2(re2::StringPiece(syntax.data(), syntax.size()), opt);
     } catch (...) {
         r->re = nullptr;
@@ -169,6 +198,7 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
 void cel_regex_free(cel_regex *re) {
     if (!re) return;
     delete re->re;
+    delete re->dfa;
     delete re;
 }
 
@@ -177,20 +207,29 @@ const char *cel_regex_pattern(const cel_regex *re, size_t *len) {
     return re->pattern.c_str();
 }
 
-int cel_regex_num_groups(const cel_regex *re) { return re->re->NumberOfCapturingGroups(); }
+int cel_regex_num_groups(const cel_regex *re) {
+    re2::RE2 *r = get_re2(re);
+    return r ? r->NumberOfCapturingGroups() : -1;
+}
+
+bool cel_regex_uses_dfa(const cel_regex *re) { return re->dfa != nullptr; }
 
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len) {
-    return re2::RE2::FullMatch(re2::StringPiece(text, len), *re->re);
+    re2::RE2 *r = get_re2(re);
+    return r && re2::RE2::FullMatch(re2::StringPiece(text, len), *r);
 }
 
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len) {
+    if (re->dfa) return re->dfa->partial_match(text, len);
     return re2::RE2::PartialMatch(re2::StringPiece(text, len), *re->re);
 }
 
 bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end) {
     if (from > len) return false;
+    re2::RE2 *r = get_re2(re);
+    if (!r) return false;
     re2::StringPiece t(text, len), m;
-    if (!re->re->Match(t, from, len, re2::RE2::UNANCHORED, &m, 1)) return false;
+    if (!r->Match(t, from, len, re2::RE2::UNANCHORED, &m, 1)) return false;
     *start = (size_t)(m.data() - text);
     *end = *start + m.size();
     return true;

@@ -135,12 +135,91 @@ static void test_find_all(void **state) {
     cel_regex_free(re);
 }
 
+/* The small DFA must answer exactly like RE2: random texts against patterns that take the DFA path, and a few that
+ * must not. */
+static uint64_t rs = 88172645463325252ull;
+static uint32_t rnd(void) {
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return (uint32_t)rs;
+}
+
+static void test_dfa_vs_re2(void **state) {
+    (void)state;
+    static const char *dfa_patterns[] = {
+        "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+        "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]",
+        "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+        "ab|cd",
+        "a{2,3}b",
+        "^a{2}$",
+        "x*?y+?z??",
+        "\\d{3}-\\d{4}",
+        "^\\w+@\\w+\\.com$",
+        "(?:ab)+$",
+        "^$",
+        "",
+        "b$",
+        "[]a]c",
+        "[a-]z",
+        "^registry\\.example\\.com/",
+        "(a|b)*abb",
+        "^(a|ab)(c|bcd)(d*)$",
+        "\\s",
+        "[\\d_]+x",
+    };
+    static const char *re2_patterns[] = {".*", "[^a]", "(?i)abc", "\\bword", "^a|b$", "(?P<n>a)", "a.c", "é",
+                                         "a{,2}", "[[:alpha:]]", "\\pL", "[a-b-c]"};
+    char text[32];
+    const char *alpha = "abcdz0129-._@/ xAZ\xc3\xa9\n";
+    size_t na = strlen(alpha);
+    for (size_t p = 0; p < sizeof dfa_patterns / sizeof dfa_patterns[0]; p++) {
+        const char *pat = dfa_patterns[p];
+        cel_regex *d = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+        cel_regex *r = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, NULL, 0);
+        assert_non_null(d);
+        assert_non_null(r);
+        if (!cel_regex_uses_dfa(d)) fail_msg("pattern %s should use the DFA", pat);
+        assert_false(cel_regex_uses_dfa(r));
+        for (int i = 0; i < 3000; i++) {
+            size_t n = rnd() % 20;
+            for (size_t k = 0; k < n; k++) text[k] = alpha[rnd() % na];
+            if (cel_regex_partial_match(d, text, n) != cel_regex_partial_match(r, text, n))
+                fail_msg("pattern %s text %.*s: dfa %d re2 %d", pat, (int)n, text, cel_regex_partial_match(d, text, n),
+                         cel_regex_partial_match(r, text, n));
+        }
+        /* positions still come from RE2 (built on demand) */
+        size_t s1, e1, s2, e2;
+        bool f1 = cel_regex_find(d, "xx aab ab abb", 13, 0, &s1, &e1), f2 = cel_regex_find(r, "xx aab ab abb", 13, 0, &s2, &e2);
+        assert_int_equal(f1, f2);
+        if (f1) assert_true(s1 == s2 && e1 == e2);
+        assert_int_equal(cel_regex_num_groups(d), cel_regex_num_groups(r));
+        cel_regex_free(d);
+        cel_regex_free(r);
+    }
+    for (size_t p = 0; p < sizeof re2_patterns / sizeof re2_patterns[0]; p++) {
+        const char *pat = re2_patterns[p];
+        cel_regex *d = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+        if (!d) continue; /* invalid in RE2 too (e.g. [a-b-c]) */
+        if (cel_regex_uses_dfa(d)) fail_msg("pattern %s must stay on RE2", pat);
+        cel_regex_free(d);
+    }
+    /* an invalid pattern is still reported (RE2 decides), even if it looks simple */
+    char err[256];
+    assert_null(cel_regex_compile("a{1001}", 7, 0, CEL_REGEX_GO_ERRORS, err, sizeof err));
+    assert_null(cel_regex_compile("a**", 3, 0, CEL_REGEX_GO_ERRORS, err, sizeof err));
+    assert_null(cel_regex_compile("a{3,2}", 6, 0, CEL_REGEX_GO_ERRORS, err, sizeof err));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compile_errors),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_find_all),
+        cmocka_unit_test(test_dfa_vs_re2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

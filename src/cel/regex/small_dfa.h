@@ -1,0 +1,435 @@
+// small_dfa.h - a tiny DFA for the common, simple regular expressions of admission policies
+// (e.g. ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$), used by re2_shim.cc for boolean matching. RE2 stays the engine for
+// everything else and for match positions.
+//
+// Only a strict ASCII subset is accepted, where byte-wise matching is exactly RE2/Go matching: literals, non-negated
+// classes of ASCII characters and ranges, \d \w \s, escaped punctuation, groups ((...), (?:...), named), | and the
+// quantifiers * + ? {n} {n,} {n,m} (greedy or lazy: for a yes/no answer they are the same), with ^ only as the first
+// and $ only as the last character of the pattern. No '.', no negated classes, no flags, no non-ASCII: such
+// patterns return false from build() and are left to RE2. The automaton is the position (Glushkov) automaton made
+// deterministic eagerly, limited to 63 positions and 64 states, so matching is one table lookup per byte.
+#ifndef KG_CEL_SMALL_DFA_H
+#define KG_CEL_SMALL_DFA_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace celre {
+
+class SmallDFA {
+public:
+    // Builds the DFA for pattern; false when the pattern is outside the subset (or too large).
+    bool build(const char *pat, size_t len) {
+        p_ = pat;
+        n_ = len;
+        i_ = 0;
+        anchor_start_ = anchor_end_ = false;
+        if (n_ > 0 && p_[0] == '^') {
+            anchor_start_ = true;
+            i_ = 1;
+        }
+        size_t end = n_;
+        if (end > i_ && p_[end - 1] == '$' && !escaped(end - 1)) {
+            anchor_end_ = true;
+            end--;
+        }
+        n_ = end;
+        nodes_.clear();
+        classes_.clear();
+        int root;
+        if (!parse_alt(&root) || i_ != n_) return false;
+        // with anchors, a top-level alternation would bind them to the first/last branch only: leave it to RE2
+        if ((anchor_start_ || anchor_end_) && top_level_alt_) return false;
+        int endpos = new_leaf(Bits256());
+        if (endpos < 0) return false;
+        root = new_node(CAT, root, endpos);
+        if (root < 0) return false;
+        end_pos_ = nodes_[endpos].pos;
+        compute(root);
+        return determinize(nodes_[root].first);
+    }
+
+    // RE2::PartialMatch semantics (search anywhere unless anchored).
+    bool partial_match(const char *text, size_t len) const {
+        int s = start_;
+        if (!anchor_end_ && accept_[s]) return true;
+        const unsigned char *t = reinterpret_cast<const unsigned char *>(text);
+        for (size_t i = 0; i < len; i++) {
+            s = trans_[s * nclass_ + classmap_[t[i]]];
+            if (s == dead_) return false;
+            if (!anchor_end_ && accept_[s]) return true;
+        }
+        return accept_[s];
+    }
+
+private:
+    struct Bits256 {
+        uint64_t w[4] = {0, 0, 0, 0};
+        void set(unsigned c) { w[c >> 6] |= uint64_t(1) << (c & 63); }
+        bool has(unsigned c) const { return (w[c >> 6] >> (c & 63)) & 1; }
+        void set_range(unsigned a, unsigned b) {
+            for (unsigned c = a; c <= b; c++) set(c);
+        }
+        void merge(const Bits256 &o) {
+            for (int k = 0; k < 4; k++) w[k] |= o.w[k];
+        }
+    };
+    enum Kind { LEAF, CAT, ALT, STAR, EMPTY };
+    struct Node {
+        Kind kind;
+        int a, b;  // children
+        int pos;   // LEAF: position index
+        bool nullable;
+        uint64_t first, last;
+    };
+
+    static constexpr int kMaxPos = 63;
+    static constexpr int kMaxStates = 64;
+
+    const char *p_ = nullptr;
+    size_t n_ = 0, i_ = 0;
+    bool anchor_start_ = false, anchor_end_ = false, top_level_alt_ = false;
+    int depth_ = 0;
+    std::vector<Node> nodes_;
+    std::vector<Bits256> classes_;  // per position
+    uint64_t follow_[kMaxPos + 1] = {};
+    int end_pos_ = 0;
+    // DFA
+    uint8_t classmap_[256] = {};
+    int nclass_ = 0;
+    std::vector<uint8_t> trans_;
+    std::vector<bool> accept_;
+    int start_ = 0, dead_ = -1;
+
+    bool escaped(size_t k) const {
+        size_t bs = 0;
+        while (k > bs && p_[k - bs - 1] == '\\') bs++;
+        return bs & 1;
+    }
+
+    int new_node(Kind k, int a = -1, int b = -1) {
+        Node nd{k, a, b, -1, false, 0, 0};
+        nodes_.push_back(nd);
+        return int(nodes_.size() - 1);
+    }
+    int new_leaf(const Bits256 &cls) {
+        if (int(classes_.size()) >= kMaxPos) return -1;
+        int id = new_node(LEAF);
+        nodes_[id].pos = int(classes_.size());
+        classes_.push_back(cls);
+        return id;
+    }
+    // deep copy with fresh positions (for + and {n,m})
+    int copy(int id) {
+        if (id < 0) return id;
+        Node nd = nodes_[id];
+        if (nd.kind == LEAF) {
+            Bits256 c = classes_[nd.pos];
+            return new_leaf(c);
+        }
+        int a = copy(nd.a);
+        if (nd.a >= 0 && a < 0) return -1;
+        int b = copy(nd.b);
+        if (nd.b >= 0 && b < 0) return -1;
+        int r = new_node(nd.kind, a, b);
+        return r;
+    }
+
+    bool parse_alt(int *out) {
+        if (++depth_ > 64) return false;
+        int left;
+        if (!parse_cat(&left)) return false;
+        while (i_ < n_ && p_[i_] == '|') {
+            if (depth_ == 1) top_level_alt_ = true;
+            i_++;
+            int right;
+            if (!parse_cat(&right)) return false;
+            left = new_node(ALT, left, right);
+            if (left < 0) return false;
+        }
+        depth_--;
+        *out = left;
+        return true;
+    }
+
+    bool parse_cat(int *out) {
+        int acc = new_node(EMPTY);
+        while (i_ < n_ && p_[i_] != '|' && p_[i_] != ')') {
+            int atom;
+            if (!parse_repeat(&atom)) return false;
+            acc = new_node(CAT, acc, atom);
+            if (acc < 0) return false;
+        }
+        *out = acc;
+        return true;
+    }
+
+    static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+    bool parse_count(int *v) {
+        if (i_ >= n_ || !is_digit(p_[i_])) return false;
+        int x = 0;
+        while (i_ < n_ && is_digit(p_[i_])) {
+            x = x * 10 + (p_[i_++] - '0');
+            if (x > 1000) return false;
+        }
+        *v = x;
+        return true;
+    }
+
+    bool parse_repeat(int *out) {
+        int atom;
+        if (!parse_atom(&atom)) return false;
+        bool quantified = false;
+        while (i_ < n_) {
+            char c = p_[i_];
+            int lo, hi;  // hi -1 = unbounded
+            if (c == '*') lo = 0, hi = -1, i_++;
+            else if (c == '+') lo = 1, hi = -1, i_++;
+            else if (c == '?') lo = 0, hi = 1, i_++;
+            else if (c == '{') {
+                i_++;
+                if (!parse_count(&lo)) return false;  // "a{" / "a{,2}" are literals in Go: leave to RE2
+                hi = lo;
+                if (i_ < n_ && p_[i_] == ',') {
+                    i_++;
+                    if (i_ < n_ && p_[i_] == '}') hi = -1;
+                    else if (!parse_count(&hi)) return false;
+                }
+                if (i_ >= n_ || p_[i_] != '}') return false;
+                i_++;
+                if (hi >= 0 && hi < lo) return false;
+            } else {
+                break;
+            }
+            if (quantified) return false;  // a** / a{2}{3}: RE2 rejects nested repetition
+            quantified = true;
+            if (i_ < n_ && p_[i_] == '?') i_++;  // lazy: same answer for a boolean match
+            atom = repeat(atom, lo, hi);
+            if (atom < 0) return false;
+        }
+        *out = atom;
+        return true;
+    }
+
+    int repeat(int atom, int lo, int hi) {
+        int acc = new_node(EMPTY);
+        for (int k = 0; k < lo; k++) {
+            int c = k == 0 ? atom : copy(atom);
+            if (c < 0) return -1;
+            acc = new_node(CAT, acc, c);
+            if (acc < 0) return -1;
+        }
+        if (hi < 0) {
+            int c = lo == 0 ? atom : copy(atom);
+            if (c < 0) return -1;
+            return new_node(CAT, acc, new_node(STAR, c));
+        }
+        // hi - lo optional copies: (x(x(x)?)?)?
+        int opt = -1;
+        for (int k = lo; k < hi; k++) {
+            int c = (k == 0 && lo == 0 && opt < 0) ? atom : copy(atom);
+            if (c < 0) return -1;
+            int inner = opt < 0 ? c : new_node(CAT, c, opt);
+            if (inner < 0) return -1;
+            opt = new_node(ALT, inner, new_node(EMPTY));
+            if (opt < 0) return -1;
+        }
+        return opt < 0 ? acc : new_node(CAT, acc, opt);
+    }
+
+    static bool perl_class(char c, Bits256 *b) {
+        switch (c) {
+        case 'd': b->set_range('0', '9'); return true;
+        case 'w':
+            b->set_range('0', '9'), b->set_range('A', 'Z'), b->set_range('a', 'z'), b->set('_');
+            return true;
+        case 's': b->set('\t'), b->set('\n'), b->set('\f'), b->set('\r'), b->set(' '); return true;
+        default: return false;
+        }
+    }
+
+    static bool punct(char c) {
+        return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) ||
+               (c >= 0x7b && c <= 0x7e);
+    }
+
+    bool parse_atom(int *out) {
+        if (i_ >= n_) return false;
+        char c = p_[i_];
+        Bits256 b;
+        if (c == '(') {
+            i_++;
+            if (i_ < n_ && p_[i_] == '?') {
+                // only (?:...); named groups and flags are left to RE2 (names need validation)
+                if (i_ + 1 < n_ && p_[i_ + 1] == ':')
+                    i_ += 2;
+                else
+                    return false;
+            }
+            int inner;
+            if (!parse_alt(&inner)) return false;
+            if (i_ >= n_ || p_[i_] != ')') return false;
+            i_++;
+            *out = inner;
+            return true;
+        }
+        if (c == '[') {
+            i_++;
+            if (i_ < n_ && p_[i_] == '^') return false;
+            bool firstc = true, first_item = true;
+            while (i_ < n_ && (p_[i_] != ']' || firstc)) {
+                firstc = false;
+                unsigned lo;
+                if (p_[i_] == '\\') {
+                    if (i_ + 1 >= n_) return false;
+                    char e = p_[i_ + 1];
+                    if (perl_class(e, &b)) {
+                        i_ += 2;
+                        first_item = false;
+                        if (i_ < n_ && p_[i_] == '-' && !(i_ + 1 < n_ && p_[i_ + 1] == ']')) return false;
+                        continue;
+                    }
+                    if (!punct(e)) return false;
+                    lo = (unsigned char)e;
+                    i_ += 2;
+                } else if (p_[i_] == '[') {
+                    return false;  // [[:alpha:]] and friends
+                } else {
+                    lo = (unsigned char)p_[i_++];
+                    // a '-' that is neither first nor last in the class ([a-b-c]) is left to RE2
+                    if (lo == '-' && !first_item && !(i_ < n_ && p_[i_] == ']')) return false;
+                }
+                first_item = false;
+                if (lo >= 0x80 || lo < 0x20) return false;
+                unsigned hi = lo;
+                if (i_ + 1 < n_ && p_[i_] == '-' && p_[i_ + 1] != ']') {
+                    i_++;
+                    if (p_[i_] == '\\') {
+                        if (i_ + 1 >= n_ || !punct(p_[i_ + 1])) return false;
+                        hi = (unsigned char)p_[i_ + 1];
+                        i_ += 2;
+                    } else {
+                        if (p_[i_] == '[') return false;
+                        hi = (unsigned char)p_[i_++];
+                    }
+                    if (hi >= 0x80 || hi < lo) return false;
+                }
+                b.set_range(lo, hi);
+            }
+            if (i_ >= n_) return false;
+            i_++;  // ]
+        } else if (c == '\\') {
+            if (i_ + 1 >= n_) return false;
+            char e = p_[i_ + 1];
+            if (!perl_class(e, &b)) {
+                if (!punct(e)) return false;
+                b.set((unsigned char)e);
+            }
+            i_ += 2;
+        } else if (c == '.' || c == '^' || c == '$' || c == '*' || c == '+' || c == '?' || c == '{' || c == '}' ||
+                   c == ']' || c == ')' || c == '|') {
+            return false;
+        } else {
+            unsigned char u = (unsigned char)c;
+            if (u >= 0x80 || u < 0x20) return false;
+            b.set(u);
+            i_++;
+        }
+        int id = new_leaf(b);
+        if (id < 0) return false;
+        *out = id;
+        return true;
+    }
+
+    void compute(int id) {
+        Node &nd = nodes_[id];
+        switch (nd.kind) {
+        case EMPTY: nd.nullable = true, nd.first = nd.last = 0; break;
+        case LEAF: nd.nullable = false, nd.first = nd.last = uint64_t(1) << nd.pos; break;
+        case ALT: {
+            compute(nd.a), compute(nd.b);
+            Node &x = nodes_[nd.a], &y = nodes_[nd.b], &z = nodes_[id];
+            z.nullable = x.nullable || y.nullable;
+            z.first = x.first | y.first;
+            z.last = x.last | y.last;
+            break;
+        }
+        case CAT: {
+            compute(nd.a), compute(nd.b);
+            Node &x = nodes_[nd.a], &y = nodes_[nd.b], &z = nodes_[id];
+            z.nullable = x.nullable && y.nullable;
+            z.first = x.nullable ? (x.first | y.first) : x.first;
+            z.last = y.nullable ? (x.last | y.last) : y.last;
+            for (int p = 0; p <= kMaxPos; p++)
+                if ((x.last >> p) & 1) follow_[p] |= y.first;
+            break;
+        }
+        case STAR: {
+            compute(nd.a);
+            Node &x = nodes_[nd.a], &z = nodes_[id];
+            z.nullable = true;
+            z.first = x.first;
+            z.last = x.last;
+            for (int p = 0; p <= kMaxPos; p++)
+                if ((x.last >> p) & 1) follow_[p] |= x.first;
+            break;
+        }
+        }
+    }
+
+    bool determinize(uint64_t start_set) {
+        int npos = int(classes_.size());
+        // byte equivalence classes: bytes with the same membership in every position class
+        std::vector<std::vector<uint64_t>> sigs;
+        nclass_ = 0;
+        for (int c = 0; c < 256; c++) {
+            uint64_t sig = 0;
+            for (int p = 0; p < npos; p++)
+                if (p != end_pos_ && classes_[p].has(unsigned(c))) sig |= uint64_t(1) << p;
+            int k = 0;
+            for (; k < nclass_; k++)
+                if (sigs[k][0] == sig) break;
+            if (k == nclass_) {
+                sigs.push_back({sig});
+                nclass_++;
+            }
+            classmap_[c] = uint8_t(k);
+        }
+        uint64_t restart = anchor_start_ ? 0 : start_set;
+        std::vector<uint64_t> states{start_set};
+        trans_.clear();
+        for (size_t s = 0; s < states.size(); s++) {
+            for (int k = 0; k < nclass_; k++) {
+                uint64_t next = restart, cur = states[s] & sigs[k][0];
+                for (int p = 0; p < npos && cur; p++)
+                    if ((cur >> p) & 1) {
+                        next |= follow_[p];
+                        cur &= ~(uint64_t(1) << p);
+                    }
+                size_t t = 0;
+                for (; t < states.size(); t++)
+                    if (states[t] == next) break;
+                if (t == states.size()) {
+                    if (int(states.size()) >= kMaxStates) return false;
+                    states.push_back(next);
+                }
+                trans_.push_back(uint8_t(t));
+            }
+        }
+        accept_.assign(states.size(), false);
+        dead_ = -1;
+        for (size_t s = 0; s < states.size(); s++) {
+            accept_[s] = (states[s] >> end_pos_) & 1;
+            if (states[s] == 0) dead_ = int(s);
+        }
+        start_ = 0;
+        return true;
+    }
+};
+
+}  // namespace celre
+
+#endif
