@@ -161,6 +161,17 @@ static void discovery(kg_http_request *req, kg_http_response *resp, const kg_req
     kg_arena *a = req->arena;
     const char *p = req->path;
     kg_json *doc = NULL;
+    const char *accept = kg_http_header_get(req, "Accept");
+    bool is_root = !strcmp(p, "/api") || !strcmp(p, "/api/") || !strcmp(p, "/apis") || !strcmp(p, "/apis/");
+    if (is_root && accept && strstr(accept, "as=APIGroupDiscoveryList") && strstr(accept, "v=v2")) {
+        /* aggregated discovery (apidiscovery.k8s.io/v2), what kubectl asks for first */
+        kg_json *agg = kg_discovery_aggregated(a, p[4] != 's');
+        size_t len;
+        char *body = kg_json_to_string(a, agg, 0, &len);
+        kg_http_respond_bytes(resp, 200, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", body,
+                              len);
+        return;
+    }
     if (!strcmp(p, "/api") || !strcmp(p, "/api/"))
         doc = kg_discovery_api_versions(a);
     else if (!strcmp(p, "/apis") || !strcmp(p, "/apis/"))
