@@ -4,6 +4,8 @@
  * atomically (temp file + rename). Corrupted files are ignored; expired ones are removed when met, and a full purge
  * runs at most every 15 minutes, as upstream's store does. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +116,14 @@ static void purge(kg_arena *a, const char *dir, int64_t now)
         return;
     struct dirent *de;
     while ((de = readdir(d))) {
+        if (de->d_name[0] != '.' && kg_str_has_suffix(de->d_name, ".lock")) {
+            char *lpath = kg_arena_sprintf(a, "%s/%s", dir, de->d_name);
+            struct stat lst;
+            if (stat(lpath, &lst) == 0 &&
+                now - ((int64_t)lst.st_mtim.tv_sec * KG_CRED_SECOND + lst.st_mtim.tv_nsec) > 4 * PURGE_INTERVAL_NS)
+                unlink(lpath);
+            continue;
+        }
         if (de->d_name[0] == '.' || !kg_str_has_suffix(de->d_name, ".json"))
             continue;
         char *path = kg_arena_sprintf(a, "%s/%s", dir, de->d_name);
@@ -245,4 +255,41 @@ bool kg_credentialprovider_cache_put(kg_arena *a, const char *dir, const kg_cred
         return kg_err_set(err, KG_EIO, "renaming cache file to %s: %s", final, strerror(e));
     }
     return true;
+}
+
+int kg_credentialprovider_cache_lock(kg_arena *a, const char *dir, const kg_cred_provider *p, const char *image,
+                                     const char *sa_key, int64_t timeout_ms)
+{
+    if (!dir)
+        return -1;
+    char *d = kg_arena_strdup(a, dir);
+    if (!dir_trusted(dir) && (!mkdirs(d) || !dir_trusted(dir)))
+        return -1;
+    char *name = kg_credentialprovider_cache_file(a, p, kg_arena_sprintf(a, "singleflight\n%s", image), sa_key);
+    strcpy(name + strlen(name) - 5, ".lock");
+    int fd = open(kg_arena_sprintf(a, "%s/%s", dir, name), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return fd;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        int64_t waited = (int64_t)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (waited >= timeout_ms)
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    close(fd);
+    return -1;
+}
+
+void kg_credentialprovider_cache_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* releases the flock */
 }

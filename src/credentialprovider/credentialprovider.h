@@ -189,6 +189,11 @@ bool kg_credentialprovider_cache_get(kg_arena *a, const char *dir, const kg_cred
 /* Store atomically, 0600 file in a 0700 directory (created). */
 bool kg_credentialprovider_cache_put(kg_arena *a, const char *dir, const kg_cred_provider *p, const char *base_key,
                                      const char *sa_key, int64_t expires_ns, const kg_json *auth, kg_error *err);
+/* Cross-process singleflight: an exclusive lock on (provider, image, saKey) in the cache directory, waited for at
+ * most timeout_ms, so concurrent kgate runs for the same image run the plugin once. -1: not locked (proceed). */
+int kg_credentialprovider_cache_lock(kg_arena *a, const char *dir, const kg_cred_provider *p, const char *image,
+                                     const char *sa_key, int64_t timeout_ms);
+void kg_credentialprovider_cache_unlock(int fd);
 /* The default cache directory: $XDG_CACHE_HOME/kgate/credentials or ~/.cache/kgate/credentials. */
 char *kg_credentialprovider_default_cache_dir(kg_arena *a);
 

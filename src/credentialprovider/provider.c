@@ -94,6 +94,47 @@ static char *registry_of(kg_arena *a, const char *image)
     return kg_arena_strndup(a, image, strcspn(image, "/"));
 }
 
+static void provide_exec(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o, const char *image,
+                         const char *token, const kg_json *ann, bool sa_mode, const char *sa_key, bool use_cache,
+                         int64_t now, kg_json **auth)
+{
+    const kg_cred_token_attributes *t = p->token;
+    kg_cred_response resp;
+    kg_error e = {0};
+    if (!kg_credentialprovider_exec(a, p, o, image, token, ann, &resp, &e)) {
+        report(o, p, "Failed getting credential from external registry credential provider: %s", e.msg);
+        return;
+    }
+    if (sa_mode && token && *token && strcmp(t->cache_type, "Token") != 0) {
+        for (uint32_t i = 0; i < resp.auth->len; i++)
+            if (!strcmp(kg_json_get_str(resp.auth->u.members[i].val, "password"), token)) {
+                report(o, p,
+                       "Credential provider plugin returned the service account token as the password for image "
+                       "\"%s\", which is not allowed when service account cache type is not set to 'Token'",
+                       image);
+                return;
+            }
+    }
+    const char *base_key;
+    if (!strcmp(resp.cache_key_type, "Image"))
+        base_key = image;
+    else if (!strcmp(resp.cache_key_type, "Registry"))
+        base_key = registry_of(a, image);
+    else if (!strcmp(resp.cache_key_type, "Global"))
+        base_key = GLOBAL_CACHE_KEY;
+    else {
+        report(o, p, "credential provider plugin did not return a valid cacheKeyType: \"%s\"", resp.cache_key_type);
+        return;
+    }
+    *auth = resp.auth;
+    int64_t dur = resp.has_cache_duration ? resp.cache_duration : p->default_cache_duration;
+    if (dur <= 0 || !use_cache)
+        return;
+    int64_t expires = dur > INT64_MAX - now ? INT64_MAX : now + dur; /* Go's Time.Add saturates too */
+    if (!kg_credentialprovider_cache_put(a, o->cache_dir, p, base_key, sa_key, expires, resp.auth, &e))
+        report(o, p, "could not cache credentials: %s", e.msg);
+}
+
 void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const kg_cred_options *o, const char *image,
                                    kg_json **auth)
 {
@@ -151,46 +192,26 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
     }
     bool use_cache = !o->no_cache && o->cache_dir;
     int64_t now = now_ns(o);
+    const char *keys[3] = {image, registry_of(a, image), GLOBAL_CACHE_KEY};
+    int lock = -1;
     if (use_cache) {
-        const char *keys[3] = {image, registry_of(a, image), GLOBAL_CACHE_KEY};
         for (int i = 0; i < 3; i++)
             if (kg_credentialprovider_cache_get(a, o->cache_dir, p, keys[i], sa_key, now, auth))
                 return;
+        /* singleflight across processes; whoever waited finds the winner's entry */
+        lock = kg_credentialprovider_cache_lock(a, o->cache_dir, p, image, sa_key,
+                                                o->exec_timeout_ms > 0 ? o->exec_timeout_ms : 60000);
+        if (lock >= 0) {
+            now = now_ns(o);
+            for (int i = 0; i < 3; i++)
+                if (kg_credentialprovider_cache_get(a, o->cache_dir, p, keys[i], sa_key, now, auth)) {
+                    kg_credentialprovider_cache_unlock(lock);
+                    return;
+                }
+        }
     }
-    kg_cred_response resp;
-    kg_error e = {0};
-    if (!kg_credentialprovider_exec(a, p, o, image, token, ann, &resp, &e)) {
-        report(o, p, "Failed getting credential from external registry credential provider: %s", e.msg);
-        return;
-    }
-    if (sa_mode && token && *token && strcmp(t->cache_type, "Token") != 0) {
-        for (uint32_t i = 0; i < resp.auth->len; i++)
-            if (!strcmp(kg_json_get_str(resp.auth->u.members[i].val, "password"), token)) {
-                report(o, p,
-                       "Credential provider plugin returned the service account token as the password for image "
-                       "\"%s\", which is not allowed when service account cache type is not set to 'Token'",
-                       image);
-                return;
-            }
-    }
-    const char *base_key;
-    if (!strcmp(resp.cache_key_type, "Image"))
-        base_key = image;
-    else if (!strcmp(resp.cache_key_type, "Registry"))
-        base_key = registry_of(a, image);
-    else if (!strcmp(resp.cache_key_type, "Global"))
-        base_key = GLOBAL_CACHE_KEY;
-    else {
-        report(o, p, "credential provider plugin did not return a valid cacheKeyType: \"%s\"", resp.cache_key_type);
-        return;
-    }
-    *auth = resp.auth;
-    int64_t dur = resp.has_cache_duration ? resp.cache_duration : p->default_cache_duration;
-    if (dur <= 0 || !use_cache)
-        return;
-    int64_t expires = dur > INT64_MAX - now ? INT64_MAX : now + dur; /* Go's Time.Add saturates too */
-    if (!kg_credentialprovider_cache_put(a, o->cache_dir, p, base_key, sa_key, expires, resp.auth, &e))
-        report(o, p, "could not cache credentials: %s", e.msg);
+    provide_exec(a, p, o, image, token, ann, sa_mode, sa_key, use_cache, now, auth);
+    kg_credentialprovider_cache_unlock(lock);
 }
 
 /* ---------------------------------------------------------------- BasicDockerKeyring */

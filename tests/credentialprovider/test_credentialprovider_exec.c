@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,7 @@ static const char plugin_script[] =
     "if [ -n \"$LEAK_FD\" ] && [ -e /proc/$$/fd/$LEAK_FD ]; then echo \"fd $LEAK_FD leaked\" >&2; exit 9; fi\n"
     "case \"$MODE\" in\n"
     "  sleep) sleep 5 ;;\n"
+    "  slowok) sleep 0.4 ;;\n"
     "  fail) echo 'boom on stderr' >&2; exit 3 ;;\n"
     "  kill) kill -9 $$ ;;\n"
     "esac\n"
@@ -544,6 +546,41 @@ static void cache_files_private_and_corruption_ignored(void **state)
     kg_arena_free(&a);
 }
 
+/* Two processes asking for the same image at once run the plugin once (upstream's singleflight, across processes
+ * through a lock in the cache directory); with --no-cache each runs it. */
+static void concurrent_runs_share_one_exec(void **state)
+{
+    for (int no_cache = 0; no_cache < 2; no_cache++) {
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        char *req = kg_arena_sprintf(&a, "%s/req-concurrent-%d.log", tmpdir, no_cache);
+        kg_cred_provider *p =
+            mkprov(&a, "concurrent", "registry.io", "1h", "MODE", "slowok", "REQ_LOG", req, "RESPONSE",
+                   resp(&a, "Image", NULL, "{\"registry.io\":{\"username\":\"c\"}}"), NULL);
+        kg_cred_options o = opts(&a);
+        o.now_ns = 0; /* real clock: both processes must agree on expiry */
+        o.no_cache = no_cache;
+        fflush(NULL);
+        pid_t kids[3];
+        for (int k = 0; k < 3; k++) {
+            kids[k] = fork();
+            assert_true(kids[k] >= 0);
+            if (kids[k] == 0) {
+                kg_cred_auth *c;
+                size_t n = lookup(&a, &p, 1, &o, "registry.io/team/app", &c);
+                _exit(n == 1 && !strcmp(c[0].username, "c") ? 0 : 1);
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            int st = 0;
+            assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+            assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        }
+        assert_int_equal(count_lines(req), no_cache ? 3 : 1);
+        kg_arena_free(&a);
+    }
+}
+
 static int setup(void **state)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kgate-cred-exec-XXXXXX");
@@ -582,6 +619,7 @@ int main(void)
         cmocka_unit_test_setup(cache_global, reset_errors),
         cmocka_unit_test_setup(zero_durations_and_no_cache, reset_errors),
         cmocka_unit_test_setup(cache_files_private_and_corruption_ignored, reset_errors),
+        cmocka_unit_test_setup(concurrent_runs_share_one_exec, reset_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
