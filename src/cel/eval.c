@@ -451,7 +451,7 @@ static bool index_of(cel_call_ctx *ctx, const cel_value *idx, int64_t *out, cel_
         }
         *out = (int64_t)idx->u.d;
         return true;
-    default: *err = cel_err(ctx, "no such overload: _[_](list, %s)", cel_type_name_of(idx)); return false;
+    default: *err = cel_err(ctx, "unsupported index type '%s' in list", cel_type_name_of(idx)); return false;
     }
 }
 
@@ -471,7 +471,7 @@ static cel_value do_index(cel_call_ctx *ctx, cel_value *c, cel_value *k, bool op
         if (i < 0 || (uint64_t)i >= n) {
             if (opt)
                 return cel_optional_none();
-            return cel_err(ctx, "index out of bounds: %lld", (long long)i);
+            return cel_err(ctx, "index '%lld' out of range in list size '%zu'", (long long)i, n);
         }
         cel_value r = cel_list_get(ctx, c, (size_t)i);
         return opt ? cel_optional_of(ctx->arena, r) : r;
@@ -498,6 +498,7 @@ static cel_value do_index(cel_call_ctx *ctx, cel_value *c, cel_value *k, bool op
 }
 
 static cel_value ovf(cel_call_ctx *ctx) { return cel_err(ctx, "integer overflow"); }
+static cel_value uovf(cel_call_ctx *ctx) { return cel_err(ctx, "unsigned integer overflow"); }
 
 static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
 
@@ -531,9 +532,9 @@ static cel_value arith(cel_call_ctx *ctx, const cel_node *n, cel_value *a, cel_v
     } else if (a->kind == CEL_UINT && b->kind == CEL_UINT) {
         uint64_t x = a->u.u, y = b->u.u, r;
         switch (op) {
-        case OP_ADD: return __builtin_add_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
-        case OP_SUB: return __builtin_sub_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
-        case OP_MUL: return __builtin_mul_overflow(x, y, &r) ? ovf(ctx) : cel_uint(r);
+        case OP_ADD: return __builtin_add_overflow(x, y, &r) ? uovf(ctx) : cel_uint(r);
+        case OP_SUB: return __builtin_sub_overflow(x, y, &r) ? uovf(ctx) : cel_uint(r);
+        case OP_MUL: return __builtin_mul_overflow(x, y, &r) ? uovf(ctx) : cel_uint(r);
         case OP_DIV: return y == 0 ? cel_err(ctx, "division by zero") : cel_uint(x / y);
         case OP_MOD: return y == 0 ? cel_err(ctx, "modulus by zero") : cel_uint(x % y);
         default: break;

@@ -101,7 +101,9 @@ static void test_arith_and_literals(void **state)
     expect_val(f, "1.0 / 0.0 > 1e308", "true");
     expect_err(f, "9223372036854775807 + 1", "integer overflow");
     expect_err(f, "-(-9223372036854775807 - 1)", "integer overflow");
-    expect_err(f, "0u - 1u", "integer overflow");
+    expect_err(f, "0u - 1u", "unsigned integer overflow");
+    expect_err(f, "[1, 2][2]", "index '2' out of range in list size '2'");
+    expect_err(f, "[1, 2][dyn(0.5)]", "unsupported index value 0.5 in list");
     expect_err(f, "1 / 0", "division by zero");
     expect_err(f, "1 % 0", "modulus by zero");
     expect_err(f, "int(9223372036854775807.0)", "range error");

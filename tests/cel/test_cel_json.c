@@ -100,7 +100,7 @@ static void test_missing_field_error(void **state)
     assert_int_equal(eval_pod(f, "object.metadata.labels.app == 'x'", &v, NULL), CEL_EVAL_ERROR);
     assert_string_equal(cel_error_message(&v), "no such key: labels");
     assert_int_equal(eval_pod(f, "object.spec.containers[5].name", &v, NULL), CEL_EVAL_ERROR);
-    assert_string_equal(cel_error_message(&v), "index out of bounds: 5");
+    assert_string_equal(cel_error_message(&v), "index '5' out of range in list size '2'");
 }
 
 static const char *to_json(fx *f, const char *src)
