@@ -88,7 +88,7 @@ typedef struct kg_cred_config {
     char hash[72]; /* "sha256:<hex>" over (8-byte big-endian length, bytes) of each file in order */
 } kg_cred_config;
 
-/* Decode one CredentialProviderConfig document (YAML or JSON) strictly. `what` names the source in errors. */
+/* Decode one CredentialProviderConfig document (YAML or JSON) strictly (unknown and duplicate fields are errors). */
 bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t len, kg_cred_config *out, kg_error *err);
 /* Load a file, or every regular file ending .json, .yaml or .yml of a directory in lexicographic order, merging
  * providers and rejecting duplicate names across files. Does not validate. */
