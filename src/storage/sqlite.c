@@ -1,13 +1,16 @@
 /* SQLite backend: WAL mode, synchronous=FULL, one writer thread doing group commit, a pool of reader
- * connections (WAL readers never wait for the writer).
+ * connections (WAL readers never wait for the writer), checkpoints on their own thread.
  *
- * Schema:
- *   kv(key PK, value, mod_rev, create_rev)            the latest state
- *   history(rev PK, key, type, value, create_rev,       one row per change, for watch replay and lists at older
- *           prev_value, prev_rev)                      revisions; rows with rev <= meta.compact_rev are deleted
- *   meta(rev, compact_rev)                             the revision counter, in the same transactions
- * The state at an older revision R: a key unchanged since R is the kv row with mod_rev <= R; a key changed since R
- * had the prev_value of its first change after R (absent when that change was its creation). */
+ * Schema (PRAGMA user_version 2); every value is stored once, like etcd's MVCC store:
+ *   history(rev PK, key, type, value, create_rev,  one row per change: the version it wrote (value NULL for a
+ *           prev_rev)                              delete) and the version it replaced (prev_rev, 0 for a create)
+ *   kv(key PK, mod_rev, create_rev)                the current version of each live key (a history row)
+ *   meta(rev, compact_rev)                         the revision counter, changed in the same transactions
+ * The state at an older revision R: a key unchanged since R is its kv version (mod_rev <= R); a key changed since R
+ * was at the version its first change after R replaced (absent when that change created it).
+ * Compaction to C removes the versions replaced at or before C and the delete tombstones at or before C: what is
+ * left is exactly what states at revisions >= C and events after C need (current versions, and the versions that
+ * changes after C replaced). */
 #include <errno.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -35,27 +38,33 @@ enum {
 };
 
 static const char *const reader_sql[R_NSTMT] = {
-    [R_GET] = "SELECT value, mod_rev, create_rev FROM kv WHERE key = ?1",
+    [R_GET] = "SELECT h.value, k.mod_rev, k.create_rev FROM kv k JOIN history h ON h.rev = k.mod_rev WHERE k.key = ?1",
     [R_META] = "SELECT rev, compact_rev FROM meta WHERE id = 1",
     [R_BEGIN] = "BEGIN",
     [R_COMMIT] = "COMMIT",
-    [R_LIST_GE] = "SELECT key, CASE WHEN ?5 THEN NULL ELSE value END, mod_rev, create_rev FROM kv "
-                  "WHERE key >= ?1 AND key < ?2 AND mod_rev <= ?3 ORDER BY key LIMIT ?4",
-    [R_LIST_GT] = "SELECT key, CASE WHEN ?5 THEN NULL ELSE value END, mod_rev, create_rev FROM kv "
-                  "WHERE key > ?1 AND key < ?2 AND mod_rev <= ?3 ORDER BY key LIMIT ?4",
+    [R_LIST_GE] = "SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
+                  "k.mod_rev, k.create_rev FROM kv k WHERE k.key >= ?1 AND k.key < ?2 AND k.mod_rev <= ?3 "
+                  "ORDER BY k.key LIMIT ?4",
+    [R_LIST_GT] = "SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
+                  "k.mod_rev, k.create_rev FROM kv k WHERE k.key > ?1 AND k.key < ?2 AND k.mod_rev <= ?3 "
+                  "ORDER BY k.key LIMIT ?4",
     [R_COUNT_GT] = "SELECT count(*) FROM kv WHERE key > ?1 AND key < ?2 AND mod_rev <= ?3",
     /* the first change of each key after revision ?3 (SQLite's bare columns follow the MIN() row), keeping the
-     * keys that existed at ?3 (that first change was not their creation, type 1 = ADDED) */
-    [R_CHANGED_GE] = "SELECT key, type, prev_value, prev_rev, create_rev FROM (SELECT key, type, prev_value, "
-                     "prev_rev, create_rev, MIN(rev) FROM history WHERE rev > ?3 AND key >= ?1 AND key < ?2 "
-                     "GROUP BY key) WHERE type != 1 ORDER BY key LIMIT ?4",
-    [R_CHANGED_GT] = "SELECT key, type, prev_value, prev_rev, create_rev FROM (SELECT key, type, prev_value, "
-                     "prev_rev, create_rev, MIN(rev) FROM history WHERE rev > ?3 AND key > ?1 AND key < ?2 "
-                     "GROUP BY key) WHERE type != 1 ORDER BY key LIMIT ?4",
+     * keys that existed at ?3 (that first change was not their creation, type 1 = ADDED); their value at ?3 is
+     * the version the change replaced (prev_rev), which compaction keeps while the change is not compacted */
+    [R_CHANGED_GE] = "SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
+                     "c.prev_rev) END, c.prev_rev, c.create_rev FROM (SELECT key, type, prev_rev, create_rev, "
+                     "MIN(rev) FROM history WHERE rev > ?3 AND key >= ?1 AND key < ?2 GROUP BY key) c "
+                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4",
+    [R_CHANGED_GT] = "SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
+                     "c.prev_rev) END, c.prev_rev, c.create_rev FROM (SELECT key, type, prev_rev, create_rev, "
+                     "MIN(rev) FROM history WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) c "
+                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4",
     [R_CHANGED_COUNT_GT] = "SELECT count(*) FROM (SELECT type, MIN(rev) FROM history "
                            "WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) WHERE type != 1",
-    [R_HISTORY] = "SELECT rev, key, type, value, create_rev, prev_value, prev_rev FROM history "
-                  "WHERE rev > ?1 AND key >= ?2 AND key < ?3 ORDER BY rev LIMIT ?4",
+    [R_HISTORY] = "SELECT h.rev, h.key, h.type, h.value, h.create_rev, (SELECT value FROM history p WHERE p.rev = "
+                  "h.prev_rev), h.prev_rev FROM history h WHERE h.rev > ?1 AND h.key >= ?2 AND h.key < ?3 "
+                  "ORDER BY h.rev LIMIT ?4",
 };
 
 enum {
@@ -68,23 +77,28 @@ enum {
     W_DELETE,
     W_HISTORY,
     W_META,
-    W_COMPACT,
+    W_COMPACT_PREV,
+    W_COMPACT_TOMBSTONES,
     W_META_COMPACT,
     W_NSTMT
 };
 
+/* Each value is stored once, in its history row; kv points at the current version (mod_rev). */
 static const char *const writer_sql[W_NSTMT] = {
     [W_BEGIN] = "BEGIN IMMEDIATE",
     [W_COMMIT] = "COMMIT",
     [W_ROLLBACK] = "ROLLBACK",
-    [W_GET] = "SELECT value, mod_rev, create_rev FROM kv WHERE key = ?1",
-    [W_INSERT] = "INSERT INTO kv(key, value, mod_rev, create_rev) VALUES (?1, ?2, ?3, ?3)",
-    [W_UPDATE] = "UPDATE kv SET value = ?2, mod_rev = ?3 WHERE key = ?1",
+    [W_GET] = "SELECT h.value, k.mod_rev, k.create_rev FROM kv k JOIN history h ON h.rev = k.mod_rev WHERE k.key = ?1",
+    [W_INSERT] = "INSERT INTO kv(key, mod_rev, create_rev) VALUES (?1, ?2, ?2)",
+    [W_UPDATE] = "UPDATE kv SET mod_rev = ?2 WHERE key = ?1",
     [W_DELETE] = "DELETE FROM kv WHERE key = ?1",
-    [W_HISTORY] = "INSERT INTO history(rev, key, type, value, create_rev, prev_value, prev_rev) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [W_HISTORY] = "INSERT INTO history(rev, key, type, value, create_rev, prev_rev) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [W_META] = "UPDATE meta SET rev = ?1 WHERE id = 1",
-    [W_COMPACT] = "DELETE FROM history WHERE rev <= ?1",
+    /* compacting (?1, ?2]: a version replaced by a change in that range is no longer anybody's state at a
+     * revision >= ?2, and neither is a delete tombstone in it; versions still current are kept */
+    [W_COMPACT_PREV] = "DELETE FROM history WHERE rev IN (SELECT prev_rev FROM history WHERE rev > ?1 AND rev <= ?2 "
+                       "AND prev_rev > 0)",
+    [W_COMPACT_TOMBSTONES] = "DELETE FROM history WHERE rev > ?1 AND rev <= ?2 AND type = 3",
     [W_META_COMPACT] = "UPDATE meta SET compact_rev = ?1 WHERE id = 1",
 };
 
@@ -299,6 +313,7 @@ static bool load_changed(reader *r, const char *start, bool after, const char *e
     sqlite3_bind_text(st, 2, end, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, rev);
     sqlite3_bind_int64(st, 4, limit);
+    sqlite3_bind_int(st, 5, keys_only);
     size_t cap = 16, k = 0;
     changed *v = kg_arena_alloc(a, cap * sizeof *v);
     int rc;
@@ -555,10 +570,8 @@ static bool apply_one(sq *b, wreq *q, int64_t *rev, kg_error *fatal)
 
     sqlite3_stmt *st = b->w[q->op == KG_WRITE_CREATE ? W_INSERT : q->op == KG_WRITE_UPDATE ? W_UPDATE : W_DELETE];
     sqlite3_bind_text(st, 1, q->key, -1, SQLITE_STATIC);
-    if (q->op != KG_WRITE_DELETE) {
-        sqlite3_bind_blob(st, 2, ev->value, (int)ev->value_len, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 3, r);
-    }
+    if (q->op != KG_WRITE_DELETE)
+        sqlite3_bind_int64(st, 2, r);
     rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
@@ -575,11 +588,7 @@ static bool apply_one(sq *b, wreq *q, int64_t *rev, kg_error *fatal)
     else
         sqlite3_bind_null(h, 4);
     sqlite3_bind_int64(h, 5, ev->create_revision);
-    if (ev->prev_value)
-        sqlite3_bind_blob(h, 6, ev->prev_value, (int)ev->prev_value_len, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(h, 6);
-    sqlite3_bind_int64(h, 7, ev->prev_revision);
+    sqlite3_bind_int64(h, 6, ev->prev_revision);
     rc = sqlite3_step(h);
     sqlite3_reset(h);
     sqlite3_clear_bindings(h);
@@ -646,9 +655,13 @@ static bool run_compact(sq *b, int64_t target, kg_error *err)
     int64_t to = target - from > COMPACT_CHUNK ? from + COMPACT_CHUNK : target;
     if (!step_done(b->w[W_BEGIN]))
         return sql_err(err, b->wdb, "begin");
-    sqlite3_bind_int64(b->w[W_COMPACT], 1, to);
+    sqlite3_bind_int64(b->w[W_COMPACT_PREV], 1, from);
+    sqlite3_bind_int64(b->w[W_COMPACT_PREV], 2, to);
+    sqlite3_bind_int64(b->w[W_COMPACT_TOMBSTONES], 1, from);
+    sqlite3_bind_int64(b->w[W_COMPACT_TOMBSTONES], 2, to);
     sqlite3_bind_int64(b->w[W_META_COMPACT], 1, to);
-    bool ok = (step_done(b->w[W_COMPACT]) || sql_err(err, b->wdb, "compact")) &&
+    bool ok = (step_done(b->w[W_COMPACT_PREV]) || sql_err(err, b->wdb, "compact")) &&
+              (step_done(b->w[W_COMPACT_TOMBSTONES]) || sql_err(err, b->wdb, "compact tombstones")) &&
               (step_done(b->w[W_META_COMPACT]) || sql_err(err, b->wdb, "compact meta"));
     if (ok) {
         int rc = sqlite3_step(b->w[W_COMMIT]);
@@ -859,14 +872,48 @@ static void sq_close(void *bp)
     sq_free(b);
 }
 
+#define SCHEMA_VERSION 2
+
 static const char schema_sql[] =
-    "CREATE TABLE IF NOT EXISTS kv(key TEXT PRIMARY KEY, value BLOB NOT NULL, mod_rev INTEGER NOT NULL, "
-    "create_rev INTEGER NOT NULL) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS history(rev INTEGER PRIMARY KEY, key TEXT NOT NULL, type INTEGER NOT NULL, "
-    "value BLOB, create_rev INTEGER NOT NULL, prev_value BLOB, prev_rev INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS meta(id INTEGER PRIMARY KEY CHECK (id = 1), rev INTEGER NOT NULL, "
-    "compact_rev INTEGER NOT NULL);"
-    "INSERT OR IGNORE INTO meta(id, rev, compact_rev) VALUES (1, 1, 1);";
+    "CREATE TABLE kv(key TEXT PRIMARY KEY, mod_rev INTEGER NOT NULL, create_rev INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE history(rev INTEGER PRIMARY KEY, key TEXT NOT NULL, type INTEGER NOT NULL, value BLOB, "
+    "create_rev INTEGER NOT NULL, prev_rev INTEGER NOT NULL);"
+    "CREATE TABLE meta(id INTEGER PRIMARY KEY CHECK (id = 1), rev INTEGER NOT NULL, compact_rev INTEGER NOT NULL);"
+    "INSERT INTO meta(id, rev, compact_rev) VALUES (1, 1, 1);"
+    "PRAGMA user_version = 2;";
+
+static bool query_int(sqlite3 *db, const char *sql, int64_t *out, kg_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_err(err, db, sql);
+    int rc = sqlite3_step(st);
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_err(err, db, sql);
+    return true;
+}
+
+/* create the schema in a fresh database, or check an existing one is ours and current */
+static bool init_schema(sq *b, kg_error *err)
+{
+    if (!exec_sql(b->wdb, "BEGIN IMMEDIATE", err))
+        return false;
+    int64_t tables = 0, version = 0;
+    bool ok = query_int(b->wdb, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) &&
+              query_int(b->wdb, "PRAGMA user_version", &version, err);
+    if (ok && tables == 0)
+        ok = exec_sql(b->wdb, schema_sql, err);
+    else if (ok && version != SCHEMA_VERSION)
+        ok = kg_err_set(err, KG_EIO, "%s: unsupported storage format (user_version %lld, want %d)", b->path,
+                        (long long)version, SCHEMA_VERSION);
+    if (!ok) {
+        sqlite3_exec(b->wdb, "ROLLBACK", NULL, NULL, NULL);
+        return false;
+    }
+    return exec_sql(b->wdb, "COMMIT", err);
+}
 
 static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts, kg_error *err)
 {
@@ -895,7 +942,7 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     if (!open_conn(b->path, &b->wdb, err))
         goto fail;
     if (!exec_sql(b->wdb, "PRAGMA journal_mode=WAL", err) || !exec_sql(b->wdb, "PRAGMA synchronous=FULL", err) ||
-        !exec_sql(b->wdb, "PRAGMA cache_size=-32000", err) || !exec_sql(b->wdb, schema_sql, err))
+        !exec_sql(b->wdb, "PRAGMA cache_size=-32000", err) || !init_schema(b, err))
         goto fail;
     /* journal_mode=WAL silently stays "memory"/"delete" on some filesystems: insist */
     {

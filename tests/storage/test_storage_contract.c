@@ -871,6 +871,140 @@ static void test_watch_window_byte_budget(void **state)
     fx_free(f);
 }
 
+/* Model check of history and compaction: random creates/updates/deletes over a few keys, the expected state
+ * recorded after every revision; after compactions to several points, a list at every revision still in the
+ * window must equal the model, and a watch from the compaction point must replay every later change with the
+ * right previous value. */
+#define MK 8
+typedef struct mstate {
+    char val[MK][24];
+    int64_t rev[MK];
+    bool present[MK];
+} mstate;
+
+typedef struct mevent {
+    int key;
+    kg_store_event_type type;
+    char val[24], prev[24];
+    int64_t prev_rev;
+} mevent;
+
+static void check_model_list(fixture *f, const mstate *m, int64_t R)
+{
+    kg_error err = {0};
+    kg_store_list_opts o = {.revision = R, .limit = 3};
+    int seen = 0;
+    int next_key = 0;
+    for (;;) {
+        kg_store_list_result res;
+        if (!kg_store_list(f->s, "/registry/model/", &o, &f->a, &res, &err))
+            fail_msg("list at %lld: %s", (long long)R, err.msg);
+        assert_int_equal(res.revision, R ? R : kg_store_current_revision(f->s));
+        for (size_t i = 0; i < res.n; i++) {
+            int k;
+            assert_int_equal(sscanf(res.items[i].key, "/registry/model/k%d", &k), 1);
+            for (; next_key < k; next_key++)
+                if (m->present[next_key])
+                    fail_msg("rev %lld: k%d missing", (long long)R, next_key);
+            next_key = k + 1;
+            if (!m->present[k])
+                fail_msg("rev %lld: k%d should be absent", (long long)R, k);
+            assert_string_equal(res.items[i].value, m->val[k]);
+            assert_int_equal(res.items[i].mod_revision, m->rev[k]);
+            seen++;
+        }
+        if (!res.continue_token)
+            break;
+        o.continue_token = res.continue_token;
+    }
+    for (; next_key < MK; next_key++)
+        if (m->present[next_key])
+            fail_msg("rev %lld: k%d missing at the end", (long long)R, next_key);
+    (void)seen;
+}
+
+static void test_compaction_model(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    enum { OPS = 400 };
+    int64_t base = kg_store_current_revision(f->s);
+    static mstate states[OPS + 1];
+    static mevent evs[OPS + 1];
+    memset(&states[0], 0, sizeof states[0]);
+    unsigned seed = 12345;
+    char key[64];
+    for (int i = 1; i <= OPS; i++) {
+        states[i] = states[i - 1];
+        mstate *m = &states[i];
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)((seed >> 16) % MK);
+        snprintf(key, sizeof key, "/registry/model/k%d", k);
+        mevent *e = &evs[i];
+        e->key = k;
+        e->prev_rev = m->present[k] ? m->rev[k] : 0;
+        snprintf(e->prev, sizeof e->prev, "%s", m->val[k]);
+        int64_t rev;
+        if (!m->present[k]) {
+            snprintf(m->val[k], sizeof m->val[k], "v%d", i);
+            assert_true(kg_store_create(f->s, key, m->val[k], strlen(m->val[k]), &rev, &err));
+            e->type = KG_STORE_ADDED;
+            m->present[k] = true;
+        } else if ((seed >> 8) % 4 == 0) {
+            assert_true(kg_store_delete(f->s, key, m->rev[k], NULL, NULL, &rev, &err));
+            e->type = KG_STORE_DELETED;
+            m->present[k] = false;
+        } else {
+            snprintf(m->val[k], sizeof m->val[k], "v%d", i);
+            assert_true(kg_store_update(f->s, key, m->val[k], strlen(m->val[k]), m->rev[k], &rev, &err));
+            e->type = KG_STORE_MODIFIED;
+        }
+        assert_int_equal(rev, base + i);
+        m->rev[k] = rev;
+        snprintf(e->val, sizeof e->val, "%s", m->val[k]);
+    }
+    const int points[] = {50, 51, 180, 300, 399, 400};
+    for (size_t p = 0; p < sizeof points / sizeof points[0]; p++) {
+        int c = points[p];
+        assert_true(kg_store_compact(f->s, base + c, &err));
+        assert_int_equal(kg_store_compacted_revision(f->s), base + c);
+        for (int r = c; r <= OPS; r += (r < c + 20 ? 1 : 7)) {
+            check_model_list(f, &states[r], base + r);
+            kg_arena_reset(&f->a);
+        }
+        check_model_list(f, &states[OPS], 0);
+        kg_store_watch *w = kg_store_watch_open(f->s, "/registry/model/", base + c, &err);
+        assert_non_null(w);
+        const kg_store_event *ev;
+        for (int i = c + 1; i <= OPS; i++) {
+            assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+            assert_int_equal(ev->revision, base + i);
+            assert_int_equal(ev->type, evs[i].type);
+            if (evs[i].type != KG_STORE_DELETED)
+                assert_string_equal(ev->value, evs[i].val);
+            if (evs[i].type != KG_STORE_ADDED) {
+                assert_non_null(ev->prev_value);
+                assert_string_equal(ev->prev_value, evs[i].prev);
+                assert_int_equal(ev->prev_revision, evs[i].prev_rev);
+            }
+            kg_store_event_release(ev);
+        }
+        assert_int_equal(kg_store_watch_next(w, 0, &ev, &err), KG_WATCH_TIMEOUT);
+        kg_store_watch_close(w);
+        if (c > 0) {
+            kg_store_list_result res;
+            kg_store_list_opts o = {.revision = base + c - 1};
+            assert_false(kg_store_list(f->s, "/registry/model/", &o, &f->a, &res, &err));
+            assert_int_equal(err.code, KG_EGONE);
+        }
+    }
+    /* and after a restart */
+    kg_store_close(f->s);
+    f->s = open_store(f->dir, &(kg_store_options){.compact_interval_ms = -1});
+    check_model_list(f, &states[OPS], 0);
+    check_model_list(f, &states[OPS], base + OPS);
+}
+
 /* The informer pattern: list at R while writers run, watch from R, apply the events to the listed state: the
  * result equals a fresh list once the writers stop. Catches any event lost or duplicated between list and watch. */
 typedef struct churn_args {
@@ -1131,6 +1265,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_list_at_old_revision, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compaction_gone, setup, teardown),
         cmocka_unit_test(test_background_compaction),
+        cmocka_unit_test_setup_teardown(test_compaction_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_basic_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_order_concurrent_writers, setup, teardown),
         cmocka_unit_test(test_watch_replay_from_old_revision),
