@@ -301,7 +301,11 @@ void cel_env_set_container(cel_env *env, const char *container);
 /* Declare a variable; its name may contain dots ("authorizer.requestResource"). Returns false on redeclaration
  * with a different type. */
 bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type);
-/* Allow a variable name to be declared or bound later with dyn type (conformance runner, disable_check). */
+/* Schemaless object types (Kubernetes MutatingAdmissionPolicy `Object{spec: Object.spec{replicas: 3}}`): struct
+ * literals named `prefix` or `prefix.<anything>` are accepted without declaring each type; they evaluate to maps
+ * whose cel_map_vt.type names the literal's type, and their fields are typed dyn. */
+void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix);
+/* The env's arena (lives as long as the env), for hosts that build types or data owned by the env. */
 kg_arena *cel_env_arena(cel_env *env);
 
 /* ---- extension functions ---- */

@@ -121,6 +121,8 @@ struct cel_env {
     size_t ftab_cap, nfuncs;
     cel_type **types; /* named types (opaque/object) */
     size_t ntypes, captypes;
+    const char *dyn_structs[8]; /* cel_env_add_dynamic_struct_prefix */
+    size_t ndyn_structs;
 };
 
 struct cel_prepare_ctx {

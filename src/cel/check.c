@@ -216,7 +216,7 @@ static const cel_type *chk_select(checker *C, cel_node *n)
     case CEL_T_PARAM: r = cel_type_dyn(); break;
     case CEL_T_MAP: r = t->nparams > 1 ? t->params[1] : cel_type_dyn(); break;
     case CEL_T_OBJECT: {
-        r = NULL;
+        r = t->nfields ? NULL : cel_type_dyn(); /* schemaless object types: any field, dyn */
         for (size_t i = 0; i < t->nfields; i++)
             if (!strcmp(t->field_names[i], n->name)) {
                 r = t->field_types[i];

@@ -483,6 +483,12 @@ void cel_env_set_options(cel_env *env, unsigned opts)
 void cel_env_set_container(cel_env *env, const char *c) { env->container = kg_arena_strdup(&env->arena, c ? c : ""); }
 kg_arena *cel_env_arena(cel_env *env) { return &env->arena; }
 
+void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix)
+{
+    if (env->ndyn_structs < sizeof env->dyn_structs / sizeof *env->dyn_structs)
+        env->dyn_structs[env->ndyn_structs++] = kg_arena_strdup(&env->arena, prefix);
+}
+
 const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n)
 {
     for (size_t i = 0; i < env->nvars; i++)

@@ -219,6 +219,20 @@ static void res(resolver *R, cel_node *n)
         const var_decl *v;
         const cel_type *t;
         if (!lookup_name(R, n->name, &v, &t) || !t || t->kind != CEL_T_OBJECT) {
+            const char *nm = n->name[0] == '.' ? n->name + 1 : n->name;
+            for (size_t i = 0; i < R->env->ndyn_structs; i++) {
+                const char *pre = R->env->dyn_structs[i];
+                size_t pl = strlen(pre);
+                if (!strncmp(nm, pre, pl) && (nm[pl] == 0 || nm[pl] == '.')) {
+                    cel_type *dt = kg_arena_calloc(R->a, sizeof *dt);
+                    dt->kind = CEL_T_OBJECT;
+                    dt->name = nm;
+                    t = dt;
+                    break;
+                }
+            }
+        }
+        if (!t || t->kind != CEL_T_OBJECT) {
             cel_error_at(R->err, R->src, n->pos, "undeclared reference to '%s' (in container '%s')", n->name,
                          R->env->container);
             R->failed = true;

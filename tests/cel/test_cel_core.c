@@ -328,6 +328,19 @@ static void test_extension_api(void **state)
     assert_int_equal(r.kind, CEL_STRING);
     assert_memory_equal(r.u.s, "n!", 2);
     cel_program_free(p);
+
+    /* schemaless struct literals (MutatingAdmissionPolicy Object types) */
+    cel_env_add_dynamic_struct_prefix(f->env, "Object");
+    assert_true(cel_compile(f->env, "Object{spec: Object.spec{replicas: 3}}", NULL, &p, &err));
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &r, NULL), CEL_EVAL_OK);
+    assert_string_equal(cel_value_debug(&f->arena, &r), "{\"spec\": {\"replicas\": 3}}");
+    assert_string_equal(cel_value_type(&r)->name, "Object");
+    cel_value spec;
+    assert_true(cel_map_get_str(NULL, &r, "spec", 4, &spec));
+    assert_string_equal(cel_value_type(&spec)->name, "Object.spec");
+    cel_program_free(p);
+    assert_false(cel_compile(f->env, "Other{a: 1}", NULL, &p, &err));
+    assert_non_null(strstr(err.message, "undeclared reference to 'Other'"));
 }
 
 static int resolves;
