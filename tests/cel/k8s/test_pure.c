@@ -56,6 +56,12 @@ static void test_quantity_parse_errors(void **s) {
     q_err("1Gb", CEL_K8S_QUANTITY_ERR_FORMAT);
     q_err("1e", CEL_K8S_QUANTITY_ERR_SUFFIX);
     q_err("1Mii", CEL_K8S_QUANTITY_ERR_SUFFIX);
+    /* no digits at all: the int64 fast path turns the empty number into 0 ("Ki", "m" parse as zero), but when the
+     * precision check sends it to the inf.Dec path, Dec.SetString("") fails ("no digits read") */
+    q_err("Pi", CEL_K8S_QUANTITY_ERR_NUMERIC);
+    q_err(".E-2323", CEL_K8S_QUANTITY_ERR_NUMERIC);
+    assert_int_equal(qcmp("Ki", "0"), 0);
+    assert_int_equal(qcmp("m", "0"), 0);
     assert_string_equal(CEL_K8S_QUANTITY_ERR_FORMAT,
                         "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     /* valid spellings */
