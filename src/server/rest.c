@@ -621,6 +621,25 @@ static bool load_current(rctx *c, kg_store_kv *kv, kg_json **old)
     return true;
 }
 
+/* A failed PATCH, as upstream reports it: 400 for a malformed patch, 422 with the generic message and the error
+ * as the cause when applying a JSON patch failed, 500 for other strategic merge errors. */
+static kg_status *patch_failure(rctx *c, const char *type, const kg_error *err)
+{
+    kg_patch_format f = !strcmp(type, "json")    ? KG_PATCH_FORMAT_JSON
+                        : !strcmp(type, "merge") ? KG_PATCH_FORMAT_MERGE
+                                                 : KG_PATCH_FORMAT_STRATEGIC;
+    int code = kg_patch_http_status(f, err);
+    if (code == 400)
+        return kg_status_bad_request(c->a, err->msg);
+    if (code == 422) {
+        kg_status *st = kg_status_new(c->a, 422, KG_REASON_INVALID,
+                                      "the server rejected our request due to an error in our request");
+        kg_status_add_cause(c->a, st, "UnexpectedServerResponse", err->msg, NULL);
+        return st;
+    }
+    return kg_status_internal(c->a, err->msg);
+}
+
 /* Scale subresource writes: the Scale's spec.replicas lands in the parent's spec.replicas. */
 static void scale_update(rctx *c, kg_json *scale_in, bool is_patch, const kg_json *patch, const char *patch_type)
 {
@@ -639,7 +658,7 @@ static void scale_update(rctx *c, kg_json *scale_in, bool is_patch, const kg_jso
                                                      : kg_patch_strategic(c->a, scale, patch, kg_patch_schema_builtin(),
                                                                           "autoscaling/Scale", &out, &err);
             if (!ok) {
-                fail(c, kg_status_new(c->a, 422, KG_REASON_INVALID, err.msg));
+                fail(c, patch_failure(c, patch_type, &err));
                 return;
             }
             in = kg_json_clone(c->a, out);
@@ -746,6 +765,12 @@ static void do_patch(rctx *c)
                               : "json: cannot unmarshal array into Go value of type map[string]interface {}"));
         return;
     }
+    if (!strcmp(type, "json") && patch->len > KG_PATCH_JSON_MAX_OPS) {
+        fail(c, kg_status_request_entity_too_large(
+                    c->a, kg_arena_sprintf(c->a, "The allowed maximum operations in a JSON patch is %d, got %u",
+                                           KG_PATCH_JSON_MAX_OPS, patch->len)));
+        return;
+    }
     if (c->sub && c->sub->kind == KG_SUB_SCALE) {
         scale_update(c, NULL, true, patch, type);
         return;
@@ -762,7 +787,7 @@ static void do_patch(rctx *c)
                                            : kg_patch_strategic(c->a, old, patch, kg_patch_schema_builtin(), kindkey,
                                                                 &out, &err);
         if (!ok) {
-            fail(c, kg_status_new(c->a, 422, KG_REASON_INVALID, err.msg));
+            fail(c, patch_failure(c, type, &err));
             return;
         }
         kg_json *neu = kg_json_clone(c->a, out);

@@ -73,7 +73,7 @@ expect_out "patch --type json" "pod/web patched" K patch pod web --type json -p 
 expect_out "patch --type strategic" "pod/web patched" K patch pod web --type strategic -p '{"spec":{"containers":[{"name":"app","image":"nginx:1.26"}]}}'
 expect_eq "strategic patch merged the container by name" "nginx:1.26 80" K get pod web -o jsonpath='{.spec.containers[0].image} {.spec.containers[0].ports[0].containerPort}'
 expect_eq "labels after all patches" '{"app":"web","env":"prod","j":"2","m":"1"}' K get pod web -o jsonpath='{.metadata.labels}'
-expect_out "json patch test failure is 422 Invalid" "The request is invalid: testing value /metadata/name failed: test failed" K patch pod web --type json -p '[{"op":"test","path":"/metadata/name","value":"other"}]'
+expect_out "json patch test failure is 422 Invalid" "testing value /metadata/name failed: test failed" K patch pod web --type json -p '[{"op":"test","path":"/metadata/name","value":"other"}]'
 expect_out "pod spec is immutable" "pod updates may not change fields other than" K patch pod web --type merge -p '{"spec":{"restartPolicy":"Never"}}'
 
 # --- validation and bad input
