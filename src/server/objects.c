@@ -1,9 +1,9 @@
 /* Object encoding for storage and the resourceVersion splice. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
+#include "meta/object.h"
 #include "server/apiserver.h"
 
 const char *kg_obj_encode(kg_arena *a, kg_json *obj, size_t *len)
@@ -73,25 +73,13 @@ kg_json *kg_obj_decode(kg_arena *a, const char *bytes, size_t len, int64_t rev, 
 
 char *kg_obj_now_rfc3339(kg_arena *a)
 {
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
     char buf[32];
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return kg_arena_strdup(a, buf);
+    return kg_arena_strdup(a, kg_time_format(time(NULL), buf));
 }
 
 char *kg_obj_new_uid(kg_arena *a)
 {
-    unsigned char r[16];
-    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        for (int i = 0; i < 16; i++)
-            r[i] = (unsigned char)(ts.tv_nsec >> (i % 8)) ^ (unsigned char)i;
-    }
-    r[6] = (r[6] & 0x0f) | 0x40; /* version 4 */
-    r[8] = (r[8] & 0x3f) | 0x80; /* variant */
-    return kg_arena_sprintf(a, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0], r[1],
-                            r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+    char u[37];
+    kg_uuid_v4(u);
+    return kg_arena_strdup(a, u);
 }
