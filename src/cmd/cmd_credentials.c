@@ -143,7 +143,15 @@ static bool load_config(kg_arena *a, const cli *c, kg_cred_config *cfg)
                         "--image-credential-provider-config or set KGATE_CREDENTIALS_CONFIG)\n");
         return false;
     }
-    if (!kg_credentialprovider_config_load(a, c->config, cfg, &err)) {
+    if (!c->bin_dir || !*c->bin_dir) {
+        fprintf(stderr, "kgate credentials: the plugin binary directory is not set (give "
+                        "--image-credential-provider-bin-dir or set KGATE_CREDENTIALS_BIN_DIR)\n");
+        return false;
+    }
+    /* the kubelet's order: the bin dir, the config, validation, then each plugin executable */
+    kg_cred_config none = {0};
+    if (!kg_credentialprovider_check_bin_dir(a, &none, c->bin_dir, &err) ||
+        !kg_credentialprovider_config_load(a, c->config, cfg, &err)) {
         fprintf(stderr, "kgate credentials: %s\n", err.msg);
         return false;
     }
