@@ -236,8 +236,8 @@ static bool is_default_registry_match(const char *image)
     const char *sl = strchr(image, '/');
     if (image[0] == 0 || image[0] == '/')
         return false;
-    if (!sl)
-        return true;
+    if (!sl) /* a bare registry host (the docker helper protocol); normalised images always have a '/' */
+        return !strcmp(image, "docker.io") || !strcmp(image, "index.docker.io");
     size_t n = (size_t)(sl - image);
     if ((n == 9 && !memcmp(image, "docker.io", 9)) || (n == 15 && !memcmp(image, "index.docker.io", 15)))
         return true;

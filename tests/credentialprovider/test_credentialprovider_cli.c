@@ -308,6 +308,11 @@ static void docker_credential_helper(void **state)
     assert_int_equal(run("quay.io", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get", NULL), 1);
     assert_string_equal(out, "credentials not found in native keychain\n");
     free(out);
+    /* Docker Hub credentials are not handed to another registry that a Hub-matching provider also matches */
+    assert_int_equal(run("registry.io:5000", &out, cfgflag, binflag, cacheflag, "--no-cache", "helper", "get", NULL),
+                     1);
+    assert_string_equal(out, "credentials not found in native keychain\n");
+    free(out);
     assert_int_equal(run("", &out, cfgflag, binflag, cacheflag, "helper", "list", NULL), 0);
     assert_string_equal(out, "{}\n");
     free(out);
@@ -346,7 +351,8 @@ static int setup(void **state)
     write_file(cfgpath,
                "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n"
                "- name: reg\n  matchImages: [registry.io]\n  defaultCacheDuration: 10m\n  apiVersion: " V1 "\n"
-               "- name: hub\n  matchImages: [docker.io]\n  defaultCacheDuration: 0s\n  apiVersion: " V1 "\n",
+               "- name: hub\n  matchImages: [docker.io, \"*.*:5000\"]\n  defaultCacheDuration: 0s\n  apiVersion: " V1
+               "\n",
                0644);
     return 0;
 }
