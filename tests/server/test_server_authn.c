@@ -252,12 +252,41 @@ static void many_tokens(void **state)
     kg_authn_free(an);
 }
 
+/* Random token files (deterministic): every outcome is either rows or an error naming the file. */
+static void random_token_files(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "ab,\"\n\r x";
+    uint32_t seed = 777;
+    char *p = NULL;
+    assert_true(asprintf(&p, "%s/random.csv", tmpdir) > 0);
+    for (int iter = 0; iter < 3000; iter++) {
+        char content[96];
+        seed = seed * 1103515245u + 12345u;
+        size_t n = (seed >> 16) % sizeof(content);
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            content[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+        }
+        FILE *f = fopen(p, "w");
+        fwrite(content, 1, n, f);
+        fclose(f);
+        rows r = {0};
+        kg_error err = {0};
+        if (!kg_authn_parse_token_file(p, collect, &r, &err))
+            assert_true(strncmp(err.msg, "token file '", 12) == 0);
+        else
+            assert_true(r.n <= 32);
+    }
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(token_file_rows),     cmocka_unit_test(token_file_errors),
         cmocka_unit_test(authenticate_tokens), cmocka_unit_test(anonymous_and_admin_token),
-        cmocka_unit_test(many_tokens),
+        cmocka_unit_test(many_tokens),         cmocka_unit_test(random_token_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -269,6 +269,60 @@ static void query_decoding(void **state)
     kg_arena_free(&a);
 }
 
+/* Random paths and queries (deterministic): no crash, and the invariants upstream's parser keeps. */
+static void random_inputs(void **state)
+{
+    (void)state;
+    static const char *const seg[] = {"api",   "apis",  "v1",       "apps", "namespaces", "ns",  "pods", "p", "status",
+                                      "watch", "proxy", "finalize", "",     "scale",      "%2F", "..",   "x"};
+    static const char *const methods[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+    static const char *const queries[] = {
+        "",      "watch=1", "watch=false",     "fieldSelector=metadata.name%3Dp", "fieldSelector=a%3D%3Db%2C%2C",
+        "watch", "%",       "fieldSelector=\\"};
+    uint32_t seed = 12345;
+    for (int iter = 0; iter < 20000; iter++) {
+        char path[256] = "";
+        seed = seed * 1103515245u + 12345u;
+        int n = (int)(seed >> 16) % 8;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            strcat(path, "/");
+            strcat(path, seg[(seed >> 16) % (sizeof(seg) / sizeof(seg[0]))]);
+        }
+        if ((seed >> 8) & 1)
+            strcat(path, "/");
+        seed = seed * 1103515245u + 12345u;
+        const char *method = methods[(seed >> 16) % 7];
+        const char *query = queries[(seed >> 20) % 8];
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        kg_request_info ri;
+        kg_error err = {0};
+        bool ok = kg_requestinfo_parse_url(&a, method, path, query, &ri, &err);
+        if (!ok) {
+            /* only "/<prefix>[/<group>]/<version>/{watch|proxy}" with nothing after */
+            assert_true(ri.is_resource_request);
+            assert_non_null(strstr(err.msg, "unable to determine kind and namespace from url"));
+        } else if (ri.is_resource_request) {
+            assert_true(!strcmp(ri.api_prefix, "api") || !strcmp(ri.api_prefix, "apis"));
+            assert_true(ri.nparts >= 1);
+            assert_string_equal(ri.resource, ri.parts[0]);
+            if (*ri.subresource)
+                assert_true(ri.nparts >= 3 && !strcmp(ri.subresource, ri.parts[2]));
+            /* collection verbs only when the path names no object */
+            if (!strcmp(ri.verb, "list") || !strcmp(ri.verb, "deletecollection") ||
+                (!strcmp(ri.verb, "watch") && strstr(path, "/watch") == NULL))
+                assert_true(ri.nparts < 2 || !*ri.parts[1]);
+        } else {
+            /* upstream records the prefix before giving up ("/apis/g/v1" is non-resource with prefix apis) */
+            assert_string_equal(ri.api_group, "");
+            assert_string_equal(ri.resource, "");
+            assert_int_equal(ri.nparts, 0);
+        }
+        kg_arena_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +331,7 @@ int main(void)
         cmocka_unit_test(special_verb_without_resource_is_an_error),
         cmocka_unit_test(long_running_requests),
         cmocka_unit_test(query_decoding),
+        cmocka_unit_test(random_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
