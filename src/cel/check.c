@@ -4,6 +4,12 @@
 
 #include "cel/cel_internal.h"
 
+typedef struct mapping {
+    size_t n, cap;
+    const char **k;
+    const cel_type **v;
+} mapping;
+
 typedef struct checker {
     cel_env *env;
     kg_arena *a;
@@ -13,14 +19,9 @@ typedef struct checker {
     const cel_type *scope[64 * 3];
     const char *scope_names[64 * 3];
     int depth;
+    struct mapping m; /* type-variable substitutions */
+    int nfresh;
 } checker;
-
-#define MAXP 16
-typedef struct bindings {
-    const char *name[MAXP];
-    const cel_type *type[MAXP];
-    int n;
-} bindings;
 
 static const cel_type *chk(checker *C, cel_node *n);
 
@@ -38,10 +39,9 @@ static const cel_type *ck_mk(checker *C, cel_type_kind k, const char *name, cons
 }
 static const cel_type *fresh(checker *C)
 {
-    static int counter;
     cel_type *t = kg_arena_calloc(C->a, sizeof *t);
     t->kind = CEL_T_PARAM;
-    t->name = kg_arena_sprintf(C->a, "_free%d", __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    t->name = kg_arena_sprintf(C->a, "_var%d", ++C->nfresh);
     return t;
 }
 static const cel_type *ck_list(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_LIST, "list", e, NULL); }
@@ -72,128 +72,263 @@ static const char *tname(checker *C, const cel_type *t)
 
 static bool is_dyn(const cel_type *t) { return t->kind == CEL_T_DYN || t->kind == CEL_T_ANY || t->kind == CEL_T_ERROR; }
 
-static const cel_type *lookup_b(bindings *b, const char *name)
+/* ---- type substitutions (cel-go checker/mapping.go, types.go semantics) ---- */
+
+static const cel_type *m_find(const mapping *m, const char *name)
 {
-    for (int i = 0; i < b->n; i++)
-        if (!strcmp(b->name[i], name))
-            return b->type[i];
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->k[i], name))
+            return m->v[i];
     return NULL;
 }
 
-static void bind(bindings *b, const char *name, const cel_type *t)
+static void m_add(checker *C, mapping *m, const char *name, const cel_type *t)
 {
-    for (int i = 0; i < b->n; i++)
-        if (!strcmp(b->name[i], name)) {
-            b->type[i] = t;
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->k[i], name)) {
+            m->v[i] = t;
             return;
         }
-    if (b->n < MAXP) {
-        b->name[b->n] = name;
-        b->type[b->n] = t;
-        b->n++;
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 16;
+        m->k = kg_arena_realloc(C->a, m->k, m->cap * sizeof *m->k, nc * sizeof *m->k);
+        m->v = kg_arena_realloc(C->a, m->v, m->cap * sizeof *m->v, nc * sizeof *m->v);
+        m->cap = nc;
     }
+    m->k[m->n] = name;
+    m->v[m->n] = t;
+    m->n++;
 }
 
-static const cel_type *subst(checker *C, const cel_type *t, bindings *b, bool free_to_dyn);
-
-/* can a value of type `arg` be passed where `param` is expected? binds type params */
-static bool assignable(checker *C, const cel_type *param, const cel_type *arg, bindings *b)
+static mapping m_copy(checker *C, const mapping *m)
 {
-    if (param->kind == CEL_T_PARAM) {
-        const cel_type *bt = lookup_b(b, param->name);
-        if (!bt) {
-            bind(b, param->name, arg);
-            return true;
-        }
-        if (assignable(C, bt, arg, b)) {
-            /* widen a dyn binding to the more specific type when possible */
-            if (is_dyn(bt) && !is_dyn(arg))
-                return true;
-            return true;
-        }
-        if (assignable(C, arg, bt, b)) {
-            bind(b, param->name, arg);
-            return true;
-        }
-        /* mixed types collapse to dyn (cel-go joins to dyn only for dyn inputs) */
-        return false;
+    mapping c = {0, m->n, NULL, NULL};
+    c.cap = m->n ? m->n : 4;
+    c.k = kg_arena_alloc(C->a, c.cap * sizeof *c.k);
+    c.v = kg_arena_alloc(C->a, c.cap * sizeof *c.v);
+    for (size_t i = 0; i < m->n; i++) {
+        c.k[i] = m->k[i];
+        c.v[i] = m->v[i];
     }
-    if (arg->kind == CEL_T_PARAM) {
-        const cel_type *bt = lookup_b(b, arg->name);
-        return bt ? assignable(C, param, bt, b) : true;
-    }
-    if (is_dyn(param) || is_dyn(arg))
-        return true;
-    if (param->kind != arg->kind) {
-        if (arg->kind == CEL_T_NULL && (param->kind == CEL_T_OPAQUE || param->kind == CEL_T_OBJECT))
-            return true;
-        return false;
-    }
-    switch (param->kind) {
-    case CEL_T_TYPE: return true;
-    case CEL_T_LIST:
-    case CEL_T_MAP:
-    case CEL_T_OPTIONAL:
-        if (param->nparams == 0 || arg->nparams == 0)
-            return true;
-        for (size_t i = 0; i < param->nparams && i < arg->nparams; i++)
-            if (!assignable(C, param->params[i], arg->params[i], b))
-                return false;
-        return true;
-    case CEL_T_OPAQUE:
-    case CEL_T_OBJECT:
-        if (strcmp(param->name, arg->name) != 0)
-            return false;
-        for (size_t i = 0; i < param->nparams && i < arg->nparams; i++)
-            if (!assignable(C, param->params[i], arg->params[i], b))
-                return false;
-        return true;
-    default: return true;
-    }
+    c.n = m->n;
+    return c;
 }
 
-static const cel_type *subst(checker *C, const cel_type *t, bindings *b, bool free_to_dyn)
+static const cel_type *with_params(checker *C, const cel_type *t, const cel_type **ps)
 {
-    if (t->kind == CEL_T_PARAM) {
-        const cel_type *bt = lookup_b(b, t->name);
-        if (bt && bt != t)
-            return subst(C, bt, b, free_to_dyn);
-        return free_to_dyn ? cel_type_dyn() : t;
-    }
-    if (t->nparams == 0)
-        return t;
     cel_type *nt = kg_arena_alloc(C->a, sizeof *nt);
     *nt = *t;
-    const cel_type **ps = kg_arena_alloc(C->a, t->nparams * sizeof *ps);
-    for (size_t i = 0; i < t->nparams; i++)
-        ps[i] = subst(C, t->params[i], b, free_to_dyn);
-    nt->params = ps;
+    const cel_type **np = kg_arena_alloc(C->a, t->nparams * sizeof *np);
+    memcpy(np, ps, t->nparams * sizeof *np);
+    nt->params = np;
     return nt;
 }
 
-static bool same_type(const cel_type *a, const cel_type *b) { return cel_type_equal(a, b); }
-
-/* join for list/map literal elements */
-static const cel_type *join(checker *C, const cel_type *a, const cel_type *b, bool *mixed)
+static const cel_type *substitute(checker *C, const mapping *m, const cel_type *t, bool to_dyn, int depth)
 {
-    if (!a)
-        return b;
-    if (same_type(a, b))
-        return a;
-    bindings bb = {0};
-    if (is_dyn(a))
-        return a;
-    if (is_dyn(b))
-        return b;
-    if (b->kind == CEL_T_NULL || a->kind == CEL_T_NULL) {
-        *mixed = true;
+    if (depth > 64)
         return cel_type_dyn();
+    if (t->kind == CEL_T_PARAM) {
+        const cel_type *s = m_find(m, t->name);
+        if (s && !(s->kind == CEL_T_PARAM && !strcmp(s->name, t->name)))
+            return substitute(C, m, s, to_dyn, depth + 1);
+        return to_dyn ? cel_type_dyn() : t;
     }
-    if (a->kind == b->kind && assignable(C, a, b, &bb) && assignable(C, b, a, &bb))
-        return a;
-    *mixed = true;
+    if (t->nparams == 0)
+        return t;
+    const cel_type *ps[8];
+    bool changed = false;
+    for (size_t i = 0; i < t->nparams && i < 8; i++) {
+        ps[i] = substitute(C, m, t->params[i], to_dyn, depth + 1);
+        changed |= ps[i] != t->params[i];
+    }
+    return changed ? with_params(C, t, ps) : t;
+}
+
+/* true when the param `name` does not occur in t (following substitutions) */
+static bool not_referenced_in(const mapping *m, const char *name, const cel_type *t, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (t->kind == CEL_T_PARAM) {
+        if (!strcmp(t->name, name))
+            return false;
+        const cel_type *s = m_find(m, t->name);
+        return s ? not_referenced_in(m, name, s, depth + 1) : true;
+    }
+    for (size_t i = 0; i < t->nparams; i++)
+        if (!not_referenced_in(m, name, t->params[i], depth + 1))
+            return false;
+    return true;
+}
+
+static bool exact(const cel_type *a, const cel_type *b) { return cel_type_equal(a, b); }
+
+static bool less_specific(const cel_type *t1, const cel_type *t2)
+{
+    if (is_dyn(t1) || t1->kind == CEL_T_PARAM)
+        return true;
+    if (is_dyn(t2) || t2->kind == CEL_T_PARAM)
+        return false;
+    if (t1->kind != t2->kind)
+        return false;
+    switch (t1->kind) {
+    case CEL_T_LIST:
+    case CEL_T_MAP:
+    case CEL_T_OPAQUE:
+    case CEL_T_OPTIONAL:
+        if (strcmp(t1->name, t2->name) != 0 || t1->nparams != t2->nparams)
+            return false;
+        for (size_t i = 0; i < t1->nparams; i++)
+            if (!less_specific(t1->params[i], t2->params[i]))
+                return false;
+        return true;
+    case CEL_T_TYPE: return true;
+    default: return exact(t1, t2);
+    }
+}
+
+static const cel_type *most_general(const cel_type *t1, const cel_type *t2) { return less_specific(t1, t2) ? t1 : t2; }
+
+static bool assign_internal(checker *C, mapping *m, const cel_type *t1, const cel_type *t2, int depth);
+
+static bool valid_sub(checker *C, mapping *m, const cel_type *t1, const cel_type *t2, bool *has_sub, int depth)
+{
+    *has_sub = false;
+    if (t1->kind == t2->kind && exact(t1, t2)) {
+        *has_sub = true;
+        return true;
+    }
+    const cel_type *t2s = m_find(m, t2->name);
+    if (t2s) {
+        *has_sub = true;
+        if (t1->kind == t2s->kind && exact(t1, t2s))
+            return true;
+        if (assign_internal(C, m, t1, t2s, depth + 1)) {
+            const cel_type *g = most_general(t1, t2s);
+            if (not_referenced_in(m, t2->name, g, 0))
+                m_add(C, m, t2->name, g);
+            return true;
+        }
+        return false;
+    }
+    if (not_referenced_in(m, t2->name, t1, 0)) {
+        m_add(C, m, t2->name, t1);
+        return true;
+    }
+    return false;
+}
+
+static bool null_assignable(const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_NULL:
+    case CEL_T_OPAQUE:
+    case CEL_T_OPTIONAL:
+    case CEL_T_OBJECT:
+    case CEL_T_TIMESTAMP:
+    case CEL_T_DURATION:
+    case CEL_T_ANY: return true;
+    default: return false;
+    }
+}
+
+/* can a value of type t1 be used where t2 is expected (symmetric for most kinds, as in cel-go) */
+static bool assign_internal(checker *C, mapping *m, const cel_type *t1, const cel_type *t2, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (t2->kind == CEL_T_PARAM) {
+        bool has;
+        if (valid_sub(C, m, t1, t2, &has, depth))
+            return true;
+        if (has)
+            return false;
+    }
+    if (t1->kind == CEL_T_PARAM) {
+        bool has;
+        return valid_sub(C, m, t2, t1, &has, depth);
+    }
+    if (is_dyn(t1) || is_dyn(t2))
+        return true;
+    if (t1->kind == CEL_T_NULL)
+        return null_assignable(t2);
+    if (t2->kind == CEL_T_NULL)
+        return null_assignable(t1);
+    switch (t1->kind) {
+    case CEL_T_TYPE: return t2->kind == CEL_T_TYPE;
+    case CEL_T_LIST:
+    case CEL_T_MAP:
+    case CEL_T_OPAQUE:
+    case CEL_T_OPTIONAL:
+        if (t1->kind != t2->kind || strcmp(t1->name, t2->name) != 0)
+            return false;
+        if (t1->nparams == 0 || t2->nparams == 0)
+            return true;
+        if (t1->nparams != t2->nparams)
+            return false;
+        for (size_t i = 0; i < t1->nparams; i++)
+            if (!assign_internal(C, m, t1->params[i], t2->params[i], depth + 1))
+                return false;
+        return true;
+    case CEL_T_OBJECT: return t2->kind == CEL_T_OBJECT && !strcmp(t1->name, t2->name);
+    default: return t1->kind == t2->kind;
+    }
+}
+
+/* cel-go checker.isAssignable: on success the substitutions are kept */
+static bool is_assignable(checker *C, const cel_type *t1, const cel_type *t2)
+{
+    mapping c = m_copy(C, &C->m);
+    if (!assign_internal(C, &c, t1, t2, 0))
+        return false;
+    C->m = c;
+    return true;
+}
+
+static const cel_type *subst(checker *C, const cel_type *t, bool to_dyn) { return substitute(C, &C->m, t, to_dyn, 0); }
+
+/* instantiate an overload signature type with fresh type variables */
+static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local)
+{
+    if (t->kind == CEL_T_PARAM) {
+        const cel_type *f = m_find(local, t->name);
+        if (!f) {
+            f = fresh(C);
+            m_add(C, local, t->name, f);
+        }
+        return f;
+    }
+    if (t->nparams == 0)
+        return t;
+    const cel_type *ps[8];
+    for (size_t i = 0; i < t->nparams && i < 8; i++)
+        ps[i] = instantiate(C, t->params[i], local);
+    return with_params(C, t, ps);
+}
+
+/* list/map literal element join (cel-go joinTypes) */
+static const cel_type *join(checker *C, int pos, const cel_type *prev, const cel_type *cur)
+{
+    if (!prev)
+        return cur;
+    if (is_assignable(C, prev, cur)) {
+        /* legacy nullable types: null joins into the nullable type */
+        if (cur->kind == CEL_T_NULL && prev->kind != CEL_T_NULL)
+            return prev;
+        if (prev->kind == CEL_T_NULL && cur->kind != CEL_T_NULL)
+            return cur;
+        return most_general(prev, cur);
+    }
+    if (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS) {
+        cerr(C, pos, "expected type '%s' but found '%s'", tname(C, subst(C, prev, false)),
+             tname(C, subst(C, cur, false)));
+        return prev;
+    }
     return cel_type_dyn();
 }
+
+static bool same_type(const cel_type *a, const cel_type *b) { return cel_type_equal(a, b); }
 
 static const cel_type *scope_type(checker *C, int k) { return C->scope[k]; }
 
@@ -202,6 +337,9 @@ static const cel_type *chk_select(checker *C, cel_node *n)
     const cel_type *t = chk(C, n->target);
     if (C->failed)
         return cel_type_error();
+    t = subst(C, t, false);
+    if (t->kind == CEL_T_PARAM)
+        is_assignable(C, cel_type_dyn(), t);
     bool test = (n->flags & NF_TEST_ONLY) != 0;
     bool opt = false;
     if (t->kind == CEL_T_OPTIONAL) {
@@ -276,6 +414,8 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         if (C->failed)
             return cel_type_error();
     }
+    for (size_t i = 0; i < na; i++)
+        targs[i] = subst(C, targs[i], false);
     const cel_func *f = n->fn;
     bool member = (n->flags & NF_MEMBER) != 0;
     if (!f) {
@@ -313,23 +453,31 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         const cel_overload *o = &f->ovls[k];
         if (o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
             continue;
-        bindings b = {0};
+        mapping local = {0, 0, NULL, NULL};
+        const cel_type *iargs[8];
+        for (size_t i = 0; i < na && i < 8; i++)
+            iargs[i] = instantiate(C, o->args[i], &local);
+        const cel_type *ires = instantiate(C, o->result, &local);
+        mapping trial = m_copy(C, &C->m);
         bool ok = true;
         for (size_t i = 0; i < na && ok; i++)
-            ok = assignable(C, o->args[i], targs[i], &b);
+            ok = assign_internal(C, &trial, targs[i], iargs[i], 0);
         if (!ok)
             continue;
-        const cel_type *r = subst(C, o->result, &b, true);
+        C->m = trial;
+        const cel_type *r = subst(C, ires, false);
         cands[ncands++] = (uint16_t)k;
         if (!any) {
             result = r;
             any = true;
-        } else if (!same_type(result, r)) {
+        } else if (!is_dyn(result) && !same_type(result, r)) {
             multi = true;
         }
     }
     if (!any) {
         /* comparisons of dyn-typed or cross numeric values are allowed at runtime; anything else is an error */
+        for (size_t i = 0; i < na; i++)
+            targs[i] = subst(C, targs[i], true);
         cerr(C, n->pos, "found no matching overload for '%s' applied to '%s'", n->name, arg_list(C, targs, na, member));
         return cel_type_error();
     }
@@ -353,6 +501,7 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     const cel_type *rt = chk(C, n->range);
     if (C->failed)
         return cel_type_error();
+    rt = subst(C, rt, false);
     const cel_type *v1 = cel_type_dyn(), *v2 = cel_type_dyn();
     switch (rt->kind) {
     case CEL_T_LIST:
@@ -370,7 +519,7 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     case CEL_T_DYN:
     case CEL_T_ANY:
     case CEL_T_ERROR:
-    case CEL_T_PARAM: break;
+    case CEL_T_PARAM: is_assignable(C, cel_type_dyn(), rt); break;
     default:
         cerr(C, n->range->pos, "expression of type '%s' cannot be range of a comprehension (must be list, map, or "
                                "dynamic)",
@@ -391,11 +540,14 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     C->depth++;
     chk(C, n->cond);
     const cel_type *st = chk(C, n->step);
-    if (!C->failed && st && !is_dyn(st) && st->kind == at->kind)
-        C->scope[b + 2] = st;
+    if (!C->failed && !is_assignable(C, at, st)) {
+        cerr(C, n->step->pos, "expected type '%s' but found '%s'", tname(C, subst(C, at, true)),
+             tname(C, subst(C, st, true)));
+        return cel_type_error();
+    }
     const cel_type *r = chk(C, n->result);
     C->depth--;
-    return r;
+    return subst(C, r, false);
 }
 
 static const cel_type *chk(checker *C, cel_node *n)
@@ -435,20 +587,17 @@ static const cel_type *chk(checker *C, cel_node *n)
         for (size_t i = 0; i < n->nargs; i++) {
             const cel_type *et = chk(C, n->args[i]);
             if (n->opt && n->opt[i]) {
-                if (et->kind == CEL_T_OPTIONAL)
-                    et = et->nparams ? et->params[0] : cel_type_dyn();
-                else if (!is_dyn(et)) {
+                const cel_type *ot = ck_opt(C, fresh(C));
+                if (!is_assignable(C, ot, et)) {
                     cerr(C, n->args[i]->pos, "expected type 'optional_type' but found '%s'", tname(C, et));
                     return cel_type_error();
                 }
+                et = subst(C, ot, false)->params[0];
             }
-            bool was = mixed;
-            const cel_type *prev = e;
-            e = join(C, e, et, &mixed);
-            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
-                cerr(C, n->args[i]->pos, "expected type '%s' but found '%s'", tname(C, prev), tname(C, et));
+            (void)mixed;
+            e = join(C, n->args[i]->pos, e, et);
+            if (C->failed)
                 return cel_type_error();
-            }
         }
         t = ck_list(C, e ? e : fresh(C));
         break;
@@ -460,25 +609,20 @@ static const cel_type *chk(checker *C, cel_node *n)
             const cel_type *kt = chk(C, n->args[i]);
             const cel_type *vt = chk(C, n->vals[i]);
             if (n->opt && n->opt[i]) {
-                if (vt->kind == CEL_T_OPTIONAL)
-                    vt = vt->nparams ? vt->params[0] : cel_type_dyn();
-                else if (!is_dyn(vt)) {
+                const cel_type *ot = ck_opt(C, fresh(C));
+                if (!is_assignable(C, ot, vt)) {
                     cerr(C, n->vals[i]->pos, "expected type 'optional_type' but found '%s'", tname(C, vt));
                     return cel_type_error();
                 }
+                vt = subst(C, ot, false)->params[0];
             }
-            const cel_type *pk = k, *pv = v;
-            bool was = mixed;
-            k = join(C, k, kt, &mixed);
-            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
-                cerr(C, n->args[i]->pos, "expected type '%s' but found '%s'", tname(C, pk), tname(C, kt));
+            (void)mixed;
+            k = join(C, n->args[i]->pos, k, kt);
+            if (C->failed)
                 return cel_type_error();
-            }
-            v = join(C, v, vt, &mixed);
-            if (mixed && !was && (C->env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)) {
-                cerr(C, n->vals[i]->pos, "expected type '%s' but found '%s'", tname(C, pv), tname(C, vt));
+            v = join(C, n->vals[i]->pos, v, vt);
+            if (C->failed)
                 return cel_type_error();
-            }
         }
         t = ck_map(C, k ? k : fresh(C), v ? v : fresh(C));
         break;
@@ -496,10 +640,9 @@ static const cel_type *chk(checker *C, cel_node *n)
                 cerr(C, n->args[i]->pos, "undefined field '%s'", f);
                 return cel_type_error();
             }
-            bindings b = {0};
             if (n->opt && n->opt[i] && vt->kind == CEL_T_OPTIONAL)
                 vt = vt->nparams ? vt->params[0] : cel_type_dyn();
-            if (ft && !assignable(C, ft, vt, &b)) {
+            if (ft && !is_assignable(C, ft, vt)) {
                 cerr(C, n->vals[i]->pos, "expected type of field '%s' is '%s' but provided type is '%s'", f,
                      tname(C, ft), tname(C, vt));
                 return cel_type_error();
@@ -525,7 +668,6 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
     const cel_type *t = chk(&C, root);
     if (C.failed)
         return false;
-    bindings b = {0};
-    *out = subst(&C, t, &b, true);
+    *out = subst(&C, t, true);
     return true;
 }
