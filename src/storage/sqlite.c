@@ -42,29 +42,30 @@ static const char *const reader_sql[R_NSTMT] = {
     [R_META] = "SELECT rev, compact_rev FROM meta WHERE id = 1",
     [R_BEGIN] = "BEGIN",
     [R_COMMIT] = "COMMIT",
-    [R_LIST_GE] = "SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
+    [R_LIST_GE] = ("SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
                   "k.mod_rev, k.create_rev FROM kv k WHERE k.key >= ?1 AND k.key < ?2 AND k.mod_rev <= ?3 "
-                  "ORDER BY k.key LIMIT ?4",
-    [R_LIST_GT] = "SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
+                  "ORDER BY k.key LIMIT ?4"),
+    [R_LIST_GT] = ("SELECT k.key, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = k.mod_rev) END, "
                   "k.mod_rev, k.create_rev FROM kv k WHERE k.key > ?1 AND k.key < ?2 AND k.mod_rev <= ?3 "
-                  "ORDER BY k.key LIMIT ?4",
+                  "ORDER BY k.key LIMIT ?4"),
     [R_COUNT_GT] = "SELECT count(*) FROM kv WHERE key > ?1 AND key < ?2 AND mod_rev <= ?3",
     /* the first change of each key after revision ?3 (SQLite's bare columns follow the MIN() row), keeping the
      * keys that existed at ?3 (that first change was not their creation, type 1 = ADDED); their value at ?3 is
      * the version the change replaced (prev_rev), which compaction keeps while the change is not compacted */
-    [R_CHANGED_GE] = "SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
+    [R_CHANGED_GE] = ("SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
                      "c.prev_rev) END, c.prev_rev, c.create_rev FROM (SELECT key, type, prev_rev, create_rev, "
                      "MIN(rev) FROM history WHERE rev > ?3 AND key >= ?1 AND key < ?2 GROUP BY key) c "
-                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4",
-    [R_CHANGED_GT] = "SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
+                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4"),
+    [R_CHANGED_GT] = ("SELECT c.key, c.type, CASE WHEN ?5 THEN NULL ELSE (SELECT value FROM history WHERE rev = "
                      "c.prev_rev) END, c.prev_rev, c.create_rev FROM (SELECT key, type, prev_rev, create_rev, "
                      "MIN(rev) FROM history WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) c "
-                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4",
-    [R_CHANGED_COUNT_GT] = "SELECT count(*) FROM (SELECT type, MIN(rev) FROM history "
-                           "WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) WHERE type != 1",
-    [R_HISTORY] = "SELECT h.rev, h.key, h.type, h.value, h.create_rev, (SELECT value FROM history p WHERE p.rev = "
+                     "WHERE c.type != 1 ORDER BY c.key LIMIT ?4"),
+    [R_CHANGED_COUNT_GT] = ("SELECT count(*) FROM (SELECT type, MIN(rev) FROM history "
+                           "WHERE rev > ?3 AND key > ?1 AND key < ?2 GROUP BY key) WHERE type != 1"),
+    [R_HISTORY] = ("SELECT h.rev, h.key, h.type, h.value, h.create_rev, (SELECT value FROM history p WHERE p.rev = "
                   "h.prev_rev), h.prev_rev FROM history h WHERE h.rev > ?1 AND h.key >= ?2 AND h.key < ?3 "
-                  "ORDER BY h.rev LIMIT ?4",
+                  "ORDER BY h.rev LIMIT ?4"),
+
 };
 
 enum {
@@ -96,8 +97,8 @@ static const char *const writer_sql[W_NSTMT] = {
     [W_META] = "UPDATE meta SET rev = ?1 WHERE id = 1",
     /* compacting (?1, ?2]: a version replaced by a change in that range is no longer anybody's state at a
      * revision >= ?2, and neither is a delete tombstone in it; versions still current are kept */
-    [W_COMPACT_PREV] = "DELETE FROM history WHERE rev IN (SELECT prev_rev FROM history WHERE rev > ?1 AND rev <= ?2 "
-                       "AND prev_rev > 0)",
+    [W_COMPACT_PREV] = ("DELETE FROM history WHERE rev IN (SELECT prev_rev FROM history WHERE rev > ?1 AND rev <= ?2 "
+                       "AND prev_rev > 0)"),
     [W_COMPACT_TOMBSTONES] = "DELETE FROM history WHERE rev > ?1 AND rev <= ?2 AND type = 3",
     [W_META_COMPACT] = "UPDATE meta SET compact_rev = ?1 WHERE id = 1",
 };
@@ -353,7 +354,7 @@ static bool sq_list(void *bp, const char *start, bool after, const char *end, in
     *n = 0;
     *more = false;
     *remaining = -1;
-    int64_t cur, compact;
+    int64_t cur = 0, compact = 0;
     if (!step_done(r->st[R_BEGIN])) {
         sql_err(err, r->db, "begin");
         goto out;
@@ -473,7 +474,7 @@ static bool sq_history(void *bp, int64_t after_rev, const char *start, const cha
     reader *r = reader_acquire(b);
     bool ok = false;
     *n = 0;
-    int64_t cur, compact;
+    int64_t cur = 0, compact = 0;
     if (!step_done(r->st[R_BEGIN])) {
         sql_err(err, r->db, "begin");
         goto out;
@@ -944,6 +945,16 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     if (!exec_sql(b->wdb, "PRAGMA journal_mode=WAL", err) || !exec_sql(b->wdb, "PRAGMA synchronous=FULL", err) ||
         !exec_sql(b->wdb, "PRAGMA cache_size=-32000", err) || !init_schema(b, err))
         goto fail;
+    /* an acknowledged write must survive power loss: insist on synchronous=FULL (2) */
+    {
+        int64_t sync = 0;
+        if (!query_int(b->wdb, "PRAGMA synchronous", &sync, err))
+            goto fail;
+        if (sync != 2) {
+            kg_err_set(err, KG_EIO, "sqlite: %s: synchronous=FULL is not in effect (%lld)", b->path, (long long)sync);
+            goto fail;
+        }
+    }
     /* journal_mode=WAL silently stays "memory"/"delete" on some filesystems: insist */
     {
         sqlite3_stmt *st;
@@ -980,7 +991,7 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
             goto fail;
     }
     {
-        int64_t rev, compact;
+        int64_t rev = 0, compact = 0;
         if (!read_meta(&b->readers[0], &rev, &compact, err))
             goto fail;
         atomic_init(&b->committed, rev);
