@@ -25,7 +25,7 @@ typedef struct sfield {
     uint8_t kind, shape;
     bool required;
     bool inner_array; /* {}[]X: map of lists */
-    int ref; /* type index for K_REF */
+    int ref;          /* type index for K_REF */
     const char *ref_token;
     const char *desc;
     const char *mk, *ps, *lt, *lk, *en;
@@ -55,9 +55,9 @@ static char hash_hex[17];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static const char *const *data_sets[] = {
-    kg_schema_data_meta, kg_schema_data_core, kg_schema_data_core_pod, kg_schema_data_core_volume,
-    kg_schema_data_core_misc, kg_schema_data_apps, kg_schema_data_batch, kg_schema_data_groups,
-    kg_schema_data_admission,
+    kg_schema_data_meta,        kg_schema_data_core,      kg_schema_data_core_pod,
+    kg_schema_data_core_volume, kg_schema_data_core_misc, kg_schema_data_apps,
+    kg_schema_data_batch,       kg_schema_data_groups,    kg_schema_data_admission,
 };
 
 static void note_problem(const char *fmt, const char *a1, const char *a2)
@@ -87,7 +87,10 @@ static int find_type_n(const char *name, size_t n)
     }
 }
 
-static int find_type(const char *name) { return find_type_n(name, strlen(name)); }
+static int find_type(const char *name)
+{
+    return find_type_n(name, strlen(name));
+}
 
 static void add_type_index(int idx)
 {
@@ -192,11 +195,8 @@ static void parse_line(char *line, const char **pkg, int *cur)
 {
     switch (line[0]) {
     case 0:
-    case '#':
-        return;
-    case '=':
-        *pkg = line + 1;
-        return;
+    case '#': return;
+    case '=': *pkg = line + 1; return;
     case '@': {
         if (ntypes >= MAX_TYPES) {
             note_problem("too many types%s%s", "", "");
@@ -224,8 +224,7 @@ static void parse_line(char *line, const char **pkg, int *cur)
                 t->prim_format = c2 + 1;
             }
         }
-        /* full name: package + "." + short name; the package text is followed by its NUL, so build in place is
-         * not possible: allocate from the tail of the text buffer is not possible either — keep a static pool. */
+        /* full name: package + "." + short name, kept in a static pool */
         static char names[MAX_TYPES * 96];
         static size_t names_len;
         int w = snprintf(names + names_len, sizeof names - names_len, "%s.%s", *pkg ? *pkg : "", name);
@@ -288,8 +287,7 @@ static void parse_line(char *line, const char **pkg, int *cur)
         nfields++;
         return;
     }
-    default:
-        note_problem("unparsable schema line: %s%s", line, "");
+    default: note_problem("unparsable schema line: %s%s", line, "");
     }
 }
 
@@ -345,7 +343,10 @@ static void load(void)
     }
 }
 
-static void ensure_loaded(void) { pthread_once(&once, load); }
+static void ensure_loaded(void)
+{
+    pthread_once(&once, load);
+}
 
 /* ---- queries ---- */
 
@@ -363,15 +364,17 @@ static const sfield *find_field(int t, const char *name, size_t n)
     return NULL;
 }
 
-static bool is_struct(int t) { return t >= 0 && !types[t].prim_type; }
+static bool is_struct(int t)
+{
+    return t >= 0 && !types[t].prim_type;
+}
 
 char *kg_schema_type_name(kg_arena *a, const kg_resource *r)
 {
     const char *g = r->group[0] ? r->group : "core";
     const char *dot = strchr(g, '.');
     /* io.k8s.api.<group short name>.<version>.<Kind> */
-    return kg_arena_sprintf(a, "io.k8s.api.%.*s.%s.%s", dot ? (int)(dot - g) : (int)strlen(g), g, r->version,
-                            r->kind);
+    return kg_arena_sprintf(a, "io.k8s.api.%.*s.%s.%s", dot ? (int)(dot - g) : (int)strlen(g), g, r->version, r->kind);
 }
 
 const char *kg_schema_hash(void)
@@ -446,8 +449,10 @@ bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_i
         out->type = "array";
     else if (f->shape == SH_MAP)
         out->type = "object";
+    else if (f->kind == K_REF && !types[f->ref].prim_type)
+        out->type = types[f->ref].name;
     else if (f->kind == K_REF)
-        out->type = types[f->ref].prim_type ? types[f->ref].prim_type : types[f->ref].name;
+        out->type = strchr(types[f->ref].prim_type, '|') ? "string" : types[f->ref].prim_type;
     else
         out->type = kind_type(f->kind);
     if (f->shape == SH_SCALAR)
@@ -457,14 +462,17 @@ bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_i
 
 /* ---- OpenAPI emission ---- */
 
-static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+static kg_json *sref(kg_arena *a, const char *s)
+{
+    return kg_json_new_str_ref(a, s, strlen(s));
+}
 
 static kg_json *ref_obj(kg_arena *a, int t, bool v3)
 {
     kg_json *o = kg_json_new_object(a);
-    kg_json_set(a, o, "$ref",
-                kg_json_new_str(a, kg_arena_sprintf(a, v3 ? "#/components/schemas/%s" : "#/definitions/%s",
-                                                    types[t].name)));
+    kg_json_set(
+        a, o, "$ref",
+        kg_json_new_str(a, kg_arena_sprintf(a, v3 ? "#/components/schemas/%s" : "#/definitions/%s", types[t].name)));
     return o;
 }
 
@@ -587,7 +595,26 @@ static kg_json *add_type(kg_arena *a, kg_json *schemas, int t, bool v3)
     if (ty->desc[0])
         kg_json_set(a, d, "description", sref(a, ty->desc));
     if (ty->prim_type) {
-        kg_json_set(a, d, "type", sref(a, ty->prim_type));
+        const char *bar = strchr(ty->prim_type, '|');
+        if (!bar) {
+            kg_json_set(a, d, "type", sref(a, ty->prim_type));
+        } else if (!v3) {
+            kg_json_set(a, d, "type", sref(a, "string")); /* v2 has no oneOf: serialized form */
+        } else {
+            /* v3: "integer|string" -> oneOf [{type: integer}, {type: string}] and no type (as kube-openapi does
+             * for IntOrString and Quantity; kubectl explain then prints the type's name) */
+            kg_json *one = kg_json_new_array(a);
+            for (const char *p = ty->prim_type;;) {
+                const char *e = strchr(p, '|');
+                kg_json *t = kg_json_new_object(a);
+                kg_json_set(a, t, "type", kg_json_new_strn(a, p, e ? (size_t)(e - p) : strlen(p)));
+                kg_json_array_append(a, one, t);
+                if (!e)
+                    break;
+                p = e + 1;
+            }
+            kg_json_set(a, d, "oneOf", one);
+        }
         if (ty->prim_format)
             kg_json_set(a, d, "format", sref(a, ty->prim_format));
         kg_json_set(a, schemas, ty->name, d);
@@ -651,9 +678,9 @@ void kg_schema_add_common(kg_arena *a, kg_json *schemas, bool v3)
 {
     ensure_loaded();
     static const char *const common[] = {
-        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",  "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
-        "io.k8s.apimachinery.pkg.apis.meta.v1.Condition",   "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
-        "io.k8s.apimachinery.pkg.api.resource.Quantity",    "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Condition",  "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+        "io.k8s.apimachinery.pkg.api.resource.Quantity",   "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
         "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
     };
     for (size_t i = 0; i < sizeof common / sizeof *common; i++) {

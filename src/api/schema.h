@@ -38,15 +38,15 @@ bool kg_schema_unknown_fields_type(kg_arena *a, const char *type_name, const kg_
 
 /* Field lookup, mainly for tests and tools: the schema of `type_name`'s field `field`. */
 typedef struct kg_schema_field_info {
-    const char *type;        /* "string", "integer", "boolean", "number", "object", "array" or the ref'd type name */
-    const char *format;      /* "int32", "int64", "byte", "date-time", "double" or NULL */
-    const char *ref;         /* full type name of the field, its items or its map values, or NULL */
+    const char *type;   /* "string", "integer", "boolean", "number", "object", "array" or the ref'd type name */
+    const char *format; /* "int32", "int64", "byte", "date-time", "double" or NULL */
+    const char *ref;    /* full type name of the field, its items or its map values, or NULL */
     const char *description;
     bool required;
     bool is_array, is_map;
-    const char *merge_key;   /* x-kubernetes-patch-merge-key or NULL */
-    const char *strategy;    /* x-kubernetes-patch-strategy or NULL */
-    const char *list_type;   /* x-kubernetes-list-type or NULL */
+    const char *merge_key;     /* x-kubernetes-patch-merge-key or NULL */
+    const char *strategy;      /* x-kubernetes-patch-strategy or NULL */
+    const char *list_type;     /* x-kubernetes-list-type or NULL */
     const char *list_map_keys; /* comma-separated x-kubernetes-list-map-keys or NULL */
 } kg_schema_field_info;
 bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_info *out);

@@ -3,19 +3,19 @@
 
 #define TM ">io.k8s.apimachinery.pkg.apis.meta.v1._TypeMeta"
 #define META                                                                                                           \
-    ".metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta |Standard object metadata; More info: "                \
+    ".metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta |Standard object metadata; More info: "                 \
     "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata."
 #define WEBHOOK_COMMON                                                                                                 \
-    ".admissionReviewVersions []s ! lt=atomic |AdmissionReviewVersions is an ordered list of preferred "              \
-    "`AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it " \
-    "supports. If none of the versions specified in this list supported by API server, validation will fail for "    \
+    ".admissionReviewVersions []s ! lt=atomic |AdmissionReviewVersions is an ordered list of preferred "               \
+    "`AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it "   \
+    "supports. If none of the versions specified in this list supported by API server, validation will fail for "      \
     "this object.",                                                                                                    \
         ".clientConfig WebhookClientConfig ! |ClientConfig defines how to communicate with the hook. Required",        \
         ".failurePolicy s e=Fail,Ignore |FailurePolicy defines how unrecognized errors from the admission endpoint "   \
         "are handled - allowed values are Ignore or Fail. Defaults to Fail.",                                          \
         ".matchConditions []MatchCondition lt=map lk=name mk=name ps=merge |MatchConditions is a list of conditions "  \
-        "that must be met for a request to be sent to this webhook. Match conditions filter requests that have "      \
-        "already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions " \
+        "that must be met for a request to be sent to this webhook. Match conditions filter requests that have "       \
+        "already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions "  \
         "matches all requests. There are a maximum of 64 match conditions allowed.",                                   \
         ".matchPolicy s e=Equivalent,Exact |matchPolicy defines how the 'rules' list is used to match incoming "       \
         "requests. Allowed values are 'Exact' or 'Equivalent'. Defaults to 'Equivalent'",                              \
@@ -23,11 +23,11 @@
         "imagepolicy.kubernetes.io, where 'imagepolicy' is the name of the webhook, and kubernetes.io is the name of " \
         "the organization. Required.",                                                                                 \
         ".namespaceSelector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector |NamespaceSelector decides whether to " \
-        "run the webhook on an object based on whether the namespace for that object matches the selector. If the "   \
+        "run the webhook on an object based on whether the namespace for that object matches the selector. If the "    \
         "object itself is a namespace, the matching is performed on object.metadata.labels. Default to the empty "     \
         "LabelSelector, which matches everything.",                                                                    \
         ".objectSelector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector |ObjectSelector decides whether to run "   \
-        "the webhook based on if the object has matching labels. objectSelector is evaluated against both the "       \
+        "the webhook based on if the object has matching labels. objectSelector is evaluated against both the "        \
         "oldObject and newObject that would be sent to the webhook, and is considered to match if either object "      \
         "matches the selector. Default to the empty LabelSelector, which matches everything.",                         \
         ".rules []RuleWithOperations lt=atomic |Rules describes what operations on what resources/subresources the "   \
@@ -37,10 +37,10 @@
         "Unknown). Requests with the dryRun attribute will be auto-rejected if they match a webhook with "             \
         "sideEffects == Unknown or Some.",                                                                             \
         ".timeoutSeconds i32 |TimeoutSeconds specifies the timeout for this webhook. After the timeout passes, the "   \
-        "webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must " \
+        "webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must "  \
         "be between 1 and 30 seconds. Default to 10 seconds."
 #define RULE_FIELDS                                                                                                    \
-    ".apiGroups []s lt=atomic |APIGroups is the API groups the resources belong to. '*' is all groups. If '*' is "    \
+    ".apiGroups []s lt=atomic |APIGroups is the API groups the resources belong to. '*' is all groups. If '*' is "     \
     "present, the length of the slice must be one. Required.",                                                         \
         ".apiVersions []s lt=atomic |APIVersions is the API versions the resources belong to. '*' is all versions. "   \
         "If '*' is present, the length of the slice must be one. Required.",                                           \
@@ -49,7 +49,7 @@
         "'*' is present, the length of the slice must be one. Required.",                                              \
         ".resources []s lt=atomic |Resources is a list of resources this rule applies to. For example: 'pods' means "  \
         "pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. "          \
-        "'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources " \
+        "'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources "  \
         "and their subresources.",                                                                                     \
         ".scope s e=*,Cluster,Namespaced |scope specifies the scope of this rule. Valid values are 'Cluster', "        \
         "'Namespaced', and '*'. Default is '*'."

@@ -12,18 +12,18 @@
         ".reason s |The reason for the condition's last transition.",                                                  \
         ".status s ! |Status of the condition, one of True, False, Unknown.", ".type s ! |Type of " kind " condition."
 #define MIN_READY                                                                                                      \
-    ".minReadySeconds i32 |Minimum number of seconds for which a newly created pod should be ready without any of "   \
-    "its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as " \
+    ".minReadySeconds i32 |Minimum number of seconds for which a newly created pod should be ready without any of "    \
+    "its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as "   \
     "soon as it is ready)"
 #define HISTORY(what)                                                                                                  \
-    ".revisionHistoryLimit i32 |The number of old " what " to retain to allow rollback. This is a pointer to "        \
+    ".revisionHistoryLimit i32 |The number of old " what " to retain to allow rollback. This is a pointer to "         \
     "distinguish between explicit zero and not specified. Defaults to 10."
 #define SELECTOR(what)                                                                                                 \
-    ".selector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector ! |Label selector for pods. Existing " what        \
-    " whose pods are selected by this will be the ones affected by this " what ". It must match the pod template's " \
+    ".selector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector ! |Label selector for pods. Existing " what          \
+    " whose pods are selected by this will be the ones affected by this " what ". It must match the pod template's "   \
     "labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"
 #define COLLISION                                                                                                      \
-    ".collisionCount i32 |Count of hash collisions for the controller. The controller uses this field as a "          \
+    ".collisionCount i32 |Count of hash collisions for the controller. The controller uses this field as a "           \
     "collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."
 #define OBSERVED ".observedGeneration i64 |The generation observed by the controller."
 
@@ -85,8 +85,8 @@ const char *const kg_schema_data_apps[] = {
     ".metadata ObjectMeta |If the Labels of a ReplicaSet are empty, they are defaulted to be the same as the Pod(s) "
     "that the ReplicaSet manages. Standard object's metadata. More info: "
     "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
-    ".spec ReplicaSetSpec |Spec defines the specification of the desired behavior of the ReplicaSet. More info: "
-    SPEC_DESC,
+    ".spec ReplicaSetSpec |Spec defines the specification of the desired behavior of the ReplicaSet. More "
+    "info: " SPEC_DESC,
     ".status ReplicaSetStatus |Status is the most recently observed status of the ReplicaSet. Populated by the "
     "system. Read-only. More info: " SPEC_DESC,
     "@ReplicaSetSpec ReplicaSetSpec is the specification of a ReplicaSet.",
@@ -239,7 +239,8 @@ const char *const kg_schema_data_apps[] = {
     ".currentNumberScheduled i32 ! |The number of nodes that are running at least 1 daemon pod and are supposed to "
     "run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
     ".desiredNumberScheduled i32 ! |The total number of nodes that should be running the daemon pod (including nodes "
-    "correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
+    "correctly running the daemon pod). More info: "
+    "https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
     ".numberAvailable i32 |The number of nodes that should be running the daemon pod and have one or more of the "
     "daemon pod running and available (ready for at least spec.minReadySeconds)",
     ".numberMisscheduled i32 ! |The number of nodes that are running the daemon pod, but are not supposed to run the "

@@ -36,7 +36,8 @@ const char *const kg_schema_data_batch[] = {
     "jobs which don't have this field at all or the field value is the reserved string `kubernetes.io/job-controller`.",
     ".manualSelector b |manualSelector controls generation of pod labels and pod selectors. Leave `manualSelector` "
     "unset unless you are certain what you are doing. More info: "
-    "https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/#specifying-your-own-pod-selector",
+    "https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"
+    "#specifying-your-own-pod-selector",
     ".maxFailedIndexes i32 |Specifies the maximal number of failed indexes before marking the Job as failed, when "
     "backoffLimitPerIndex is set. Once the number of failed indexes exceeds this number the entire Job is marked as "
     "Failed and its execution is terminated.",
@@ -136,8 +137,8 @@ const char *const kg_schema_data_batch[] = {
     "@CronJob CronJob represents the configuration of a single cron job.",
     TM,
     META,
-    ".spec CronJobSpec |Specification of the desired behavior of a cron job, including the schedule. More info: "
-    SPEC_DESC,
+    ".spec CronJobSpec |Specification of the desired behavior of a cron job, including the schedule. More "
+    "info: " SPEC_DESC,
     ".status CronJobStatus |Current status of a cron job. More info: " SPEC_DESC,
     "@CronJobSpec CronJobSpec describes how the job execution will look like and when it will actually run.",
     ".concurrencyPolicy s e=Allow,Forbid,Replace |Specifies how to treat concurrent executions of a Job. Valid values "

@@ -47,7 +47,8 @@ const char *const kg_schema_data_core[] = {
     "specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the "
     "service; otherwise creation of the service will fail. This field may not be changed through updates unless the "
     "type field is also being changed to ExternalName. Valid values are 'None', empty string (''), or a valid IP "
-    "address. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies",
+    "address. More info: "
+    "https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies",
     ".clusterIPs []s lt=atomic |ClusterIPs is a list of IP addresses assigned to this service, and are usually "
     "assigned randomly. If this field is specified, the first entry must match clusterIP.",
     ".externalIPs []s lt=atomic |externalIPs is a list of IP addresses for which nodes in the cluster will also "
@@ -80,7 +81,8 @@ const char *const kg_schema_data_core[] = {
     "through the cloud-provider load-balancer will be restricted to the specified client IPs. More info: "
     "https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/",
     ".ports []ServicePort lt=map lk=port,protocol mk=port ps=merge |The list of ports that are exposed by this "
-    "service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies",
+    "service. More info: "
+    "https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies",
     ".publishNotReadyAddresses b |publishNotReadyAddresses indicates that any agent which deals with endpoints for "
     "this Service should disregard any indications of ready/not-ready. The primary use case for setting this field "
     "is for a StatefulSet's Headless Service to propagate SRV DNS records for its Pods for the purpose of peer "
@@ -267,8 +269,8 @@ const char *const kg_schema_data_core[] = {
     TM,
     META,
     ".spec NodeSpec |Spec defines the behavior of a node. " SPEC_DESC,
-    ".status NodeStatus |Most recently observed status of the node. Populated by the system. Read-only. More info: "
-    SPEC_DESC,
+    ".status NodeStatus |Most recently observed status of the node. Populated by the system. Read-only. More "
+    "info: " SPEC_DESC,
     "@NodeSpec NodeSpec describes the attributes that a node is created with.",
     ".configSource obj |Deprecated: Previously used to specify the source of the node's configuration for the "
     "DynamicKubeletConfig feature. This feature is removed.",
@@ -276,7 +278,8 @@ const char *const kg_schema_data_core[] = {
     ".podCIDR s |PodCIDR represents the pod IP range assigned to the node.",
     ".podCIDRs []s lt=set ps=merge |podCIDRs represents the IP ranges assigned to the node for usage by Pods on that "
     "node. If this field is specified, the 0th entry must match the podCIDR field.",
-    ".providerID s |ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>",
+    ".providerID s |ID of the node assigned by the cloud provider in the format: "
+    "<ProviderName>://<ProviderSpecificNodeID>",
     ".taints []Taint lt=atomic |If specified, the node's taints.",
     ".unschedulable b |Unschedulable controls node schedulability of new pods. By default, node is schedulable. More "
     "info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration",
@@ -336,8 +339,8 @@ const char *const kg_schema_data_core[] = {
     ".spec ReplicationControllerSpec |Spec defines the specification of the desired behavior of the replication "
     "controller. More info: " SPEC_DESC,
     ".status ReplicationControllerStatus |Status is the most recently observed status of the replication "
-    "controller. This data may be out of date by some window of time. Populated by the system. Read-only. More info: "
-    SPEC_DESC,
+    "controller. This data may be out of date by some window of time. Populated by the system. Read-only. More "
+    "info: " SPEC_DESC,
     "@ReplicationControllerSpec ReplicationControllerSpec is the specification of a replication controller.",
     ".minReadySeconds i32 |Minimum number of seconds for which a newly created pod should be ready without any of "
     "its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as "

@@ -2,13 +2,13 @@
 #include "api/schema_data.h"
 
 #define REQ_DESC(what)                                                                                                 \
-    "If the " what " requirements specified by this field are not met at scheduling time, the pod will not be "       \
-    "scheduled onto the node. If the " what " requirements specified by this field cease to be met at some point "    \
-    "during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from "   \
+    "If the " what " requirements specified by this field are not met at scheduling time, the pod will not be "        \
+    "scheduled onto the node. If the " what " requirements specified by this field cease to be met at some point "     \
+    "during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from "    \
     "its node."
 #define PREF_DESC(what)                                                                                                \
-    "The scheduler will prefer to schedule pods to nodes that satisfy the " what " expressions specified by this "    \
-    "field, but it may choose a node that violates one or more of the expressions. The node that is most preferred " \
+    "The scheduler will prefer to schedule pods to nodes that satisfy the " what " expressions specified by this "     \
+    "field, but it may choose a node that violates one or more of the expressions. The node that is most preferred "   \
     "is the one with the greatest sum of weights."
 
 const char *const kg_schema_data_core_misc[] = {
@@ -43,13 +43,14 @@ const char *const kg_schema_data_core_misc[] = {
     ".weight i32 ! |Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.",
     "@PodAffinity Pod affinity is a group of inter pod affinity scheduling rules.",
     ".preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm lt=atomic |" PREF_DESC("affinity"),
-    ".requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm lt=atomic |" REQ_DESC("affinity")
-    " When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected.",
+    ".requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm lt=atomic |" REQ_DESC(
+        "affinity") " When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are "
+                    "intersected.",
     "@PodAntiAffinity Pod anti affinity is a group of inter pod anti affinity scheduling rules.",
-    ".preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm lt=atomic |"
-    PREF_DESC("anti-affinity"),
-    ".requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm lt=atomic |" REQ_DESC("anti-affinity")
-    " When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected.",
+    ".preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm lt=atomic |" PREF_DESC("anti-affinity"),
+    ".requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm lt=atomic |" REQ_DESC(
+        "anti-affinity") " When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm "
+                         "are intersected.",
     "@PodAffinityTerm Defines a set of pods (namely those matching the labelSelector relative to the given "
     "namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where "
     "co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any "
@@ -128,7 +129,8 @@ const char *const kg_schema_data_core_misc[] = {
     ".namespace s |Namespace of the referent. More info: "
     "https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
     ".resourceVersion s |Specific resourceVersion to which this reference is made, if any. More info: "
-    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency",
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/"
+    "api-conventions.md#concurrency-control-and-consistency",
     ".uid s |UID of the referent. More info: "
     "https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids",
     "@TopologySelectorTerm A topology selector term represents the result of label queries. A null or empty topology "

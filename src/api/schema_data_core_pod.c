@@ -119,11 +119,13 @@ const char *const kg_schema_data_core_pod[] = {
     "@Container A single application container that you want to run within a pod.",
     ".args []s lt=atomic |Arguments to the entrypoint. The container image's CMD is used if this is not provided. "
     "Variable references $(VAR_NAME) are expanded using the container's environment. Cannot be updated. More info: "
-    "https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+    "https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/"
+    "#running-a-command-in-a-shell",
     ".command []s lt=atomic |Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is "
     "used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. "
     "Cannot be updated. More info: "
-    "https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+    "https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/"
+    "#running-a-command-in-a-shell",
     ".env []EnvVar lt=map lk=name mk=name ps=merge |List of environment variables to set in the container. Cannot be "
     "updated.",
     ".envFrom []EnvFromSource lt=atomic |List of sources to populate environment variables in the container. The "

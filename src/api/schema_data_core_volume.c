@@ -8,12 +8,12 @@
 #define LEGACY(name, what)                                                                                             \
     "." name " obj |" what " (in-tree volume source, deprecated or rarely used; kgate keeps its fields opaque)."
 #define DEFAULT_MODE                                                                                                   \
-    ".defaultMode i32 |Optional: mode bits used to set permissions on created files by default. Must be an octal "    \
-    "value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, "  \
+    ".defaultMode i32 |Optional: mode bits used to set permissions on created files by default. Must be an octal "     \
+    "value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, "   \
     "JSON requires decimal values for mode bits. Defaults to 0644."
 #define ITEMS(what)                                                                                                    \
-    ".items []KeyToPath lt=atomic |If unspecified, each key-value pair in the Data field of the referenced " what     \
-    " will be projected into the volume as a file whose name is the key and content is the value. If specified, "    \
+    ".items []KeyToPath lt=atomic |If unspecified, each key-value pair in the Data field of the referenced " what      \
+    " will be projected into the volume as a file whose name is the key and content is the value. If specified, "      \
     "the listed keys will be projected into the specified paths, and unlisted keys will not be present."
 
 const char *const kg_schema_data_core_volume[] = {

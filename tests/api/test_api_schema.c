@@ -99,8 +99,8 @@ static void test_every_resource_has_a_schema(void **s)
         /* a minimal object is clean */
         const char **paths;
         size_t n;
-        assert_true(kg_schema_unknown_fields(&A, r, J("{'apiVersion':'v1','kind':'X','metadata':{'name':'a'}}"),
-                                             &paths, &n));
+        assert_true(
+            kg_schema_unknown_fields(&A, r, J("{'apiVersion':'v1','kind':'X','metadata':{'name':'a'}}"), &paths, &n));
         assert_int_equal(n, 0);
     }
     assert_string_equal(kg_schema_type_name(&A, R("apps", "deployments")), "io.k8s.api.apps.v1.Deployment");
@@ -190,13 +190,13 @@ static void test_upstream_list_tags(void **s)
     expect_list("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "ownerReferences", "uid", "merge", "map", "uid");
     expect_list("io.k8s.api.apps.v1.DeploymentStatus", "conditions", "type", "merge", "map", "type");
     expect_list("io.k8s.api.batch.v1.JobStatus", "conditions", "type", "merge", "atomic", NULL);
-    expect_list("io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", "webhooks", "name", "merge",
-                "map", "name");
+    expect_list("io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", "webhooks", "name", "merge", "map",
+                "name");
     expect_list("io.k8s.api.admissionregistration.v1.ValidatingWebhook", "matchConditions", "name", "merge", "map",
                 "name");
     expect_list("io.k8s.api.rbac.v1.ClusterRole", "rules", NULL, NULL, "atomic", NULL);
-    expect_list("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", "validationActions",
-                NULL, NULL, "set", NULL);
+    expect_list("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", "validationActions", NULL,
+                NULL, "set", NULL);
     kg_schema_field_info fi;
     assert_true(kg_schema_field("io.k8s.api.apps.v1.DeploymentSpec", "strategy", &fi));
     assert_string_equal(fi.strategy, "retainKeys");
@@ -535,10 +535,10 @@ static void test_wrong_json_types_are_not_unknown_fields(void **s)
     size_t n = 7;
     assert_false(kg_schema_unknown_fields_type(&A, "io.k8s.api.core.v1.NoSuchType", J("{}"), &paths, &n));
     assert_int_equal(n, 0);
-    assert_false(kg_schema_unknown_fields_type(&A, "io.k8s.apimachinery.pkg.api.resource.Quantity", J("{}"), &paths,
-                                               &n));
-    assert_true(kg_schema_unknown_fields_type(&A, "io.k8s.api.core.v1.Container", J("{'nam':'a','name':'b'}"),
-                                              &paths, &n));
+    assert_false(
+        kg_schema_unknown_fields_type(&A, "io.k8s.apimachinery.pkg.api.resource.Quantity", J("{}"), &paths, &n));
+    assert_true(
+        kg_schema_unknown_fields_type(&A, "io.k8s.api.core.v1.Container", J("{'nam':'a','name':'b'}"), &paths, &n));
     assert_int_equal(n, 1);
     assert_string_equal(paths[0], "nam");
 }
@@ -649,15 +649,24 @@ static void test_v3_core_document(void **s)
     const kg_json *en = kg_json_get(ipp, "enum");
     assert_int_equal(en->len, 3);
     assert_string_equal(kg_json_at(en, 0)->u.s, "Always");
-    const kg_json *limits = kg_json_path(kg_json_get(schemas, "io.k8s.api.core.v1.ResourceRequirements"),
-                                         "properties.limits");
+    const kg_json *limits =
+        kg_json_path(kg_json_get(schemas, "io.k8s.api.core.v1.ResourceRequirements"), "properties.limits");
     assert_string_equal(kg_json_get_str(limits, "type"), "object");
     assert_string_equal(kg_json_get_str(kg_json_get(limits, "additionalProperties"), "$ref"),
                         "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity");
+    /* v3: oneOf and no type, so kubectl explain prints <IntOrString> / <map[string]Quantity> as upstream */
     const kg_json *q = kg_json_get(schemas, "io.k8s.apimachinery.pkg.api.resource.Quantity");
-    assert_string_equal(kg_json_get_str(q, "type"), "string");
+    assert_null(kg_json_get(q, "type"));
+    assert_string_equal(kg_json_get_str(kg_json_at(kg_json_get(q, "oneOf"), 0), "type"), "string");
+    assert_string_equal(kg_json_get_str(kg_json_at(kg_json_get(q, "oneOf"), 1), "type"), "number");
     const kg_json *ios = kg_json_get(schemas, "io.k8s.apimachinery.pkg.util.intstr.IntOrString");
     assert_string_equal(kg_json_get_str(ios, "format"), "int-or-string");
+    assert_null(kg_json_get(ios, "type"));
+    assert_string_equal(kg_json_get_str(kg_json_at(kg_json_get(ios, "oneOf"), 0), "type"), "integer");
+    /* Time stays a plain string with a format */
+    const kg_json *tm = kg_json_get(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.Time");
+    assert_string_equal(kg_json_get_str(tm, "type"), "string");
+    assert_string_equal(kg_json_get_str(tm, "format"), "date-time");
     /* every core/v1 resource has its schema with its GVK; helper types carry none */
     size_t with_gvk = 0;
     for (uint32_t i = 0; i < schemas->len; i++)
@@ -724,6 +733,11 @@ static void test_v2_definitions(void **s)
     kg_schema_add_common(&A, defs, false);
     assert_int_equal(defs->len, before);
     assert_non_null(kg_json_get(defs, "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"));
+    /* v2 has no oneOf: IntOrString is a string with format int-or-string */
+    const kg_json *ios = kg_json_get(defs, "io.k8s.apimachinery.pkg.util.intstr.IntOrString");
+    assert_string_equal(kg_json_get_str(ios, "type"), "string");
+    assert_string_equal(kg_json_get_str(ios, "format"), "int-or-string");
+    assert_null(kg_json_get(ios, "oneOf"));
 }
 
 static void *unknown_thread(void *arg)
