@@ -718,8 +718,9 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
     rq *r = cls;
     kg_http_request *q = &r->req;
     kg_http_header *h = (kg_http_header *)q->headers;
-    h[q->nheaders].name = key;
-    h[q->nheaders].value = value ? value : "";
+    /* copied: a handler that outlives its deadline keeps running after MHD has reused the connection's memory */
+    h[q->nheaders].name = kg_arena_strdup(&r->arena, key);
+    h[q->nheaders].value = kg_arena_strdup(&r->arena, value ? value : "");
     q->nheaders++;
     return MHD_YES;
 }

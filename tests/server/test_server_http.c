@@ -45,6 +45,8 @@ static void on_done(void *ud)
     atomic_fetch_add(&on_done_calls, 1);
 }
 
+static atomic_int slow_bad_reads;
+
 static void handler(void *ud, kg_http_request *req, kg_http_response *resp)
 {
     (void)ud;
@@ -96,6 +98,10 @@ static void handler(void *ud, kg_http_request *req, kg_http_response *resp)
             ts.tv_nsec = (long)(atoi(ms) % 1000) * 1000000L;
         }
         nanosleep(&ts, NULL);
+        /* still readable after a timeout answered the client and the connection moved on */
+        const char *au = kg_http_header_get(req, "authorization");
+        if (!au || strncmp(au, "Bearer ", 7) != 0 || strcmp(req->path, "/slow") != 0)
+            atomic_fetch_add(&slow_bad_reads, 1);
         if (kg_http_query(req, "stream")) {
             kg_http_stream *s = kg_http_respond_stream(req, resp, 200, "application/json", 0);
             kg_http_stream_on_done(s, on_done, NULL);
@@ -894,7 +900,12 @@ static void handler_timeout(void **state)
     kg_http_stream_close(reg[0]);
     /* the first slow handler is still running in a worker; the server keeps serving meanwhile */
     assert_int_equal(simple(admin_hdr, "GET", "/echo", NULL), 200);
+    /* keep that connection busy so MHD reuses its memory while the first slow handler still runs */
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(simple(admin_hdr, "GET", "/echo?pad=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", NULL),
+                         200);
     sleep_ms(1300); /* let it finish and release its request */
+    assert_int_equal(atomic_load(&slow_bad_reads), 0);
 }
 
 static atomic_int offload_calls;
