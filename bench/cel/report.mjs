@@ -1,11 +1,30 @@
-// Merges the kgate and npm benchmark outputs into bench/results/cel.json and a short cel.md with the ratios.
-// Usage: node report.mjs <kgate.json> <npm.json> <out.json> <out.md>
+// Merges the per-run kgate and npm benchmark outputs (<dir>/kgate.<r>.json, <dir>/npm.<r>.json, r = 1..runs) into
+// bench/results/cel.json and a short cel.md with the ratios; every figure is the median over the runs.
+// Usage: node report.mjs <dir> <runs> <out.json> <out.md>
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg, cpus } from 'node:os'
 
-const [kPath, nPath, outJson, outMd] = process.argv.slice(2)
-const k = JSON.parse(readFileSync(kPath, 'utf8'))
-const n = JSON.parse(readFileSync(nPath, 'utf8'))
+const [dir, runsArg, outJson, outMd] = process.argv.slice(2)
+const runs = Number(runsArg)
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
+const ks = [], ns = []
+for (let r = 1; r <= runs; r++) {
+  ks.push(JSON.parse(readFileSync(`${dir}/kgate.${r}.json`, 'utf8')))
+  ns.push(JSON.parse(readFileSync(`${dir}/npm.${r}.json`, 'utf8')))
+}
+const k = { runs, ms_per_run: ks[0].ms_per_run, results: ks[0].results.map((x, i) => ({
+  expr: x.expr,
+  compile_ns: med(ks.map((kk) => kk.results[i].compile_ns)),
+  eval_ns: med(ks.map((kk) => kk.results[i].eval_ns))
+})) }
+const n = { node: ns[0].node, engines: {} }
+for (const p of Object.keys(ns[0].engines)) {
+  n.engines[p] = ns[0].engines[p].map((x, i) => ({
+    expr: x.expr,
+    compile_ns: med(ns.map((nn) => nn.engines[p][i].compile_ns)),
+    eval_ns: med(ns.map((nn) => nn.engines[p][i].eval_ns))
+  }))
+}
 const peers = Object.keys(n.engines)
 const rows = k.results.map((r, i) => {
   const row = { expr: r.expr, kgate: { compile_ns: r.compile_ns, eval_ns: r.eval_ns } }
@@ -22,7 +41,7 @@ const summary = {
   node: n.node,
   cpus: cpus().length,
   loadavg_at_end: loadavg().map((x) => +x.toFixed(2)),
-  method: `median of ${k.runs} calibrated runs of ~${k.ms_per_run} ms per figure; same Pod (bench/cel/pod.json) and expressions (bench/cel/expressions.json)`,
+  method: `median of ${k.runs} calibrated runs of ~${k.ms_per_run} ms per figure, kgate and the npm engines alternating run by run; same Pod (bench/cel/pod.json) and expressions (bench/cel/expressions.json)`,
   goal: { eval_speedup: 10, compile_speedup: 5 },
   min_eval_speedup: minOf('eval_speedup_vs_best_peer'),
   min_compile_speedup: minOf('compile_speedup_vs_best_peer')

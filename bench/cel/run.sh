@@ -24,7 +24,11 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$BIN" bench/cel/pod.json bench/cel/expressions.json "$MS" "$RUNS" > "$tmp/kgate.json"
-node bench/cel/bench_npm.mjs bench/cel/pod.json bench/cel/expressions.json "$MS" "$RUNS" > "$tmp/npm.json"
+# The machine is shared: alternate kgate and the npm engines run by run so that load changes hit all of them, and
+# take the median per figure over the runs (each run is itself a calibrated ~$MS ms measurement after warm-up).
+for r in $(seq 1 "$RUNS"); do
+    "$BIN" bench/cel/pod.json bench/cel/expressions.json "$MS" 1 > "$tmp/kgate.$r.json"
+    node bench/cel/bench_npm.mjs bench/cel/pod.json bench/cel/expressions.json "$MS" 1 > "$tmp/npm.$r.json"
+done
 mkdir -p bench/results
-node bench/cel/report.mjs "$tmp/kgate.json" "$tmp/npm.json" bench/results/cel.json bench/results/cel.md
+node bench/cel/report.mjs "$tmp" "$RUNS" bench/results/cel.json bench/results/cel.md

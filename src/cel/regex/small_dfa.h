@@ -38,6 +38,8 @@ public:
         n_ = end;
         nodes_.clear();
         classes_.clear();
+        nodes_.reserve(32);
+        classes_.reserve(16);
         int root;
         if (!parse_alt(&root) || i_ != n_) return false;
         // with anchors, a top-level alternation would bind them to the first/last branch only: leave it to RE2
@@ -72,6 +74,7 @@ private:
         void set_range(unsigned a, unsigned b) {
             for (unsigned c = a; c <= b; c++) set(c);
         }
+        // (only ASCII is ever set)
         void merge(const Bits256 &o) {
             for (int k = 0; k < 4; k++) w[k] |= o.w[k];
         }
@@ -363,8 +366,7 @@ private:
             z.nullable = x.nullable && y.nullable;
             z.first = x.nullable ? (x.first | y.first) : x.first;
             z.last = y.nullable ? (x.last | y.last) : y.last;
-            for (int p = 0; p <= kMaxPos; p++)
-                if ((x.last >> p) & 1) follow_[p] |= y.first;
+            for (uint64_t l = x.last; l; l &= l - 1) follow_[__builtin_ctzll(l)] |= y.first;
             break;
         }
         case STAR: {
@@ -373,8 +375,7 @@ private:
             z.nullable = true;
             z.first = x.first;
             z.last = x.last;
-            for (int p = 0; p <= kMaxPos; p++)
-                if ((x.last >> p) & 1) follow_[p] |= x.first;
+            for (uint64_t l = x.last; l; l &= l - 1) follow_[__builtin_ctzll(l)] |= x.first;
             break;
         }
         }
@@ -382,46 +383,52 @@ private:
 
     bool determinize(uint64_t start_set) {
         int npos = int(classes_.size());
-        // byte equivalence classes: bytes with the same membership in every position class
-        std::vector<std::vector<uint64_t>> sigs;
+        // byte equivalence classes: bytes with the same membership in every position class. Only ASCII bytes
+        // can be in a class, so all bytes >= 0x80 share the class of "in no position".
+        uint64_t bytesig[128] = {0};
+        for (int p = 0; p < npos; p++) {
+            if (p == end_pos_) continue;
+            for (int w = 0; w < 2; w++)
+                for (uint64_t bits = classes_[p].w[w]; bits; bits &= bits - 1)
+                    bytesig[w * 64 + __builtin_ctzll(bits)] |= uint64_t(1) << p;
+        }
+        uint64_t sigs[129];
         nclass_ = 0;
-        for (int c = 0; c < 256; c++) {
-            uint64_t sig = 0;
-            for (int p = 0; p < npos; p++)
-                if (p != end_pos_ && classes_[p].has(unsigned(c))) sig |= uint64_t(1) << p;
+        for (int c = 0; c < 129; c++) {
+            uint64_t sig = c < 128 ? bytesig[c] : 0;
             int k = 0;
             for (; k < nclass_; k++)
-                if (sigs[k][0] == sig) break;
-            if (k == nclass_) {
-                sigs.push_back({sig});
-                nclass_++;
-            }
-            classmap_[c] = uint8_t(k);
+                if (sigs[k] == sig) break;
+            if (k == nclass_) sigs[nclass_++] = sig;
+            if (c < 128)
+                classmap_[c] = uint8_t(k);
+            else
+                memset(classmap_ + 128, k, 128);
         }
         uint64_t restart = anchor_start_ ? 0 : start_set;
-        std::vector<uint64_t> states{start_set};
+        uint64_t states_buf[kMaxStates];
+        size_t nstates = 1;
+        states_buf[0] = start_set;
+        uint64_t *states = states_buf;
         trans_.clear();
-        for (size_t s = 0; s < states.size(); s++) {
+        trans_.reserve(size_t(nclass_) * 8);
+        for (size_t s = 0; s < nstates; s++) {
             for (int k = 0; k < nclass_; k++) {
-                uint64_t next = restart, cur = states[s] & sigs[k][0];
-                for (int p = 0; p < npos && cur; p++)
-                    if ((cur >> p) & 1) {
-                        next |= follow_[p];
-                        cur &= ~(uint64_t(1) << p);
-                    }
+                uint64_t next = restart;
+                for (uint64_t cur = states[s] & sigs[k]; cur; cur &= cur - 1) next |= follow_[__builtin_ctzll(cur)];
                 size_t t = 0;
-                for (; t < states.size(); t++)
+                for (; t < nstates; t++)
                     if (states[t] == next) break;
-                if (t == states.size()) {
-                    if (int(states.size()) >= kMaxStates) return false;
-                    states.push_back(next);
+                if (t == nstates) {
+                    if (int(nstates) >= kMaxStates) return false;
+                    states[nstates++] = next;
                 }
                 trans_.push_back(uint8_t(t));
             }
         }
-        accept_.assign(states.size(), false);
+        accept_.assign(nstates, false);
         dead_ = -1;
-        for (size_t s = 0; s < states.size(); s++) {
+        for (size_t s = 0; s < nstates; s++) {
             accept_[s] = (states[s] >> end_pos_) & 1;
             if (states[s] == 0) dead_ = int(s);
         }
