@@ -135,8 +135,10 @@ bool kg_http_stream_done(const kg_http_stream *s);
 /* Bytes queued but not yet handed to the connection (for back-pressure decisions). */
 size_t kg_http_stream_pending(kg_http_stream *s);
 /* Register a callback invoked once when the stream becomes done for any reason other than the producer's
- * own close (called immediately if it already is). Runs on a server thread: it must not block and must not
- * call kg_http_stream_close() itself (signal the producer instead). Set it at most once. */
+ * own close (called immediately, on the calling thread, if it already is). Runs on a server thread: it must
+ * not block and must not call kg_http_stream_close() itself (signal the producer instead). Set it at most
+ * once. kg_http_stream_close() waits for a running callback to return, so after close the callback's ud may
+ * be freed; hence the producer must not hold a lock the callback takes while it calls close. */
 void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud);
 /* End of stream from the producer: flush what is queued, send the final chunk, release the producer's hold on
  * s (do not use s afterwards). */
