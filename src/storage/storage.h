@@ -124,8 +124,8 @@ bool kg_store_delete(kg_store *s, const char *key, int64_t expected_mod_revision
  * allow_create is true; otherwise absence is KG_ENOTFOUND) and must produce the new bytes in *new_value /
  * *new_len (allocated in a, or any memory that outlives the call). Returning false aborts with fn's error.
  * If the new bytes equal the current ones nothing is written (like Kubernetes) and out gets the current state.
- * On a conflict fn is called again with fresh state (randomized backoff; up to 1000 attempts). out (may be NULL) gets the state
- * written (value, mod_revision = the new revision). */
+ * On a conflict fn is called again with fresh state (randomized backoff; up to 1000 attempts).
+ * out (may be NULL) gets the state written (value, mod_revision = the new revision). */
 typedef bool (*kg_store_update_fn)(void *ud, const kg_store_kv *cur, kg_arena *a, const void **new_value,
                                    size_t *new_len, kg_error *err);
 bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create, kg_store_update_fn fn, void *ud,

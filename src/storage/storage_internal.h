@@ -57,9 +57,9 @@ typedef struct kg_store_backend_ops {
     /* Keys in [start, end) (start excluded when start_after) in order, at revision rev (0 = latest), at most
      * limit (0 = all). *more set when further keys exist; *remaining = how many (or -1). *list_rev = snapshot
      * revision. KG_EGONE if rev is compacted, KG_ETIMEOUT if rev is in the future. */
-    bool (*list)(void *b, const char *start, bool start_after, const char *end, int64_t rev, int64_t limit, bool keys_only,
-                 kg_arena *a, kg_store_kv **items, size_t *n, bool *more, int64_t *remaining, int64_t *list_rev,
-                 kg_error *err);
+    bool (*list)(void *b, const char *start, bool start_after, const char *end, int64_t rev, int64_t limit,
+                 bool keys_only, kg_arena *a, kg_store_kv **items, size_t *n, bool *more, int64_t *remaining,
+                 int64_t *list_rev, kg_error *err);
     /* A durable write. On success *ev holds a reference to the committed event (caller releases). */
     bool (*write)(void *b, kg_write_op op, const char *key, const void *value, size_t value_len, int64_t expected,
                   kg_store_event **ev, kg_error *err);
