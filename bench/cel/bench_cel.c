@@ -17,7 +17,8 @@
 #include "cel/k8s/cel_k8s.h"
 #include "json/json.h"
 
-static double now_ns(void) {
+static double now_ns(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
@@ -33,16 +34,19 @@ typedef struct bench_ctx {
     kg_arena *arena;
 } bench_ctx;
 
-static bool do_compile(bench_ctx *b) {
+static bool do_compile(bench_ctx *b)
+{
     cel_program *p;
     cel_error err;
-    if (!cel_compile(b->env, b->expr, NULL, &p, &err)) return false;
+    if (!cel_compile(b->env, b->expr, NULL, &p, &err))
+        return false;
     sink += (uintptr_t)p & 1;
     cel_program_free(p);
     return true;
 }
 
-static bool do_eval(bench_ctx *b) {
+static bool do_eval(bench_ctx *b)
+{
     kg_arena_reset(b->arena);
     cel_activation *act = cel_activation_new(b->env, b->arena);
     cel_activation_set(act, "object", cel_json_to_value(b->pod));
@@ -54,7 +58,8 @@ static bool do_eval(bench_ctx *b) {
 }
 
 /* ns per call, growing the batch until it runs at least target_ns */
-static double time_once(bool (*fn)(bench_ctx *), bench_ctx *b, double target_ns) {
+static double time_once(bool (*fn)(bench_ctx *), bench_ctx *b, double target_ns)
+{
     long n = 1;
     for (;;) {
         double t0 = now_ns();
@@ -64,31 +69,37 @@ static double time_once(bool (*fn)(bench_ctx *), bench_ctx *b, double target_ns)
                 exit(1);
             }
         double dt = now_ns() - t0;
-        if (dt >= target_ns) return dt / (double)n;
+        if (dt >= target_ns)
+            return dt / (double)n;
         double grow = dt < 1e6 ? 10.0 : (target_ns * 1.05) / dt;
-        if (grow < 1.2) grow = 1.2;
+        if (grow < 1.2)
+            grow = 1.2;
         n = (long)((double)n * grow) + 1;
     }
 }
 
-static int cmp_double(const void *a, const void *b) {
+static int cmp_double(const void *a, const void *b)
+{
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static double median(double *xs, int n) {
+static double median(double *xs, int n)
+{
     qsort(xs, (size_t)n, sizeof *xs, cmp_double);
     return xs[n / 2];
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc < 3) {
         fprintf(stderr, "usage: bench_cel <pod.json> <expressions.json> [ms-per-run] [runs]\n");
         return 2;
     }
     double ms = argc > 3 ? atof(argv[3]) : 200;
     int runs = argc > 4 ? atoi(argv[4]) : 11;
-    if (runs < 1 || runs > 101) runs = 11;
+    if (runs < 1 || runs > 101)
+        runs = 11;
     const char *mode = argc > 5 ? argv[5] : "both";
     bool do_c = strcmp(mode, "eval") != 0, do_e = strcmp(mode, "compile") != 0;
     size_t podn, exn;
@@ -140,9 +151,9 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_cel: eval %s: %s\n", texts[i], cel_error_message(&out));
             return 1;
         }
-        bool ok = out.kind == CEL_BOOL ? out.u.b
-                                       : out.kind == CEL_STRING && out.n == 24 &&
-                                             memcmp(out.u.s, "prod/web-7d4b9c6f5-x2x9k", 24) == 0;
+        bool ok = out.kind == CEL_BOOL
+                      ? out.u.b
+                      : out.kind == CEL_STRING && out.n == 24 && memcmp(out.u.s, "prod/web-7d4b9c6f5-x2x9k", 24) == 0;
         if (!ok) {
             fprintf(stderr, "bench_cel: unexpected result for %s: %s\n", texts[i], cel_value_debug(&evala, &out));
             return 1;
@@ -169,7 +180,8 @@ int main(int argc, char **argv) {
         kg_buf_free(&q);
     }
     printf("  ]\n}\n");
-    for (size_t i = 0; i < nexpr; i++) cel_program_free(progs[i]);
+    for (size_t i = 0; i < nexpr; i++)
+        cel_program_free(progs[i]);
     cel_env_free(env);
     kg_arena_free(&evala);
     kg_arena_free(&data);

@@ -25,20 +25,20 @@ enum {
     CEL_K8S_LIB_URLS = 1u << 0,
     CEL_K8S_LIB_REGEX = 1u << 1,
     CEL_K8S_LIB_LISTS = 1u << 2,
-    CEL_K8S_LIB_AUTHZ = 1u << 3,          /* 1.27 */
-    CEL_K8S_LIB_QUANTITY = 1u << 4,       /* 1.28 */
-    CEL_K8S_LIB_IP = 1u << 5,             /* 1.30 */
-    CEL_K8S_LIB_CIDR = 1u << 6,           /* 1.30 */
-    CEL_K8S_LIB_FORMAT = 1u << 7,         /* 1.31 */
+    CEL_K8S_LIB_AUTHZ = 1u << 3,           /* 1.27 */
+    CEL_K8S_LIB_QUANTITY = 1u << 4,        /* 1.28 */
+    CEL_K8S_LIB_IP = 1u << 5,              /* 1.30 */
+    CEL_K8S_LIB_CIDR = 1u << 6,            /* 1.30 */
+    CEL_K8S_LIB_FORMAT = 1u << 7,          /* 1.31 */
     CEL_K8S_LIB_AUTHZ_SELECTORS = 1u << 8, /* 1.31 */
-    CEL_K8S_LIB_SEMVER = 1u << 9,         /* 1.33 (v1: semver(s, normalize)) */
+    CEL_K8S_LIB_SEMVER = 1u << 9,          /* 1.33 (v1: semver(s, normalize)) */
     CEL_K8S_LIB_ALL = 0x3ffu,
 };
 
 typedef struct cel_k8s_options {
-    int version;        /* Kubernetes minor version (33 = v1.33); 0 = all libraries */
-    unsigned disable;   /* CEL_K8S_LIB_* to leave out */
-    bool jsonpatch;     /* MutatingAdmissionPolicy environments: jsonpatch.escapeKey(s) ("~" -> "~0", "/" -> "~1") */
+    int version;      /* Kubernetes minor version (33 = v1.33); 0 = all libraries */
+    unsigned disable; /* CEL_K8S_LIB_* to leave out */
+    bool jsonpatch;   /* MutatingAdmissionPolicy environments: jsonpatch.escapeKey(s) ("~" -> "~0", "/" -> "~1") */
 } cel_k8s_options;
 
 /* Libraries a given Kubernetes minor version enables (CEL_K8S_LIB_* mask). */

@@ -16,19 +16,24 @@
 /* ------------------------------------------------------------------------------------------------------------ */
 
 #define NARGS(...) (sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *))
-#define OV(idv, fl, res, fn, costfn, ...)                                                                          \
-    {.id = (idv), .flags = (fl), .result = (res), .nargs = NARGS(__VA_ARGS__), .args = {__VA_ARGS__},             \
-     .impl = (fn), .cost = (costfn)}
+#define OV(idv, fl, res, fn, costfn, ...)                                                                              \
+    {                                                                                                                  \
+        .id = (idv), .flags = (fl), .result = (res), .nargs = NARGS(__VA_ARGS__), .args = {__VA_ARGS__}, .impl = (fn), \
+        .cost = (costfn)                                                                                               \
+    }
 #define MEMBER CEL_FN_MEMBER
 #define GLOBAL 0u
 
-static uint64_t code_points(const char *s, size_t n) {
+static uint64_t code_points(const char *s, size_t n)
+{
     uint64_t c = 0;
-    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
     return c;
 }
 
-static uint64_t value_size(cel_call_ctx *ctx, const cel_value *v) {
+static uint64_t value_size(cel_call_ctx *ctx, const cel_value *v)
+{
     (void)ctx;
     switch (v->kind) {
     case CEL_STRING: return code_points(v->u.s, v->n);
@@ -39,34 +44,43 @@ static uint64_t value_size(cel_call_ctx *ctx, const cel_value *v) {
     }
 }
 
-static uint64_t ceil_factor(uint64_t size, double f) { return (uint64_t)ceil((double)size * f); }
+static uint64_t ceil_factor(uint64_t size, double f)
+{
+    return (uint64_t)ceil((double)size * f);
+}
 
 /* ⌈0.1·len(arg0)⌉ */
-static uint64_t cost_str_traversal(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_str_traversal(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     return ceil_factor(value_size(ctx, &args[0]), 0.1);
 }
 /* ⌈0.2·len(arg0)⌉ */
-static uint64_t cost_str_traversal2(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_str_traversal2(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     return ceil_factor(value_size(ctx, &args[0]), 0.2);
 }
 /* like matches: ⌈0.1·(1+len(s))⌉ · ⌈0.25·len(re)⌉ */
-static uint64_t regex_cost(uint64_t slen, uint64_t relen) {
+static uint64_t regex_cost(uint64_t slen, uint64_t relen)
+{
     return (uint64_t)ceil((1.0 + (double)slen) * 0.1) * (uint64_t)ceil((double)relen * 0.25);
 }
-static uint64_t cost_regex(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_regex(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     return regex_cost(value_size(ctx, &args[0]), value_size(ctx, &args[1]));
 }
 /* cost.go traversalCost: strings/bytes ⌊0.1·bytes⌋, lists and maps the sum over their elements (keys and values),
  * anything else 1. */
-static uint64_t traversal_cost(cel_call_ctx *ctx, const cel_value *v, int depth) {
+static uint64_t traversal_cost(cel_call_ctx *ctx, const cel_value *v, int depth)
+{
     switch (v->kind) {
     case CEL_STRING:
     case CEL_BYTES: return (uint64_t)((double)v->n * 0.1);
     case CEL_LIST: {
-        if (depth > 64) return 1;
+        if (depth > 64)
+            return 1;
         uint64_t c = 0;
         size_t n = cel_list_size(v);
         for (size_t i = 0; i < n; i++) {
@@ -76,7 +90,8 @@ static uint64_t traversal_cost(cel_call_ctx *ctx, const cel_value *v, int depth)
         return c;
     }
     case CEL_MAP: {
-        if (depth > 64) return 1;
+        if (depth > 64)
+            return 1;
         uint64_t c = 0;
         size_t n = cel_map_size(v);
         for (size_t i = 0; i < n; i++) {
@@ -90,61 +105,87 @@ static uint64_t traversal_cost(cel_call_ctx *ctx, const cel_value *v, int depth)
     }
 }
 /* isSorted, sum, min, max, indexOf, lastIndexOf: one traversal of the receiver */
-static uint64_t cost_list(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_list(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     return traversal_cost(ctx, &args[0], 0);
 }
 /* actualSize of IP/CIDR values: ⌈bits/8⌉ (the prefix length for a CIDR) */
 static uint64_t cidr_size(const cel_value *v);
 /* containsIP: ⌈0.1·2·size(cidr)⌉ (+ ⌈0.1·len⌉ to parse a string argument) */
-static uint64_t cost_contains_ip(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_contains_ip(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     uint64_t cs = cidr_size(&args[0]);
     uint64_t c = ceil_factor(cs + cs, 0.1);
-    if (args[1].kind == CEL_STRING) c += ceil_factor(value_size(ctx, &args[1]), 0.1);
+    if (args[1].kind == CEL_STRING)
+        c += ceil_factor(value_size(ctx, &args[1]), 0.1);
     return c;
 }
 /* containsCIDR: as containsIP plus ⌈0.1·size(cidr)⌉ + 1 for masking */
-static uint64_t cost_contains_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_contains_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     uint64_t cs = cidr_size(&args[0]);
     uint64_t c = ceil_factor(cs + cs, 0.1) + ceil_factor(cs, 0.1) + 1;
-    if (args[1].kind == CEL_STRING) c += ceil_factor(value_size(ctx, &args[1]), 0.1);
+    if (args[1].kind == CEL_STRING)
+        c += ceil_factor(value_size(ctx, &args[1]), 0.1);
     return c;
 }
-static uint64_t cost_check(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_check(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)ctx, (void)args, (void)n, (void)r;
     return 350000;
 }
 
-static cel_value err_msg(cel_call_ctx *ctx, const char *msg) { return cel_error_new(cel_call_arena(ctx), "%s", msg); }
-static cel_value no_overload(cel_call_ctx *ctx) { return err_msg(ctx, "no such overload"); }
-static cel_value str_val(const char *s) { return cel_string(s, strlen(s)); }
+static cel_value err_msg(cel_call_ctx *ctx, const char *msg)
+{
+    return cel_error_new(cel_call_arena(ctx), "%s", msg);
+}
+static cel_value no_overload(cel_call_ctx *ctx)
+{
+    return err_msg(ctx, "no such overload");
+}
+static cel_value str_val(const char *s)
+{
+    return cel_string(s, strlen(s));
+}
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* opaque types                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static bool quantity_equal(const cel_value *a, const cel_value *b) {
+static bool quantity_equal(const cel_value *a, const cel_value *b)
+{
     return cel_k8s_quantity_cmp(a->u.ptr, b->u.ptr) == 0;
 }
-static bool ip_equal(const cel_value *a, const cel_value *b) { return cel_k8s_ip_equal(a->u.ptr, b->u.ptr); }
-static bool cidr_equal(const cel_value *a, const cel_value *b) { return cel_k8s_cidr_equal(a->u.ptr, b->u.ptr); }
-static bool semver_equal(const cel_value *a, const cel_value *b) {
+static bool ip_equal(const cel_value *a, const cel_value *b)
+{
+    return cel_k8s_ip_equal(a->u.ptr, b->u.ptr);
+}
+static bool cidr_equal(const cel_value *a, const cel_value *b)
+{
+    return cel_k8s_cidr_equal(a->u.ptr, b->u.ptr);
+}
+static bool semver_equal(const cel_value *a, const cel_value *b)
+{
     return cel_k8s_semver_compare(a->u.ptr, b->u.ptr) == 0;
 }
-static bool url_equal(const cel_value *a, const cel_value *b) {
+static bool url_equal(const cel_value *a, const cel_value *b)
+{
     const cel_k8s_url *x = a->u.ptr, *y = b->u.ptr;
     return strcmp(x->scheme, y->scheme) == 0 && strcmp(x->opaque, y->opaque) == 0 && strcmp(x->host, y->host) == 0 &&
            strcmp(x->path, y->path) == 0 && strcmp(x->raw_path, y->raw_path) == 0 &&
            strcmp(x->raw_query, y->raw_query) == 0 && x->has_user == y->has_user;
 }
-static cel_value ip_to_string_vt(cel_call_ctx *ctx, const cel_value *v) {
+static cel_value ip_to_string_vt(cel_call_ctx *ctx, const cel_value *v)
+{
     char buf[64];
     size_t n = cel_k8s_ip_format(v->u.ptr, buf);
     return cel_string_copy(cel_call_arena(ctx), buf, n);
 }
-static cel_value cidr_to_string_vt(cel_call_ctx *ctx, const cel_value *v) {
+static cel_value cidr_to_string_vt(cel_call_ctx *ctx, const cel_value *v)
+{
     char buf[64];
     size_t n = cel_k8s_cidr_format(v->u.ptr, buf);
     return cel_string_copy(cel_call_arena(ctx), buf, n);
@@ -168,14 +209,18 @@ static const cel_opaque_vt VT_DECISION = {"kubernetes.authorization.Decision", N
 /* regex: find / findAll                                                                                         */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static void free_regex(void *p) { cel_regex_free(p); }
+static void free_regex(void *p)
+{
+    cel_regex_free(p);
+}
 
 static void *prepare_regex(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
-                           const char **error) {
-    if (n < 2 || !is_const[1] || consts[1].kind != CEL_STRING) return NULL;
+                           const char **error)
+{
+    if (n < 2 || !is_const[1] || consts[1].kind != CEL_STRING)
+        return NULL;
     char ebuf[512];
-    cel_regex *re =
-        cel_regex_compile(consts[1].u.s, consts[1].n, 0, CEL_REGEX_GO_ERRORS, ebuf, sizeof ebuf);
+    cel_regex *re = cel_regex_compile(consts[1].u.s, consts[1].n, 0, CEL_REGEX_GO_ERRORS, ebuf, sizeof ebuf);
     if (!re) {
         *error = kg_arena_strdup(cel_prepare_arena(pc), ebuf);
         return NULL;
@@ -184,10 +229,12 @@ static void *prepare_regex(cel_prepare_ctx *pc, const cel_value *consts, const b
     return re;
 }
 
-static cel_regex *get_regex(cel_call_ctx *ctx, const cel_value *pat, bool *owned, cel_value *err) {
+static cel_regex *get_regex(cel_call_ctx *ctx, const cel_value *pat, bool *owned, cel_value *err)
+{
     cel_regex *re = cel_call_state(ctx);
     *owned = false;
-    if (re) return re;
+    if (re)
+        return re;
     char ebuf[512];
     re = cel_regex_compile(pat->u.s, pat->n, 0, CEL_REGEX_GO_ERRORS, ebuf, sizeof ebuf);
     if (!re) {
@@ -198,16 +245,20 @@ static cel_regex *get_regex(cel_call_ctx *ctx, const cel_value *pat, bool *owned
     return re;
 }
 
-static cel_value fn_find(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_find(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     bool owned;
     cel_value err;
     cel_regex *re = get_regex(ctx, &args[1], &owned, &err);
-    if (!re) return err;
+    if (!re)
+        return err;
     size_t s, e;
     cel_value r = cel_string("", 0);
-    if (cel_regex_find(re, ARG_STR(0), 0, &s, &e)) r = cel_string(args[0].u.s + s, e - s);
-    if (owned) cel_regex_free(re);
+    if (cel_regex_find(re, ARG_STR(0), 0, &s, &e))
+        r = cel_string(args[0].u.s + s, e - s);
+    if (owned)
+        cel_regex_free(re);
     return r;
 }
 
@@ -218,7 +269,8 @@ typedef struct match_acc {
     size_t n, cap;
 } match_acc;
 
-static bool collect_match(void *ud, size_t s, size_t e) {
+static bool collect_match(void *ud, size_t s, size_t e)
+{
     match_acc *m = ud;
     if (m->n == m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 8;
@@ -229,22 +281,27 @@ static bool collect_match(void *ud, size_t s, size_t e) {
     return true;
 }
 
-static cel_value find_all(cel_call_ctx *ctx, const cel_value *args, int64_t limit) {
+static cel_value find_all(cel_call_ctx *ctx, const cel_value *args, int64_t limit)
+{
     bool owned;
     cel_value err;
     cel_regex *re = get_regex(ctx, &args[1], &owned, &err);
-    if (!re) return err;
+    if (!re)
+        return err;
     match_acc m = {cel_call_arena(ctx), args[0].u.s, NULL, 0, 0};
     cel_regex_find_all(re, ARG_STR(0), limit, collect_match, &m);
-    if (owned) cel_regex_free(re);
+    if (owned)
+        cel_regex_free(re);
     return cel_list_new(m.a, m.items, m.n);
 }
 
-static cel_value fn_find_all(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_find_all(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return find_all(ctx, args, -1);
 }
-static cel_value fn_find_all_n(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_find_all_n(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return find_all(ctx, args, args[2].u.i);
 }
@@ -253,27 +310,41 @@ static cel_value fn_find_all_n(cel_call_ctx *ctx, const cel_value *args, size_t 
 /* lists                                                                                                         */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static bool is_num(const cel_value *v) { return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE; }
+static bool is_num(const cel_value *v)
+{
+    return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE;
+}
 
-static int cmp3(long double a, long double b) { return (a > b) - (a < b); }
+static int cmp3(long double a, long double b)
+{
+    return (a > b) - (a < b);
+}
 
 /* CEL ordering with cross-type numeric comparison; false when the pair is not comparable. */
-static bool compare_vals(const cel_value *a, const cel_value *b, int *out) {
+static bool compare_vals(const cel_value *a, const cel_value *b, int *out)
+{
     if (is_num(a) && is_num(b)) {
-        if (a->kind == CEL_INT && b->kind == CEL_INT) *out = (a->u.i > b->u.i) - (a->u.i < b->u.i);
-        else if (a->kind == CEL_UINT && b->kind == CEL_UINT) *out = (a->u.u > b->u.u) - (a->u.u < b->u.u);
+        if (a->kind == CEL_INT && b->kind == CEL_INT)
+            *out = (a->u.i > b->u.i) - (a->u.i < b->u.i);
+        else if (a->kind == CEL_UINT && b->kind == CEL_UINT)
+            *out = (a->u.u > b->u.u) - (a->u.u < b->u.u);
         else if (a->kind == CEL_INT && b->kind == CEL_UINT)
             *out = a->u.i < 0 ? -1 : (((uint64_t)a->u.i > b->u.u) - ((uint64_t)a->u.i < b->u.u));
         else if (a->kind == CEL_UINT && b->kind == CEL_INT)
             *out = b->u.i < 0 ? 1 : ((a->u.u > (uint64_t)b->u.i) - (a->u.u < (uint64_t)b->u.i));
         else {
-            long double x = a->kind == CEL_INT ? (long double)a->u.i : a->kind == CEL_UINT ? (long double)a->u.u : a->u.d;
-            long double y = b->kind == CEL_INT ? (long double)b->u.i : b->kind == CEL_UINT ? (long double)b->u.u : b->u.d;
+            long double x = a->kind == CEL_INT    ? (long double)a->u.i
+                            : a->kind == CEL_UINT ? (long double)a->u.u
+                                                  : a->u.d;
+            long double y = b->kind == CEL_INT    ? (long double)b->u.i
+                            : b->kind == CEL_UINT ? (long double)b->u.u
+                                                  : b->u.d;
             *out = cmp3(x, y);
         }
         return true;
     }
-    if (a->kind != b->kind) return false;
+    if (a->kind != b->kind)
+        return false;
     switch (a->kind) {
     case CEL_BOOL: *out = (int)a->u.b - (int)b->u.b; return true;
     case CEL_STRING:
@@ -291,65 +362,82 @@ static bool compare_vals(const cel_value *a, const cel_value *b, int *out) {
     }
 }
 
-static cel_value fn_is_sorted(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_sorted(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     size_t sz = cel_list_size(&args[0]);
     cel_value prev = {0};
     for (size_t i = 0; i < sz; i++) {
         cel_value v = cel_list_get(ctx, &args[0], i);
-        if (v.kind == CEL_ERROR) return v;
+        if (v.kind == CEL_ERROR)
+            return v;
         if (i > 0) {
             int c;
-            if (!compare_vals(&prev, &v, &c)) return no_overload(ctx);
-            if (c == 1) return cel_bool(false);
+            if (!compare_vals(&prev, &v, &c))
+                return no_overload(ctx);
+            if (c == 1)
+                return cel_bool(false);
         }
         prev = v;
     }
     return cel_bool(true);
 }
 
-static cel_value list_minmax(cel_call_ctx *ctx, const cel_value *list, int prefer, const char *op) {
+static cel_value list_minmax(cel_call_ctx *ctx, const cel_value *list, int prefer, const char *op)
+{
     size_t sz = cel_list_size(list);
     cel_value best = {0};
     for (size_t i = 0; i < sz; i++) {
         cel_value v = cel_list_get(ctx, list, i);
-        if (v.kind == CEL_ERROR) return v;
+        if (v.kind == CEL_ERROR)
+            return v;
         if (i == 0) {
             best = v;
             continue;
         }
         int c;
-        if (!compare_vals(&best, &v, &c)) return no_overload(ctx);
-        if (c == prefer) best = v;
+        if (!compare_vals(&best, &v, &c))
+            return no_overload(ctx);
+        if (c == prefer)
+            best = v;
     }
-    if (sz == 0) return cel_error_new(cel_call_arena(ctx), "%s called on empty list", op);
+    if (sz == 0)
+        return cel_error_new(cel_call_arena(ctx), "%s called on empty list", op);
     return best;
 }
-static cel_value fn_min(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_min(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return list_minmax(ctx, &args[0], 1, "min");
 }
-static cel_value fn_max(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_max(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return list_minmax(ctx, &args[0], -1, "max");
 }
 
-static cel_value list_sum(cel_call_ctx *ctx, const cel_value *list, cel_value acc) {
+static cel_value list_sum(cel_call_ctx *ctx, const cel_value *list, cel_value acc)
+{
     size_t sz = cel_list_size(list);
     for (size_t i = 0; i < sz; i++) {
         cel_value v = cel_list_get(ctx, list, i);
-        if (v.kind == CEL_ERROR) return v;
-        if (v.kind != acc.kind) return no_overload(ctx);
+        if (v.kind == CEL_ERROR)
+            return v;
+        if (v.kind != acc.kind)
+            return no_overload(ctx);
         switch (v.kind) {
         case CEL_INT:
-            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) return err_msg(ctx, "integer overflow");
+            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i))
+                return err_msg(ctx, "integer overflow");
             break;
         case CEL_UINT:
-            if (__builtin_add_overflow(acc.u.u, v.u.u, &acc.u.u)) return err_msg(ctx, "unsigned integer overflow");
+            if (__builtin_add_overflow(acc.u.u, v.u.u, &acc.u.u))
+                return err_msg(ctx, "unsigned integer overflow");
             break;
         case CEL_DOUBLE: acc.u.d += v.u.d; break;
         case CEL_DURATION:
-            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) return err_msg(ctx, "integer overflow");
+            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i))
+                return err_msg(ctx, "integer overflow");
             break;
         default: return no_overload(ctx);
         }
@@ -360,7 +448,8 @@ static cel_value list_sum(cel_call_ctx *ctx, const cel_value *list, cel_value ac
  * dispatch cannot tell list(int) from list(uint)); an empty list gives the zero of the overload's type (ud). */
 static const uint8_t ZERO_INT = CEL_INT, ZERO_UINT = CEL_UINT, ZERO_DOUBLE = CEL_DOUBLE, ZERO_DURATION = CEL_DURATION;
 
-static cel_value zero_of(int kind) {
+static cel_value zero_of(int kind)
+{
     switch (kind) {
     case CEL_UINT: return cel_uint(0);
     case CEL_DOUBLE: return cel_double(0);
@@ -369,32 +458,39 @@ static cel_value zero_of(int kind) {
     }
 }
 
-static cel_value fn_sum(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sum(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const uint8_t *zk = cel_call_userdata(ctx);
-    if (cel_list_size(&args[0]) == 0) return zero_of(zk ? *zk : CEL_INT);
+    if (cel_list_size(&args[0]) == 0)
+        return zero_of(zk ? *zk : CEL_INT);
     cel_value first = cel_list_get(ctx, &args[0], 0);
-    if (first.kind == CEL_ERROR) return first;
+    if (first.kind == CEL_ERROR)
+        return first;
     if (first.kind != CEL_INT && first.kind != CEL_UINT && first.kind != CEL_DOUBLE && first.kind != CEL_DURATION)
         return no_overload(ctx);
     return list_sum(ctx, &args[0], zero_of(first.kind));
 }
 
-static cel_value fn_index_of(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_index_of(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     size_t sz = cel_list_size(&args[0]);
     for (size_t i = 0; i < sz; i++) {
         cel_value v = cel_list_get(ctx, &args[0], i);
-        if (cel_value_equal(ctx, &v, &args[1])) return cel_int((int64_t)i);
+        if (cel_value_equal(ctx, &v, &args[1]))
+            return cel_int((int64_t)i);
     }
     return cel_int(-1);
 }
-static cel_value fn_last_index_of(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_last_index_of(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     size_t sz = cel_list_size(&args[0]);
     for (size_t i = sz; i-- > 0;) {
         cel_value v = cel_list_get(ctx, &args[0], i);
-        if (cel_value_equal(ctx, &v, &args[1])) return cel_int((int64_t)i);
+        if (cel_value_equal(ctx, &v, &args[1]))
+            return cel_int((int64_t)i);
     }
     return cel_int(-1);
 }
@@ -403,40 +499,49 @@ static cel_value fn_last_index_of(cel_call_ctx *ctx, const cel_value *args, size
 /* urls                                                                                                          */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static cel_value fn_url(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_url *u = kg_arena_alloc(a, sizeof *u);
     const char *err = NULL;
-    if (!cel_k8s_url_from_string(a, ARG_STR(0), u, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_url_from_string(a, ARG_STR(0), u, &err))
+        return err_msg(ctx, err);
     return cel_opaque(&VT_URL, u);
 }
-static cel_value fn_is_url(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_url(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_url u;
     return cel_bool(cel_k8s_url_parse_request_uri(cel_call_arena(ctx), ARG_STR(0), &u, NULL));
 }
-static cel_value fn_url_scheme(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_scheme(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return str_val(((const cel_k8s_url *)args[0].u.ptr)->scheme);
 }
-static cel_value fn_url_host(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_host(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return str_val(((const cel_k8s_url *)args[0].u.ptr)->host);
 }
-static cel_value fn_url_hostname(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_hostname(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return str_val(cel_k8s_url_hostname(cel_call_arena(ctx), args[0].u.ptr));
 }
-static cel_value fn_url_port(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_port(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return str_val(cel_k8s_url_port(cel_call_arena(ctx), args[0].u.ptr));
 }
-static cel_value fn_url_escaped_path(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_escaped_path(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return str_val(cel_k8s_url_escaped_path(cel_call_arena(ctx), args[0].u.ptr));
 }
-static cel_value fn_url_query(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_url_query(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_query_entry *ents;
@@ -446,7 +551,8 @@ static cel_value fn_url_query(cel_call_ctx *ctx, const cel_value *args, size_t n
     for (size_t i = 0; i < ne; i++) {
         keys[i] = str_val(ents[i].key);
         cel_value *items = kg_arena_alloc(a, ents[i].nvals * sizeof(cel_value));
-        for (size_t j = 0; j < ents[i].nvals; j++) items[j] = str_val(ents[i].vals[j]);
+        for (size_t j = 0; j < ents[i].nvals; j++)
+            items[j] = str_val(ents[i].vals[j]);
         vals[i] = cel_list_new(a, items, ents[i].nvals);
     }
     return cel_map_new(a, keys, vals, ne);
@@ -456,78 +562,96 @@ static cel_value fn_url_query(cel_call_ctx *ctx, const cel_value *args, size_t n
 /* quantity                                                                                                      */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static cel_value quantity_val(kg_arena *a, const cel_k8s_quantity *q) {
+static cel_value quantity_val(kg_arena *a, const cel_k8s_quantity *q)
+{
     cel_k8s_quantity *p = kg_arena_alloc(a, sizeof *p);
     *p = *q;
     return cel_opaque(&VT_QUANTITY, p);
 }
 #define Q(i) ((const cel_k8s_quantity *)args[i].u.ptr)
 
-static cel_value fn_quantity(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_quantity(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_quantity q;
     const char *err;
-    if (!cel_k8s_quantity_parse(a, ARG_STR(0), &q, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_quantity_parse(a, ARG_STR(0), &q, &err))
+        return err_msg(ctx, err);
     return quantity_val(a, &q);
 }
-static cel_value fn_is_quantity(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_quantity(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_quantity q;
     return cel_bool(cel_k8s_quantity_parse(cel_call_arena(ctx), ARG_STR(0), &q, NULL));
 }
-static cel_value fn_q_sign(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_sign(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int(cel_k8s_quantity_sign(Q(0)));
 }
-static cel_value fn_q_gt(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_gt(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_quantity_cmp(Q(0), Q(1)) == 1);
 }
-static cel_value fn_q_lt(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_lt(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_quantity_cmp(Q(0), Q(1)) == -1);
 }
-static cel_value fn_q_cmp(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_cmp(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int(cel_k8s_quantity_cmp(Q(0), Q(1)));
 }
-static cel_value fn_q_float(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_float(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_double(cel_k8s_quantity_as_approximate_float(Q(0)));
 }
-static cel_value fn_q_as_int(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_as_int(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     int64_t v;
-    if (!cel_k8s_quantity_as_int64(Q(0), &v)) return err_msg(ctx, "cannot convert value to integer");
+    if (!cel_k8s_quantity_as_int64(Q(0), &v))
+        return err_msg(ctx, "cannot convert value to integer");
     return cel_int(v);
 }
-static cel_value fn_q_is_int(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_is_int(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     int64_t v;
     return cel_bool(cel_k8s_quantity_as_int64(Q(0), &v));
 }
-static cel_value q_addsub(cel_call_ctx *ctx, const cel_k8s_quantity *x, const cel_k8s_quantity *y, bool sub) {
+static cel_value q_addsub(cel_call_ctx *ctx, const cel_k8s_quantity *x, const cel_k8s_quantity *y, bool sub)
+{
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_quantity r;
     bool ok = sub ? cel_k8s_quantity_sub(a, x, y, &r) : cel_k8s_quantity_add(a, x, y, &r);
-    if (!ok) return err_msg(ctx, "quantity arithmetic result too large");
+    if (!ok)
+        return err_msg(ctx, "quantity arithmetic result too large");
     return quantity_val(a, &r);
 }
-static cel_value fn_q_add(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_add(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return q_addsub(ctx, Q(0), Q(1), false);
 }
-static cel_value fn_q_add_int(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_add_int(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_quantity y = cel_k8s_quantity_from_int(args[1].u.i);
     return q_addsub(ctx, Q(0), &y, false);
 }
-static cel_value fn_q_sub(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_sub(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return q_addsub(ctx, Q(0), Q(1), true);
 }
-static cel_value fn_q_sub_int(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_q_sub_int(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_quantity y = cel_k8s_quantity_from_int(args[1].u.i);
     return q_addsub(ctx, Q(0), &y, true);
@@ -540,117 +664,145 @@ static cel_value fn_q_sub_int(cel_call_ctx *ctx, const cel_value *args, size_t n
 #define IPP(i) ((const cel_k8s_ip *)args[i].u.ptr)
 #define CIDRP(i) ((const cel_k8s_cidr *)args[i].u.ptr)
 
-static uint64_t cidr_size(const cel_value *v) {
+static uint64_t cidr_size(const cel_value *v)
+{
     return (uint64_t)(((const cel_k8s_cidr *)v->u.ptr)->bits + 7) / 8;
 }
 
-static cel_value ip_val(kg_arena *a, const cel_k8s_ip *ip) {
+static cel_value ip_val(kg_arena *a, const cel_k8s_ip *ip)
+{
     cel_k8s_ip *p = kg_arena_alloc(a, sizeof *p);
     *p = *ip;
     return cel_opaque(&VT_IP, p);
 }
-static cel_value cidr_val(kg_arena *a, const cel_k8s_cidr *c) {
+static cel_value cidr_val(kg_arena *a, const cel_k8s_cidr *c)
+{
     cel_k8s_cidr *p = kg_arena_alloc(a, sizeof *p);
     *p = *c;
     return cel_opaque(&VT_CIDR, p);
 }
-static cel_value fn_ip(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_ip ip;
     const char *err;
-    if (!cel_k8s_ip_parse(a, ARG_STR(0), &ip, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_ip_parse(a, ARG_STR(0), &ip, &err))
+        return err_msg(ctx, err);
     return ip_val(a, &ip);
 }
-static cel_value fn_is_ip(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_ip(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_ip ip;
     return cel_bool(cel_k8s_ip_parse(cel_call_arena(ctx), ARG_STR(0), &ip, NULL));
 }
-static cel_value fn_ip_is_canonical(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_is_canonical(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     bool r;
     const char *err;
-    if (!cel_k8s_ip_is_canonical(cel_call_arena(ctx), ARG_STR(0), &r, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_ip_is_canonical(cel_call_arena(ctx), ARG_STR(0), &r, &err))
+        return err_msg(ctx, err);
     return cel_bool(r);
 }
-static cel_value fn_ip_family(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_family(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int(IPP(0)->family);
 }
-static cel_value fn_ip_unspec(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_unspec(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_ip_is_unspecified(IPP(0)));
 }
-static cel_value fn_ip_loopback(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_loopback(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_ip_is_loopback(IPP(0)));
 }
-static cel_value fn_ip_llmc(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_llmc(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_ip_is_link_local_multicast(IPP(0)));
 }
-static cel_value fn_ip_lluc(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_lluc(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_ip_is_link_local_unicast(IPP(0)));
 }
-static cel_value fn_ip_global(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_global(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_ip_is_global_unicast(IPP(0)));
 }
-static cel_value fn_ip_string(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_ip_string(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return ip_to_string_vt(ctx, &args[0]);
 }
-static cel_value fn_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_cidr c;
     const char *err;
-    if (!cel_k8s_cidr_parse(a, ARG_STR(0), &c, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_cidr_parse(a, ARG_STR(0), &c, &err))
+        return err_msg(ctx, err);
     return cidr_val(a, &c);
 }
-static cel_value fn_is_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_cidr c;
     return cel_bool(cel_k8s_cidr_parse(cel_call_arena(ctx), ARG_STR(0), &c, NULL));
 }
-static cel_value fn_cidr_contains_ip(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_contains_ip(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_cidr_contains_ip(CIDRP(0), IPP(1)));
 }
-static cel_value fn_cidr_contains_ip_str(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_contains_ip_str(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_ip ip;
     const char *err;
-    if (!cel_k8s_ip_parse(cel_call_arena(ctx), ARG_STR(1), &ip, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_ip_parse(cel_call_arena(ctx), ARG_STR(1), &ip, &err))
+        return err_msg(ctx, err);
     return cel_bool(cel_k8s_cidr_contains_ip(CIDRP(0), &ip));
 }
-static cel_value fn_cidr_contains_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_contains_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_cidr_contains_cidr(CIDRP(0), CIDRP(1)));
 }
-static cel_value fn_cidr_contains_cidr_str(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_contains_cidr_str(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_cidr c;
     const char *err;
-    if (!cel_k8s_cidr_parse(cel_call_arena(ctx), ARG_STR(1), &c, &err)) return err_msg(ctx, err);
+    if (!cel_k8s_cidr_parse(cel_call_arena(ctx), ARG_STR(1), &c, &err))
+        return err_msg(ctx, err);
     return cel_bool(cel_k8s_cidr_contains_cidr(CIDRP(0), &c));
 }
-static cel_value fn_cidr_ip(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_ip(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return ip_val(cel_call_arena(ctx), &CIDRP(0)->ip);
 }
-static cel_value fn_cidr_masked(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_masked(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_cidr m = cel_k8s_cidr_masked(CIDRP(0));
     return cidr_val(cel_call_arena(ctx), &m);
 }
-static cel_value fn_cidr_prefix_length(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_prefix_length(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int(CIDRP(0)->bits);
 }
-static cel_value fn_cidr_string(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_cidr_string(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return cidr_to_string_vt(ctx, &args[0]);
 }
@@ -661,56 +813,68 @@ static cel_value fn_cidr_string(cel_call_ctx *ctx, const cel_value *args, size_t
 
 #define SV(i) ((const cel_k8s_semver *)args[i].u.ptr)
 
-static cel_value semver_make(cel_call_ctx *ctx, const cel_value *s, bool normalize) {
+static cel_value semver_make(cel_call_ctx *ctx, const cel_value *s, bool normalize)
+{
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_semver *v = kg_arena_alloc(a, sizeof *v);
     const char *err = NULL;
     bool ok = normalize ? cel_k8s_semver_parse_normalize(a, s->u.s, s->n, v, &err)
                         : cel_k8s_semver_parse(a, s->u.s, s->n, v, &err);
-    if (!ok) return err_msg(ctx, err);
+    if (!ok)
+        return err_msg(ctx, err);
     return cel_opaque(&VT_SEMVER, v);
 }
-static cel_value fn_semver(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_semver(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return semver_make(ctx, &args[0], false);
 }
-static cel_value fn_semver_norm(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_semver_norm(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return semver_make(ctx, &args[0], args[1].u.b);
 }
-static cel_value fn_is_semver(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_semver(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_semver v;
     return cel_bool(cel_k8s_semver_parse(cel_call_arena(ctx), ARG_STR(0), &v, NULL));
 }
-static cel_value fn_is_semver_norm(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_is_semver_norm(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     cel_k8s_semver v;
     kg_arena *a = cel_call_arena(ctx);
     return cel_bool(args[1].u.b ? cel_k8s_semver_parse_normalize(a, ARG_STR(0), &v, NULL)
                                 : cel_k8s_semver_parse(a, ARG_STR(0), &v, NULL));
 }
-static cel_value fn_sv_major(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_major(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int((int64_t)SV(0)->major);
 }
-static cel_value fn_sv_minor(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_minor(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int((int64_t)SV(0)->minor);
 }
-static cel_value fn_sv_patch(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_patch(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int((int64_t)SV(0)->patch);
 }
-static cel_value fn_sv_gt(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_gt(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_semver_compare(SV(0), SV(1)) == 1);
 }
-static cel_value fn_sv_lt(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_lt(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(cel_k8s_semver_compare(SV(0), SV(1)) == -1);
 }
-static cel_value fn_sv_cmp(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_sv_cmp(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_int(cel_k8s_semver_compare(SV(0), SV(1)));
 }
@@ -719,28 +883,35 @@ static cel_value fn_sv_cmp(cel_call_ctx *ctx, const cel_value *args, size_t n) {
 /* format                                                                                                        */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static cel_value fn_format_const(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_format_const(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)args, (void)n;
     return cel_opaque(&VT_FORMAT, cel_call_userdata(ctx));
 }
-static cel_value fn_format_named(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_format_named(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const cel_k8s_format *f = cel_k8s_format_lookup(ARG_STR(0));
-    if (!f) return cel_optional_none();
+    if (!f)
+        return cel_optional_none();
     return cel_optional_of(cel_call_arena(ctx), cel_opaque(&VT_FORMAT, f));
 }
-static cel_value fn_format_validate(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_format_validate(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const cel_k8s_format *f = args[0].u.ptr;
     kg_arena *a = cel_call_arena(ctx);
     const char *errs[4];
     size_t k = f->validate(a, ARG_STR(1), errs);
-    if (k == 0) return cel_optional_none();
+    if (k == 0)
+        return cel_optional_none();
     cel_value items[4];
-    for (size_t i = 0; i < k; i++) items[i] = str_val(errs[i]);
+    for (size_t i = 0; i < k; i++)
+        items[i] = str_val(errs[i]);
     return cel_optional_of(a, cel_list_new(a, items, k));
 }
-static uint64_t cost_format_validate(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r) {
+static uint64_t cost_format_validate(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
+{
     (void)n, (void)r;
     const cel_k8s_format *f = args[0].u.ptr;
     return regex_cost(value_size(ctx, &args[1]), (uint64_t)f->max_regex_size);
@@ -770,7 +941,8 @@ typedef struct decision {
     const char *reason, *error;
 } decision;
 
-cel_value cel_k8s_authorizer_value(kg_arena *a, const cel_k8s_authorizer *az) {
+cel_value cel_k8s_authorizer_value(kg_arena *a, const cel_k8s_authorizer *az)
+{
     authz_obj *o = kg_arena_calloc(a, sizeof *o);
     o->az = az;
     return cel_opaque(&VT_AUTHORIZER, o);
@@ -778,7 +950,8 @@ cel_value cel_k8s_authorizer_value(kg_arena *a, const cel_k8s_authorizer *az) {
 
 cel_value cel_k8s_request_resource_value(kg_arena *a, const cel_k8s_authorizer *az, const char *group,
                                          const char *resource, const char *subresource, const char *namespace_,
-                                         const char *name) {
+                                         const char *name)
+{
     authz_obj *o = kg_arena_calloc(a, sizeof *o);
     o->az = az;
     resource_check *rc = kg_arena_calloc(a, sizeof *rc);
@@ -791,16 +964,19 @@ cel_value cel_k8s_request_resource_value(kg_arena *a, const cel_k8s_authorizer *
     return cel_opaque(&VT_RESOURCECHECK, rc);
 }
 
-static const char *dup_arg(cel_call_ctx *ctx, const cel_value *v) {
+static const char *dup_arg(cel_call_ctx *ctx, const cel_value *v)
+{
     return kg_arena_strndup(cel_call_arena(ctx), v->u.s, v->n);
 }
 
 /* strings.TrimSpace(s) == "" (ASCII and the Latin-1 Unicode spaces Go also trims) */
-static bool blank(const cel_value *v) {
+static bool blank(const cel_value *v)
+{
     const unsigned char *s = (const unsigned char *)v->u.s;
     for (uint32_t i = 0; i < v->n; i++) {
         unsigned char c = s[i];
-        if (c == ' ' || (c >= '\t' && c <= '\r')) continue;
+        if (c == ' ' || (c >= '\t' && c <= '\r'))
+            continue;
         if (c == 0xC2 && i + 1 < v->n && (s[i + 1] == 0x85 || s[i + 1] == 0xA0)) {
             i++;
             continue;
@@ -810,15 +986,18 @@ static bool blank(const cel_value *v) {
     return true;
 }
 
-static cel_value fn_az_path(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_az_path(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
-    if (blank(&args[1])) return err_msg(ctx, "path must not be empty");
+    if (blank(&args[1]))
+        return err_msg(ctx, "path must not be empty");
     path_check *p = kg_arena_calloc(cel_call_arena(ctx), sizeof *p);
     p->au = args[0].u.ptr;
     p->path = dup_arg(ctx, &args[1]);
     return cel_opaque(&VT_PATHCHECK, p);
 }
-static cel_value fn_az_group(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_az_group(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     resource_check *g = kg_arena_calloc(cel_call_arena(ctx), sizeof *g);
     g->au = args[0].u.ptr;
@@ -826,20 +1005,24 @@ static cel_value fn_az_group(cel_call_ctx *ctx, const cel_value *args, size_t n)
     g->resource = g->subresource = g->ns = g->name = "";
     return cel_opaque(&VT_GROUPCHECK, g);
 }
-static cel_value fn_az_service_account(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_az_service_account(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const authz_obj *base = args[0].u.ptr;
     const char *errs[4];
     kg_arena *a = cel_call_arena(ctx);
-    if (cel_k8s_is_dns1123_subdomain(a, args[2].u.s, args[2].n, errs)) return err_msg(ctx, "Invalid service account name");
-    if (cel_k8s_is_dns1123_label(a, args[1].u.s, args[1].n, errs)) return err_msg(ctx, "Invalid service account namespace");
+    if (cel_k8s_is_dns1123_subdomain(a, args[2].u.s, args[2].n, errs))
+        return err_msg(ctx, "Invalid service account name");
+    if (cel_k8s_is_dns1123_label(a, args[1].u.s, args[1].n, errs))
+        return err_msg(ctx, "Invalid service account namespace");
     authz_obj *o = kg_arena_calloc(cel_call_arena(ctx), sizeof *o);
     o->az = base->az;
     o->sa_ns = dup_arg(ctx, &args[1]);
     o->sa_name = dup_arg(ctx, &args[2]);
     return cel_opaque(&VT_AUTHORIZER, o);
 }
-static cel_value rc_with(cel_call_ctx *ctx, const cel_value *args, int field) {
+static cel_value rc_with(cel_call_ctx *ctx, const cel_value *args, int field)
+{
     resource_check *r = kg_arena_alloc(cel_call_arena(ctx), sizeof *r);
     *r = *(const resource_check *)args[0].u.ptr;
     const char *v = dup_arg(ctx, &args[1]);
@@ -853,33 +1036,41 @@ static cel_value rc_with(cel_call_ctx *ctx, const cel_value *args, int field) {
     }
     return cel_opaque(&VT_RESOURCECHECK, r);
 }
-static cel_value fn_gc_resource(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_gc_resource(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
-    if (blank(&args[1])) return err_msg(ctx, "resource must not be empty");
+    if (blank(&args[1]))
+        return err_msg(ctx, "resource must not be empty");
     return rc_with(ctx, args, 0);
 }
-static cel_value fn_rc_subresource(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_rc_subresource(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return rc_with(ctx, args, 1);
 }
-static cel_value fn_rc_namespace(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_rc_namespace(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return rc_with(ctx, args, 2);
 }
-static cel_value fn_rc_name(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_rc_name(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return rc_with(ctx, args, 3);
 }
-static cel_value fn_rc_field_selector(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_rc_field_selector(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return rc_with(ctx, args, 4);
 }
-static cel_value fn_rc_label_selector(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_rc_label_selector(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     return rc_with(ctx, args, 5);
 }
 
-static cel_value run_check(cel_call_ctx *ctx, const authz_obj *au, cel_k8s_authz_attrs *attrs) {
+static cel_value run_check(cel_call_ctx *ctx, const authz_obj *au, cel_k8s_authz_attrs *attrs)
+{
     kg_arena *a = cel_call_arena(ctx);
     decision *d = kg_arena_calloc(a, sizeof *d);
     attrs->sa_namespace = au->sa_ns;
@@ -892,7 +1083,8 @@ static cel_value run_check(cel_call_ctx *ctx, const authz_obj *au, cel_k8s_authz
     }
     return cel_opaque(&VT_DECISION, d);
 }
-static cel_value fn_path_check(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_path_check(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const path_check *p = args[0].u.ptr;
     cel_k8s_authz_attrs at = {0};
@@ -900,7 +1092,8 @@ static cel_value fn_path_check(cel_call_ctx *ctx, const cel_value *args, size_t 
     at.verb = dup_arg(ctx, &args[1]);
     return run_check(ctx, p->au, &at);
 }
-static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     const resource_check *r = args[0].u.ptr;
     cel_k8s_authz_attrs at = {0};
@@ -917,19 +1110,23 @@ static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, siz
     return run_check(ctx, r->au, &at);
 }
 #define DEC(i) ((const decision *)args[i].u.ptr)
-static cel_value fn_dec_allowed(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_dec_allowed(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(DEC(0)->d == CEL_K8S_AUTHZ_ALLOW);
 }
-static cel_value fn_dec_reason(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_dec_reason(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return str_val(DEC(0)->reason ? DEC(0)->reason : "");
 }
-static cel_value fn_dec_errored(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_dec_errored(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return cel_bool(DEC(0)->error != NULL);
 }
-static cel_value fn_dec_error(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_dec_error(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)ctx, (void)n;
     return str_val(DEC(0)->error ? DEC(0)->error : "");
 }
@@ -938,11 +1135,14 @@ static cel_value fn_dec_error(cel_call_ctx *ctx, const cel_value *args, size_t n
 /* jsonpatch (MAP)                                                                                               */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static cel_value fn_jsonpatch_escape_key(cel_call_ctx *ctx, const cel_value *args, size_t n) {
+static cel_value fn_jsonpatch_escape_key(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
     (void)n;
     size_t extra = 0;
-    for (uint32_t i = 0; i < args[0].n; i++) extra += args[0].u.s[i] == '~' || args[0].u.s[i] == '/';
-    if (extra == 0) return args[0];
+    for (uint32_t i = 0; i < args[0].n; i++)
+        extra += args[0].u.s[i] == '~' || args[0].u.s[i] == '/';
+    if (extra == 0)
+        return args[0];
     char *out = kg_arena_alloc(cel_call_arena(ctx), args[0].n + extra + 1);
     size_t k = 0;
     for (uint32_t i = 0; i < args[0].n; i++) {
@@ -962,34 +1162,46 @@ static cel_value fn_jsonpatch_escape_key(cel_call_ctx *ctx, const cel_value *arg
 /* registration                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------ */
 
-unsigned cel_k8s_libraries_for_version(int v) {
-    if (v <= 0) return CEL_K8S_LIB_ALL;
+unsigned cel_k8s_libraries_for_version(int v)
+{
+    if (v <= 0)
+        return CEL_K8S_LIB_ALL;
     unsigned m = CEL_K8S_LIB_URLS | CEL_K8S_LIB_REGEX | CEL_K8S_LIB_LISTS;
-    if (v >= 27) m |= CEL_K8S_LIB_AUTHZ;
-    if (v >= 28) m |= CEL_K8S_LIB_QUANTITY;
-    if (v >= 30) m |= CEL_K8S_LIB_IP | CEL_K8S_LIB_CIDR;
-    if (v >= 31) m |= CEL_K8S_LIB_FORMAT | CEL_K8S_LIB_AUTHZ_SELECTORS;
-    if (v >= 33) m |= CEL_K8S_LIB_SEMVER;
+    if (v >= 27)
+        m |= CEL_K8S_LIB_AUTHZ;
+    if (v >= 28)
+        m |= CEL_K8S_LIB_QUANTITY;
+    if (v >= 30)
+        m |= CEL_K8S_LIB_IP | CEL_K8S_LIB_CIDR;
+    if (v >= 31)
+        m |= CEL_K8S_LIB_FORMAT | CEL_K8S_LIB_AUTHZ_SELECTORS;
+    if (v >= 33)
+        m |= CEL_K8S_LIB_SEMVER;
     return m;
 }
 
-const cel_type *cel_k8s_type_authorizer(cel_env *env) {
+const cel_type *cel_k8s_type_authorizer(cel_env *env)
+{
     return cel_type_opaque(env, "kubernetes.authorization.Authorizer", NULL, 0);
 }
-const cel_type *cel_k8s_type_resource_check(cel_env *env) {
+const cel_type *cel_k8s_type_resource_check(cel_env *env)
+{
     return cel_type_opaque(env, "kubernetes.authorization.ResourceCheck", NULL, 0);
 }
 
-static bool add(cel_env *env, const char *name, cel_overload *ovls, size_t n, cel_error *err) {
+static bool add(cel_env *env, const char *name, cel_overload *ovls, size_t n, cel_error *err)
+{
     return cel_env_add_function(env, name, ovls, n, err);
 }
-#define ADD(name, ...)                                                                                             \
-    do {                                                                                                           \
-        cel_overload o_[] = {__VA_ARGS__};                                                                         \
-        if (!add(env, name, o_, sizeof o_ / sizeof o_[0], err)) return false;                                     \
+#define ADD(name, ...)                                                                                                 \
+    do {                                                                                                               \
+        cel_overload o_[] = {__VA_ARGS__};                                                                             \
+        if (!add(env, name, o_, sizeof o_ / sizeof o_[0], err))                                                        \
+            return false;                                                                                              \
     } while (0)
 
-static bool reg_regex(cel_env *env, cel_error *err) {
+static bool reg_regex(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string(), *I = cel_type_int();
     const cel_type *LS = cel_type_list(env, S);
     cel_overload f = OV("string_find_string", MEMBER, S, fn_find, cost_regex, S, S);
@@ -998,12 +1210,14 @@ static bool reg_regex(cel_env *env, cel_error *err) {
     fa.prepare = prepare_regex;
     cel_overload fan = OV("string_find_all_string_int", MEMBER, LS, fn_find_all_n, cost_regex, S, S, I);
     fan.prepare = prepare_regex;
-    if (!add(env, "find", &f, 1, err)) return false;
+    if (!add(env, "find", &f, 1, err))
+        return false;
     cel_overload all[2] = {fa, fan};
     return add(env, "findAll", all, 2, err);
 }
 
-static bool reg_lists(cel_env *env, cel_error *err) {
+static bool reg_lists(cel_env *env, cel_error *err)
+{
     static const char *names[8] = {"int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"};
     const cel_type *ts[8] = {cel_type_int(),      cel_type_uint(),      cel_type_double(), cel_type_bool(),
                              cel_type_duration(), cel_type_timestamp(), cel_type_string(), cel_type_bytes()};
@@ -1011,8 +1225,8 @@ static bool reg_lists(cel_env *env, cel_error *err) {
     cel_overload sorted[8], mins[8], maxs[8], sums[4];
     for (int i = 0; i < 8; i++) {
         const cel_type *L = cel_type_list(env, ts[i]);
-        sorted[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_is_sorted_bool", names[i]), MEMBER,
-                                     cel_type_bool(), fn_is_sorted, cost_list, L);
+        sorted[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_is_sorted_bool", names[i]), MEMBER, cel_type_bool(),
+                                     fn_is_sorted, cost_list, L);
         mins[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_min_%s", names[i], names[i]), MEMBER, ts[i], fn_min,
                                    cost_list, L);
         maxs[i] = (cel_overload)OV(kg_arena_sprintf(a, "list_%s_max_%s", names[i], names[i]), MEMBER, ts[i], fn_max,
@@ -1035,7 +1249,8 @@ static bool reg_lists(cel_env *env, cel_error *err) {
     return true;
 }
 
-static bool reg_urls(cel_env *env, cel_error *err) {
+static bool reg_urls(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string(), *U = cel_type_opaque(env, "kubernetes.URL", NULL, 0);
     ADD("url", OV("string_to_url", GLOBAL, U, fn_url, cost_str_traversal, S));
     ADD("getScheme", OV("url_get_scheme", MEMBER, S, fn_url_scheme, NULL, U));
@@ -1048,7 +1263,8 @@ static bool reg_urls(cel_env *env, cel_error *err) {
     return true;
 }
 
-static bool reg_quantity(cel_env *env, cel_error *err) {
+static bool reg_quantity(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string(), *B = cel_type_bool(), *I = cel_type_int();
     const cel_type *Qt = cel_type_opaque(env, "kubernetes.Quantity", NULL, 0);
     ADD("quantity", OV("string_to_quantity", GLOBAL, Qt, fn_quantity, cost_str_traversal, S));
@@ -1067,7 +1283,8 @@ static bool reg_quantity(cel_env *env, cel_error *err) {
     return true;
 }
 
-static bool reg_ip(cel_env *env, cel_error *err) {
+static bool reg_ip(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string(), *B = cel_type_bool();
     const cel_type *IPt = cel_type_opaque(env, "net.IP", NULL, 0);
     ADD("ip", OV("string_to_ip", GLOBAL, IPt, fn_ip, cost_str_traversal, S));
@@ -1083,14 +1300,16 @@ static bool reg_ip(cel_env *env, cel_error *err) {
     return true;
 }
 
-static bool reg_cidr(cel_env *env, cel_error *err) {
+static bool reg_cidr(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string(), *B = cel_type_bool();
     const cel_type *IPt = cel_type_opaque(env, "net.IP", NULL, 0);
     const cel_type *Ct = cel_type_opaque(env, "net.CIDR", NULL, 0);
     ADD("cidr", OV("string_to_cidr", GLOBAL, Ct, fn_cidr, cost_str_traversal, S));
     ADD("containsIP", OV("cidr_contains_ip_string", MEMBER, B, fn_cidr_contains_ip_str, cost_contains_ip, Ct, S),
         OV("cidr_contains_ip_ip", MEMBER, B, fn_cidr_contains_ip, cost_contains_ip, Ct, IPt));
-    ADD("containsCIDR", OV("cidr_contains_cidr_string", MEMBER, B, fn_cidr_contains_cidr_str, cost_contains_cidr, Ct, S),
+    ADD("containsCIDR",
+        OV("cidr_contains_cidr_string", MEMBER, B, fn_cidr_contains_cidr_str, cost_contains_cidr, Ct, S),
         OV("cidr_contains_cidr", MEMBER, B, fn_cidr_contains_cidr, cost_contains_cidr, Ct, Ct));
     ADD("ip", OV("cidr_ip", MEMBER, IPt, fn_cidr_ip, NULL, Ct));
     ADD("prefixLength", OV("cidr_prefix_length", MEMBER, cel_type_int(), fn_cidr_prefix_length, NULL, Ct));
@@ -1100,24 +1319,32 @@ static bool reg_cidr(cel_env *env, cel_error *err) {
     return true;
 }
 
-static bool reg_format(cel_env *env, cel_error *err) {
+static bool reg_format(cel_env *env, cel_error *err)
+{
     const cel_type *S = cel_type_string();
     const cel_type *F = cel_type_opaque(env, "kubernetes.NamedFormat", NULL, 0);
     kg_arena *a = cel_env_arena(env);
     for (size_t i = 0; i < cel_k8s_nformats; i++) {
         const char *name = kg_arena_sprintf(a, "format.%s", cel_k8s_formats[i].key);
-        cel_overload o = {.id = name, .flags = GLOBAL, .result = F, .nargs = 0, .impl = fn_format_const,
+        cel_overload o = {.id = name,
+                          .flags = GLOBAL,
+                          .result = F,
+                          .nargs = 0,
+                          .impl = fn_format_const,
                           .ud = (void *)&cel_k8s_formats[i]};
-        if (!add(env, name, &o, 1, err)) return false;
+        if (!add(env, name, &o, 1, err))
+            return false;
     }
     cel_overload v = OV("format-validate", MEMBER, cel_type_optional(env, cel_type_list(env, S)), fn_format_validate,
                         cost_format_validate, F, S);
-    if (!add(env, "validate", &v, 1, err)) return false;
+    if (!add(env, "validate", &v, 1, err))
+        return false;
     ADD("format.named", OV("format-named", GLOBAL, cel_type_optional(env, F), fn_format_named, NULL, S));
     return true;
 }
 
-static bool reg_semver(cel_env *env, cel_error *err, bool v1) {
+static bool reg_semver(cel_env *env, cel_error *err, bool v1)
+{
     const cel_type *S = cel_type_string(), *B = cel_type_bool(), *I = cel_type_int();
     const cel_type *Sv = cel_type_opaque(env, "kubernetes.Semver", NULL, 0);
     if (v1) {
@@ -1138,7 +1365,8 @@ static bool reg_semver(cel_env *env, cel_error *err, bool v1) {
     return true;
 }
 
-static bool reg_authz(cel_env *env, cel_error *err, bool selectors) {
+static bool reg_authz(cel_env *env, cel_error *err, bool selectors)
+{
     const cel_type *S = cel_type_string(), *B = cel_type_bool();
     const cel_type *Az = cel_type_opaque(env, "kubernetes.authorization.Authorizer", NULL, 0);
     const cel_type *Pc = cel_type_opaque(env, "kubernetes.authorization.PathCheck", NULL, 0);
@@ -1165,22 +1393,32 @@ static bool reg_authz(cel_env *env, cel_error *err, bool selectors) {
     return true;
 }
 
-bool cel_k8s_register(cel_env *env, const cel_k8s_options *opts, cel_error *err) {
+bool cel_k8s_register(cel_env *env, const cel_k8s_options *opts, cel_error *err)
+{
     int version = opts ? opts->version : 0;
     unsigned m = cel_k8s_libraries_for_version(version) & ~(opts ? opts->disable : 0u);
-    if ((m & CEL_K8S_LIB_URLS) && !reg_urls(env, err)) return false;
-    if ((m & CEL_K8S_LIB_REGEX) && !reg_regex(env, err)) return false;
-    if ((m & CEL_K8S_LIB_LISTS) && !reg_lists(env, err)) return false;
-    if ((m & CEL_K8S_LIB_AUTHZ) && !reg_authz(env, err, (m & CEL_K8S_LIB_AUTHZ_SELECTORS) != 0)) return false;
-    if ((m & CEL_K8S_LIB_QUANTITY) && !reg_quantity(env, err)) return false;
-    if ((m & CEL_K8S_LIB_IP) && !reg_ip(env, err)) return false;
-    if ((m & CEL_K8S_LIB_CIDR) && !reg_cidr(env, err)) return false;
-    if ((m & CEL_K8S_LIB_FORMAT) && !reg_format(env, err)) return false;
-    if ((m & CEL_K8S_LIB_SEMVER) && !reg_semver(env, err, true)) return false;
+    if ((m & CEL_K8S_LIB_URLS) && !reg_urls(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_REGEX) && !reg_regex(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_LISTS) && !reg_lists(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_AUTHZ) && !reg_authz(env, err, (m & CEL_K8S_LIB_AUTHZ_SELECTORS) != 0))
+        return false;
+    if ((m & CEL_K8S_LIB_QUANTITY) && !reg_quantity(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_IP) && !reg_ip(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_CIDR) && !reg_cidr(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_FORMAT) && !reg_format(env, err))
+        return false;
+    if ((m & CEL_K8S_LIB_SEMVER) && !reg_semver(env, err, true))
+        return false;
     if (opts && opts->jsonpatch) {
         const cel_type *S = cel_type_string();
-        ADD("jsonpatch.escapeKey", OV("string_jsonpatch_escapekey_string", GLOBAL, S, fn_jsonpatch_escape_key,
-                                      cost_str_traversal, S));
+        ADD("jsonpatch.escapeKey",
+            OV("string_jsonpatch_escapekey_string", GLOBAL, S, fn_jsonpatch_escape_key, cost_str_traversal, S));
     }
     return true;
 }

@@ -6,7 +6,8 @@
 #include <string.h>
 
 /* Decodes one UTF-8 rune; returns its width (1 for invalid, with *r = -1). */
-static size_t utf8_decode(const unsigned char *s, size_t n, int32_t *r) {
+static size_t utf8_decode(const unsigned char *s, size_t n, int32_t *r)
+{
     unsigned char c = s[0];
     if (c < 0x80) {
         *r = c;
@@ -21,13 +22,17 @@ static size_t utf8_decode(const unsigned char *s, size_t n, int32_t *r) {
     } else if (c >= 0xE0 && c <= 0xEF) {
         w = 3;
         v = c & 0x0F;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;
     } else if (c >= 0xF0 && c <= 0xF4) {
         w = 4;
         v = c & 0x07;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
     } else {
         *r = -1;
         return 1;
@@ -50,21 +55,33 @@ static size_t utf8_decode(const unsigned char *s, size_t n, int32_t *r) {
 
 /* Approximation of Go's unicode.IsPrint for non-ASCII: everything except C1 controls, a few format/space
  * characters and the unassigned/private ranges that matter in practice. */
-static bool rune_printable(int32_t r) {
-    if (r < 0x20 || r == 0x7F) return false;
-    if (r < 0x7F) return true;
-    if (r >= 0x80 && r <= 0xA0) return false;
-    if (r == 0xAD) return false;
-    if (r >= 0x2000 && r <= 0x200F) return false;
-    if (r >= 0x2028 && r <= 0x202F) return false;
-    if (r >= 0x205F && r <= 0x206F) return false;
-    if (r == 0x3000 || r == 0xFEFF) return false;
-    if (r >= 0xE000 && r <= 0xF8FF) return false;
-    if (r >= 0xFFF0 && r <= 0xFFFF) return false;
+static bool rune_printable(int32_t r)
+{
+    if (r < 0x20 || r == 0x7F)
+        return false;
+    if (r < 0x7F)
+        return true;
+    if (r >= 0x80 && r <= 0xA0)
+        return false;
+    if (r == 0xAD)
+        return false;
+    if (r >= 0x2000 && r <= 0x200F)
+        return false;
+    if (r >= 0x2028 && r <= 0x202F)
+        return false;
+    if (r >= 0x205F && r <= 0x206F)
+        return false;
+    if (r == 0x3000 || r == 0xFEFF)
+        return false;
+    if (r >= 0xE000 && r <= 0xF8FF)
+        return false;
+    if (r >= 0xFFF0 && r <= 0xFFFF)
+        return false;
     return true;
 }
 
-void cel_k8s_goquote_buf(kg_buf *b, const char *s, size_t n) {
+void cel_k8s_goquote_buf(kg_buf *b, const char *s, size_t n)
+{
     const unsigned char *u = (const unsigned char *)s;
     kg_buf_putc(b, '"');
     for (size_t i = 0; i < n;) {
@@ -101,7 +118,8 @@ void cel_k8s_goquote_buf(kg_buf *b, const char *s, size_t n) {
     kg_buf_putc(b, '"');
 }
 
-char *cel_k8s_goquote(kg_arena *a, const char *s, size_t n) {
+char *cel_k8s_goquote(kg_arena *a, const char *s, size_t n)
+{
     kg_buf b = KG_BUF_INIT;
     cel_k8s_goquote_buf(&b, s, n);
     char *out = kg_arena_strndup(a, kg_buf_cstr(&b), b.len);
@@ -109,8 +127,10 @@ char *cel_k8s_goquote(kg_arena *a, const char *s, size_t n) {
     return out;
 }
 
-bool cel_k8s_fail(kg_arena *a, const char **err, const char *fmt, ...) {
-    if (!err) return false;
+bool cel_k8s_fail(kg_arena *a, const char **err, const char *fmt, ...)
+{
+    if (!err)
+        return false;
     va_list ap;
     va_start(ap, fmt);
     kg_buf b = KG_BUF_INIT;

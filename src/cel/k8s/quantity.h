@@ -12,16 +12,16 @@
 #include "base/arena.h"
 
 typedef struct cel_k8s_quantity {
-    bool is_dec;        /* false: int64Amount {value, scale}; true: inf.Dec {neg, digits, dscale} */
-    int64_t value;      /* int64Amount: value * 10^scale */
+    bool is_dec;   /* false: int64Amount {value, scale}; true: inf.Dec {neg, digits, dscale} */
+    int64_t value; /* int64Amount: value * 10^scale */
     int32_t scale;
-    bool neg;           /* inf.Dec: sign, |unscaled| digits (MSB first, no leading zeros; nd == 0 is zero) */
+    bool neg; /* inf.Dec: sign, |unscaled| digits (MSB first, no leading zeros; nd == 0 is zero) */
     uint32_t nd;
     const uint8_t *d;
-    int32_t dscale;     /* inf.Dec value = unscaled * 10^-dscale */
+    int32_t dscale; /* inf.Dec value = unscaled * 10^-dscale */
 } cel_k8s_quantity;
 
-#define CEL_K8S_QUANTITY_ERR_FORMAT                                                                                \
+#define CEL_K8S_QUANTITY_ERR_FORMAT                                                                                    \
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 #define CEL_K8S_QUANTITY_ERR_NUMERIC "unable to parse numeric part of quantity"
 #define CEL_K8S_QUANTITY_ERR_SUFFIX "unable to parse quantity's suffix"

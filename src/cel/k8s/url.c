@@ -7,27 +7,62 @@
 
 enum { ENC_PATH, ENC_HOST, ENC_ZONE, ENC_USERPASS, ENC_QUERY, ENC_FRAGMENT };
 
-static bool ishex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-static int unhex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+static bool ishex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static int unhex(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return 0;
 }
 
-static bool should_escape(unsigned char c, int mode) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return false;
+static bool should_escape(unsigned char c, int mode)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return false;
     if (mode == ENC_HOST || mode == ENC_ZONE) {
         switch (c) {
-        case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-        case '=': case ':': case '[': case ']': case '<': case '>': case '"':
-            return false;
+        case '!':
+        case '$':
+        case '&':
+        case '\'':
+        case '(':
+        case ')':
+        case '*':
+        case '+':
+        case ',':
+        case ';':
+        case '=':
+        case ':':
+        case '[':
+        case ']':
+        case '<':
+        case '>':
+        case '"': return false;
         default: break;
         }
     }
     switch (c) {
-    case '-': case '_': case '.': case '~': return false;
-    case '$': case '&': case '+': case ',': case '/': case ':': case ';': case '=': case '?': case '@':
+    case '-':
+    case '_':
+    case '.':
+    case '~': return false;
+    case '$':
+    case '&':
+    case '+':
+    case ',':
+    case '/':
+    case ':':
+    case ';':
+    case '=':
+    case '?':
+    case '@':
         switch (mode) {
         case ENC_PATH: return c == '?';
         case ENC_USERPASS: return c == '@' || c == '/' || c == '?' || c == ':';
@@ -38,12 +73,14 @@ static bool should_escape(unsigned char c, int mode) {
         break;
     default: break;
     }
-    if (mode == ENC_FRAGMENT && (c == '!' || c == '(' || c == ')' || c == '*')) return false;
+    if (mode == ENC_FRAGMENT && (c == '!' || c == '(' || c == ')' || c == '*'))
+        return false;
     return true;
 }
 
 /* Go url.unescape; *err gets the error text (without the "parse ..." wrapper). */
-static bool unescape(kg_arena *a, const char *s, size_t n, int mode, const char **out, const char **err) {
+static bool unescape(kg_arena *a, const char *s, size_t n, int mode, const char **out, const char **err)
+{
     for (size_t i = 0; i < n;) {
         if (s[i] == '%') {
             if (i + 2 >= n || !ishex(s[i + 1]) || !ishex(s[i + 2])) {
@@ -83,7 +120,8 @@ static bool unescape(kg_arena *a, const char *s, size_t n, int mode, const char 
     return true;
 }
 
-static char *escape(kg_arena *a, const char *s, size_t n, int mode) {
+static char *escape(kg_arena *a, const char *s, size_t n, int mode)
+{
     kg_buf b = KG_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -101,24 +139,32 @@ static char *escape(kg_arena *a, const char *s, size_t n, int mode) {
     return r;
 }
 
-static bool valid_optional_port(const char *p, size_t n) {
-    if (n == 0) return true;
-    if (p[0] != ':') return false;
+static bool valid_optional_port(const char *p, size_t n)
+{
+    if (n == 0)
+        return true;
+    if (p[0] != ':')
+        return false;
     for (size_t i = 1; i < n; i++)
-        if (p[i] < '0' || p[i] > '9') return false;
+        if (p[i] < '0' || p[i] > '9')
+            return false;
     return true;
 }
 
-static const char *last_index(const char *s, size_t n, char c) {
+static const char *last_index(const char *s, size_t n, char c)
+{
     for (size_t i = n; i-- > 0;)
-        if (s[i] == c) return s + i;
+        if (s[i] == c)
+            return s + i;
     return NULL;
 }
 
-static bool parse_host(kg_arena *a, const char *h, size_t n, const char **out, const char **err) {
+static bool parse_host(kg_arena *a, const char *h, size_t n, const char **out, const char **err)
+{
     if (n > 0 && h[0] == '[') {
         const char *rb = last_index(h, n, ']');
-        if (!rb) return cel_k8s_fail(a, err, "missing ']' in host");
+        if (!rb)
+            return cel_k8s_fail(a, err, "missing ']' in host");
         size_t i = (size_t)(rb - h);
         if (!valid_optional_port(rb + 1, n - i - 1))
             return cel_k8s_fail(a, err, "invalid port %s after host", cel_k8s_goquote(a, rb + 1, n - i - 1));
@@ -131,42 +177,63 @@ static bool parse_host(kg_arena *a, const char *h, size_t n, const char **out, c
         if (z) {
             const char *h1, *h2, *h3;
             size_t zi = (size_t)(z - h);
-            if (!unescape(a, h, zi, ENC_HOST, &h1, err)) return false;
-            if (!unescape(a, z, i - zi, ENC_ZONE, &h2, err)) return false;
-            if (!unescape(a, rb, n - i, ENC_HOST, &h3, err)) return false;
+            if (!unescape(a, h, zi, ENC_HOST, &h1, err))
+                return false;
+            if (!unescape(a, z, i - zi, ENC_ZONE, &h2, err))
+                return false;
+            if (!unescape(a, rb, n - i, ENC_HOST, &h3, err))
+                return false;
             *out = kg_arena_sprintf(a, "%s%s%s", h1, h2, h3);
             return true;
         }
     } else {
         const char *c = last_index(h, n, ':');
         if (c && !valid_optional_port(c, n - (size_t)(c - h)))
-            return cel_k8s_fail(a, err, "invalid port %s after host",
-                                cel_k8s_goquote(a, c, n - (size_t)(c - h)));
+            return cel_k8s_fail(a, err, "invalid port %s after host", cel_k8s_goquote(a, c, n - (size_t)(c - h)));
     }
     return unescape(a, h, n, ENC_HOST, out, err);
 }
 
-static bool valid_userinfo(const char *s, size_t n) {
+static bool valid_userinfo(const char *s, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         char r = s[i];
-        if ((r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')) continue;
-        switch (r) {
-        case '-': case '.': case '_': case ':': case '~': case '!': case '$': case '&': case '\'': case '(':
-        case ')': case '*': case '+': case ',': case ';': case '=': case '%': case '@':
+        if ((r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'))
             continue;
+        switch (r) {
+        case '-':
+        case '.':
+        case '_':
+        case ':':
+        case '~':
+        case '!':
+        case '$':
+        case '&':
+        case '\'':
+        case '(':
+        case ')':
+        case '*':
+        case '+':
+        case ',':
+        case ';':
+        case '=':
+        case '%':
+        case '@': continue;
         default: return false;
         }
     }
     return true;
 }
 
-static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request, cel_k8s_url *u, const char **err) {
+static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request, cel_k8s_url *u, const char **err)
+{
     memset(u, 0, sizeof *u);
     u->scheme = u->opaque = u->host = u->path = u->raw_path = u->raw_query = "";
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)raw[i] < 0x20 || raw[i] == 0x7f)
             return cel_k8s_fail(a, err, "net/url: invalid control character in URL");
-    if (n == 0 && via_request) return cel_k8s_fail(a, err, "empty url");
+    if (n == 0 && via_request)
+        return cel_k8s_fail(a, err, "empty url");
     if (n == 1 && raw[0] == '*') {
         u->path = "*";
         return true;
@@ -176,16 +243,20 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
     size_t rn = n;
     for (size_t i = 0; i < n; i++) {
         char c = raw[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) continue;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            continue;
         if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') {
-            if (i == 0) break;
+            if (i == 0)
+                break;
             continue;
         }
         if (c == ':') {
-            if (i == 0) return cel_k8s_fail(a, err, "missing protocol scheme");
+            if (i == 0)
+                return cel_k8s_fail(a, err, "missing protocol scheme");
             char *sch = kg_arena_strndup(a, raw, i);
             for (char *p = sch; *p; p++)
-                if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+                if (*p >= 'A' && *p <= 'Z')
+                    *p = (char)(*p - 'A' + 'a');
             u->scheme = sch;
             rest = raw + i + 1;
             rn = n - i - 1;
@@ -193,7 +264,8 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
         break;
     }
     size_t qcount = 0;
-    for (size_t i = 0; i < rn; i++) qcount += rest[i] == '?';
+    for (size_t i = 0; i < rn; i++)
+        qcount += rest[i] == '?';
     if (rn > 0 && rest[rn - 1] == '?' && qcount == 1) {
         rn--;
     } else {
@@ -209,10 +281,12 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
             u->opaque = kg_arena_strndup(a, rest, rn);
             return true;
         }
-        if (via_request) return cel_k8s_fail(a, err, "invalid URI for request");
+        if (via_request)
+            return cel_k8s_fail(a, err, "invalid URI for request");
         const char *sl = memchr(rest, '/', rn);
         size_t seg = sl ? (size_t)(sl - rest) : rn;
-        if (memchr(rest, ':', seg)) return cel_k8s_fail(a, err, "first path segment in URL cannot contain colon");
+        if (memchr(rest, ':', seg))
+            return cel_k8s_fail(a, err, "first path segment in URL cannot contain colon");
     }
     bool triple = rn >= 3 && memcmp(rest, "///", 3) == 0;
     if ((u->scheme[0] || (!via_request && !triple)) && rn >= 2 && rest[0] == '/' && rest[1] == '/') {
@@ -229,24 +303,30 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
         }
         const char *at = last_index(auth, an, '@');
         const char *hs = at ? at + 1 : auth;
-        if (!parse_host(a, hs, an - (size_t)(hs - auth), &u->host, err)) return false;
+        if (!parse_host(a, hs, an - (size_t)(hs - auth), &u->host, err))
+            return false;
         if (at) {
             size_t ul = (size_t)(at - auth);
-            if (!valid_userinfo(auth, ul)) return cel_k8s_fail(a, err, "net/url: invalid userinfo");
+            if (!valid_userinfo(auth, ul))
+                return cel_k8s_fail(a, err, "net/url: invalid userinfo");
             const char *tmp;
             const char *colon = memchr(auth, ':', ul);
             if (!colon) {
-                if (!unescape(a, auth, ul, ENC_USERPASS, &tmp, err)) return false;
+                if (!unescape(a, auth, ul, ENC_USERPASS, &tmp, err))
+                    return false;
             } else {
-                if (!unescape(a, auth, (size_t)(colon - auth), ENC_USERPASS, &tmp, err)) return false;
-                if (!unescape(a, colon + 1, ul - (size_t)(colon + 1 - auth), ENC_USERPASS, &tmp, err)) return false;
+                if (!unescape(a, auth, (size_t)(colon - auth), ENC_USERPASS, &tmp, err))
+                    return false;
+                if (!unescape(a, colon + 1, ul - (size_t)(colon + 1 - auth), ENC_USERPASS, &tmp, err))
+                    return false;
             }
             u->has_user = true;
         }
     }
     /* setPath */
     const char *path;
-    if (!unescape(a, rest, rn, ENC_PATH, &path, err)) return false;
+    if (!unescape(a, rest, rn, ENC_PATH, &path, err))
+        return false;
     u->path = path;
     char *esc = escape(a, path, strlen(path), ENC_PATH);
     if (strlen(esc) == rn && memcmp(esc, rest, rn) == 0)
@@ -256,38 +336,48 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
     return true;
 }
 
-static bool wrap(kg_arena *a, const char *s, size_t n, const char *inner, const char **err) {
+static bool wrap(kg_arena *a, const char *s, size_t n, const char *inner, const char **err)
+{
     return cel_k8s_fail(a, err, "parse %s: %s", cel_k8s_goquote(a, s, n), inner);
 }
 
-bool cel_k8s_url_parse_request_uri(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err) {
+bool cel_k8s_url_parse_request_uri(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err)
+{
     const char *e = NULL;
-    if (!parse_inner(a, s, n, true, out, &e)) return err ? wrap(a, s, n, e, err) : false;
+    if (!parse_inner(a, s, n, true, out, &e))
+        return err ? wrap(a, s, n, e, err) : false;
     return true;
 }
 
-bool cel_k8s_url_parse(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err) {
+bool cel_k8s_url_parse(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err)
+{
     const char *hash = memchr(s, '#', n);
     size_t un = hash ? (size_t)(hash - s) : n;
     const char *e = NULL;
-    if (!parse_inner(a, s, un, false, out, &e)) return err ? wrap(a, s, un, e, err) : false;
+    if (!parse_inner(a, s, un, false, out, &e))
+        return err ? wrap(a, s, un, e, err) : false;
     if (hash && hash + 1 < s + n) {
         const char *frag;
-        if (!unescape(a, hash + 1, n - un - 1, ENC_FRAGMENT, &frag, &e)) return err ? wrap(a, s, n, e, err) : false;
+        if (!unescape(a, hash + 1, n - un - 1, ENC_FRAGMENT, &frag, &e))
+            return err ? wrap(a, s, n, e, err) : false;
     }
     return true;
 }
 
-bool cel_k8s_url_from_string(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err) {
+bool cel_k8s_url_from_string(kg_arena *a, const char *s, size_t n, cel_k8s_url *out, const char **err)
+{
     const char *e = NULL;
-    if (!cel_k8s_url_parse_request_uri(a, s, n, out, err ? &e : NULL) || !cel_k8s_url_parse(a, s, n, out, err ? &e : NULL)) {
-        if (!err) return false;
+    if (!cel_k8s_url_parse_request_uri(a, s, n, out, err ? &e : NULL) ||
+        !cel_k8s_url_parse(a, s, n, out, err ? &e : NULL)) {
+        if (!err)
+            return false;
         return cel_k8s_fail(a, err, "URL parse error during conversion from string: %s", e);
     }
     return true;
 }
 
-static void split_host_port(const char *hp, const char **host, size_t *hn, const char **port, size_t *pn) {
+static void split_host_port(const char *hp, const char **host, size_t *hn, const char **port, size_t *pn)
+{
     size_t n = strlen(hp);
     *host = hp;
     *hn = n;
@@ -305,47 +395,68 @@ static void split_host_port(const char *hp, const char **host, size_t *hn, const
     }
 }
 
-const char *cel_k8s_url_hostname(kg_arena *a, const cel_k8s_url *u) {
+const char *cel_k8s_url_hostname(kg_arena *a, const cel_k8s_url *u)
+{
     const char *h, *p;
     size_t hn, pn;
     split_host_port(u->host, &h, &hn, &p, &pn);
     return kg_arena_strndup(a, h, hn);
 }
 
-const char *cel_k8s_url_port(kg_arena *a, const cel_k8s_url *u) {
+const char *cel_k8s_url_port(kg_arena *a, const cel_k8s_url *u)
+{
     const char *h, *p;
     size_t hn, pn;
     split_host_port(u->host, &h, &hn, &p, &pn);
     return kg_arena_strndup(a, p, pn);
 }
 
-static bool valid_encoded(const char *s, int mode) {
+static bool valid_encoded(const char *s, int mode)
+{
     for (; *s; s++) {
         switch (*s) {
-        case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-        case '=': case ':': case '@': case '[': case ']': case '%':
-            break;
+        case '!':
+        case '$':
+        case '&':
+        case '\'':
+        case '(':
+        case ')':
+        case '*':
+        case '+':
+        case ',':
+        case ';':
+        case '=':
+        case ':':
+        case '@':
+        case '[':
+        case ']':
+        case '%': break;
         default:
-            if (should_escape((unsigned char)*s, mode)) return false;
+            if (should_escape((unsigned char)*s, mode))
+                return false;
         }
     }
     return true;
 }
 
-const char *cel_k8s_url_escaped_path(kg_arena *a, const cel_k8s_url *u) {
+const char *cel_k8s_url_escaped_path(kg_arena *a, const cel_k8s_url *u)
+{
     if (u->raw_path[0] && valid_encoded(u->raw_path, ENC_PATH)) {
         const char *p, *e;
         if (unescape(a, u->raw_path, strlen(u->raw_path), ENC_PATH, &p, &e) && strcmp(p, u->path) == 0)
             return u->raw_path;
     }
-    if (strcmp(u->path, "*") == 0) return "*";
+    if (strcmp(u->path, "*") == 0)
+        return "*";
     return escape(a, u->path, strlen(u->path), ENC_PATH);
 }
 
-size_t cel_k8s_url_query(kg_arena *a, const cel_k8s_url *u, cel_k8s_query_entry **out) {
+size_t cel_k8s_url_query(kg_arena *a, const cel_k8s_url *u, cel_k8s_query_entry **out)
+{
     const char *q = u->raw_query;
     size_t qn = strlen(q), cap = 1;
-    for (size_t i = 0; i < qn; i++) cap += q[i] == '&';
+    for (size_t i = 0; i < qn; i++)
+        cap += q[i] == '&';
     cel_k8s_query_entry *ents = kg_arena_calloc(a, cap * sizeof *ents);
     size_t ne = 0;
     const char *end = q + qn;
@@ -355,17 +466,22 @@ size_t cel_k8s_url_query(kg_arena *a, const cel_k8s_url *u, cel_k8s_query_entry 
         const char *key = q;
         size_t kn = (size_t)(ke - q);
         q = amp ? amp + 1 : end;
-        if (memchr(key, ';', kn) || kn == 0) continue;
+        if (memchr(key, ';', kn) || kn == 0)
+            continue;
         const char *eq = memchr(key, '=', kn);
         const char *val = eq ? eq + 1 : "";
         size_t vn = eq ? kn - (size_t)(eq + 1 - key) : 0;
-        if (eq) kn = (size_t)(eq - key);
+        if (eq)
+            kn = (size_t)(eq - key);
         const char *k2, *v2, *e;
-        if (!unescape(a, key, kn, ENC_QUERY, &k2, &e)) continue;
-        if (!unescape(a, val, vn, ENC_QUERY, &v2, &e)) continue;
+        if (!unescape(a, key, kn, ENC_QUERY, &k2, &e))
+            continue;
+        if (!unescape(a, val, vn, ENC_QUERY, &v2, &e))
+            continue;
         size_t j = 0;
         for (; j < ne; j++)
-            if (strcmp(ents[j].key, k2) == 0) break;
+            if (strcmp(ents[j].key, k2) == 0)
+                break;
         if (j == ne) {
             ents[ne].key = k2;
             ents[ne].vals = kg_arena_alloc(a, cap * sizeof(char *));

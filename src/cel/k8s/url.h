@@ -11,8 +11,8 @@
 typedef struct cel_k8s_url {
     const char *scheme; /* lower-cased */
     const char *opaque;
-    const char *host;   /* unescaped host[:port] */
-    const char *path;   /* unescaped */
+    const char *host; /* unescaped host[:port] */
+    const char *path; /* unescaped */
     const char *raw_path;
     const char *raw_query;
     bool has_user;

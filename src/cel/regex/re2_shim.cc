@@ -16,14 +16,15 @@
 // positions or groups are needed (find/findAll), once, thread-safely; all others use RE2 from the start.
 struct cel_regex {
     re2::RE2 *re = nullptr;
-    std::string pattern;   // as given
-    std::string syntax;    // as handed to RE2 (Go syntax rewritten)
+    std::string pattern; // as given
+    std::string syntax;  // as handed to RE2 (Go syntax rewritten)
     re2::RE2::Options opt;
     celre::SmallDFA *dfa = nullptr;
     std::once_flag once;
 };
 
-static re2::RE2 *get_re2(const cel_regex *cre) {
+static re2::RE2 *get_re2(const cel_regex *cre)
+{
     cel_regex *r = const_cast<cel_regex *>(cre);
     if (r->dfa) {
         std::call_once(r->once, [r] {
@@ -33,17 +34,21 @@ static re2::RE2 *get_re2(const cel_regex *cre) {
     return r->re;
 }
 
-namespace {
+namespace
+{
 
-void put_err(char *err, size_t errcap, const std::string &msg) {
-    if (!err || errcap == 0) return;
+void put_err(char *err, size_t errcap, const std::string &msg)
+{
+    if (!err || errcap == 0)
+        return;
     size_t n = msg.size() < errcap - 1 ? msg.size() : errcap - 1;
     std::memcpy(err, msg.data(), n);
     err[n] = '\0';
 }
 
 // Go's regexp/syntax ErrorCode texts for RE2's error codes.
-const char *go_code_text(re2::RE2::ErrorCode c) {
+const char *go_code_text(re2::RE2::ErrorCode c)
+{
     switch (c) {
     case re2::RE2::ErrorBadEscape: return "invalid escape sequence";
     case re2::RE2::ErrorBadCharClass: return "invalid character class";
@@ -64,36 +69,47 @@ const char *go_code_text(re2::RE2::ErrorCode c) {
 }
 
 // Byte width of the UTF-8 sequence at s[0..n) as Go's utf8.DecodeRuneInString counts it (1 for invalid bytes).
-size_t utf8_width(const unsigned char *s, size_t n) {
-    if (n == 0) return 1;
+size_t utf8_width(const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return 1;
     unsigned char c = s[0];
-    if (c < 0x80) return 1;
+    if (c < 0x80)
+        return 1;
     size_t w;
     unsigned lo = 0x80, hi = 0xBF;
     if (c >= 0xC2 && c <= 0xDF) {
         w = 2;
     } else if (c >= 0xE0 && c <= 0xEF) {
         w = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;
     } else if (c >= 0xF0 && c <= 0xF4) {
         w = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
     } else {
         return 1;
     }
-    if (n < w) return 1;
-    if (s[1] < lo || s[1] > hi) return 1;
+    if (n < w)
+        return 1;
+    if (s[1] < lo || s[1] > hi)
+        return 1;
     for (size_t i = 2; i < w; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 1;
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 1;
     return w;
 }
 
 // Go's regexp syntax (as cel-go uses) differs from this RE2's in two places that matter: Go 1.22+ accepts
 // (?<name>re) besides (?P<name>re), and Go rejects \C (RE2's "any byte"). Rewrites the first and reports the
 // second; returns false with *bad set to the offending escape.
-bool go_syntax(const std::string &in, std::string *out, std::string *bad) {
+bool go_syntax(const std::string &in, std::string *out, std::string *bad)
+{
     out->clear();
     out->reserve(in.size() + 4);
     bool in_class = false;
@@ -109,7 +125,8 @@ bool go_syntax(const std::string &in, std::string *out, std::string *bad) {
             continue;
         }
         if (in_class) {
-            if (c == ']') in_class = false;
+            if (c == ']')
+                in_class = false;
             out->push_back(c);
             continue;
         }
@@ -117,8 +134,10 @@ bool go_syntax(const std::string &in, std::string *out, std::string *bad) {
             in_class = true;
             out->push_back(c);
             // a leading ']' (or '^]') is a literal
-            if (i + 1 < in.size() && in[i + 1] == '^') out->push_back(in[++i]);
-            if (i + 1 < in.size() && in[i + 1] == ']') out->push_back(in[++i]);
+            if (i + 1 < in.size() && in[i + 1] == '^')
+                out->push_back(in[++i]);
+            if (i + 1 < in.size() && in[i + 1] == ']')
+                out->push_back(in[++i]);
             continue;
         }
         if (c == '(' && i + 2 < in.size() && in[i + 1] == '?' && in[i + 2] == '<' &&
@@ -136,13 +155,12 @@ bool go_syntax(const std::string &in, std::string *out, std::string *bad) {
 
 extern "C" {
 
-cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, unsigned flags, char *err,
-                             size_t errcap) {
+cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, unsigned flags, char *err, size_t errcap)
+{
     re2::RE2::Options opt;
     opt.set_log_errors(false);
     opt.set_max_mem(max_mem > 0 ? max_mem : CEL_REGEX_DEFAULT_MAX_MEM);
-    opt.set_encoding((flags & CEL_REGEX_LATIN1) ? re2::RE2::Options::EncodingLatin1
-                                                : re2::RE2::Options::EncodingUTF8);
+    opt.set_encoding((flags & CEL_REGEX_LATIN1) ? re2::RE2::Options::EncodingLatin1 : re2::RE2::Options::EncodingUTF8);
     cel_regex *r = new (std::nothrow) cel_regex;
     if (!r) {
         put_err(err, errcap, "out of memory");
@@ -167,7 +185,8 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
                 r->dfa = nullptr;
             }
         }
-        if (r->dfa) return r; /* RE2 object built lazily */
+        if (r->dfa)
+            return r; /* RE2 object built lazily */
         r->re = new (std::nothrow) re2::RE2(re2::StringPiece(syntax.data(), syntax.size()), opt);
     } catch (...) {
         r->re = nullptr;
@@ -195,48 +214,64 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
     return r;
 }
 
-void cel_regex_free(cel_regex *re) {
-    if (!re) return;
+void cel_regex_free(cel_regex *re)
+{
+    if (!re)
+        return;
     delete re->re;
     delete re->dfa;
     delete re;
 }
 
-const char *cel_regex_pattern(const cel_regex *re, size_t *len) {
-    if (len) *len = re->pattern.size();
+const char *cel_regex_pattern(const cel_regex *re, size_t *len)
+{
+    if (len)
+        *len = re->pattern.size();
     return re->pattern.c_str();
 }
 
-int cel_regex_num_groups(const cel_regex *re) {
+int cel_regex_num_groups(const cel_regex *re)
+{
     re2::RE2 *r = get_re2(re);
     return r ? r->NumberOfCapturingGroups() : -1;
 }
 
-bool cel_regex_uses_dfa(const cel_regex *re) { return re->dfa != nullptr; }
+bool cel_regex_uses_dfa(const cel_regex *re)
+{
+    return re->dfa != nullptr;
+}
 
-bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len) {
+bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len)
+{
     re2::RE2 *r = get_re2(re);
     return r && re2::RE2::FullMatch(re2::StringPiece(text, len), *r);
 }
 
-bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len) {
-    if (re->dfa) return re->dfa->partial_match(text, len);
+bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len)
+{
+    if (re->dfa)
+        return re->dfa->partial_match(text, len);
     return re2::RE2::PartialMatch(re2::StringPiece(text, len), *re->re);
 }
 
-bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end) {
-    if (from > len) return false;
+bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end)
+{
+    if (from > len)
+        return false;
     re2::RE2 *r = get_re2(re);
-    if (!r) return false;
+    if (!r)
+        return false;
     re2::StringPiece t(text, len), m;
-    if (!r->Match(t, from, len, re2::RE2::UNANCHORED, &m, 1)) return false;
+    if (!r->Match(t, from, len, re2::RE2::UNANCHORED, &m, 1))
+        return false;
     *start = (size_t)(m.data() - text);
     *end = *start + m.size();
     return true;
 }
 
 size_t cel_regex_find_all(const cel_regex *re, const char *text, size_t len, int64_t limit, cel_regex_match_fn fn,
-                          void *ud) {
+                          void *ud)
+{
     size_t count = 0;
     size_t pos = 0;
     bool have_prev = false;
@@ -244,11 +279,13 @@ size_t cel_regex_find_all(const cel_regex *re, const char *text, size_t len, int
     const unsigned char *u = reinterpret_cast<const unsigned char *>(text);
     while ((limit < 0 || (int64_t)count < limit) && pos <= len) {
         size_t s, e;
-        if (!cel_regex_find(re, text, len, pos, &s, &e)) break;
+        if (!cel_regex_find(re, text, len, pos, &s, &e))
+            break;
         bool accept = true;
         if (e == pos) {
             // empty match: not allowed right after the previous match; step over one character
-            if (have_prev && s == prev_end) accept = false;
+            if (have_prev && s == prev_end)
+                accept = false;
             pos += pos < len ? utf8_width(u + pos, len - pos) : 1;
         } else {
             pos = e;
@@ -257,7 +294,8 @@ size_t cel_regex_find_all(const cel_regex *re, const char *text, size_t len, int
         prev_end = e;
         if (accept) {
             count++;
-            if (fn && !fn(ud, s, e)) break;
+            if (fn && !fn(ud, s, e))
+                break;
         }
     }
     return count;

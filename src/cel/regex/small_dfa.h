@@ -16,12 +16,15 @@
 #include <cstring>
 #include <vector>
 
-namespace celre {
+namespace celre
+{
 
-class SmallDFA {
-public:
+class SmallDFA
+{
+  public:
     // Builds the DFA for pattern; false when the pattern is outside the subset (or too large).
-    bool build(const char *pat, size_t len) {
+    bool build(const char *pat, size_t len)
+    {
         p_ = pat;
         n_ = len;
         i_ = 0;
@@ -41,49 +44,61 @@ public:
         nodes_.reserve(32);
         classes_.reserve(16);
         int root;
-        if (!parse_alt(&root) || i_ != n_) return false;
+        if (!parse_alt(&root) || i_ != n_)
+            return false;
         // with anchors, a top-level alternation would bind them to the first/last branch only: leave it to RE2
-        if ((anchor_start_ || anchor_end_) && top_level_alt_) return false;
+        if ((anchor_start_ || anchor_end_) && top_level_alt_)
+            return false;
         int endpos = new_leaf(Bits256());
-        if (endpos < 0) return false;
+        if (endpos < 0)
+            return false;
         root = new_node(CAT, root, endpos);
-        if (root < 0) return false;
+        if (root < 0)
+            return false;
         end_pos_ = nodes_[endpos].pos;
         compute(root);
         return determinize(nodes_[root].first);
     }
 
     // RE2::PartialMatch semantics (search anywhere unless anchored).
-    bool partial_match(const char *text, size_t len) const {
+    bool partial_match(const char *text, size_t len) const
+    {
         int s = start_;
-        if (!anchor_end_ && accept_[s]) return true;
+        if (!anchor_end_ && accept_[s])
+            return true;
         const unsigned char *t = reinterpret_cast<const unsigned char *>(text);
         for (size_t i = 0; i < len; i++) {
             s = trans_[s * nclass_ + classmap_[t[i]]];
-            if (s == dead_) return false;
-            if (!anchor_end_ && accept_[s]) return true;
+            if (s == dead_)
+                return false;
+            if (!anchor_end_ && accept_[s])
+                return true;
         }
         return accept_[s];
     }
 
-private:
+  private:
     struct Bits256 {
         uint64_t w[4] = {0, 0, 0, 0};
         void set(unsigned c) { w[c >> 6] |= uint64_t(1) << (c & 63); }
         bool has(unsigned c) const { return (w[c >> 6] >> (c & 63)) & 1; }
-        void set_range(unsigned a, unsigned b) {
-            for (unsigned c = a; c <= b; c++) set(c);
+        void set_range(unsigned a, unsigned b)
+        {
+            for (unsigned c = a; c <= b; c++)
+                set(c);
         }
         // (only ASCII is ever set)
-        void merge(const Bits256 &o) {
-            for (int k = 0; k < 4; k++) w[k] |= o.w[k];
+        void merge(const Bits256 &o)
+        {
+            for (int k = 0; k < 4; k++)
+                w[k] |= o.w[k];
         }
     };
     enum Kind { LEAF, CAT, ALT, STAR, EMPTY };
     struct Node {
         Kind kind;
-        int a, b;  // children
-        int pos;   // LEAF: position index
+        int a, b; // children
+        int pos;  // LEAF: position index
         bool nullable;
         uint64_t first, last;
     };
@@ -96,7 +111,7 @@ private:
     bool anchor_start_ = false, anchor_end_ = false, top_level_alt_ = false;
     int depth_ = 0;
     std::vector<Node> nodes_;
-    std::vector<Bits256> classes_;  // per position
+    std::vector<Bits256> classes_; // per position
     uint64_t follow_[kMaxPos + 1] = {};
     int end_pos_ = 0;
     // DFA
@@ -106,64 +121,82 @@ private:
     std::vector<bool> accept_;
     int start_ = 0, dead_ = -1;
 
-    bool escaped(size_t k) const {
+    bool escaped(size_t k) const
+    {
         size_t bs = 0;
-        while (k > bs && p_[k - bs - 1] == '\\') bs++;
+        while (k > bs && p_[k - bs - 1] == '\\')
+            bs++;
         return bs & 1;
     }
 
-    int new_node(Kind k, int a = -1, int b = -1) {
+    int new_node(Kind k, int a = -1, int b = -1)
+    {
         Node nd{k, a, b, -1, false, 0, 0};
         nodes_.push_back(nd);
         return int(nodes_.size() - 1);
     }
-    int new_leaf(const Bits256 &cls) {
-        if (int(classes_.size()) >= kMaxPos) return -1;
+    int new_leaf(const Bits256 &cls)
+    {
+        if (int(classes_.size()) >= kMaxPos)
+            return -1;
         int id = new_node(LEAF);
         nodes_[id].pos = int(classes_.size());
         classes_.push_back(cls);
         return id;
     }
     // deep copy with fresh positions (for + and {n,m})
-    int copy(int id) {
-        if (id < 0) return id;
+    int copy(int id)
+    {
+        if (id < 0)
+            return id;
         Node nd = nodes_[id];
         if (nd.kind == LEAF) {
             Bits256 c = classes_[nd.pos];
             return new_leaf(c);
         }
         int a = copy(nd.a);
-        if (nd.a >= 0 && a < 0) return -1;
+        if (nd.a >= 0 && a < 0)
+            return -1;
         int b = copy(nd.b);
-        if (nd.b >= 0 && b < 0) return -1;
+        if (nd.b >= 0 && b < 0)
+            return -1;
         int r = new_node(nd.kind, a, b);
         return r;
     }
 
-    bool parse_alt(int *out) {
-        if (++depth_ > 64) return false;
+    bool parse_alt(int *out)
+    {
+        if (++depth_ > 64)
+            return false;
         int left;
-        if (!parse_cat(&left)) return false;
+        if (!parse_cat(&left))
+            return false;
         while (i_ < n_ && p_[i_] == '|') {
-            if (depth_ == 1) top_level_alt_ = true;
+            if (depth_ == 1)
+                top_level_alt_ = true;
             i_++;
             int right;
-            if (!parse_cat(&right)) return false;
+            if (!parse_cat(&right))
+                return false;
             left = new_node(ALT, left, right);
-            if (left < 0) return false;
+            if (left < 0)
+                return false;
         }
         depth_--;
         *out = left;
         return true;
     }
 
-    bool parse_cat(int *out) {
+    bool parse_cat(int *out)
+    {
         int acc = new_node(EMPTY);
         while (i_ < n_ && p_[i_] != '|' && p_[i_] != ')') {
             int atom;
-            if (!parse_repeat(&atom)) return false;
+            if (!parse_repeat(&atom))
+                return false;
             acc = new_node(CAT, acc, atom);
-            if (acc < 0) return false;
+            if (acc < 0)
+                return false;
         }
         *out = acc;
         return true;
@@ -171,96 +204,121 @@ private:
 
     static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-    bool parse_count(int *v) {
-        if (i_ >= n_ || !is_digit(p_[i_])) return false;
+    bool parse_count(int *v)
+    {
+        if (i_ >= n_ || !is_digit(p_[i_]))
+            return false;
         int x = 0;
         while (i_ < n_ && is_digit(p_[i_])) {
             x = x * 10 + (p_[i_++] - '0');
-            if (x > 1000) return false;
+            if (x > 1000)
+                return false;
         }
         *v = x;
         return true;
     }
 
-    bool parse_repeat(int *out) {
+    bool parse_repeat(int *out)
+    {
         int atom;
-        if (!parse_atom(&atom)) return false;
+        if (!parse_atom(&atom))
+            return false;
         bool quantified = false;
         while (i_ < n_) {
             char c = p_[i_];
-            int lo, hi;  // hi -1 = unbounded
-            if (c == '*') lo = 0, hi = -1, i_++;
-            else if (c == '+') lo = 1, hi = -1, i_++;
-            else if (c == '?') lo = 0, hi = 1, i_++;
+            int lo, hi; // hi -1 = unbounded
+            if (c == '*')
+                lo = 0, hi = -1, i_++;
+            else if (c == '+')
+                lo = 1, hi = -1, i_++;
+            else if (c == '?')
+                lo = 0, hi = 1, i_++;
             else if (c == '{') {
                 i_++;
-                if (!parse_count(&lo)) return false;  // "a{" / "a{,2}" are literals in Go: leave to RE2
+                if (!parse_count(&lo))
+                    return false; // "a{" / "a{,2}" are literals in Go: leave to RE2
                 hi = lo;
                 if (i_ < n_ && p_[i_] == ',') {
                     i_++;
-                    if (i_ < n_ && p_[i_] == '}') hi = -1;
-                    else if (!parse_count(&hi)) return false;
+                    if (i_ < n_ && p_[i_] == '}')
+                        hi = -1;
+                    else if (!parse_count(&hi))
+                        return false;
                 }
-                if (i_ >= n_ || p_[i_] != '}') return false;
+                if (i_ >= n_ || p_[i_] != '}')
+                    return false;
                 i_++;
-                if (hi >= 0 && hi < lo) return false;
+                if (hi >= 0 && hi < lo)
+                    return false;
             } else {
                 break;
             }
-            if (quantified) return false;  // a** / a{2}{3}: RE2 rejects nested repetition
+            if (quantified)
+                return false; // a** / a{2}{3}: RE2 rejects nested repetition
             quantified = true;
-            if (i_ < n_ && p_[i_] == '?') i_++;  // lazy: same answer for a boolean match
+            if (i_ < n_ && p_[i_] == '?')
+                i_++; // lazy: same answer for a boolean match
             atom = repeat(atom, lo, hi);
-            if (atom < 0) return false;
+            if (atom < 0)
+                return false;
         }
         *out = atom;
         return true;
     }
 
-    int repeat(int atom, int lo, int hi) {
+    int repeat(int atom, int lo, int hi)
+    {
         int acc = new_node(EMPTY);
         for (int k = 0; k < lo; k++) {
             int c = k == 0 ? atom : copy(atom);
-            if (c < 0) return -1;
+            if (c < 0)
+                return -1;
             acc = new_node(CAT, acc, c);
-            if (acc < 0) return -1;
+            if (acc < 0)
+                return -1;
         }
         if (hi < 0) {
             int c = lo == 0 ? atom : copy(atom);
-            if (c < 0) return -1;
+            if (c < 0)
+                return -1;
             return new_node(CAT, acc, new_node(STAR, c));
         }
         // hi - lo optional copies: (x(x(x)?)?)?
         int opt = -1;
         for (int k = lo; k < hi; k++) {
             int c = (k == 0 && lo == 0 && opt < 0) ? atom : copy(atom);
-            if (c < 0) return -1;
+            if (c < 0)
+                return -1;
             int inner = opt < 0 ? c : new_node(CAT, c, opt);
-            if (inner < 0) return -1;
+            if (inner < 0)
+                return -1;
             opt = new_node(ALT, inner, new_node(EMPTY));
-            if (opt < 0) return -1;
+            if (opt < 0)
+                return -1;
         }
         return opt < 0 ? acc : new_node(CAT, acc, opt);
     }
 
-    static bool perl_class(char c, Bits256 *b) {
+    static bool perl_class(char c, Bits256 *b)
+    {
         switch (c) {
         case 'd': b->set_range('0', '9'); return true;
-        case 'w':
-            b->set_range('0', '9'), b->set_range('A', 'Z'), b->set_range('a', 'z'), b->set('_');
-            return true;
+        case 'w': b->set_range('0', '9'), b->set_range('A', 'Z'), b->set_range('a', 'z'), b->set('_'); return true;
         case 's': b->set('\t'), b->set('\n'), b->set('\f'), b->set('\r'), b->set(' '); return true;
         default: return false;
         }
     }
 
-    static bool punct(char c) {
+    static bool punct(char c)
+    {
         return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) ||
                (c >= 0x7b && c <= 0x7e);
     }
 
-    bool parse_atom(int *out) {
-        if (i_ >= n_) return false;
+    bool parse_atom(int *out)
+    {
+        if (i_ >= n_)
+            return false;
         char c = p_[i_];
         Bits256 b;
         if (c == '(') {
@@ -273,62 +331,76 @@ private:
                     return false;
             }
             int inner;
-            if (!parse_alt(&inner)) return false;
-            if (i_ >= n_ || p_[i_] != ')') return false;
+            if (!parse_alt(&inner))
+                return false;
+            if (i_ >= n_ || p_[i_] != ')')
+                return false;
             i_++;
             *out = inner;
             return true;
         }
         if (c == '[') {
             i_++;
-            if (i_ < n_ && p_[i_] == '^') return false;
+            if (i_ < n_ && p_[i_] == '^')
+                return false;
             bool firstc = true, first_item = true;
             while (i_ < n_ && (p_[i_] != ']' || firstc)) {
                 firstc = false;
                 unsigned lo;
                 if (p_[i_] == '\\') {
-                    if (i_ + 1 >= n_) return false;
+                    if (i_ + 1 >= n_)
+                        return false;
                     char e = p_[i_ + 1];
                     if (perl_class(e, &b)) {
                         i_ += 2;
                         first_item = false;
-                        if (i_ < n_ && p_[i_] == '-' && !(i_ + 1 < n_ && p_[i_ + 1] == ']')) return false;
+                        if (i_ < n_ && p_[i_] == '-' && !(i_ + 1 < n_ && p_[i_ + 1] == ']'))
+                            return false;
                         continue;
                     }
-                    if (!punct(e)) return false;
+                    if (!punct(e))
+                        return false;
                     lo = (unsigned char)e;
                     i_ += 2;
                 } else if (p_[i_] == '[') {
-                    return false;  // [[:alpha:]] and friends
+                    return false; // [[:alpha:]] and friends
                 } else {
                     lo = (unsigned char)p_[i_++];
                     // a '-' that is neither first nor last in the class ([a-b-c]) is left to RE2
-                    if (lo == '-' && !first_item && !(i_ < n_ && p_[i_] == ']')) return false;
+                    if (lo == '-' && !first_item && !(i_ < n_ && p_[i_] == ']'))
+                        return false;
                 }
                 first_item = false;
-                if (lo >= 0x80 || lo < 0x20) return false;
+                if (lo >= 0x80 || lo < 0x20)
+                    return false;
                 unsigned hi = lo;
                 if (i_ + 1 < n_ && p_[i_] == '-' && p_[i_ + 1] != ']') {
                     i_++;
                     if (p_[i_] == '\\') {
-                        if (i_ + 1 >= n_ || !punct(p_[i_ + 1])) return false;
+                        if (i_ + 1 >= n_ || !punct(p_[i_ + 1]))
+                            return false;
                         hi = (unsigned char)p_[i_ + 1];
                         i_ += 2;
                     } else {
-                        if (p_[i_] == '[') return false;
+                        if (p_[i_] == '[')
+                            return false;
                         hi = (unsigned char)p_[i_++];
                     }
-                    if (hi >= 0x80 || hi < lo) return false;
+                    if (hi >= 0x80 || hi < lo)
+                        return false;
                 }
                 b.set_range(lo, hi);
             }
-            if (i_ >= n_) return false;
-            i_++;  // ]
+            if (i_ >= n_)
+                return false;
+            i_++; // ]
         } else if (c == '\\') {
-            if (i_ + 1 >= n_) return false;
+            if (i_ + 1 >= n_)
+                return false;
             char e = p_[i_ + 1];
             if (!perl_class(e, &b)) {
-                if (!punct(e)) return false;
+                if (!punct(e))
+                    return false;
                 b.set((unsigned char)e);
             }
             i_ += 2;
@@ -337,17 +409,20 @@ private:
             return false;
         } else {
             unsigned char u = (unsigned char)c;
-            if (u >= 0x80 || u < 0x20) return false;
+            if (u >= 0x80 || u < 0x20)
+                return false;
             b.set(u);
             i_++;
         }
         int id = new_leaf(b);
-        if (id < 0) return false;
+        if (id < 0)
+            return false;
         *out = id;
         return true;
     }
 
-    void compute(int id) {
+    void compute(int id)
+    {
         Node &nd = nodes_[id];
         switch (nd.kind) {
         case EMPTY: nd.nullable = true, nd.first = nd.last = 0; break;
@@ -366,7 +441,8 @@ private:
             z.nullable = x.nullable && y.nullable;
             z.first = x.nullable ? (x.first | y.first) : x.first;
             z.last = y.nullable ? (x.last | y.last) : y.last;
-            for (uint64_t l = x.last; l; l &= l - 1) follow_[__builtin_ctzll(l)] |= y.first;
+            for (uint64_t l = x.last; l; l &= l - 1)
+                follow_[__builtin_ctzll(l)] |= y.first;
             break;
         }
         case STAR: {
@@ -375,19 +451,22 @@ private:
             z.nullable = true;
             z.first = x.first;
             z.last = x.last;
-            for (uint64_t l = x.last; l; l &= l - 1) follow_[__builtin_ctzll(l)] |= x.first;
+            for (uint64_t l = x.last; l; l &= l - 1)
+                follow_[__builtin_ctzll(l)] |= x.first;
             break;
         }
         }
     }
 
-    bool determinize(uint64_t start_set) {
+    bool determinize(uint64_t start_set)
+    {
         int npos = int(classes_.size());
         // byte equivalence classes: bytes with the same membership in every position class. Only ASCII bytes
         // can be in a class, so all bytes >= 0x80 share the class of "in no position".
         uint64_t bytesig[128] = {0};
         for (int p = 0; p < npos; p++) {
-            if (p == end_pos_) continue;
+            if (p == end_pos_)
+                continue;
             for (int w = 0; w < 2; w++)
                 for (uint64_t bits = classes_[p].w[w]; bits; bits &= bits - 1)
                     bytesig[w * 64 + __builtin_ctzll(bits)] |= uint64_t(1) << p;
@@ -398,8 +477,10 @@ private:
             uint64_t sig = c < 128 ? bytesig[c] : 0;
             int k = 0;
             for (; k < nclass_; k++)
-                if (sigs[k] == sig) break;
-            if (k == nclass_) sigs[nclass_++] = sig;
+                if (sigs[k] == sig)
+                    break;
+            if (k == nclass_)
+                sigs[nclass_++] = sig;
             if (c < 128)
                 classmap_[c] = uint8_t(k);
             else
@@ -415,12 +496,15 @@ private:
         for (size_t s = 0; s < nstates; s++) {
             for (int k = 0; k < nclass_; k++) {
                 uint64_t next = restart;
-                for (uint64_t cur = states[s] & sigs[k]; cur; cur &= cur - 1) next |= follow_[__builtin_ctzll(cur)];
+                for (uint64_t cur = states[s] & sigs[k]; cur; cur &= cur - 1)
+                    next |= follow_[__builtin_ctzll(cur)];
                 size_t t = 0;
                 for (; t < nstates; t++)
-                    if (states[t] == next) break;
+                    if (states[t] == next)
+                        break;
                 if (t == nstates) {
-                    if (int(nstates) >= kMaxStates) return false;
+                    if (int(nstates) >= kMaxStates)
+                        return false;
                     states[nstates++] = next;
                 }
                 trans_.push_back(uint8_t(t));
@@ -430,13 +514,14 @@ private:
         dead_ = -1;
         for (size_t s = 0; s < nstates; s++) {
             accept_[s] = (states[s] >> end_pos_) & 1;
-            if (states[s] == 0) dead_ = int(s);
+            if (states[s] == 0)
+                dead_ = int(s);
         }
         start_ = 0;
         return true;
     }
 };
 
-}  // namespace celre
+} // namespace celre
 
 #endif

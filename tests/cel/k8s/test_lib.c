@@ -12,45 +12,50 @@
 #include "cel/cel.h"
 #include "cel/k8s/cel_k8s.h"
 
-static cel_env *new_env(int version) {
+static cel_env *new_env(int version)
+{
     cel_env *env = cel_env_new(CEL_LIB_K8S);
     cel_env_set_options(env, CEL_OPT_K8S);
     cel_error err;
     cel_k8s_options o = {.version = version};
-    if (!cel_k8s_register(env, &o, &err)) fail_msg("register: %s", err.message);
+    if (!cel_k8s_register(env, &o, &err))
+        fail_msg("register: %s", err.message);
     cel_env_declare_var(env, "authorizer", cel_k8s_type_authorizer(env));
     cel_env_declare_var(env, "authorizer.requestResource", cel_k8s_type_resource_check(env));
     return env;
 }
 
 static cel_env *ENV;
-static int setup(void **s) {
+static int setup(void **s)
+{
     (void)s;
     ENV = new_env(33);
     return 0;
 }
-static int teardown(void **s) {
+static int teardown(void **s)
+{
     (void)s;
     cel_env_free(ENV);
     return 0;
 }
 
 /* a fake authorizer: allows "get" on everything, denies the rest; "boom" errors */
-static cel_k8s_authz_decision fake_authorize(void *ud, const cel_k8s_authz_attrs *at, kg_arena *a,
-                                             const char **reason, const char **error) {
+static cel_k8s_authz_decision fake_authorize(void *ud, const cel_k8s_authz_attrs *at, kg_arena *a, const char **reason,
+                                             const char **error)
+{
     (void)ud;
     if (strcmp(at->verb, "boom") == 0) {
         *error = "authorizer exploded";
         return CEL_K8S_AUTHZ_NO_OPINION;
     }
     if (at->resource_request && at->sa_name)
-        *reason = kg_arena_sprintf(a, "sa %s/%s %s %s/%s", at->sa_namespace, at->sa_name, at->verb, at->group,
-                                   at->resource);
+        *reason =
+            kg_arena_sprintf(a, "sa %s/%s %s %s/%s", at->sa_namespace, at->sa_name, at->verb, at->group, at->resource);
     else if (at->resource_request)
-        *reason = kg_arena_sprintf(a, "%s %s/%s/%s ns=%s name=%s fs=%s ls=%s", at->verb, at->group, at->resource,
-                                   at->subresource, at->namespace_, at->name,
-                                   at->field_selector ? at->field_selector : "-",
-                                   at->label_selector ? at->label_selector : "-");
+        *reason =
+            kg_arena_sprintf(a, "%s %s/%s/%s ns=%s name=%s fs=%s ls=%s", at->verb, at->group, at->resource,
+                             at->subresource, at->namespace_, at->name, at->field_selector ? at->field_selector : "-",
+                             at->label_selector ? at->label_selector : "-");
     else
         *reason = kg_arena_sprintf(a, "path %s %s", at->path, at->verb);
     return strcmp(at->verb, "get") == 0 ? CEL_K8S_AUTHZ_ALLOW : CEL_K8S_AUTHZ_DENY;
@@ -66,12 +71,14 @@ typedef struct result {
     cel_error cerr;
 } result;
 
-static void run(cel_env *env, const char *expr, result *r) {
+static void run(cel_env *env, const char *expr, result *r)
+{
     memset(r, 0, sizeof *r);
     kg_arena_init(&r->arena, 0);
     cel_program *p = NULL;
     r->compiled = cel_compile(env, expr, NULL, &p, &r->cerr);
-    if (!r->compiled) return;
+    if (!r->compiled)
+        return;
     cel_activation *act = cel_activation_new(env, &r->arena);
     cel_activation_set(act, "authorizer", cel_k8s_authorizer_value(&r->arena, &FAKE_AZ));
     cel_activation_set(act, "authorizer.requestResource",
@@ -80,41 +87,55 @@ static void run(cel_env *env, const char *expr, result *r) {
     cel_program_free(p);
 }
 
-static void expect_true(const char *expr) {
+static void expect_true(const char *expr)
+{
     result r;
     run(ENV, expr, &r);
-    if (!r.compiled) fail_msg("compile %s: %s", expr, r.cerr.message);
-    if (r.st != CEL_EVAL_OK) fail_msg("%s: %s", expr, cel_error_message(&r.v));
-    if (r.v.kind != CEL_BOOL || !r.v.u.b) fail_msg("%s: got %s", expr, cel_value_debug(&r.arena, &r.v));
+    if (!r.compiled)
+        fail_msg("compile %s: %s", expr, r.cerr.message);
+    if (r.st != CEL_EVAL_OK)
+        fail_msg("%s: %s", expr, cel_error_message(&r.v));
+    if (r.v.kind != CEL_BOOL || !r.v.u.b)
+        fail_msg("%s: got %s", expr, cel_value_debug(&r.arena, &r.v));
     kg_arena_free(&r.arena);
 }
 
-static void expect_error(const char *expr, const char *msg) {
+static void expect_error(const char *expr, const char *msg)
+{
     result r;
     run(ENV, expr, &r);
-    if (!r.compiled) fail_msg("compile %s: %s", expr, r.cerr.message);
-    if (r.st != CEL_EVAL_ERROR) fail_msg("%s: expected error, got %s", expr, cel_value_debug(&r.arena, &r.v));
-    if (strcmp(cel_error_message(&r.v), msg) != 0) fail_msg("%s:\n got  %s\n want %s", expr, cel_error_message(&r.v), msg);
+    if (!r.compiled)
+        fail_msg("compile %s: %s", expr, r.cerr.message);
+    if (r.st != CEL_EVAL_ERROR)
+        fail_msg("%s: expected error, got %s", expr, cel_value_debug(&r.arena, &r.v));
+    if (strcmp(cel_error_message(&r.v), msg) != 0)
+        fail_msg("%s:\n got  %s\n want %s", expr, cel_error_message(&r.v), msg);
     kg_arena_free(&r.arena);
 }
 
-static void expect_compile_error(cel_env *env, const char *expr, const char *substr) {
+static void expect_compile_error(cel_env *env, const char *expr, const char *substr)
+{
     result r;
     run(env, expr, &r);
-    if (r.compiled) fail_msg("%s: compiled, expected an error containing %s", expr, substr);
-    if (!strstr(r.cerr.message, substr)) fail_msg("%s: compile error %s lacks %s", expr, r.cerr.message, substr);
+    if (r.compiled)
+        fail_msg("%s: compiled, expected an error containing %s", expr, substr);
+    if (!strstr(r.cerr.message, substr))
+        fail_msg("%s: compile error %s lacks %s", expr, r.cerr.message, substr);
     kg_arena_free(&r.arena);
 }
 
-static uint64_t cost_of(const char *expr) {
+static uint64_t cost_of(const char *expr)
+{
     result r;
     run(ENV, expr, &r);
-    if (!r.compiled || r.st != CEL_EVAL_OK) fail_msg("%s failed", expr);
+    if (!r.compiled || r.st != CEL_EVAL_OK)
+        fail_msg("%s failed", expr);
     kg_arena_free(&r.arena);
     return r.cost;
 }
 
-static void test_regex(void **s) {
+static void test_regex(void **s)
+{
     (void)s;
     expect_true("'abc 123'.find('[0-9]+') == '123'");
     expect_true("'abc'.find('[0-9]+') == ''");
@@ -130,7 +151,8 @@ static void test_regex(void **s) {
     expect_error("'abc'.findAll(dyn('[a'))", "Illegal regex: error parsing regexp: missing closing ]: `[a`");
 }
 
-static void test_lists(void **s) {
+static void test_lists(void **s)
+{
     (void)s;
     expect_true("[1, 2, 3].isSorted()");
     expect_true("![3, 2, 1].isSorted()");
@@ -157,7 +179,8 @@ static void test_lists(void **s) {
     expect_true("dyn([1, 5, 3]).max() == 5");
 }
 
-static void test_urls(void **s) {
+static void test_urls(void **s)
+{
     (void)s;
     expect_true("url('https://user:pass@example.com:80/path?query=val#fragment').getScheme() == 'https'");
     expect_true("url('https://example.com:80/path').getHost() == 'example.com:80'");
@@ -184,10 +207,12 @@ static void test_urls(void **s) {
                 "url('https://example.com').getEscapedPath() == ''");
     expect_true("url('https://example.com/path?key with spaces=value with spaces').getQuery() == "
                 "{'key with spaces': ['value with spaces']}");
-    expect_true("url('https://example.com/path?').getQuery() == {} && url('https://example.com/path').getQuery() == {}");
+    expect_true(
+        "url('https://example.com/path?').getQuery() == {} && url('https://example.com/path').getQuery() == {}");
 }
 
-static void test_quantity(void **s) {
+static void test_quantity(void **s)
+{
     (void)s;
     expect_true("isQuantity('1.5G') && isQuantity('200k') && isQuantity('20Mi') && !isQuantity('200K')");
     expect_true("quantity('200M').compareTo(quantity('0.2G')) == 0");
@@ -236,7 +261,8 @@ static void test_quantity(void **s) {
     expect_true("quantity('50.703k').asApproximateFloat() == 50703.0");
 }
 
-static void test_ip_cidr(void **s) {
+static void test_ip_cidr(void **s)
+{
     (void)s;
     expect_true("isIP('192.168.0.1') && !isIP('192.168.0.1.0') && isIP('2001:db8::68')");
     expect_true("ip('192.168.0.1').family() == 4 && ip('::1').family() == 6");
@@ -250,7 +276,7 @@ static void test_ip_cidr(void **s) {
     expect_true("ip('127.0.0.1') == ip('127.0.0.1') && ip('127.0.0.1') != ip('127.0.0.2')");
     expect_true("type(ip('192.168.0.1')) == net.IP");
     expect_error("ip('192.168.0.1.0')", "IP Address \"192.168.0.1.0\" parse error during conversion from string: "
-                                       "ParseAddr(\"192.168.0.1.0\"): IPv4 address too long");
+                                        "ParseAddr(\"192.168.0.1.0\"): IPv4 address too long");
     expect_error("ip('fe80::1%en0')", "IP address \"fe80::1%en0\" with zone value is not allowed");
     expect_error("ip('::ffff:1.2.3.4')", "IPv4-mapped IPv6 address \"::ffff:1.2.3.4\" is not allowed");
     expect_error("ip.isCanonical('127.0.0.1.0')",
@@ -278,7 +304,8 @@ static void test_ip_cidr(void **s) {
     expect_compile_error(ENV, "cidr(192168)", "found no matching overload for 'cidr' applied to '(int)'");
 }
 
-static void test_format(void **s) {
+static void test_format(void **s)
+{
     (void)s;
     expect_true("format.dns1123Label().validate('my-name') == optional.none()");
     expect_true("format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])");
@@ -321,7 +348,8 @@ static void test_format(void **s) {
     expect_true("format.dns1123Label() != format.dns1035Label() && format.uri() != format.uuid()");
 }
 
-static void test_semver(void **s) {
+static void test_semver(void **s)
+{
     (void)s;
     expect_true("isSemver('1.2.3') && !isSemver('1.2') && !isSemver('v1.2.3')");
     expect_true("isSemver('v1.2', true) && !isSemver('v1.2', false)");
@@ -358,7 +386,8 @@ static void test_semver(void **s) {
     cel_env_free(e32);
 }
 
-static void test_authz(void **s) {
+static void test_authz(void **s)
+{
     (void)s;
     expect_true("authorizer.group('apps').resource('deployments').namespace('prod').name('web').check('get')"
                 ".allowed()");
@@ -387,10 +416,10 @@ static void test_authz(void **s) {
                 "'list /pods/ ns= name= fs=- ls=-'");
 }
 
-static void test_versions(void **s) {
+static void test_versions(void **s)
+{
     (void)s;
-    assert_int_equal(cel_k8s_libraries_for_version(26),
-                     CEL_K8S_LIB_URLS | CEL_K8S_LIB_REGEX | CEL_K8S_LIB_LISTS);
+    assert_int_equal(cel_k8s_libraries_for_version(26), CEL_K8S_LIB_URLS | CEL_K8S_LIB_REGEX | CEL_K8S_LIB_LISTS);
     assert_true(cel_k8s_libraries_for_version(28) & CEL_K8S_LIB_QUANTITY);
     assert_false(cel_k8s_libraries_for_version(29) & CEL_K8S_LIB_IP);
     assert_true(cel_k8s_libraries_for_version(30) & CEL_K8S_LIB_CIDR);
@@ -402,7 +431,8 @@ static void test_versions(void **s) {
     cel_env_free(old);
 }
 
-static void test_jsonpatch(void **s) {
+static void test_jsonpatch(void **s)
+{
     (void)s;
     cel_env *env = cel_env_new(CEL_LIB_K8S);
     cel_env_set_options(env, CEL_OPT_K8S);
@@ -418,7 +448,8 @@ static void test_jsonpatch(void **s) {
     expect_compile_error(ENV, "jsonpatch.escapeKey('a')", "undeclared reference");
 }
 
-static void test_costs(void **s) {
+static void test_costs(void **s)
+{
     (void)s;
     /* cost.go: the authz check is 350,000; string parsing ⌈0.1·len⌉; regex like matches */
     assert_true(cost_of("authorizer.path('/a').check('get').allowed()") >= 350000);
@@ -434,7 +465,8 @@ static void test_costs(void **s) {
     assert_int_equal(cost_of("['aaaaaaaaaaaaaaaaaaaa'].isSorted()") - cost_of("['a'].isSorted()"), 2);
     assert_int_equal(cost_of("[1, 2, 3, 4].sum() == 10") - cost_of("[1, 2].sum() == 3"), 2);
     /* containsIP: ⌈0.1·2·⌈bits/8⌉⌉ */
-    assert_int_equal(cost_of("cidr('::/128').containsIP(ip('::1'))") - cost_of("cidr('::/8').containsIP(ip('::1'))"), 3);
+    assert_int_equal(cost_of("cidr('::/128').containsIP(ip('::1'))") - cost_of("cidr('::/8').containsIP(ip('::1'))"),
+                     3);
     /* containsCIDR adds ⌈0.1·size⌉ + 1; the string overload adds the parse ⌈0.1·len⌉ */
     assert_int_equal(cost_of("cidr('::/128').containsCIDR('::1/128')") - cost_of("cidr('::/128').containsIP('::1')"),
                      ceil(0.1 * 16) + 1 + 1 - 1);
@@ -442,16 +474,18 @@ static void test_costs(void **s) {
     assert_int_equal(cost_of("isURL('https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')"),
                      cost_of("isURL('https://e/')"));
     /* url() is ⌈0.1·len⌉ */
-    assert_int_equal(cost_of("url('https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa') != url('/')") -
-                         cost_of("url('https://e/') != url('/')"),
-                     8 - 1); /* 71 code points vs 10 */
+    assert_int_equal(
+        cost_of("url('https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa') != url('/')") -
+            cost_of("url('https://e/') != url('/')"),
+        8 - 1); /* 71 code points vs 10 */
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_regex),   cmocka_unit_test(test_lists),   cmocka_unit_test(test_urls),
-        cmocka_unit_test(test_quantity), cmocka_unit_test(test_ip_cidr), cmocka_unit_test(test_format),
-        cmocka_unit_test(test_semver),  cmocka_unit_test(test_authz),   cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_regex),     cmocka_unit_test(test_lists),   cmocka_unit_test(test_urls),
+        cmocka_unit_test(test_quantity),  cmocka_unit_test(test_ip_cidr), cmocka_unit_test(test_format),
+        cmocka_unit_test(test_semver),    cmocka_unit_test(test_authz),   cmocka_unit_test(test_versions),
         cmocka_unit_test(test_jsonpatch), cmocka_unit_test(test_costs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -15,12 +15,14 @@
 #include "cel/k8s/url.h"
 
 static kg_arena A;
-static int setup(void **s) {
+static int setup(void **s)
+{
     (void)s;
     kg_arena_init(&A, 0);
     return 0;
 }
-static int teardown(void **s) {
+static int teardown(void **s)
+{
     (void)s;
     kg_arena_free(&A);
     return 0;
@@ -28,26 +30,31 @@ static int teardown(void **s) {
 
 /* ---------------- quantity ---------------- */
 
-static cel_k8s_quantity q(const char *s) {
+static cel_k8s_quantity q(const char *s)
+{
     cel_k8s_quantity r;
     const char *err = NULL;
-    if (!cel_k8s_quantity_parse(&A, s, strlen(s), &r, &err)) fail_msg("quantity(%s): %s", s, err);
+    if (!cel_k8s_quantity_parse(&A, s, strlen(s), &r, &err))
+        fail_msg("quantity(%s): %s", s, err);
     return r;
 }
 
-static void q_err(const char *s, const char *want) {
+static void q_err(const char *s, const char *want)
+{
     cel_k8s_quantity r;
     const char *err = NULL;
     assert_false(cel_k8s_quantity_parse(&A, s, strlen(s), &r, &err));
     assert_string_equal(err, want);
 }
 
-static int qcmp(const char *a, const char *b) {
+static int qcmp(const char *a, const char *b)
+{
     cel_k8s_quantity x = q(a), y = q(b);
     return cel_k8s_quantity_cmp(&x, &y);
 }
 
-static void test_quantity_parse_errors(void **s) {
+static void test_quantity_parse_errors(void **s)
+{
     (void)s;
     q_err("", CEL_K8S_QUANTITY_ERR_FORMAT);
     q_err("200K", CEL_K8S_QUANTITY_ERR_SUFFIX); /* upper-case K is not a suffix */
@@ -66,10 +73,12 @@ static void test_quantity_parse_errors(void **s) {
                         "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     /* valid spellings */
     const char *ok[] = {"0", "1.5G", "200k", "20Mi", "1e3", "1E-3", "+5", "-5m", ".5", "1.", "5e+2", "100n", "1Ei"};
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) (void)q(ok[i]);
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        (void)q(ok[i]);
 }
 
-static void test_quantity_compare(void **s) {
+static void test_quantity_compare(void **s)
+{
     (void)s;
     /* upstream library examples */
     assert_int_equal(qcmp("200M", "0.2G"), 0);
@@ -81,16 +90,17 @@ static void test_quantity_compare(void **s) {
     assert_int_equal(qcmp("1Ki", "1024"), 0);
     assert_int_equal(qcmp("1e3", "1k"), 0);
     assert_int_equal(qcmp("-1", "1"), -1);
-    assert_int_equal(qcmp("0.1n", "1n"), 0);  /* rounded up to the nano */
-    assert_int_equal(qcmp("-0.1n", "-1n"), 0); /* away from zero */
-    assert_int_equal(qcmp("10Ei", "9223372036854775807"), 0); /* BinarySI is capped at int64 max */
+    assert_int_equal(qcmp("0.1n", "1n"), 0);                                    /* rounded up to the nano */
+    assert_int_equal(qcmp("-0.1n", "-1n"), 0);                                  /* away from zero */
+    assert_int_equal(qcmp("10Ei", "9223372036854775807"), 0);                   /* BinarySI is capped at int64 max */
     assert_int_equal(qcmp("12345678901234567890", "12345678901234567891"), -1); /* big decimal path */
     cel_k8s_quantity z = q("0"), m = q("-5m");
     assert_int_equal(cel_k8s_quantity_sign(&z), 0);
     assert_int_equal(cel_k8s_quantity_sign(&m), -1);
 }
 
-static void test_quantity_arith(void **s) {
+static void test_quantity_arith(void **s)
+{
     (void)s;
     cel_k8s_quantity r, a = q("50k"), b = q("20k");
     assert_true(cel_k8s_quantity_add(&A, &a, &b, &r));
@@ -129,7 +139,8 @@ static void test_quantity_arith(void **s) {
     assert_int_equal(cel_k8s_quantity_cmp(&r, &want), 0);
 }
 
-static void test_quantity_integer_float(void **s) {
+static void test_quantity_integer_float(void **s)
+{
     (void)s;
     int64_t v = 0;
     cel_k8s_quantity a = q("50703");
@@ -165,29 +176,34 @@ static void test_quantity_integer_float(void **s) {
 
 /* ---------------- ip / cidr ---------------- */
 
-static void ip_err(const char *s, const char *want) {
+static void ip_err(const char *s, const char *want)
+{
     cel_k8s_ip ip;
     const char *err = NULL;
     assert_false(cel_k8s_ip_parse(&A, s, strlen(s), &ip, &err));
     assert_string_equal(err, want);
 }
 
-static const char *ip_str(const char *s) {
+static const char *ip_str(const char *s)
+{
     cel_k8s_ip ip;
     const char *err = NULL;
-    if (!cel_k8s_ip_parse(&A, s, strlen(s), &ip, &err)) fail_msg("ip(%s): %s", s, err);
+    if (!cel_k8s_ip_parse(&A, s, strlen(s), &ip, &err))
+        fail_msg("ip(%s): %s", s, err);
     static char buf[64];
     cel_k8s_ip_format(&ip, buf);
     return buf;
 }
 
-static cel_k8s_ip ip(const char *s) {
+static cel_k8s_ip ip(const char *s)
+{
     cel_k8s_ip r;
     assert_true(cel_k8s_ip_parse(&A, s, strlen(s), &r, NULL));
     return r;
 }
 
-static void test_ip(void **s) {
+static void test_ip(void **s)
+{
     (void)s;
     ip_err("192.168.0.1.0", "IP Address \"192.168.0.1.0\" parse error during conversion from string: "
                             "ParseAddr(\"192.168.0.1.0\"): IPv4 address too long");
@@ -237,7 +253,8 @@ static void test_ip(void **s) {
     x = ip("224.0.0.1"), assert_true(cel_k8s_ip_is_link_local_multicast(&x));
     x = ip("224.0.1.1"), assert_false(cel_k8s_ip_is_link_local_multicast(&x));
     x = ip("169.254.169.254"), assert_true(cel_k8s_ip_is_link_local_unicast(&x));
-    x = ip("192.168.0.1"), assert_false(cel_k8s_ip_is_link_local_unicast(&x)), assert_true(cel_k8s_ip_is_global_unicast(&x));
+    x = ip("192.168.0.1"), assert_false(cel_k8s_ip_is_link_local_unicast(&x)),
+    assert_true(cel_k8s_ip_is_global_unicast(&x));
     x = ip("255.255.255.255"), assert_false(cel_k8s_ip_is_global_unicast(&x));
     x = ip("::"), assert_true(cel_k8s_ip_is_unspecified(&x));
     x = ip("::1"), assert_true(cel_k8s_ip_is_loopback(&x)), assert_false(cel_k8s_ip_is_unspecified(&x));
@@ -251,23 +268,29 @@ static void test_ip(void **s) {
     assert_int_equal(ip("2001:db8::68").family, 6);
 }
 
-static cel_k8s_cidr cidr(const char *s) {
+static cel_k8s_cidr cidr(const char *s)
+{
     cel_k8s_cidr c;
     const char *err = NULL;
-    if (!cel_k8s_cidr_parse(&A, s, strlen(s), &c, &err)) fail_msg("cidr(%s): %s", s, err);
+    if (!cel_k8s_cidr_parse(&A, s, strlen(s), &c, &err))
+        fail_msg("cidr(%s): %s", s, err);
     return c;
 }
 
-static void cidr_err(const char *s, const char *want) {
+static void cidr_err(const char *s, const char *want)
+{
     cel_k8s_cidr c;
     const char *err = NULL;
     assert_false(cel_k8s_cidr_parse(&A, s, strlen(s), &c, &err));
     assert_string_equal(err, want);
 }
 
-static void test_cidr(void **s) {
+static void test_cidr(void **s)
+{
     (void)s;
-#define PFX "network address parse error during conversion from string: network address parse error during conversion from string: "
+#define PFX                                                                                                            \
+    "network address parse error during conversion from string: network address parse error during conversion from "   \
+    "string: "
     cidr_err("192.168.0.0/", PFX "netip.ParsePrefix(\"192.168.0.0/\"): bad bits after slash: \"\"");
     cidr_err("2001:db8::/", PFX "netip.ParsePrefix(\"2001:db8::/\"): bad bits after slash: \"\"");
     cidr_err("192.168.0.0", PFX "netip.ParsePrefix(\"192.168.0.0\"): no '/'");
@@ -312,21 +335,25 @@ static void test_cidr(void **s) {
 
 /* ---------------- url ---------------- */
 
-static cel_k8s_url url(const char *s) {
+static cel_k8s_url url(const char *s)
+{
     cel_k8s_url u;
     const char *err = NULL;
-    if (!cel_k8s_url_from_string(&A, s, strlen(s), &u, &err)) fail_msg("url(%s): %s", s, err);
+    if (!cel_k8s_url_from_string(&A, s, strlen(s), &u, &err))
+        fail_msg("url(%s): %s", s, err);
     return u;
 }
 
-static void url_err(const char *s, const char *want) {
+static void url_err(const char *s, const char *want)
+{
     cel_k8s_url u;
     const char *err = NULL;
     assert_false(cel_k8s_url_from_string(&A, s, strlen(s), &u, &err));
     assert_string_equal(err, want);
 }
 
-static void test_url(void **s) {
+static void test_url(void **s)
+{
     (void)s;
     cel_k8s_url u = url("https://user:pass@example.com:80/path?query=val#fragment");
     assert_string_equal(u.scheme, "https");
@@ -388,16 +415,19 @@ static void test_url(void **s) {
 
 /* ---------------- semver ---------------- */
 
-static cel_k8s_semver sv(const char *s, bool norm) {
+static cel_k8s_semver sv(const char *s, bool norm)
+{
     cel_k8s_semver v;
     const char *err = NULL;
     bool ok = norm ? cel_k8s_semver_parse_normalize(&A, s, strlen(s), &v, &err)
                    : cel_k8s_semver_parse(&A, s, strlen(s), &v, &err);
-    if (!ok) fail_msg("semver(%s): %s", s, err);
+    if (!ok)
+        fail_msg("semver(%s): %s", s, err);
     return v;
 }
 
-static void sv_err(const char *s, bool norm, const char *want) {
+static void sv_err(const char *s, bool norm, const char *want)
+{
     cel_k8s_semver v;
     const char *err = NULL;
     bool ok = norm ? cel_k8s_semver_parse_normalize(&A, s, strlen(s), &v, &err)
@@ -406,7 +436,8 @@ static void sv_err(const char *s, bool norm, const char *want) {
     assert_string_equal(err, want);
 }
 
-static void test_semver(void **s) {
+static void test_semver(void **s)
+{
     (void)s;
     cel_k8s_semver v = sv("1.2.3-alpha.1+build.5", false);
     assert_int_equal(v.major, 1);
@@ -444,8 +475,10 @@ static void test_semver(void **s) {
     sv_err("1.2-alpha", true, "short version cannot contain PreRelease/Build meta data");
     sv_err("v1.2", false, "No Major.Minor.Patch elements found");
     /* SemVer 2.0.0 precedence */
-    const char *order[] = {"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
-                           "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0"};
+    const char *order[] = {"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta",
+                           "1.0.0-beta",  "1.0.0-beta.2",  "1.0.0-beta.11",
+                           "1.0.0-rc.1",  "1.0.0",         "1.0.1",
+                           "1.1.0",       "2.0.0"};
     for (size_t i = 0; i + 1 < sizeof order / sizeof order[0]; i++) {
         cel_k8s_semver a = sv(order[i], false), b = sv(order[i + 1], false);
         assert_int_equal(cel_k8s_semver_compare(&a, &b), -1);
@@ -458,13 +491,15 @@ static void test_semver(void **s) {
 
 /* ---------------- formats ---------------- */
 
-static size_t validate(const char *fmt, const char *s, const char **errs) {
+static size_t validate(const char *fmt, const char *s, const char **errs)
+{
     const cel_k8s_format *f = cel_k8s_format_lookup(fmt, strlen(fmt));
     assert_non_null(f);
     return f->validate(&A, s, strlen(s), errs);
 }
 
-static void test_formats(void **s) {
+static void test_formats(void **s)
+{
     (void)s;
     const char *e[4];
     assert_int_equal(validate("dns1123Label", "my-name", e), 0);
@@ -546,20 +581,24 @@ static void test_formats(void **s) {
 /* ---------------- robustness: random inputs over each parser's alphabet (ASan/UBSan watch memory) ----------- */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void) {
+static uint32_t rnd(void)
+{
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)rng_state;
 }
-static size_t rand_str(char *buf, size_t cap, const char *alphabet) {
+static size_t rand_str(char *buf, size_t cap, const char *alphabet)
+{
     size_t n = rnd() % cap, k = strlen(alphabet);
-    for (size_t i = 0; i < n; i++) buf[i] = alphabet[rnd() % k];
+    for (size_t i = 0; i < n; i++)
+        buf[i] = alphabet[rnd() % k];
     buf[n] = 0;
     return n;
 }
 
-static void test_random_inputs(void **s) {
+static void test_random_inputs(void **s)
+{
     (void)s;
     char buf[48];
     int ip_ok = 0, q_ok = 0, sv_ok = 0;
@@ -587,8 +626,10 @@ static void test_random_inputs(void **s) {
         cel_k8s_quantity q, r, zero = cel_k8s_quantity_from_int(0);
         if (cel_k8s_quantity_parse(&A, buf, n, &q, &err)) {
             assert_int_equal(cel_k8s_quantity_cmp(&q, &q), 0);
-            if (cel_k8s_quantity_add(&A, &q, &zero, &r)) assert_int_equal(cel_k8s_quantity_cmp(&q, &r), 0);
-            if (cel_k8s_quantity_sub(&A, &q, &q, &r)) assert_int_equal(cel_k8s_quantity_sign(&r), 0);
+            if (cel_k8s_quantity_add(&A, &q, &zero, &r))
+                assert_int_equal(cel_k8s_quantity_cmp(&q, &r), 0);
+            if (cel_k8s_quantity_sub(&A, &q, &q, &r))
+                assert_int_equal(cel_k8s_quantity_sign(&r), 0);
             (void)cel_k8s_quantity_as_approximate_float(&q);
             q_ok++;
         }
@@ -613,7 +654,8 @@ static void test_random_inputs(void **s) {
         /* formats: every validator on arbitrary text */
         n = rand_str(buf, 40, "abcXYZ019-._/: T");
         const char *errs[4];
-        for (size_t f = 0; f < cel_k8s_nformats; f++) assert_true(cel_k8s_formats[f].validate(&A, buf, n, errs) <= 4);
+        for (size_t f = 0; f < cel_k8s_nformats; f++)
+            assert_true(cel_k8s_formats[f].validate(&A, buf, n, errs) <= 4);
     }
     /* the generators do reach the success paths */
     assert_true(ip_ok > 50);
@@ -621,7 +663,8 @@ static void test_random_inputs(void **s) {
     assert_true(sv_ok > 10);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_quantity_parse_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quantity_compare, setup, teardown),

@@ -9,21 +9,25 @@
 
 #include "cel/regex/cel_regex.h"
 
-static cel_regex *compile(const char *p) {
+static cel_regex *compile(const char *p)
+{
     char err[256] = "";
     cel_regex *re = cel_regex_compile(p, strlen(p), 0, CEL_REGEX_GO_ERRORS, err, sizeof err);
-    if (!re) fail_msg("compile %s: %s", p, err);
+    if (!re)
+        fail_msg("compile %s: %s", p, err);
     return re;
 }
 
-static void expect_error(const char *p, unsigned flags, const char *want) {
+static void expect_error(const char *p, unsigned flags, const char *want)
+{
     char err[256] = "";
     cel_regex *re = cel_regex_compile(p, strlen(p), 0, flags, err, sizeof err);
     assert_null(re);
     assert_string_equal(err, want);
 }
 
-static void test_compile_errors(void **state) {
+static void test_compile_errors(void **state)
+{
     (void)state;
     /* Go's regexp error texts (what cel-go reports) */
     expect_error("(a", CEL_REGEX_GO_ERRORS, "error parsing regexp: missing closing ): `(a`");
@@ -50,7 +54,8 @@ static void test_compile_errors(void **state) {
     assert_null(cel_regex_compile("(a)\\1", 5, 0, 0, err, sizeof err));
 }
 
-static void test_match(void **state) {
+static void test_match(void **state)
+{
     (void)state;
     cel_regex *re = compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
     assert_true(cel_regex_partial_match(re, "web-7d4b9c6f5-x2x9k", 19));
@@ -84,14 +89,16 @@ typedef struct spans {
     size_t s[16], e[16];
 } spans;
 
-static bool collect(void *ud, size_t s, size_t e) {
+static bool collect(void *ud, size_t s, size_t e)
+{
     spans *sp = ud;
     sp->s[sp->n] = s;
     sp->e[sp->n++] = e;
     return sp->n < 16;
 }
 
-static void test_find(void **state) {
+static void test_find(void **state)
+{
     (void)state;
     cel_regex *re = compile("[0-9]+");
     size_t s, e;
@@ -108,7 +115,8 @@ static void test_find(void **state) {
     cel_regex_free(re);
 }
 
-static void test_find_all(void **state) {
+static void test_find_all(void **state)
+{
     (void)state;
     /* Go: regexp.MustCompile("a*").FindAllString("baaab", -1) == ["" "aaa" ""] */
     cel_regex *re = compile("a*");
@@ -138,14 +146,16 @@ static void test_find_all(void **state) {
 /* The small DFA must answer exactly like RE2: random texts against patterns that take the DFA path, and a few that
  * must not. */
 static uint64_t rs = 88172645463325252ull;
-static uint32_t rnd(void) {
+static uint32_t rnd(void)
+{
     rs ^= rs << 13;
     rs ^= rs >> 7;
     rs ^= rs << 17;
     return (uint32_t)rs;
 }
 
-static void test_dfa_vs_re2(void **state) {
+static void test_dfa_vs_re2(void **state)
+{
     (void)state;
     static const char *dfa_patterns[] = {
         "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
@@ -170,8 +180,8 @@ static void test_dfa_vs_re2(void **state) {
         "\\s",
         "[\\d_]+x",
     };
-    static const char *re2_patterns[] = {".*", "[^a]", "(?i)abc", "\\bword", "^a|b$", "(?P<n>a)", "a.c", "é",
-                                         "a{,2}", "[[:alpha:]]", "\\pL", "[a-b-c]"};
+    static const char *re2_patterns[] = {".*",  "[^a]", "(?i)abc", "\\bword",     "^a|b$", "(?P<n>a)",
+                                         "a.c", "é",    "a{,2}",   "[[:alpha:]]", "\\pL",  "[a-b-c]"};
     char text[32];
     const char *alpha = "abcdz0129-._@/ xAZ\xc3\xa9\n";
     size_t na = strlen(alpha);
@@ -181,20 +191,24 @@ static void test_dfa_vs_re2(void **state) {
         cel_regex *r = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, NULL, 0);
         assert_non_null(d);
         assert_non_null(r);
-        if (!cel_regex_uses_dfa(d)) fail_msg("pattern %s should use the DFA", pat);
+        if (!cel_regex_uses_dfa(d))
+            fail_msg("pattern %s should use the DFA", pat);
         assert_false(cel_regex_uses_dfa(r));
         for (int i = 0; i < 3000; i++) {
             size_t n = rnd() % 20;
-            for (size_t k = 0; k < n; k++) text[k] = alpha[rnd() % na];
+            for (size_t k = 0; k < n; k++)
+                text[k] = alpha[rnd() % na];
             if (cel_regex_partial_match(d, text, n) != cel_regex_partial_match(r, text, n))
                 fail_msg("pattern %s text %.*s: dfa %d re2 %d", pat, (int)n, text, cel_regex_partial_match(d, text, n),
                          cel_regex_partial_match(r, text, n));
         }
         /* positions still come from RE2 (built on demand) */
         size_t s1, e1, s2, e2;
-        bool f1 = cel_regex_find(d, "xx aab ab abb", 13, 0, &s1, &e1), f2 = cel_regex_find(r, "xx aab ab abb", 13, 0, &s2, &e2);
+        bool f1 = cel_regex_find(d, "xx aab ab abb", 13, 0, &s1, &e1),
+             f2 = cel_regex_find(r, "xx aab ab abb", 13, 0, &s2, &e2);
         assert_int_equal(f1, f2);
-        if (f1) assert_true(s1 == s2 && e1 == e2);
+        if (f1)
+            assert_true(s1 == s2 && e1 == e2);
         assert_int_equal(cel_regex_num_groups(d), cel_regex_num_groups(r));
         cel_regex_free(d);
         cel_regex_free(r);
@@ -202,8 +216,10 @@ static void test_dfa_vs_re2(void **state) {
     for (size_t p = 0; p < sizeof re2_patterns / sizeof re2_patterns[0]; p++) {
         const char *pat = re2_patterns[p];
         cel_regex *d = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, NULL, 0);
-        if (!d) continue; /* invalid in RE2 too (e.g. [a-b-c]) */
-        if (cel_regex_uses_dfa(d)) fail_msg("pattern %s must stay on RE2", pat);
+        if (!d)
+            continue; /* invalid in RE2 too (e.g. [a-b-c]) */
+        if (cel_regex_uses_dfa(d))
+            fail_msg("pattern %s must stay on RE2", pat);
         cel_regex_free(d);
     }
     /* an invalid pattern is still reported (RE2 decides), even if it looks simple */
@@ -213,13 +229,11 @@ static void test_dfa_vs_re2(void **state) {
     assert_null(cel_regex_compile("a{3,2}", 6, 0, CEL_REGEX_GO_ERRORS, err, sizeof err));
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compile_errors),
-        cmocka_unit_test(test_match),
-        cmocka_unit_test(test_find),
-        cmocka_unit_test(test_find_all),
-        cmocka_unit_test(test_dfa_vs_re2),
+        cmocka_unit_test(test_compile_errors), cmocka_unit_test(test_match),      cmocka_unit_test(test_find),
+        cmocka_unit_test(test_find_all),       cmocka_unit_test(test_dfa_vs_re2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
