@@ -689,7 +689,16 @@ scanned:;
         }
     }
 
-    /* inf.Dec path */
+    /* inf.Dec path: upstream hands the numeric text to inf.Dec.SetString, which rejects text without a digit
+     * ("Ei", "-.Pi"), while the int64 fast path above turned the same digit-less text into 0 ("Ki"). */
+    {
+        const char *vend = suf_n ? suf : str + end;
+        bool any_digit = false;
+        for (const char *p = str; p < vend && !any_digit; p++)
+            any_digit = is_digit(*p);
+        if (!any_digit)
+            return perr(err, KG_QUANTITY_ERR_NUMERIC);
+    }
     qdec d = {.neg = false};
     /* Only the significant digits of num+denom go into the magnitude; leading zeros are dropped and trailing zeros
      * move into the exponent, so "0.000…01" with hundreds of zeros still parses. */

@@ -204,6 +204,19 @@ static void test_parse_invalid(void **st)
     assert_string_equal(KG_QUANTITY_ERR_FORMAT,
                         "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     kg_quantity q;
+    /* digit-less text: the int64 fast path yields 0, the inf.Dec path (Pi, Ei) fails as Go's SetString does */
+    assert_true(kg_quantity_parse_cstr("Ki", &q, NULL));
+    assert_true(kg_quantity_is_zero(&q));
+    assert_true(kg_quantity_parse_cstr("-.Ti", &q, NULL));
+    assert_true(kg_quantity_is_zero(&q));
+    kg_error e2 = {0};
+    assert_false(kg_quantity_parse_cstr("Ei", &q, &e2));
+    assert_string_equal(e2.msg, KG_QUANTITY_ERR_NUMERIC);
+    assert_false(kg_quantity_parse_cstr("-.Pi", &q, &e2));
+    assert_string_equal(e2.msg, KG_QUANTITY_ERR_NUMERIC);
+    assert_true(kg_quantity_parse_cstr("0Ei", &q, NULL));
+    assert_true(kg_quantity_is_zero(&q));
+    assert_true(kg_quantity_parse_cstr("5.Ei", &q, NULL));
     /* a bare suffix has an implicit "0" numerator, as upstream's scanner */
     assert_true(kg_quantity_parse_cstr("E2147483647", &q, NULL));
     assert_true(kg_quantity_is_zero(&q));
