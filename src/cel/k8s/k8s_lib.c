@@ -1189,8 +1189,96 @@ const cel_type *cel_k8s_type_resource_check(cel_env *env)
     return cel_type_opaque(env, "kubernetes.authorization.ResourceCheck", NULL, 0);
 }
 
+/* ---- static cost estimates (cost.go EstimateCallCost), from the argument size ranges ---- */
+
+static uint64_t est_mul(uint64_t v, double f)
+{
+    if (v == UINT64_MAX)
+        return UINT64_MAX;
+    double r = ceil((double)v * f);
+    return r >= 1.8e19 ? UINT64_MAX : (uint64_t)r;
+}
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return (b && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+static cel_size_range est_traversal01(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return (cel_size_range){est_mul(sz[0].min, 0.1), est_mul(sz[0].max, 0.1)};
+}
+static cel_size_range est_traversal02(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return (cel_size_range){est_mul(sz[0].min, 0.2), est_mul(sz[0].max, 0.2)};
+}
+static cel_size_range est_regex(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return (cel_size_range){sat_mul(est_mul(sat_add(sz[0].min, 1), 0.1), est_mul(sz[1].min, 0.25)),
+                            sat_mul(est_mul(sat_add(sz[0].max, 1), 0.1), est_mul(sz[1].max, 0.25))};
+}
+/* one unit per element (upstream adds the traversal of string elements; element sizes are not known here) */
+static cel_size_range est_list(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return sz[0];
+}
+static cel_size_range est_check(const cel_size_range *sz, size_t n)
+{
+    (void)sz, (void)n;
+    return (cel_size_range){350000, 350000};
+}
+/* an IP is 4 or 16 bytes: (sz+sz)·0.1 = {1, 4}; a string argument adds its parse */
+static cel_size_range est_contains_ip_ip(const cel_size_range *sz, size_t n)
+{
+    (void)sz, (void)n;
+    return (cel_size_range){1, 4};
+}
+static cel_size_range est_contains_ip_str(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return (cel_size_range){sat_add(1, est_mul(sz[1].min, 0.1)), sat_add(4, est_mul(sz[1].max, 0.1))};
+}
+/* containsCIDR adds the masking: sz·0.1 = {1, 2}, and 1 */
+static cel_size_range est_contains_cidr_cidr(const cel_size_range *sz, size_t n)
+{
+    (void)sz, (void)n;
+    return (cel_size_range){1 + 1 + 1, 4 + 2 + 1};
+}
+static cel_size_range est_contains_cidr_str(const cel_size_range *sz, size_t n)
+{
+    (void)n;
+    return (cel_size_range){sat_add(3, est_mul(sz[1].min, 0.1)), sat_add(7, est_mul(sz[1].max, 0.1))};
+}
+
+/* registers overloads, deriving each one's static estimate from its runtime cost rule */
 static bool add(cel_env *env, const char *name, cel_overload *ovls, size_t n, cel_error *err)
 {
+    for (size_t i = 0; i < n; i++) {
+        cel_overload *o = &ovls[i];
+        if (o->estimate)
+            continue;
+        bool str1 = o->nargs > 1 && o->args[1] == cel_type_string();
+        if (o->cost == cost_str_traversal)
+            o->estimate = est_traversal01;
+        else if (o->cost == cost_str_traversal2)
+            o->estimate = est_traversal02;
+        else if (o->cost == cost_regex)
+            o->estimate = est_regex;
+        else if (o->cost == cost_list)
+            o->estimate = est_list;
+        else if (o->cost == cost_check)
+            o->estimate = est_check;
+        else if (o->cost == cost_contains_ip)
+            o->estimate = str1 ? est_contains_ip_str : est_contains_ip_ip;
+        else if (o->cost == cost_contains_cidr)
+            o->estimate = str1 ? est_contains_cidr_str : est_contains_cidr_cidr;
+    }
     return cel_env_add_function(env, name, ovls, n, err);
 }
 #define ADD(name, ...)                                                                                                 \
