@@ -434,6 +434,10 @@ kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, con
                 pthread_mutex_unlock(&h->mu);
                 return take(w, ev);
             }
+            if (scanned == KG_WATCH_SCAN) { /* a long run of other prefixes: let the writer in */
+                pthread_mutex_unlock(&h->mu);
+                pthread_mutex_lock(&h->mu);
+            }
             continue;
         }
         if (timeout_ms == 0) {
