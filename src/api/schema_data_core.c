@@ -184,7 +184,7 @@ const char *const kg_schema_data_core[] = {
     "same namespace to use for pulling any images in pods that reference this ServiceAccount. More info: "
     "https://kubernetes.io/docs/concepts/containers/images/#specifying-imagepullsecrets-on-a-pod",
     META,
-    ".secrets []ObjectReference lt=map lk=name mk=name ps=merge |Secrets is a list of the secrets in the same "
+    ".secrets []ObjectReference mk=name ps=merge |Secrets is a list of the secrets in the same "
     "namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if "
     "this service account has a 'kubernetes.io/enforce-mountable-secrets' annotation set to 'true'. Deprecated.",
 
@@ -403,5 +403,11 @@ const char *const kg_schema_data_core[] = {
     "DNS_LABEL. Optional only if one port is defined.",
     ".port i32 ! |The port number of the endpoint.",
     ".protocol s e=SCTP,TCP,UDP |The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.",
+
+    /* Binding: the body of pods/binding */
+    "@Binding Binding ties one object to another; for example, a pod is bound to a node by a scheduler.",
+    TM,
+    META,
+    ".target ObjectReference ! |The target object that you want to bind to the standard object.",
     NULL,
 };

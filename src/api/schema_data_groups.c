@@ -106,6 +106,22 @@ const char *const kg_schema_data_groups[] = {
     ".scope s |scope represents if this refers to a cluster or namespace scoped resource. This may be set to "
     "'Cluster' (default) or 'Namespace'.",
 
+    "=io.k8s.api.autoscaling.v1",
+    "@Scale Scale represents a scaling request for a resource.",
+    TM,
+    ".metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta |Standard object metadata; More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.",
+    ".spec ScaleSpec |spec defines the behavior of the scale. More info: " SPEC_DESC,
+    ".status ScaleStatus |status is the current status of the scale. More info: " SPEC_DESC ". Read-only.",
+    "@ScaleSpec ScaleSpec describes the attributes of a scale subresource.",
+    ".replicas i32 |replicas is the desired number of instances for the scaled object.",
+    "@ScaleStatus ScaleStatus represents the current status of a scale subresource.",
+    ".replicas i32 ! |replicas is the actual number of observed instances of the scaled object.",
+    ".selector s |selector is the label query over pods that should match the replicas count. This is same as the "
+    "label selector but in the string format to avoid introspection by clients. The string will be in the same "
+    "format as the query-param syntax. More info about label selectors: "
+    "https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/",
+
     "=io.k8s.api.storage.v1",
     "@StorageClass StorageClass describes the parameters for a class of storage for which PersistentVolumes can be "
     "dynamically provisioned. StorageClasses are non-namespaced; the name of the storage class according to etcd is "

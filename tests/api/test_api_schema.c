@@ -185,7 +185,7 @@ static void test_upstream_list_tags(void **s)
     expect_list(T("PodStatus"), "podIPs", "ip", "merge", "map", "ip");
     expect_list(T("NodeStatus"), "addresses", "type", "merge", "map", "type");
     expect_list(T("NodeSpec"), "podCIDRs", NULL, "merge", "set", NULL);
-    expect_list(T("ServiceAccount"), "secrets", "name", "merge", "map", "name");
+    expect_list(T("ServiceAccount"), "secrets", "name", "merge", NULL, NULL);
     expect_list("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "finalizers", NULL, "merge", "set", NULL);
     expect_list("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "ownerReferences", "uid", "merge", "map", "uid");
     expect_list("io.k8s.api.apps.v1.DeploymentStatus", "conditions", "type", "merge", "map", "type");
@@ -541,6 +541,19 @@ static void test_wrong_json_types_are_not_unknown_fields(void **s)
         kg_schema_unknown_fields_type(&A, "io.k8s.api.core.v1.Container", J("{'nam':'a','name':'b'}"), &paths, &n));
     assert_int_equal(n, 1);
     assert_string_equal(paths[0], "nam");
+    /* subresource bodies: autoscaling/v1 Scale and core/v1 Binding */
+    assert_true(
+        kg_schema_unknown_fields_type(&A, "io.k8s.api.autoscaling.v1.Scale",
+                                      J("{'apiVersion':'autoscaling/v1','kind':'Scale','metadata':{'name':'d'},"
+                                        "'spec':{'replicas':3,'replica':1},'status':{'replicas':2,'selector':'a=b'}}"),
+                                      &paths, &n));
+    assert_int_equal(n, 1);
+    assert_string_equal(paths[0], "spec.replica");
+    assert_true(kg_schema_unknown_fields_type(
+        &A, "io.k8s.api.core.v1.Binding", J("{'metadata':{'name':'p'},'target':{'kind':'Node','name':'n1','nme':1}}"),
+        &paths, &n));
+    assert_int_equal(n, 1);
+    assert_string_equal(paths[0], "target.nme");
 }
 
 static void test_many_unknown_fields(void **s)
