@@ -7,10 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "api/openapi.h"
 #include "api/resources.h"
@@ -828,6 +831,79 @@ static void test_speed(void **s)
     assert_true(per < 5000); /* generous: sanitizer builds on a shared machine */
 }
 
+/* ---- end to end: the real kubectl against kgate serve (skipped, and reported as skipped, without them) ---- */
+
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    kg_buf b = KG_BUF_INIT;
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, p)) > 0)
+        kg_buf_append(&b, chunk, got);
+    pclose(p);
+    char *s = kg_arena_strdup(&A, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return s;
+}
+
+static void test_kubectl_explain_e2e(void **s)
+{
+    (void)s;
+    const char *bdir = getenv("KGATE_BINARY_DIR");
+    char *bin = kg_arena_sprintf(&A, "%s/kgate", bdir ? bdir : ".");
+    if (!bdir || access(bin, X_OK) || system("command -v kubectl >/dev/null 2>&1")) {
+        skip();
+        return;
+    }
+    char dir[] = "/tmp/kgate-schema-e2e-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *log = kg_arena_sprintf(&A, "%s/serve.log", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(127);
+        execl(bin, "kgate", "serve", "--secure-port", "0", "--data-dir", dir, (char *)NULL);
+        _exit(127);
+    }
+    bool up = false;
+    for (int i = 0; i < 200 && !up; i++) {
+        usleep(50000);
+        FILE *f = fopen(log, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            if (strstr(line, "is running on https://"))
+                up = true;
+        if (f)
+            fclose(f);
+    }
+    char *out1 = NULL, *out2 = NULL, *out3 = NULL;
+    if (up) {
+        char *kc =
+            kg_arena_sprintf(&A, "kubectl --kubeconfig %s/admin.kubeconfig --cache-dir %s/cache explain", dir, dir);
+        out1 = run(kg_arena_sprintf(&A, "%s pod.spec.containers 2>&1", kc));
+        out2 = run(kg_arena_sprintf(&A, "%s deployment.spec.strategy.rollingUpdate.maxSurge 2>&1", kc));
+        out3 = run(kg_arena_sprintf(&A, "%s pods.spec.containers.resources 2>&1", kc));
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    run(kg_arena_sprintf(&A, "rm -rf %s", dir));
+    if (!up)
+        fail_msg("kgate serve did not start");
+    /* what kubectl v1.32 prints against a real v1.33 cluster for these fields */
+    assert_non_null(strstr(out1, "KIND:       Pod\nVERSION:    v1\n\nFIELD: containers <[]Container>"));
+    assert_non_null(strstr(out1, "List of containers belonging to the pod."));
+    assert_non_null(strstr(out1, "  name\t<string> -required-\n"));
+    assert_non_null(strstr(out1, "  imagePullPolicy\t<string>\n  enum: Always, IfNotPresent, Never\n"));
+    assert_non_null(strstr(out1, "  ports\t<[]ContainerPort>\n"));
+    assert_non_null(strstr(out1, "  resources\t<ResourceRequirements>\n"));
+    assert_non_null(
+        strstr(out2, "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: maxSurge <IntOrString>"));
+    assert_non_null(strstr(out3, "  limits\t<map[string]Quantity>\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,6 +922,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_v2_definitions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_speed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kubectl_explain_e2e, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
