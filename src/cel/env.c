@@ -1,4 +1,5 @@
 /* CEL environments, types, function registry, activations, compile and eval entry points. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -280,6 +281,39 @@ static const cel_type *runtime_type_named(const char *name)
     return NULL;
 }
 
+/* Runtime type values of opaque vtables: an append-only registry in static storage, read without locks (entries
+ * are published with a release store of the count), so type(x) is stable and thread-safe. */
+#define OPAQUE_TYPES_MAX 256
+static struct {
+    const void *vt;
+    cel_type t;
+} opaque_types[OPAQUE_TYPES_MAX];
+static size_t n_opaque_types;
+static pthread_mutex_t opaque_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static const cel_type *opaque_runtime_type(const void *vt)
+{
+    size_t n = __atomic_load_n(&n_opaque_types, __ATOMIC_ACQUIRE);
+    for (size_t i = 0; i < n; i++)
+        if (opaque_types[i].vt == vt)
+            return &opaque_types[i].t;
+    pthread_mutex_lock(&opaque_mu);
+    n = n_opaque_types;
+    const cel_type *r = NULL;
+    for (size_t i = 0; i < n && !r; i++)
+        if (opaque_types[i].vt == vt)
+            r = &opaque_types[i].t;
+    if (!r && n < OPAQUE_TYPES_MAX) {
+        opaque_types[n].vt = vt;
+        opaque_types[n].t.kind = CEL_T_OPAQUE;
+        opaque_types[n].t.name = ((const cel_opaque_vt *)vt)->type_name;
+        r = &opaque_types[n].t;
+        __atomic_store_n(&n_opaque_types, n + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&opaque_mu);
+    return r ? r : cel_type_dyn();
+}
+
 const cel_type *cel_value_type(const cel_value *v)
 {
     switch (v->kind) {
@@ -300,23 +334,7 @@ const cel_type *cel_value_type(const cel_value *v)
     case CEL_TIMESTAMP: return cel_type_timestamp();
     case CEL_DURATION: return cel_type_duration();
     case CEL_OPTIONAL: return runtime_type_named("optional_type");
-    case CEL_OPAQUE: {
-        /* a static per-vt type would need storage; build on the fly from a small cache */
-        static __thread struct {
-            const void *vt;
-            cel_type t;
-        } cache[16];
-        static __thread int ncache;
-        for (int i = 0; i < ncache; i++)
-            if (cache[i].vt == v->aux)
-                return &cache[i].t;
-        int i = ncache < 16 ? ncache++ : 15;
-        cache[i].vt = v->aux;
-        memset(&cache[i].t, 0, sizeof cache[i].t);
-        cache[i].t.kind = CEL_T_OPAQUE;
-        cache[i].t.name = ((const cel_opaque_vt *)v->aux)->type_name;
-        return &cache[i].t;
-    }
+    case CEL_OPAQUE: return opaque_runtime_type(v->aux);
     default: return cel_type_error();
     }
 }

@@ -281,6 +281,16 @@ static uint64_t cost_100(cel_call_ctx *ctx, const cel_value *a, size_t n, const 
     return 100;
 }
 
+static bool thing_eq(const cel_value *a, const cel_value *b) { return *(const int *)a->u.ptr == *(const int *)b->u.ptr; }
+static const cel_opaque_vt thing_vt = {"test.Thing", thing_eq, NULL, NULL};
+static cel_value make_thing(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
+    (void)n;
+    int *p = kg_arena_alloc(cel_call_arena(ctx), sizeof *p);
+    *p = (int)args[0].u.i;
+    return cel_opaque(&thing_vt, p);
+}
+
 static void test_extension_api(void **state)
 {
     fx *f = *state;
@@ -313,7 +323,21 @@ static void test_extension_api(void **state)
     assert_int_equal(run(f, "twice(1)", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 100);
 
-    /* opaque values and object types */
+    /* opaque values: equality through the vtable, type() by name, checker signatures */
+    const cel_type *thing = cel_type_opaque(f->env, "test.Thing", NULL, 0);
+    cel_overload mk;
+    memset(&mk, 0, sizeof mk);
+    mk.id = "thing_int";
+    mk.result = thing;
+    mk.nargs = 1;
+    mk.args[0] = cel_type_int();
+    mk.impl = make_thing;
+    assert_true(cel_env_add_function(f->env, "thing", &mk, 1, &err));
+    expect_val(f, "thing(1) == thing(1) && thing(1) != thing(2) && type(thing(3)) == test.Thing", "true");
+    expect_compile_err(f, "thing(1) + 1", 1, 10,
+                       "ERROR: <input>:1:10: found no matching overload for '_+_' applied to '(test.Thing, int)'");
+
+    /* object types */
     cel_type *obj = cel_type_object(f->env, "test.Obj");
     cel_type_object_add_field(f->env, obj, "name", cel_type_string());
     cel_env_declare_var(f->env, "o", obj);
