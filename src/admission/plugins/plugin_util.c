@@ -1,0 +1,198 @@
+#include "admission/plugins/plugin_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/buf.h"
+
+bool kg_admission_pu_is(const kg_admission_attributes *a, const char *group, const char *resource)
+{
+    return strcmp(a->resource.group, group) == 0 && strcmp(a->resource.resource, resource) == 0 &&
+           !a->subresource[0];
+}
+
+bool kg_admission_pu_obj_kind(const kg_json *obj, const char *kind)
+{
+    if (!kg_json_is(obj, KG_JSON_OBJECT))
+        return false;
+    const kg_json *k = kg_json_get(obj, "kind");
+    return !k || (kg_json_is(k, KG_JSON_STRING) && strcmp(k->u.s, kind) == 0);
+}
+
+kg_status *kg_admission_pu_plain(kg_arena *ar, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = kg_arena_alloc(ar, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return kg_status_new(ar, 500, KG_REASON_UNKNOWN, s);
+}
+
+kg_json *kg_admission_pu_array(kg_arena *ar, kg_json *obj, const char *key)
+{
+    kg_json *v = kg_json_get(obj, key);
+    if (!kg_json_is(v, KG_JSON_ARRAY)) {
+        v = kg_json_new_array(ar);
+        kg_json_set(ar, obj, key, v);
+    }
+    return v;
+}
+
+const char *kg_admission_pu_str(const kg_json *obj, const char *key)
+{
+    const char *s = kg_json_is(obj, KG_JSON_OBJECT) ? kg_json_get_str(obj, key) : NULL;
+    return s ? s : "";
+}
+
+static bool secs(const kg_json *t, int64_t *out)
+{
+    const kg_json *v = kg_json_get(t, "tolerationSeconds");
+    if (!kg_json_is(v, KG_JSON_INT))
+        return false;
+    *out = v->u.i;
+    return true;
+}
+
+bool kg_admission_pu_tol_equal(const kg_json *x, const kg_json *y)
+{
+    static const char *const f[] = {"key", "operator", "value", "effect"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(kg_admission_pu_str(x, f[i]), kg_admission_pu_str(y, f[i])) != 0)
+            return false;
+    int64_t a = 0, b = 0;
+    bool ha = secs(x, &a), hb = secs(y, &b);
+    return ha == hb && a == b;
+}
+
+bool kg_admission_pu_tol_superset(const kg_json *ss, const kg_json *t)
+{
+    if (kg_admission_pu_tol_equal(ss, t))
+        return true;
+    const char *sskey = kg_admission_pu_str(ss, "key"), *ssop = kg_admission_pu_str(ss, "operator");
+    const char *sseff = kg_admission_pu_str(ss, "effect");
+    if (strcmp(kg_admission_pu_str(t, "key"), sskey) != 0 && (sskey[0] || strcmp(ssop, "Exists") != 0))
+        return false;
+    if (strcmp(kg_admission_pu_str(t, "effect"), sseff) != 0 && sseff[0])
+        return false;
+    int64_t sss, ts;
+    if (strcmp(sseff, "NoExecute") == 0 && secs(ss, &sss))
+        if (!secs(t, &ts) || ts > sss)
+            return false;
+    if (!ssop[0] || strcmp(ssop, "Equal") == 0)
+        return strcmp(kg_admission_pu_str(t, "operator"), "Equal") == 0 &&
+               strcmp(kg_admission_pu_str(t, "value"), kg_admission_pu_str(ss, "value")) == 0;
+    return strcmp(ssop, "Exists") == 0;
+}
+
+kg_json *kg_admission_pu_merge_tolerations(kg_arena *ar, const kg_json *first, const kg_json *second)
+{
+    size_t n1 = kg_json_is(first, KG_JSON_ARRAY) ? first->len : 0;
+    size_t n2 = kg_json_is(second, KG_JSON_ARRAY) ? second->len : 0, n = n1 + n2;
+    kg_json *merged = kg_json_new_array(ar);
+#define ALL(i) ((i) < n1 ? kg_json_at(first, (i)) : kg_json_at(second, (i) - n1))
+    for (size_t i = 0; i < n; i++) {
+        const kg_json *t = ALL(i);
+        bool skip = false;
+        for (size_t j = 0; j < merged->len && !skip; j++)
+            skip = kg_admission_pu_tol_superset(kg_json_at(merged, j), t);
+        for (size_t j = i + 1; j < n && !skip; j++)
+            skip = !kg_admission_pu_tol_equal(t, ALL(j)) && kg_admission_pu_tol_superset(ALL(j), t);
+        if (!skip)
+            kg_json_array_append(ar, merged, (kg_json *)t);
+    }
+#undef ALL
+    return merged;
+}
+
+kg_json *kg_admission_pu_toleration(kg_arena *ar, const char *key, const char *op, const char *effect, int64_t s)
+{
+    kg_json *t = kg_json_new_object(ar);
+    kg_json_set(ar, t, "key", kg_json_new_str(ar, key));
+    kg_json_set(ar, t, "operator", kg_json_new_str(ar, op));
+    kg_json_set(ar, t, "effect", kg_json_new_str(ar, effect));
+    if (s >= 0)
+        kg_json_set(ar, t, "tolerationSeconds", kg_json_new_int(ar, s));
+    return t;
+}
+
+static bool ann_true(const kg_json *item, const char *ann)
+{
+    if (!ann)
+        return false;
+    const kg_json *anns = kg_json_path(item, "metadata.annotations");
+    const char *v = kg_json_is(anns, KG_JSON_OBJECT) ? kg_json_get_str(anns, ann) : NULL;
+    return v && strcmp(v, "true") == 0;
+}
+
+const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *ann1, const char *ann2)
+{
+    const kg_json *best = NULL;
+    const char *bts = "", *bname = "";
+    for (size_t i = 0; kg_json_is(list, KG_JSON_ARRAY) && i < list->len; i++) {
+        const kg_json *c = kg_json_at(list, i);
+        if (!ann_true(c, ann1) && !ann_true(c, ann2))
+            continue;
+        const char *ts = kg_json_path_str(c, "metadata.creationTimestamp");
+        const char *name = kg_json_path_str(c, "metadata.name");
+        ts = ts ? ts : "";
+        name = name ? name : "";
+        /* RFC 3339 UTC timestamps ("2024-01-02T03:04:05Z") order lexicographically */
+        int cmp = best ? strcmp(ts, bts) : 1;
+        if (cmp > 0 || (cmp == 0 && strcmp(name, bname) < 0)) {
+            best = c;
+            bts = ts;
+            bname = name;
+        }
+    }
+    return best;
+}
+
+kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns,
+                                       kg_status **st)
+{
+    kg_error e = {0};
+    kg_json *n = kg_admission_get(svc, ar, "namespaces", "", ns, 0, &e);
+    if (n)
+        return n;
+    if (e.code != KG_ENOTFOUND) {
+        *st = kg_status_internal(ar, e.msg);
+        return NULL;
+    }
+    kg_err_clear(&e);
+    n = kg_admission_get(svc, ar, "namespaces", "", ns, KG_ADMISSION_GET_LIVE, &e);
+    if (n)
+        return n;
+    *st = e.code == KG_ENOTFOUND ? kg_status_not_found(ar, KG_GR("", "namespaces"), ns) : kg_status_internal(ar, e.msg);
+    return NULL;
+}
+
+char *kg_admission_pu_quote(kg_arena *ar, const char *s)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_putc(&b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            kg_buf_putc(&b, '\\');
+            kg_buf_putc(&b, (char)*p);
+        } else if (*p == '\n') {
+            kg_buf_puts(&b, "\\n");
+        } else if (*p == '\t') {
+            kg_buf_puts(&b, "\\t");
+        } else if (*p < 0x20 || *p == 0x7f) {
+            char tmp[8];
+            snprintf(tmp, sizeof tmp, "\\x%02x", *p);
+            kg_buf_puts(&b, tmp);
+        } else {
+            kg_buf_putc(&b, (char)*p);
+        }
+    }
+    kg_buf_putc(&b, '"');
+    char *r = kg_arena_strdup(ar, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
+}
