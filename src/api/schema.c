@@ -48,9 +48,10 @@ typedef struct stype {
 static stype types[MAX_TYPES];
 static sfield fields[MAX_FIELDS];
 static uint32_t ntypes, nfields;
-static int16_t htab[HSIZE];   /* type index + 1, 0 = empty */
-static int16_t fhtab[FHSIZE]; /* field index + 1, 0 = empty */
-static char *text;            /* NUL-split copy of all data */
+static int16_t htab[HSIZE];                   /* type index + 1, 0 = empty */
+static int16_t fhtab[FHSIZE];                 /* field index + 1, 0 = empty */
+static const kg_resource *kind_of[MAX_TYPES]; /* the served resource whose kind a type is, or NULL */
+static char *text;                            /* NUL-split copy of all data */
 static char problem[256];
 static char hash_hex[17];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -294,6 +295,14 @@ static void parse_line(char *line, const char **pkg, int *cur)
 
 static void index_fields(void);
 
+/* io.k8s.api.<group short name>.<version>.<Kind> */
+static void type_name_buf(const kg_resource *r, char *buf, size_t size)
+{
+    const char *g = r->group[0] ? r->group : "core";
+    const char *dot = strchr(g, '.');
+    snprintf(buf, size, "io.k8s.api.%.*s.%s.%s", dot ? (int)(dot - g) : (int)strlen(g), g, r->version, r->kind);
+}
+
 static void load(void)
 {
     size_t total = 0;
@@ -345,6 +354,16 @@ static void load(void)
         }
     }
     index_fields();
+    /* which types are served kinds: their definitions carry x-kubernetes-group-version-kind wherever they appear
+     * (a PersistentVolumeClaim inside an apps/v1 document too, as upstream) */
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i);
+        char name[256];
+        type_name_buf(r, name, sizeof name);
+        int t = find_type(name);
+        if (t >= 0 && !kind_of[t])
+            kind_of[t] = r;
+    }
 }
 
 static void ensure_loaded(void)
@@ -404,10 +423,9 @@ static bool is_struct(int t)
 
 char *kg_schema_type_name(kg_arena *a, const kg_resource *r)
 {
-    const char *g = r->group[0] ? r->group : "core";
-    const char *dot = strchr(g, '.');
-    /* io.k8s.api.<group short name>.<version>.<Kind> */
-    return kg_arena_sprintf(a, "io.k8s.api.%.*s.%s.%s", dot ? (int)(dot - g) : (int)strlen(g), g, r->version, r->kind);
+    char name[256];
+    type_name_buf(r, name, sizeof name);
+    return kg_arena_strdup(a, name);
 }
 
 const char *kg_schema_hash(void)
@@ -616,6 +634,17 @@ static void add_fields(kg_arena *a, int t, kg_json *props, kg_json *req, bool v3
     }
 }
 
+static kg_json *gvk_ext(kg_arena *a, const kg_resource *r)
+{
+    kg_json *g = kg_json_new_object(a);
+    kg_json_set(a, g, "group", sref(a, r->group));
+    kg_json_set(a, g, "kind", sref(a, r->kind));
+    kg_json_set(a, g, "version", sref(a, r->version));
+    kg_json *arr = kg_json_new_array(a);
+    kg_json_array_append(a, arr, g);
+    return arr;
+}
+
 static void add_refs(kg_arena *a, kg_json *schemas, int t, bool v3, int depth);
 
 /* Add type t (and, recursively, what it references) unless present. Returns the added definition or NULL. */
@@ -660,6 +689,8 @@ static kg_json *add_type(kg_arena *a, kg_json *schemas, int t, bool v3)
         kg_json_set(a, d, "required", req);
     kg_json_set(a, d, "type", sref(a, "object"));
     kg_json_set(a, d, "properties", props);
+    if (kind_of[t])
+        kg_json_set(a, d, "x-kubernetes-group-version-kind", gvk_ext(a, kind_of[t]));
     kg_json_set(a, schemas, ty->name, d); /* before recursing: marks it present */
     add_refs(a, schemas, t, v3, 0);
     return kg_json_get(schemas, ty->name);
@@ -673,17 +704,6 @@ static void add_refs(kg_arena *a, kg_json *schemas, int t, bool v3, int depth)
     for (uint32_t k = ty->first; k < ty->first + ty->nfields; k++)
         if (fields[k].kind == K_REF)
             add_type(a, schemas, fields[k].ref, v3);
-}
-
-static kg_json *gvk_ext(kg_arena *a, const kg_resource *r)
-{
-    kg_json *g = kg_json_new_object(a);
-    kg_json_set(a, g, "group", sref(a, r->group));
-    kg_json_set(a, g, "kind", sref(a, r->kind));
-    kg_json_set(a, g, "version", sref(a, r->version));
-    kg_json *arr = kg_json_new_array(a);
-    kg_json_array_append(a, arr, g);
-    return arr;
 }
 
 void kg_schema_add_resource(kg_arena *a, kg_json *schemas, const kg_resource *r, bool v3)

@@ -719,7 +719,12 @@ static void test_v3_every_group_version(void **s)
     /* apps documents carry the core types they use */
     const kg_json *apps = kg_json_path(v3_doc("/openapi/v3/apis/apps/v1"), "components.schemas");
     assert_non_null(kg_json_get(apps, "io.k8s.api.core.v1.PodTemplateSpec"));
-    assert_non_null(kg_json_get(apps, "io.k8s.api.core.v1.PersistentVolumeClaim"));
+    /* a served kind keeps its GVK wherever it appears; helper types carry none */
+    const kg_json *pvc = kg_json_get(apps, "io.k8s.api.core.v1.PersistentVolumeClaim");
+    assert_string_equal(kg_json_get_str(kg_json_at(kg_json_get(pvc, "x-kubernetes-group-version-kind"), 0), "kind"),
+                        "PersistentVolumeClaim");
+    assert_null(
+        kg_json_get(kg_json_get(apps, "io.k8s.api.core.v1.PodTemplateSpec"), "x-kubernetes-group-version-kind"));
     const kg_json *strategy =
         kg_json_path(kg_json_get(apps, "io.k8s.api.apps.v1.DeploymentSpec"), "properties.strategy");
     assert_string_equal(kg_json_get_str(strategy, "x-kubernetes-patch-strategy"), "retainKeys");
