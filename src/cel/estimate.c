@@ -33,6 +33,7 @@ static est unknown_size(uint64_t maxsz, cel_size_range cost)
 static est est_call(const cel_node *n, uint64_t maxsz)
 {
     est a[16];
+    memset(a, 0, sizeof a);
     size_t na = n->nargs < 16 ? n->nargs : 16;
     for (size_t i = 0; i < na; i++)
         a[i] = estimate(n->args[i], maxsz);
