@@ -93,7 +93,12 @@ static void usage(FILE *f)
                "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
                "token and admin.kubeconfig (default ./kgate-data)\n"
                "      --storage-backend string          The storage backend for persistence: sqlite (default "
-               "sqlite)\n\n"
+               "sqlite)\n"
+               "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
+               "(default 10000);\n"
+               "                                        older resourceVersions get 410 Gone\n"
+               "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
+               "1m)\n\n"
                "Logging flags:\n"
                "  -v, --v int                           number for the log level verbosity\n");
 }
@@ -190,6 +195,40 @@ int kg_cmd_serve(int argc, char **argv)
                 return 1;
             }
             o.secure_port = (int)p;
+            continue;
+        }
+        v = flag_value(argc, argv, &i, "--storage-history-revisions", &m);
+        if (m) {
+            char *end;
+            long long n = v ? strtoll(v, &end, 10) : -1;
+            if (!v || *end || n < 1) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-history-revisions\" flag\n", v ? v : "");
+                return 1;
+            }
+            o.history_revisions = n;
+            continue;
+        }
+        v = flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
+        if (m) {
+            char *end;
+            double n = v ? strtod(v, &end) : -1;
+            int mult = 0;
+            if (v && end != v) {
+                if (!strcmp(end, "ms"))
+                    mult = 1;
+                else if (!strcmp(end, "s"))
+                    mult = 1000;
+                else if (!strcmp(end, "m"))
+                    mult = 60000;
+                else if (!strcmp(end, "h"))
+                    mult = 3600000;
+            }
+            if (!mult || n <= 0) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-compaction-interval\" flag: "
+                                "want a duration such as 500ms, 30s, 5m\n", v ? v : "");
+                return 1;
+            }
+            o.compaction_interval_ms = (int)(n * mult);
             continue;
         }
         if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4) || !strcmp(arg, "-v") || !strcmp(arg, "--v")) {

@@ -325,7 +325,9 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                    o->storage_backend);
         goto fail;
     }
-    s->store = kg_store_open("sqlite", o->data_dir, NULL, err);
+    kg_store_options so = {.history_revisions = o->history_revisions,
+                           .compact_interval_ms = o->compaction_interval_ms};
+    s->store = kg_store_open("sqlite", o->data_dir, &so, err);
     if (!s->store)
         goto fail;
 

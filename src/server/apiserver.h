@@ -28,6 +28,8 @@ typedef struct kg_apiserver_options {
     const char *storage_backend; /* "sqlite" */
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
+    int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
+    int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
 } kg_apiserver_options;
 
 typedef struct kg_apiserver kg_apiserver;
