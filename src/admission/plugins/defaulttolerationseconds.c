@@ -1,0 +1,84 @@
+/* DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds), mutating, CREATE/UPDATE of pods:
+ * a pod that does not tolerate node.kubernetes.io/not-ready:NoExecute (resp. unreachable) gets
+ * {key, operator: Exists, effect: NoExecute, tolerationSeconds: N}, N from --default-not-ready-toleration-seconds
+ * and --default-unreachable-toleration-seconds (default 300), captured when the plugin is initialised. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admission/plugins/plugin_util.h"
+#include "admission/registry.h"
+
+#define NOT_READY "node.kubernetes.io/not-ready"
+#define UNREACHABLE "node.kubernetes.io/unreachable"
+
+static _Atomic int64_t g_not_ready = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS;
+static _Atomic int64_t g_unreachable = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS;
+
+void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unreachable)
+{
+    atomic_store(&g_not_ready, not_ready);
+    atomic_store(&g_unreachable, unreachable);
+}
+
+typedef struct dts_state {
+    int64_t not_ready, unreachable;
+} dts_state;
+
+static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
+{
+    dts_state *st = malloc(sizeof *st);
+    if (!st)
+        return kg_err_set(err, KG_EINTERNAL, "out of memory");
+    st->not_ready = atomic_load(&g_not_ready);
+    st->unreachable = atomic_load(&g_unreachable);
+    *state = st;
+    return true;
+}
+
+static void destroy(void *state)
+{
+    free(state);
+}
+
+static bool tolerated(const kg_json *tols, const char *key)
+{
+    for (size_t i = 0; kg_json_is(tols, KG_JSON_ARRAY) && i < tols->len; i++) {
+        const kg_json *t = kg_json_at(tols, i);
+        const char *k = kg_admission_pu_str(t, "key"), *e = kg_admission_pu_str(t, "effect");
+        if ((!k[0] || strcmp(k, key) == 0) && (!e[0] || strcmp(e, "NoExecute") == 0))
+            return true;
+    }
+    return false;
+}
+
+static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    const dts_state *st = state;
+    if (!kg_admission_pu_is(a, "", "pods"))
+        return NULL;
+    if (!kg_admission_pu_obj_kind(a->object, "Pod"))
+        return kg_status_newf(a->arena, 400, KG_REASON_BAD_REQUEST, "expected *api.Pod but got *core.%s",
+                              kg_admission_pu_str(a->object, "kind"));
+    kg_arena *ar = a->arena;
+    kg_json *spec = kg_json_get_or_add_object(ar, a->object, "spec");
+    kg_json *tols = kg_json_get(spec, "tolerations");
+    bool nr = tolerated(tols, NOT_READY), un = tolerated(tols, UNREACHABLE);
+    if (nr && un)
+        return NULL;
+    tols = kg_admission_pu_array(ar, spec, "tolerations");
+    if (!nr)
+        kg_json_array_append(ar, tols, kg_admission_pu_toleration(ar, NOT_READY, "Exists", "NoExecute", st->not_ready));
+    if (!un)
+        kg_json_array_append(ar, tols,
+                             kg_admission_pu_toleration(ar, UNREACHABLE, "Exists", "NoExecute", st->unreachable));
+    return NULL;
+}
+
+const kg_admission_plugin kg_admission_plugin_default_toleration_seconds = {
+    .name = "DefaultTolerationSeconds",
+    .handles = KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE,
+    .init = init,
+    .admit = admit,
+    .destroy = destroy,
+};
