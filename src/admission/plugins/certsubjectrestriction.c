@@ -1,0 +1,178 @@
+/* CertificateSubjectRestriction (plugin/pkg/admission/certificates/subjectrestriction), validating, CREATE of
+ * certificatesigningrequests: a CSR for the kubernetes.io/kube-apiserver-client signer may not ask for the
+ * system:masters group (organization), which would bypass authorization entirely.
+ *
+ * spec.request is the base64 of a PEM "CERTIFICATE REQUEST" block; the subject is read with a small DER walker
+ * (only the structure up to the subject is needed). */
+#include <string.h>
+
+#include "admission/plugins/plugin_util.h"
+#include "admission/registry.h"
+
+#define SIGNER "kubernetes.io/kube-apiserver-client"
+#define MASTERS "system:masters"
+#define MALFORMED "x509: malformed certificate request"
+
+static int b64val(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return -1;
+}
+
+/* Decode base64 (whitespace skipped, '=' padding accepted); returns length or -1. */
+static long b64_decode(const char *s, size_t n, unsigned char *out)
+{
+    unsigned acc = 0;
+    int bits = 0;
+    long o = 0;
+    bool pad = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            continue;
+        if (c == '=') {
+            pad = true;
+            continue;
+        }
+        int v = b64val(c);
+        if (v < 0 || pad)
+            return -1;
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    return o;
+}
+
+typedef struct der {
+    const unsigned char *p;
+    size_t n;
+} der;
+
+/* Read one TLV from d: tag, contents; advances d. */
+static bool der_next(der *d, unsigned char *tag, der *val)
+{
+    if (d->n < 2)
+        return false;
+    *tag = d->p[0];
+    size_t len = d->p[1], hdr = 2;
+    if (len & 0x80) {
+        size_t nb = len & 0x7f;
+        if (nb == 0 || nb > 4 || d->n < 2 + nb)
+            return false;
+        len = 0;
+        for (size_t i = 0; i < nb; i++)
+            len = (len << 8) | d->p[2 + i];
+        hdr += nb;
+    }
+    if (len > d->n - hdr)
+        return false;
+    val->p = d->p + hdr;
+    val->n = len;
+    d->p += hdr + len;
+    d->n -= hdr + len;
+    return true;
+}
+
+/* Parse the CSR DER; *masters set when an organization equals system:masters. */
+static bool scan_subject(const unsigned char *p, size_t n, bool *masters)
+{
+    static const unsigned char org_oid[] = {0x55, 0x04, 0x0a}; /* 2.5.4.10 */
+    der top = {p, n}, csr, info, ver, subj;
+    unsigned char tag;
+    if (!der_next(&top, &tag, &csr) || tag != 0x30)
+        return false;
+    if (!der_next(&csr, &tag, &info) || tag != 0x30)
+        return false;
+    if (!der_next(&info, &tag, &ver) || tag != 0x02)
+        return false;
+    if (!der_next(&info, &tag, &subj) || tag != 0x30)
+        return false;
+    while (subj.n) {
+        der rdn, atv;
+        if (!der_next(&subj, &tag, &rdn) || tag != 0x31)
+            return false;
+        while (rdn.n) {
+            if (!der_next(&rdn, &tag, &atv) || tag != 0x30)
+                return false;
+            der oid, val;
+            unsigned char vtag;
+            if (!der_next(&atv, &tag, &oid) || tag != 0x06 || !der_next(&atv, &vtag, &val))
+                return false;
+            if (oid.n == sizeof org_oid && memcmp(oid.p, org_oid, sizeof org_oid) == 0 &&
+                val.n == strlen(MASTERS) && memcmp(val.p, MASTERS, val.n) == 0)
+                *masters = true;
+        }
+    }
+    return true;
+}
+
+/* certificates.ParseCSR: error text, or NULL with *masters computed */
+static const char *parse_csr(kg_arena *ar, const char *req_b64, size_t n, bool *masters)
+{
+    unsigned char *pem = kg_arena_alloc(ar, n + 1);
+    long plen = b64_decode(req_b64, n, pem);
+    if (plen < 0)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    pem[plen] = 0;
+    /* pem.Decode: the first block; its type must be CERTIFICATE REQUEST */
+    const char *begin = strstr((const char *)pem, "-----BEGIN ");
+    if (!begin)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    const char *type = begin + 11, *type_end = strstr(type, "-----");
+    if (!type_end)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    if ((size_t)(type_end - type) != 19 || memcmp(type, "CERTIFICATE REQUEST", 19) != 0)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    const char *body = type_end + 5, *end = strstr(body, "-----END CERTIFICATE REQUEST-----");
+    if (!end)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    unsigned char *bin = kg_arena_alloc(ar, (size_t)(end - body) + 1);
+    long blen = b64_decode(body, (size_t)(end - body), bin);
+    if (blen < 0)
+        return "PEM block type must be CERTIFICATE REQUEST";
+    if (!scan_subject(bin, (size_t)blen, masters))
+        return MALFORMED;
+    return NULL;
+}
+
+static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    if (!kg_admission_pu_is(a, "certificates.k8s.io", "certificatesigningrequests"))
+        return NULL;
+    if (!kg_admission_pu_obj_kind(a->object, "CertificateSigningRequest"))
+        return kg_admission_forbidden(a, "expected type CertificateSigningRequest, got: *certificates.%s",
+                                      kg_admission_pu_str(a->object, "kind"));
+    const char *signer = kg_json_path_str(a->object, "spec.signerName");
+    if (!signer || strcmp(signer, SIGNER) != 0)
+        return NULL;
+    const kg_json *req = kg_json_path(a->object, "spec.request");
+    const char *txt = kg_json_is(req, KG_JSON_STRING) ? req->u.s : "";
+    size_t len = kg_json_is(req, KG_JSON_STRING) ? req->len : 0;
+    bool masters = false;
+    const char *perr = parse_csr(a->arena, txt, len, &masters);
+    if (perr)
+        return kg_admission_forbidden(a, "failed to parse CSR: %s", perr);
+    if (masters)
+        return kg_admission_forbidden(a, "use of %s signer with %s group is not allowed", SIGNER, MASTERS);
+    return NULL;
+}
+
+const kg_admission_plugin kg_admission_plugin_certificate_subject_restriction = {
+    .name = "CertificateSubjectRestriction",
+    .handles = KG_ADMISSION_CREATE,
+    .validate = validate,
+};
