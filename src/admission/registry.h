@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "admission/plugin.h"
 
@@ -27,5 +28,18 @@ extern const kg_admission_plugin kg_admission_plugin_always_deny;
 extern const kg_admission_plugin kg_admission_plugin_namespace_lifecycle;
 extern const kg_admission_plugin kg_admission_plugin_namespace_exists;
 extern const kg_admission_plugin kg_admission_plugin_namespace_autoprovision;
+extern const kg_admission_plugin kg_admission_plugin_limit_pod_hard_anti_affinity_topology;
+extern const kg_admission_plugin kg_admission_plugin_taint_nodes_by_condition;
+extern const kg_admission_plugin kg_admission_plugin_always_pull_images;
+extern const kg_admission_plugin kg_admission_plugin_default_toleration_seconds;
+extern const kg_admission_plugin kg_admission_plugin_extended_resource_toleration;
+extern const kg_admission_plugin kg_admission_plugin_certificate_subject_restriction;
+extern const kg_admission_plugin kg_admission_plugin_deny_service_external_ips;
+
+/* DefaultTolerationSeconds: the values of --default-not-ready-toleration-seconds and
+ * --default-unreachable-toleration-seconds (default 300 each). Call before building the chain: the plugin captures
+ * them when it is initialised. */
+#define KG_ADMISSION_DEFAULT_TOLERATION_SECONDS 300
+void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unreachable);
 
 #endif
