@@ -300,7 +300,7 @@ static kg_json *new_time(pb_ctx *c, int64_t secs, int32_t nanos, bool micro)
 }
 
 /* Go's time.Duration.String(). */
-static kg_json *new_duration(kg_arena *a, int64_t d)
+kg_json *kg_api_pb_duration(kg_arena *a, int64_t d)
 {
     char buf[40];
     size_t w = sizeof buf;
@@ -464,7 +464,7 @@ static kg_json *dec_duration(pb_ctx *c, pb_buf b)
         } else if (!skip_field(c, &b, num, wt, 0))
             return NULL;
     }
-    return new_duration(c->a, d);
+    return kg_api_pb_duration(c->a, d);
 }
 
 static kg_json *dec_intstr(pb_ctx *c, pb_buf b)

@@ -69,6 +69,10 @@ typedef struct kg_pb_type {
     static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                         \
     static const kg_pb_msg id = {#id + 3, id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
 
+/* metav1.Duration's JSON form: Go's time.Duration.String() of ns nanoseconds ("1h2m3.5s", "1.5ms", "0s"). */
+#include "json/json.h"
+kg_json *kg_api_pb_duration(kg_arena *a, int64_t ns);
+
 /* The kind index (protobuf_types_index.c). */
 extern const kg_pb_type kg_api_pb_types[];
 extern const size_t kg_api_pb_ntypes;
