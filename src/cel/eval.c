@@ -1002,6 +1002,19 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
         cel_value t = ev(ctx, n->target);
         if (!(n->flags & NF_TEST_ONLY) || ctx->presence_cost)
             cel_charge(ctx, 1);
+        if (t.kind == CEL_MAP && !(n->flags & NF_TEST_ONLY)) {
+            /* fast path: plain field selection on a map */
+            const cel_map_vt *vt = t.aux;
+            cel_value out;
+            bool found;
+            if (vt->get_str) {
+                found = vt->get_str(ctx, &t, n->name, n->name_len, &out);
+            } else {
+                cel_value k = cel_string(n->name, n->name_len);
+                found = vt->get(ctx, &t, &k, &out);
+            }
+            return found ? out : cel_err(ctx, "no such key: %.*s", (int)n->name_len, n->name);
+        }
         return select_field(ctx, &t, n->name, n->name_len, (n->flags & NF_TEST_ONLY) != 0, false);
     }
     case N_CALL: return eval_call(ctx, n);
