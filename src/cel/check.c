@@ -134,7 +134,7 @@ static const cel_type *substitute(checker *C, const mapping *m, const cel_type *
             return substitute(C, m, s, to_dyn, depth + 1);
         return to_dyn ? cel_type_dyn() : t;
     }
-    if (t->nparams == 0)
+    if (t->nparams == 0 || t->nparams > 8)
         return t;
     const cel_type *ps[8];
     bool changed = false;
@@ -299,7 +299,7 @@ static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local
         }
         return f;
     }
-    if (t->nparams == 0)
+    if (t->nparams == 0 || t->nparams > 8)
         return t;
     const cel_type *ps[8];
     for (size_t i = 0; i < t->nparams && i < 8; i++)

@@ -874,16 +874,51 @@ static cel_node *finish_call(parser *P, int pos, const char *name, cel_node *tar
     return mk_call(P, pos, name, target, args, n);
 }
 
-static const char *qualified_name(parser *P, cel_node *n)
+static const char *qualified_name_d(parser *P, cel_node *n, int depth)
 {
     /* ident or select chain → "a.b.c", NULL otherwise */
+    if (depth > 64)
+        return NULL;
     if (n->kind == N_IDENT)
         return (n->flags & NF_ROOT) ? kg_arena_sprintf(P->a, ".%s", n->name) : n->name;
     if (n->kind == N_SELECT && !(n->flags & (NF_OPTIONAL | NF_TEST_ONLY))) {
-        const char *t = qualified_name(P, n->target);
+        const char *t = qualified_name_d(P, n->target, depth + 1);
         return t ? kg_arena_sprintf(P->a, "%s.%s", t, n->name) : NULL;
     }
     return NULL;
+}
+static const char *qualified_name(parser *P, cel_node *n) { return qualified_name_d(P, n, 0); }
+
+/* AST depth bound: every later pass (resolver, checker, evaluator) recurses over the tree, so long left-recursive
+ * chains (a.b.c..., 1+1+1...) must be rejected here rather than overflow the stack later. */
+#define CEL_MAX_AST_DEPTH 300
+static bool depth_ok(const cel_node *n, int d)
+{
+    if (!n)
+        return true;
+    if (d > CEL_MAX_AST_DEPTH)
+        return false;
+    switch ((node_kind)n->kind) {
+    case N_CONST:
+    case N_IDENT: return true;
+    case N_SELECT: return depth_ok(n->target, d + 1);
+    case N_CALL:
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!depth_ok(n->args[i], d + 1))
+                return false;
+        return true;
+    case N_MAP:
+    case N_STRUCT:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!depth_ok(n->args[i], d + 1) || !depth_ok(n->vals[i], d + 1))
+                return false;
+        return true;
+    case N_COMPR:
+        return depth_ok(n->range, d + 1) && depth_ok(n->accu_init, d + 1) && depth_ok(n->cond, d + 1) &&
+               depth_ok(n->step, d + 1) && depth_ok(n->result, d + 1);
+    }
+    return true;
 }
 
 static cel_node *parse_struct(parser *P, int pos, const char *tname)
@@ -1322,6 +1357,8 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
         char b[64];
         perr(P, cur(P)->pos, "Syntax error: extraneous input '%s' expecting <EOF>", tok_text(P, cur(P), b, sizeof b));
     }
+    if (!depth_ok(root, 0))
+        perr(P, 0, "expression recursion limit exceeded: %d", CEL_MAX_AST_DEPTH);
     out->root = root;
     out->next_id = P->next_id;
     return true;

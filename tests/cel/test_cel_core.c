@@ -119,6 +119,26 @@ static void test_parse_errors(void **state)
     expect_compile_err(f, "9223372036854775808", 1, 1, "ERROR: <input>:1:1: invalid int literal");
     expect_compile_err(f, "has(x)", 1, 5, "ERROR: <input>:1:5: invalid argument to has() macro");
     expect_compile_err(f, "if", 1, 1, "ERROR: <input>:1:1: reserved identifier: if");
+    /* long left-recursive chains are rejected, not a stack overflow later */
+    {
+        char *big = malloc(60001);
+        big[0] = 'x';
+        for (int i = 1; i < 60000; i += 2) {
+            big[i] = '+';
+            big[i + 1] = '1';
+        }
+        big[59999] = 0;
+        cel_program *p2 = NULL;
+        cel_error e2;
+        assert_false(cel_compile(f->env, big, NULL, &p2, &e2));
+        assert_non_null(strstr(e2.message, "expression recursion limit exceeded: 300"));
+        for (int i = 1; i < 59998; i += 2) {
+            big[i] = '.';
+            big[i + 1] = 'a';
+        }
+        assert_false(cel_compile(f->env, big, NULL, &p2, &e2));
+        free(big);
+    }
     /* the caret line */
     cel_program *p = NULL;
     cel_error err;
