@@ -1,0 +1,687 @@
+/* LimitRanger (plugin/pkg/admission/limitranger), mutating + validating, CREATE/UPDATE:
+ *   - admit: pods get the defaults of every `Container` item of the namespace's LimitRanges (requests from
+ *     defaultRequest, limits from default; a key already present is never touched) in containers and init
+ *     containers, recorded in the annotation kubernetes.io/limit-ranger;
+ *   - validate: min / max / maxLimitRequestRatio per Container and per Pod (aggregated like upstream's podRequests /
+ *     podLimits, sidecars included), min / max requests per PersistentVolumeClaim.
+ * Pod UPDATEs and subresources are skipped; an old object that is being deleted is skipped.
+ *
+ * LimitRanges come from the cache; when it has none for the namespace, a live list is made and its result kept for
+ * 30 s in a bounded cache (upstream's 10000-entry LRU; here a direct-mapped table of 16384 slots with striped
+ * locks, keyed by namespace), so a LimitRange created just before a pod is not missed while the cache lags. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admission/plugins/batch2.h"
+#include "admission/plugins/plugin_util.h"
+#include "base/buf.h"
+#include "meta/quantity.h"
+
+#define LR_ANNOTATION "kubernetes.io/limit-ranger"
+#define LIVE_TTL_NS (30LL * 1000000000LL)
+#define LIVE_SLOTS 16384u
+#define LIVE_STRIPES 64u
+
+/* ---- live lookup cache ---- */
+
+typedef struct live_slot {
+    char *ns;    /* malloc'd; NULL = empty */
+    char *items; /* the live list as JSON text (malloc'd) */
+    int64_t expiry;
+} live_slot;
+
+typedef struct lr_state {
+    pthread_mutex_t locks[LIVE_STRIPES];
+    live_slot slots[LIVE_SLOTS];
+} lr_state;
+
+static uint32_t ns_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
+{
+    lr_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return kg_err_set(err, KG_EINTERNAL, "out of memory");
+    for (unsigned i = 0; i < LIVE_STRIPES; i++)
+        pthread_mutex_init(&st->locks[i], NULL);
+    *state = st;
+    return true;
+}
+
+static void destroy(void *state)
+{
+    lr_state *st = state;
+    if (!st)
+        return;
+    for (unsigned i = 0; i < LIVE_SLOTS; i++) {
+        free(st->slots[i].ns);
+        free(st->slots[i].items);
+    }
+    for (unsigned i = 0; i < LIVE_STRIPES; i++)
+        pthread_mutex_destroy(&st->locks[i]);
+    free(st);
+}
+
+/* The cached live list of ns (parsed into ar), or NULL when absent or expired. */
+static kg_json *live_cache_get(lr_state *st, kg_arena *ar, const char *ns, int64_t now)
+{
+    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->locks[slot % LIVE_STRIPES];
+    char *text = NULL;
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->slots[slot];
+    if (s->ns && strcmp(s->ns, ns) == 0 && s->expiry > now)
+        text = kg_arena_strdup(ar, s->items);
+    pthread_mutex_unlock(lk);
+    if (!text)
+        return NULL;
+    kg_error e = {0};
+    return kg_json_parse(ar, text, strlen(text), &e);
+}
+
+static void live_cache_put(lr_state *st, const char *ns, const char *text, int64_t expiry)
+{
+    char *n = strdup(ns), *t = strdup(text);
+    if (!n || !t) {
+        free(n);
+        free(t);
+        return;
+    }
+    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->locks[slot % LIVE_STRIPES];
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->slots[slot];
+    char *old_ns = s->ns, *old_items = s->items;
+    s->ns = n;
+    s->items = t;
+    s->expiry = expiry;
+    pthread_mutex_unlock(lk);
+    free(old_ns);
+    free(old_items);
+}
+
+/* ---- resource lists ---- */
+
+typedef struct rentry {
+    const char *name;
+    kg_quantity q;
+} rentry;
+
+typedef struct rlist {
+    rentry *e;
+    size_t n, cap;
+} rlist;
+
+static rentry *rl_find(const rlist *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->e[i].name, name) == 0)
+            return &l->e[i];
+    return NULL;
+}
+
+static void rl_set(kg_arena *ar, rlist *l, const char *name, const kg_quantity *q)
+{
+    rentry *r = rl_find(l, name);
+    if (r) {
+        r->q = *q;
+        return;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 4;
+        rentry *e = kg_arena_alloc(ar, cap * sizeof *e);
+        if (l->n)
+            memcpy(e, l->e, l->n * sizeof *e);
+        l->e = e;
+        l->cap = cap;
+    }
+    l->e[l->n].name = name;
+    l->e[l->n].q = *q;
+    l->n++;
+}
+
+/* A ResourceList JSON object → rlist (unparsable quantities are skipped: validation rejects them earlier). */
+static void rl_from_json(kg_arena *ar, const kg_json *obj, rlist *out)
+{
+    *out = (rlist){0};
+    if (!kg_json_is(obj, KG_JSON_OBJECT))
+        return;
+    for (size_t i = 0; i < obj->len; i++) {
+        kg_quantity q;
+        kg_error e = {0};
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+            rl_set(ar, out, obj->u.members[i].key, &q);
+    }
+}
+
+static void rl_add(kg_arena *ar, rlist *dst, const rlist *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        rentry *r = rl_find(dst, src->e[i].name);
+        if (r)
+            kg_quantity_add(&r->q, &src->e[i].q);
+        else
+            rl_set(ar, dst, src->e[i].name, &src->e[i].q);
+    }
+}
+
+static void rl_max(kg_arena *ar, rlist *dst, const rlist *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        rentry *r = rl_find(dst, src->e[i].name);
+        if (!r)
+            rl_set(ar, dst, src->e[i].name, &src->e[i].q);
+        else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
+            r->q = src->e[i].q;
+    }
+}
+
+/* ---- error collection (utilerrors.NewAggregate: duplicates removed, "[a, b]" when several) ---- */
+
+typedef struct errs {
+    const char **m;
+    size_t n, cap;
+} errs;
+
+static void errs_add(kg_arena *ar, errs *e, const char *msg)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (strcmp(e->m[i], msg) == 0)
+            return;
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 4;
+        const char **m = kg_arena_alloc(ar, cap * sizeof *m);
+        if (e->n)
+            memcpy(m, e->m, e->n * sizeof *m);
+        e->m = m;
+        e->cap = cap;
+    }
+    e->m[e->n++] = msg;
+}
+
+static char *errs_join(kg_arena *ar, const errs *e)
+{
+    if (e->n == 1)
+        return (char *)e->m[0];
+    kg_buf b;
+    kg_buf_init(&b);
+    kg_buf_puts(&b, "[");
+    for (size_t i = 0; i < e->n; i++) {
+        if (i)
+            kg_buf_puts(&b, ", ");
+        kg_buf_puts(&b, e->m[i]);
+    }
+    kg_buf_puts(&b, "]");
+    char *s = kg_arena_strdup(ar, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return s;
+}
+
+/* ---- constraints ---- */
+
+/* requestLimitEnforcedValues: milli-units when every value fits, else whole units. */
+static void rle_values(const kg_quantity *req, const kg_quantity *lim, const kg_quantity *enf, int64_t *r, int64_t *l,
+                       int64_t *e)
+{
+    *r = kg_quantity_value(req);
+    *l = kg_quantity_value(lim);
+    *e = kg_quantity_value(enf);
+    if (*r <= KG_QUANTITY_MAX_MILLI_VALUE && *l <= KG_QUANTITY_MAX_MILLI_VALUE && *e <= KG_QUANTITY_MAX_MILLI_VALUE) {
+        *r = kg_quantity_milli_value(req);
+        *l = kg_quantity_milli_value(lim);
+        *e = kg_quantity_milli_value(enf);
+    }
+}
+
+static const kg_quantity *lookup(const rlist *l, const char *k, kg_quantity *zero)
+{
+    rentry *r = rl_find(l, k);
+    *zero = kg_quantity_zero();
+    return r ? &r->q : zero;
+}
+
+static void min_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
+                           const rlist *reqs, const rlist *lims)
+{
+    kg_quantity z1, z2;
+    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
+    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    int64_t r, l, e;
+    rle_values(req, lim, enf, &r, &l, &e);
+    const char *es = kg_quantity_string(ar, enf);
+    if (!req_ok)
+        errs_add(ar, out, kg_arena_sprintf(ar, "minimum %s usage per %s is %s.  No request is specified", k, type, es));
+    else if (r < e)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but request is %s", k, type, es,
+                                  kg_quantity_string(ar, req)));
+    else if (lim_ok && l < e)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but limit is %s", k, type, es,
+                                  kg_quantity_string(ar, lim)));
+}
+
+static void max_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
+                           const rlist *reqs, const rlist *lims)
+{
+    kg_quantity z1, z2;
+    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
+    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    int64_t r, l, e;
+    rle_values(req, lim, enf, &r, &l, &e);
+    const char *es = kg_quantity_string(ar, enf);
+    if (!lim_ok)
+        errs_add(ar, out, kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No limit is specified", k, type, es));
+    else if (l > e)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but limit is %s", k, type, es,
+                                  kg_quantity_string(ar, lim)));
+    else if (req_ok && r > e)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type, es,
+                                  kg_quantity_string(ar, req)));
+}
+
+static void max_request_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
+                                   const rlist *reqs)
+{
+    kg_quantity z1, z2 = kg_quantity_zero();
+    bool req_ok = rl_find(reqs, k) != NULL;
+    const kg_quantity *req = lookup(reqs, k, &z1);
+    int64_t r, l, e;
+    rle_values(req, &z2, enf, &r, &l, &e);
+    const char *es = kg_quantity_string(ar, enf);
+    if (!req_ok)
+        errs_add(ar, out, kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No request is specified", k, type, es));
+    else if (r > e)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type, es,
+                                  kg_quantity_string(ar, req)));
+}
+
+static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
+                             const rlist *reqs, const rlist *lims)
+{
+    kg_quantity z1, z2;
+    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
+    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    int64_t r, l, e;
+    rle_values(req, lim, enf, &r, &l, &e);
+    const char *es = kg_quantity_string(ar, enf);
+    if (!req_ok || r == 0) {
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar,
+                                  "%s max limit to request ratio per %s is %s, but no request is specified or "
+                                  "request is 0",
+                                  k, type, es));
+        return;
+    }
+    if (!lim_ok || l == 0) {
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar,
+                                  "%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0",
+                                  k, type, es));
+        return;
+    }
+    double observed = (double)l / (double)r, display = observed;
+    double max_ratio = (double)kg_quantity_value(enf);
+    if (kg_quantity_value(enf) <= KG_QUANTITY_MAX_MILLI_VALUE) {
+        observed *= 1000;
+        max_ratio = (double)kg_quantity_milli_value(enf);
+    }
+    if (observed > max_ratio)
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "%s max limit to request ratio per %s is %s, but provided ratio is %f", k, type,
+                                  es, display));
+}
+
+/* min, max and ratio of one LimitRange item against requests/limits */
+static void check_item(kg_arena *ar, errs *out, const kg_json *item, const char *type, const rlist *reqs,
+                       const rlist *lims)
+{
+    rlist l;
+    rl_from_json(ar, kg_json_get(item, "min"), &l);
+    for (size_t i = 0; i < l.n; i++)
+        min_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
+    rl_from_json(ar, kg_json_get(item, "max"), &l);
+    for (size_t i = 0; i < l.n; i++)
+        max_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
+    rl_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &l);
+    for (size_t i = 0; i < l.n; i++)
+        ratio_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
+}
+
+static const kg_json *items_of(const kg_json *lr)
+{
+    const kg_json *l = kg_json_path(lr, "spec.limits");
+    return kg_json_is(l, KG_JSON_ARRAY) ? l : NULL;
+}
+
+static bool is_sidecar(const kg_json *c)
+{
+    const char *rp = kg_json_get_str(c, "restartPolicy");
+    return rp && strcmp(rp, "Always") == 0;
+}
+
+/* podRequests / podLimits: sum of containers, max with the init-container peak (sidecars accumulate), then the
+ * pod-level cpu/memory when PodLevelResources is on and spec.resources sets them. */
+static void pod_totals(kg_arena *ar, const kg_json *spec, const char *which, bool pod_level, rlist *out)
+{
+    *out = (rlist){0};
+    const kg_json *cs = kg_json_get(spec, "containers");
+    for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
+        rlist r;
+        rl_from_json(ar, kg_json_path(kg_json_at(cs, i), which), &r);
+        rl_add(ar, out, &r);
+    }
+    rlist sidecars = {0}, init_max = {0};
+    const kg_json *ics = kg_json_get(spec, "initContainers");
+    for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
+        const kg_json *c = kg_json_at(ics, i);
+        rlist r;
+        rl_from_json(ar, kg_json_path(c, which), &r);
+        if (is_sidecar(c)) {
+            rl_add(ar, out, &r);
+            rl_add(ar, &sidecars, &r);
+            rl_max(ar, &init_max, &sidecars);
+        } else {
+            rlist tmp = {0};
+            rl_add(ar, &tmp, &r);
+            rl_add(ar, &tmp, &sidecars);
+            rl_max(ar, &init_max, &tmp);
+        }
+    }
+    rl_max(ar, out, &init_max);
+    if (pod_level) {
+        rlist pl;
+        rl_from_json(ar, kg_json_path(spec, which), &pl);
+        for (size_t i = 0; i < pl.n; i++)
+            if (strcmp(pl.e[i].name, "cpu") == 0 || strcmp(pl.e[i].name, "memory") == 0)
+                rl_set(ar, out, pl.e[i].name, &pl.e[i].q);
+    }
+}
+
+static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pod, bool pod_level)
+{
+    const kg_json *items = items_of(lr);
+    const kg_json *spec = kg_json_get(pod, "spec");
+    for (size_t i = 0; items && i < items->len; i++) {
+        const kg_json *item = kg_json_at(items, i);
+        const char *type = kg_admission_pu_str(item, "type");
+        if (strcmp(type, "Container") == 0) {
+            static const char *const lists[] = {"containers", "initContainers"};
+            for (int li = 0; li < 2; li++) {
+                const kg_json *cs = kg_json_get(spec, lists[li]);
+                for (size_t j = 0; kg_json_is(cs, KG_JSON_ARRAY) && j < cs->len; j++) {
+                    const kg_json *c = kg_json_at(cs, j);
+                    rlist reqs, lims;
+                    rl_from_json(ar, kg_json_path(c, "resources.requests"), &reqs);
+                    rl_from_json(ar, kg_json_path(c, "resources.limits"), &lims);
+                    check_item(ar, out, item, type, &reqs, &lims);
+                }
+            }
+        } else if (strcmp(type, "Pod") == 0) {
+            rlist reqs, lims;
+            pod_totals(ar, spec, "resources.requests", pod_level, &reqs);
+            pod_totals(ar, spec, "resources.limits", pod_level, &lims);
+            check_item(ar, out, item, type, &reqs, &lims);
+        }
+    }
+}
+
+static void validate_pvc(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pvc)
+{
+    const kg_json *items = items_of(lr);
+    rlist reqs, none = {0};
+    rl_from_json(ar, kg_json_path(pvc, "spec.resources.requests"), &reqs);
+    for (size_t i = 0; items && i < items->len; i++) {
+        const kg_json *item = kg_json_at(items, i);
+        const char *type = kg_admission_pu_str(item, "type");
+        if (strcmp(type, "PersistentVolumeClaim") != 0)
+            continue;
+        rlist l;
+        rl_from_json(ar, kg_json_get(item, "min"), &l);
+        for (size_t k = 0; k < l.n; k++)
+            min_constraint(ar, out, type, l.e[k].name, &l.e[k].q, &reqs, &none);
+        rl_from_json(ar, kg_json_get(item, "max"), &l);
+        for (size_t k = 0; k < l.n; k++)
+            max_request_constraint(ar, out, type, l.e[k].name, &l.e[k].q, &reqs);
+    }
+}
+
+/* ---- defaulting ---- */
+
+/* Container-type defaults of one LimitRange: later items override earlier ones per key. Values are JSON nodes. */
+static void container_defaults(kg_arena *ar, const kg_json *lr, kg_json *reqs, kg_json *lims)
+{
+    const kg_json *items = items_of(lr);
+    for (size_t i = 0; items && i < items->len; i++) {
+        const kg_json *item = kg_json_at(items, i);
+        if (strcmp(kg_admission_pu_str(item, "type"), "Container") != 0)
+            continue;
+        static const char *const keys[] = {"defaultRequest", "default"};
+        for (int w = 0; w < 2; w++) {
+            const kg_json *src = kg_json_get(item, keys[w]);
+            for (size_t k = 0; kg_json_is(src, KG_JSON_OBJECT) && k < src->len; k++) {
+                kg_quantity q;
+                kg_error e = {0};
+                if (kg_quantity_from_json(src->u.members[k].val, &q, &e))
+                    kg_json_set(ar, w == 0 ? reqs : lims, src->u.members[k].key, kg_quantity_to_json(ar, &q));
+            }
+        }
+    }
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Missing keys of defaults into res[which]; the set keys sorted into a "k1, k2" string, or NULL. */
+static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, const kg_json *defaults)
+{
+    if (!defaults->len)
+        return NULL;
+    const char **set = kg_arena_alloc(ar, defaults->len * sizeof *set);
+    size_t n = 0;
+    kg_json *dst = kg_json_get(res, which);
+    for (size_t i = 0; i < defaults->len; i++) {
+        const kg_json_member *m = &defaults->u.members[i];
+        if (kg_json_get(dst, m->key))
+            continue;
+        if (!kg_json_is(dst, KG_JSON_OBJECT)) {
+            dst = kg_json_new_object(ar);
+            kg_json_set(ar, res, which, dst);
+        }
+        kg_json_set(ar, dst, m->key, kg_json_clone(ar, m->val));
+        set[n++] = m->key;
+    }
+    if (!n)
+        return NULL;
+    qsort(set, n, sizeof *set, cmp_str);
+    kg_buf b;
+    kg_buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            kg_buf_puts(&b, ", ");
+        kg_buf_puts(&b, set[i]);
+    }
+    char *s = kg_arena_strdup(ar, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return s;
+}
+
+static void mutate_pod(kg_arena *ar, kg_json *pod, const kg_json *lr)
+{
+    kg_json *reqs = kg_json_new_object(ar), *lims = kg_json_new_object(ar);
+    container_defaults(ar, lr, reqs, lims);
+    if (!reqs->len && !lims->len)
+        return;
+    kg_json *spec = kg_json_get(pod, "spec");
+    kg_buf b;
+    kg_buf_init(&b);
+    static const char *const lists[] = {"containers", "initContainers"};
+    static const char *const prefix[] = {"container", "init container"};
+    for (int li = 0; li < 2; li++) {
+        kg_json *cs = kg_json_get(spec, lists[li]);
+        for (size_t j = 0; kg_json_is(cs, KG_JSON_ARRAY) && j < cs->len; j++) {
+            kg_json *c = kg_json_at(cs, j);
+            if (!kg_json_is(c, KG_JSON_OBJECT))
+                continue;
+            kg_json *res = kg_json_get_or_add_object(ar, c, "resources");
+            const char *name = kg_admission_pu_str(c, "name");
+            const char *sr = merge_keys(ar, res, "requests", reqs);
+            const char *sl = merge_keys(ar, res, "limits", lims);
+            if (sr)
+                kg_buf_printf(&b, "%s%s request for %s %s", b.len ? "; " : "", sr, prefix[li], name);
+            if (sl)
+                kg_buf_printf(&b, "%s%s limit for %s %s", b.len ? "; " : "", sl, prefix[li], name);
+        }
+    }
+    if (b.len) {
+        kg_json *meta = kg_json_get_or_add_object(ar, pod, "metadata");
+        kg_json *ann = kg_json_get_or_add_object(ar, meta, "annotations");
+        kg_json_set(ar, ann, LR_ANNOTATION,
+                    kg_json_new_str(ar, kg_arena_sprintf(ar, "LimitRanger plugin set: %s", kg_buf_cstr(&b))));
+    }
+    kg_buf_free(&b);
+}
+
+void kg_admission_limitrange_defaults(kg_arena *a, kg_json *limitrange)
+{
+    kg_json *items = kg_json_path(limitrange, "spec.limits");
+    for (size_t i = 0; kg_json_is(items, KG_JSON_ARRAY) && i < items->len; i++) {
+        kg_json *item = kg_json_at(items, i);
+        if (!kg_json_is(item, KG_JSON_OBJECT) || strcmp(kg_admission_pu_str(item, "type"), "Container") != 0)
+            continue;
+        const kg_json *max = kg_json_get(item, "max"), *min = kg_json_get(item, "min");
+        /* default ← max; defaultRequest ← default; defaultRequest ← min (each only for missing keys) */
+        struct {
+            const char *dst;
+            const kg_json *src;
+        } steps[3] = {{"default", max}, {"defaultRequest", NULL}, {"defaultRequest", min}};
+        for (int s = 0; s < 3; s++) {
+            const kg_json *src = s == 1 ? kg_json_get(item, "default") : steps[s].src;
+            if (!kg_json_is(src, KG_JSON_OBJECT) || !src->len)
+                continue;
+            kg_json *dst = kg_json_get(item, steps[s].dst);
+            for (size_t k = 0; k < src->len; k++) {
+                if (kg_json_get(dst, src->u.members[k].key))
+                    continue;
+                if (!kg_json_is(dst, KG_JSON_OBJECT)) {
+                    dst = kg_json_new_object(a);
+                    kg_json_set(a, item, steps[s].dst, dst);
+                }
+                kg_json_set(a, dst, src->u.members[k].key, kg_json_clone(a, src->u.members[k].val));
+            }
+        }
+    }
+}
+
+/* ---- request handling ---- */
+
+typedef enum { LR_NONE, LR_POD, LR_PVC } lr_target;
+
+static lr_target target_of(const kg_admission_attributes *a)
+{
+    if (a->subresource[0] || a->kind.group[0])
+        return LR_NONE;
+    if (strcmp(a->kind.kind, "Pod") == 0)
+        return a->operation == KG_ADMISSION_UPDATE ? LR_NONE : LR_POD;
+    if (strcmp(a->kind.kind, "PersistentVolumeClaim") == 0)
+        return LR_PVC;
+    return LR_NONE;
+}
+
+static bool being_deleted(const kg_json *old)
+{
+    const kg_json *dt = kg_json_path(old, "metadata.deletionTimestamp");
+    return dt && !kg_json_is(dt, KG_JSON_NULL);
+}
+
+static kg_status *lookup_error(const kg_admission_attributes *a)
+{
+    return kg_admission_forbidden(
+        a, "unable to %s %s/%s, Resource=%s at this time because there was an error enforcing limit ranges",
+        kg_admission_op_name(a->operation), a->resource.group, a->resource.version, a->resource.resource);
+}
+
+/* The namespace's LimitRanges: cache, else the (cached) live list. */
+static kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a, const kg_admission_services *svc,
+                                 kg_status **err_st)
+{
+    kg_arena *ar = a->arena;
+    kg_error e = {0};
+    kg_json *items = kg_admission_list(svc, ar, "limitranges", a->ns, 0, &e);
+    if (!items) {
+        *err_st = lookup_error(a);
+        return NULL;
+    }
+    if (items->len)
+        return items;
+    int64_t now = kg_admission_now_ns(svc);
+    kg_json *cached = live_cache_get(st, ar, a->ns, now);
+    if (cached)
+        return cached;
+    kg_err_clear(&e);
+    items = kg_admission_list(svc, ar, "limitranges", a->ns, KG_ADMISSION_GET_LIVE, &e);
+    if (!items) {
+        *err_st = lookup_error(a);
+        return NULL;
+    }
+    live_cache_put(st, a->ns, kg_json_to_string(ar, items, 0, NULL), now + LIVE_TTL_NS);
+    return items;
+}
+
+static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    if (target_of(a) != LR_POD || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
+        return NULL;
+    kg_status *st = NULL;
+    kg_json *lrs = get_limit_ranges(state, a, svc, &st);
+    if (!lrs)
+        return st;
+    for (size_t i = 0; i < lrs->len; i++)
+        mutate_pod(a->arena, a->object, kg_json_at(lrs, i));
+    return NULL;
+}
+
+static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    lr_target t = target_of(a);
+    if (t == LR_NONE || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
+        return NULL;
+    kg_status *st = NULL;
+    kg_json *lrs = get_limit_ranges(state, a, svc, &st);
+    if (!lrs)
+        return st;
+    bool pod_level = kg_admission_feature(svc, "PodLevelResources");
+    for (size_t i = 0; i < lrs->len; i++) {
+        errs e = {0};
+        if (t == LR_POD)
+            validate_pod(a->arena, &e, kg_json_at(lrs, i), a->object, pod_level);
+        else
+            validate_pvc(a->arena, &e, kg_json_at(lrs, i), a->object);
+        if (e.n)
+            return kg_admission_forbidden(a, "%s", errs_join(a->arena, &e));
+    }
+    return NULL;
+}
+
+const kg_admission_plugin kg_admission_plugin_limit_ranger = {
+    .name = "LimitRanger",
+    .handles = KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE,
+    .init = init,
+    .admit = admit,
+    .validate = validate,
+    .destroy = destroy,
+};
