@@ -229,11 +229,89 @@ static void test_dfa_vs_re2(void **state)
     assert_null(cel_regex_compile("a{3,2}", 6, 0, CEL_REGEX_GO_ERRORS, err, sizeof err));
 }
 
+/* Random patterns from the DFA's grammar (and a little outside it): whenever the DFA takes a pattern, RE2 must accept
+ * it too and both must answer alike on random texts. */
+static void gen_atom(char *b, size_t *n, int depth);
+static void gen_seq(char *b, size_t *n, int depth)
+{
+    int parts = 1 + (int)(rnd() % 3);
+    for (int i = 0; i < parts && *n < 40; i++) {
+        gen_atom(b, n, depth);
+        static const char *quant[] = {"", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,}", "*?", "+?", "{,2}", "**"};
+        const char *q = quant[rnd() % (sizeof quant / sizeof quant[0])];
+        size_t l = strlen(q);
+        memcpy(b + *n, q, l);
+        *n += l;
+    }
+}
+static void gen_atom(char *b, size_t *n, int depth)
+{
+    static const char *atoms[] = {"a",   "b", "0",    "-",   "[a-c]", "[0-9a]", "[-a]", "[]b]", "\\d", "\\w",
+                                  "\\.", "x", "[a-]", "\\s", "_",     "[b-b]",  ".",    "[^a]", "é",   "\\b"};
+    if (depth < 3 && rnd() % 4 == 0) {
+        const char *open = rnd() % 2 ? "(" : "(?:";
+        size_t l = strlen(open);
+        memcpy(b + *n, open, l);
+        *n += l;
+        gen_seq(b, n, depth + 1);
+        if (rnd() % 3 == 0) {
+            b[(*n)++] = '|';
+            gen_seq(b, n, depth + 1);
+        }
+        b[(*n)++] = ')';
+        return;
+    }
+    const char *a = atoms[rnd() % (sizeof atoms / sizeof atoms[0])];
+    size_t l = strlen(a);
+    memcpy(b + *n, a, l);
+    *n += l;
+}
+
+static void test_dfa_random_patterns(void **state)
+{
+    (void)state;
+    char pat[128], text[24];
+    const char *alpha = "ab0-x_. \xc3\xa9"
+                        "c9";
+    size_t na = strlen(alpha);
+    int used = 0;
+    for (int it = 0; it < 4000; it++) {
+        size_t n = 0;
+        if (rnd() % 3 == 0)
+            pat[n++] = '^';
+        gen_seq(pat, &n, 0);
+        if (rnd() % 3 == 0)
+            pat[n++] = '$';
+        pat[n] = 0;
+        cel_regex *d = cel_regex_compile(pat, n, 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+        cel_regex *r = cel_regex_compile(pat, n, 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, NULL, 0);
+        if (d && cel_regex_uses_dfa(d)) {
+            if (!r)
+                fail_msg("DFA took %s but RE2 rejects it", pat);
+            used++;
+            for (int i = 0; i < 200; i++) {
+                size_t tn = rnd() % 16;
+                for (size_t k = 0; k < tn; k++)
+                    text[k] = alpha[rnd() % na];
+                if (cel_regex_partial_match(d, text, tn) != cel_regex_partial_match(r, text, tn))
+                    fail_msg("pattern %s text %.*s: dfa %d re2 %d", pat, (int)tn, text,
+                             cel_regex_partial_match(d, text, tn), cel_regex_partial_match(r, text, tn));
+            }
+        } else {
+            assert_true((d == NULL) == (r == NULL)); /* same validity either way */
+        }
+        cel_regex_free(d);
+        cel_regex_free(r);
+    }
+    assert_true(used > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compile_errors), cmocka_unit_test(test_match),      cmocka_unit_test(test_find),
-        cmocka_unit_test(test_find_all),       cmocka_unit_test(test_dfa_vs_re2),
+        cmocka_unit_test(test_compile_errors), cmocka_unit_test(test_match),
+        cmocka_unit_test(test_find),           cmocka_unit_test(test_find_all),
+        cmocka_unit_test(test_dfa_vs_re2),     cmocka_unit_test(test_dfa_random_patterns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
