@@ -64,10 +64,10 @@ typedef struct kg_pb_type {
 /* A message shared across files (kg_api_pb_<Name>, declared below) or private to one file (pb_<Name>). */
 #define KG_PB_MESSAGE(id, ...)                                                                                      \
     static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                         \
-    const kg_pb_msg id = {#id + 10, id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
+    const kg_pb_msg id = {&#id[10], id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
 #define KG_PB_LOCAL(id, ...)                                                                                        \
     static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                         \
-    static const kg_pb_msg id = {#id + 3, id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
+    static const kg_pb_msg id = {&#id[3], id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
 
 /* metav1.Duration's JSON form: Go's time.Duration.String() of ns nanoseconds ("1h2m3.5s", "1.5ms", "0s"). */
 #include "json/json.h"
