@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "api/defaults.h"
+#include "api/schema.h"
 #include "api/table.h"
 #include "api/validation.h"
 #include "base/log.h"
@@ -30,6 +31,8 @@ typedef struct rctx {
     kg_gr gr;
     bool dry_run;
     const char *field_validation; /* Strict / Warn / Ignore */
+    const char **dups;            /* duplicate fields of the decoded body (JSON) */
+    size_t ndups;
 } rctx;
 
 void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_status *st)
@@ -103,19 +106,8 @@ static kg_json *decode_object(rctx *c)
         kg_json_parse_info info;
         obj = kg_json_parse_ex(c->a, c->req->body, c->req->body_len, KG_JSON_PARSE_DUP_REPORT, &info, &err);
         if (obj && info.ndups) {
-            if (!strcmp(c->field_validation, "Strict")) {
-                kg_buf b = KG_BUF_INIT;
-                kg_buf_puts(&b, "strict decoding error: ");
-                for (size_t i = 0; i < info.ndups; i++)
-                    kg_buf_printf(&b, "%sduplicate field \"%s\"", i ? ", " : "", info.dups[i]);
-                fail(c, kg_status_bad_request(c->a, kg_buf_cstr(&b)));
-                kg_buf_free(&b);
-                return NULL;
-            }
-            if (!strcmp(c->field_validation, "Warn"))
-                for (size_t i = 0; i < info.ndups; i++)
-                    kg_http_add_header(c->req, c->resp, "Warning",
-                                       kg_arena_sprintf(c->a, "299 - \"duplicate field \\\"%s\\\"\"", info.dups[i]));
+            c->dups = info.dups;
+            c->ndups = info.ndups;
         }
     }
     if (!obj) {
@@ -133,6 +125,44 @@ static kg_json *decode_object(rctx *c)
         return NULL;
     }
     return obj;
+}
+
+/* fieldValidation: unknown fields (from the schema) and duplicate fields (from the decoder) are an error with
+ * Strict, warnings with Warn (the default), ignored with Ignore. */
+static bool field_validation(rctx *c, const kg_json *obj, const char *schema_type)
+{
+    if (!strcmp(c->field_validation, "Ignore"))
+        return true;
+    const char **unknown = NULL;
+    size_t nunknown = 0;
+    if (schema_type)
+        kg_schema_unknown_fields_type(c->a, schema_type, obj, &unknown, &nunknown);
+    else
+        kg_schema_unknown_fields(c->a, c->r, obj, &unknown, &nunknown);
+    if (!nunknown && !c->ndups)
+        return true;
+    if (!strcmp(c->field_validation, "Strict")) {
+        kg_buf b = KG_BUF_INIT;
+        /* runtime.NewStrictDecodingError wrapped by the handler's "cannot be handled as" */
+        const char *kind = schema_type ? strrchr(schema_type, '.') + 1 : c->r->kind;
+        const char *version = schema_type ? "autoscaling/v1" : c->r->api_version; /* only Scale passes a type */
+        kg_buf_printf(&b, "%s in version \"%s\" cannot be handled as a %s: strict decoding error: ", kind, version,
+                      kind);
+        for (size_t i = 0; i < nunknown; i++)
+            kg_buf_printf(&b, "%sunknown field \"%s\"", i ? ", " : "", unknown[i]);
+        for (size_t i = 0; i < c->ndups; i++)
+            kg_buf_printf(&b, "%sduplicate field \"%s\"", (i || nunknown) ? ", " : "", c->dups[i]);
+        fail(c, kg_status_bad_request(c->a, kg_buf_cstr(&b)));
+        kg_buf_free(&b);
+        return false;
+    }
+    for (size_t i = 0; i < nunknown; i++)
+        kg_http_add_header(c->req, c->resp, "Warning",
+                           kg_arena_sprintf(c->a, "299 - \"unknown field \\\"%s\\\"\"", unknown[i]));
+    for (size_t i = 0; i < c->ndups; i++)
+        kg_http_add_header(c->req, c->resp, "Warning",
+                           kg_arena_sprintf(c->a, "299 - \"duplicate field \\\"%s\\\"\"", c->dups[i]));
+    return true;
 }
 
 /* Check (and fill when empty) apiVersion/kind against what the URL expects. */
@@ -289,6 +319,8 @@ static void do_create(rctx *c)
     if (!obj)
         return;
     if (!check_type(c, obj, c->r->api_version, c->r->kind))
+        return;
+    if (!field_validation(c, obj, NULL))
         return;
     kg_json *md = metadata_of(c->a, obj);
     if (!check_namespace(c, md))
@@ -707,10 +739,14 @@ static void do_update(rctx *c)
     if (c->sub && c->sub->kind == KG_SUB_SCALE) {
         if (!check_type(c, obj, "autoscaling/v1", "Scale"))
             return;
+        if (!field_validation(c, obj, "io.k8s.api.autoscaling.v1.Scale"))
+            return;
         scale_update(c, obj, false, NULL, NULL);
         return;
     }
     if (!check_type(c, obj, c->r->api_version, c->r->kind))
+        return;
+    if (!field_validation(c, obj, NULL))
         return;
     kg_json *md = metadata_of(c->a, obj);
     const char *oname = kg_json_get_str(md, "name");
@@ -801,6 +837,8 @@ static void do_patch(rctx *c)
             fail(c, kg_status_bad_request(c->a, "the patch may not change apiVersion or kind"));
             return;
         }
+        if (attempt == 0 && !field_validation(c, neu, NULL))
+            return;
         kg_json *nmd = metadata_of(c->a, neu);
         const char *nname = kg_json_get_str(nmd, "name");
         if (!nname || strcmp(nname, c->name)) {

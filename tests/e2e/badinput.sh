@@ -53,7 +53,7 @@ expect_out "URL name and body name differ: 400" 'the name of the object (q) does
   req PUT /api/v1/namespaces/default/pods/p application/json "${POD/\"name\":\"p\"/\"name\":\"q\"}"
 expect_out "bad dryRun value: 400" '400 {"kind":"Status"' req POST '/api/v1/namespaces/default/pods?dryRun=Some' application/json "$POD"
 expect_out "bad fieldValidation value: 400" 'fieldValidation must be one of' req POST '/api/v1/namespaces/default/pods?fieldValidation=Loose' application/json "$POD"
-expect_out "duplicate field with fieldValidation=Strict: 400" 'strict decoding error: duplicate field \"metadata.name\"' \
+expect_out "duplicate field with fieldValidation=Strict: 400" 'ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: duplicate field \"metadata.name\"' \
   req POST '/api/v1/namespaces/default/configmaps?fieldValidation=Strict' application/json '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","name":"b"}}'
 expect_out "delete precondition on uid: 409" 'Precondition failed: UID in precondition: nope' \
   req DELETE /api/v1/namespaces/default/pods/p application/json '{"preconditions":{"uid":"nope"}}'

@@ -83,6 +83,14 @@ printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"noc"},"spec":{}}' >"
 expect_out "missing containers is Required" "spec.containers: Required value" K create -f "$W/noc.json"
 expect_out "unknown namespace: NotFound" 'namespaces "nope" not found' K -n nope create -f "$W/pod.yaml"
 
+# --- server-side field validation (kubectl sends fieldValidation=Strict by default) and explain
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: typo}\nspec:\n  containers:\n  - name: c\n    image: x:1\n    imagePullPolicyy: Always\n' >"$W/typo.yaml"
+expect_out "unknown field rejected with the upstream message" 'Error from server (BadRequest): error when creating "'"$W"'/typo.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolicyy"' K create -f "$W/typo.yaml"
+expect_out "fieldValidation=Warn creates with a warning" 'Warning: unknown field "spec.containers[0].imagePullPolicyy"' K create -f "$W/typo.yaml" --validate=warn
+expect_out "explain pod.spec.containers" "List of containers belonging to the pod." K explain pod.spec.containers
+expect_out "explain lists container fields" "imagePullPolicy	<string>" K explain pod.spec.containers
+expect_out "explain deployment.spec.replicas" "FIELD: replicas <integer>" K explain deployment.spec.replicas
+
 # --- dry run persists nothing
 sed 's/name: web$/name: dry/' "$W/pod.yaml" >"$W/dry.yaml"
 expect_out "dry-run=server reports" "pod/dry created (server dry run)" K create --dry-run=server -f "$W/dry.yaml"
