@@ -496,12 +496,80 @@ static cel_value fn_last_index_of(cel_call_ctx *ctx, const cel_value *args, size
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* constant arguments parsed once, when the program is built (url('...'), quantity('1Gi'), cidr('10.0.0.0/8'), ...)   */
+/* A constant that does not parse is left to the call, which reports the error at runtime as upstream does. The     */
+/* cost hooks still charge the parse on every call, so costs are unchanged.                                          */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static void *prepare_url(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
+                         const char **error)
+{
+    (void)error;
+    if (n < 1 || !is_const[0] || consts[0].kind != CEL_STRING)
+        return NULL;
+    kg_arena *a = cel_prepare_arena(pc);
+    cel_k8s_url *u = kg_arena_alloc(a, sizeof *u);
+    return cel_k8s_url_from_string(a, consts[0].u.s, consts[0].n, u, NULL) ? u : NULL;
+}
+static void *prepare_quantity(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
+                              const char **error)
+{
+    (void)error;
+    if (n < 1 || !is_const[0] || consts[0].kind != CEL_STRING)
+        return NULL;
+    kg_arena *a = cel_prepare_arena(pc);
+    cel_k8s_quantity *q = kg_arena_alloc(a, sizeof *q);
+    return cel_k8s_quantity_parse(a, consts[0].u.s, consts[0].n, q, NULL) ? q : NULL;
+}
+static void *prepare_ip(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
+                        const char **error)
+{
+    (void)error;
+    if (n < 1 || !is_const[0] || consts[0].kind != CEL_STRING)
+        return NULL;
+    kg_arena *a = cel_prepare_arena(pc);
+    cel_k8s_ip *ip = kg_arena_alloc(a, sizeof *ip);
+    return cel_k8s_ip_parse(a, consts[0].u.s, consts[0].n, ip, NULL) ? ip : NULL;
+}
+static void *prepare_cidr(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
+                          const char **error)
+{
+    (void)error;
+    if (n < 1 || !is_const[0] || consts[0].kind != CEL_STRING)
+        return NULL;
+    kg_arena *a = cel_prepare_arena(pc);
+    cel_k8s_cidr *c = kg_arena_alloc(a, sizeof *c);
+    return cel_k8s_cidr_parse(a, consts[0].u.s, consts[0].n, c, NULL) ? c : NULL;
+}
+static void *prepare_semver(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
+                            const char **error)
+{
+    (void)error;
+    if (n < 1 || !is_const[0] || consts[0].kind != CEL_STRING)
+        return NULL;
+    bool norm = false;
+    if (n > 1) {
+        if (!is_const[1] || consts[1].kind != CEL_BOOL)
+            return NULL;
+        norm = consts[1].u.b;
+    }
+    kg_arena *a = cel_prepare_arena(pc);
+    cel_k8s_semver *v = kg_arena_alloc(a, sizeof *v);
+    bool ok = norm ? cel_k8s_semver_parse_normalize(a, consts[0].u.s, consts[0].n, v, NULL)
+                   : cel_k8s_semver_parse(a, consts[0].u.s, consts[0].n, v, NULL);
+    return ok ? v : NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* urls                                                                                                          */
 /* ------------------------------------------------------------------------------------------------------------ */
 
 static cel_value fn_url(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_URL, pre);
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_url *u = kg_arena_alloc(a, sizeof *u);
     const char *err = NULL;
@@ -573,6 +641,9 @@ static cel_value quantity_val(kg_arena *a, const cel_k8s_quantity *q)
 static cel_value fn_quantity(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_QUANTITY, pre);
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_quantity q;
     const char *err;
@@ -684,6 +755,9 @@ static cel_value cidr_val(kg_arena *a, const cel_k8s_cidr *c)
 static cel_value fn_ip(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_IP, pre);
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_ip ip;
     const char *err;
@@ -744,6 +818,9 @@ static cel_value fn_ip_string(cel_call_ctx *ctx, const cel_value *args, size_t n
 static cel_value fn_cidr(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_CIDR, pre);
     kg_arena *a = cel_call_arena(ctx);
     cel_k8s_cidr c;
     const char *err;
@@ -827,11 +904,17 @@ static cel_value semver_make(cel_call_ctx *ctx, const cel_value *s, bool normali
 static cel_value fn_semver(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_SEMVER, pre);
     return semver_make(ctx, &args[0], false);
 }
 static cel_value fn_semver_norm(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)n;
+    const void *pre = cel_call_state(ctx);
+    if (pre)
+        return cel_opaque(&VT_SEMVER, pre);
     return semver_make(ctx, &args[0], args[1].u.b);
 }
 static cel_value fn_is_semver(cel_call_ctx *ctx, const cel_value *args, size_t n)
@@ -1261,6 +1344,18 @@ static bool add(cel_env *env, const char *name, cel_overload *ovls, size_t n, ce
 {
     for (size_t i = 0; i < n; i++) {
         cel_overload *o = &ovls[i];
+        if (!o->prepare) {
+            if (o->impl == fn_url)
+                o->prepare = prepare_url;
+            else if (o->impl == fn_quantity)
+                o->prepare = prepare_quantity;
+            else if (o->impl == fn_ip)
+                o->prepare = prepare_ip;
+            else if (o->impl == fn_cidr)
+                o->prepare = prepare_cidr;
+            else if (o->impl == fn_semver || o->impl == fn_semver_norm)
+                o->prepare = prepare_semver;
+        }
         if (o->estimate)
             continue;
         bool str1 = o->nargs > 1 && o->args[1] == cel_type_string();

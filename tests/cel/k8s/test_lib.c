@@ -431,6 +431,26 @@ static void test_versions(void **s)
     cel_env_free(old);
 }
 
+/* constant arguments are parsed when the program is built; dynamic ones per call: same values, same errors, same
+ * costs */
+static void test_constant_parsing(void **s)
+{
+    (void)s;
+    expect_true("quantity('1Gi') == quantity(dyn('1Gi')) && quantity('1.5G').compareTo(quantity(dyn('1500M'))) == 0");
+    expect_true("ip('10.0.0.1') == ip(dyn('10.0.0.1')) && cidr('10.0.0.0/8') == cidr(dyn('10.0.0.0/8'))");
+    expect_true("cidr('10.0.0.0/8').containsIP(ip(dyn('10.1.2.3')))");
+    expect_true("semver('1.2.3') == semver(dyn('1.2.3')) && semver('v1.2', true) == semver(dyn('v1.2'), true)");
+    expect_true("url('https://a.example/x?y=1') == url(dyn('https://a.example/x?y=1'))");
+    expect_true("url('https://a.example:8443/').getPort() == '8443'");
+    /* invalid constants still fail at runtime, with the upstream text */
+    expect_error("quantity('1Gb')", "quantities must match the regular expression "
+                                    "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect_error("semver('1.2', false)", "No Major.Minor.Patch elements found");
+    assert_int_equal(cost_of("quantity('1234567890123456789012345678901234567890') == quantity('1')"),
+                     cost_of("quantity(dyn('1234567890123456789012345678901234567890')) == quantity(dyn('1'))") -
+                         2); /* minus the two dyn() calls */
+}
+
 static void test_jsonpatch(void **s)
 {
     (void)s;
@@ -483,9 +503,11 @@ static void test_costs(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_regex),     cmocka_unit_test(test_lists),   cmocka_unit_test(test_urls),
-        cmocka_unit_test(test_quantity),  cmocka_unit_test(test_ip_cidr), cmocka_unit_test(test_format),
-        cmocka_unit_test(test_semver),    cmocka_unit_test(test_authz),   cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_regex),     cmocka_unit_test(test_lists),
+        cmocka_unit_test(test_urls),      cmocka_unit_test(test_quantity),
+        cmocka_unit_test(test_ip_cidr),   cmocka_unit_test(test_format),
+        cmocka_unit_test(test_semver),    cmocka_unit_test(test_authz),
+        cmocka_unit_test(test_versions),  cmocka_unit_test(test_constant_parsing),
         cmocka_unit_test(test_jsonpatch), cmocka_unit_test(test_costs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
