@@ -5,6 +5,9 @@
  *   cel_env_set_options(env, CEL_OPT_K8S);
  *   cel_k8s_register(env, &(cel_k8s_options){.version = 33}, &err);
  *
+ * Values of constant calls (quantity('1Gi'), cidr('10.0.0.0/8'), ...) are built once with the program and live in
+ * it, like string literals do: use a result before freeing its program.
+ *
  * Library availability follows pkg/cel/environment/base.go: a library introduced in 1.N is registered when
  * version >= N (version 0 = everything this build implements). Runtime cost hooks follow pkg/cel/library/cost.go.
  */
