@@ -256,8 +256,22 @@ static fanout run_fanout(kg_store *s, int watchers, const char *prefix, int writ
     return f;
 }
 
+/* the machine is shared: record its load next to the numbers */
+static double loadavg1(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        fclose(f);
+    }
+    return l;
+}
+
 int main(int argc, char **argv)
 {
+    double load_start = loadavg1();
     if (argc < 2) {
         fprintf(stderr, "usage: bench_storage <dir> [scale]\n");
         return 2;
@@ -311,7 +325,9 @@ int main(int argc, char **argv)
     printf("  \"watch_fanout_catch_up\": {\"watchers\": 500, \"events\": %d, \"delivered\": %ld, \"seconds\": %.3f, "
            "\"events_delivered_per_sec\": %.0f},\n",
            64 * per_writer, catchup.delivered, catchup.deliver_secs, catchup.events_per_sec);
-    printf("  \"cores\": %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  \"cores\": %ld,\n", sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  \"loadavg_1min_start\": %.2f,\n", load_start);
+    printf("  \"loadavg_1min_end\": %.2f\n", loadavg1());
     printf("}\n");
     return 0;
 }
