@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/str.h"
+#include "meta/names.h"
 
 bool kg_admission_pu_is(const kg_admission_attributes *a, const char *group, const char *resource)
 {
@@ -195,4 +197,64 @@ char *kg_admission_pu_quote(kg_arena *ar, const char *s)
     char *r = kg_arena_strdup(ar, kg_buf_cstr(&b));
     kg_buf_free(&b);
     return r;
+}
+
+kg_json *kg_admission_pu_selector_map(kg_arena *ar, const char *s, const char **errmsg)
+{
+    kg_json *m = kg_json_new_object(ar);
+    if (!s || !*s)
+        return m;
+    const char *p = s;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *item = kg_arena_alloc(ar, n + 1);
+        memcpy(item, p, n);
+        item[n] = 0;
+        char *eq = strchr(item, '=');
+        if (!eq || strchr(eq + 1, '=')) {
+            /* Go prints the []string from strings.Split(label, "="): "[a b c]" */
+            kg_buf b = KG_BUF_INIT;
+            kg_buf_puts(&b, "invalid selector: [");
+            for (const char *q = item; *q; q++)
+                kg_buf_putc(&b, *q == '=' ? ' ' : *q);
+            kg_buf_putc(&b, ']');
+            *errmsg = kg_arena_strdup(ar, kg_buf_cstr(&b));
+            kg_buf_free(&b);
+            return NULL;
+        }
+        *eq = 0;
+        kg_str k = kg_str_trim(kg_str_c(item)), v = kg_str_trim(kg_str_c(eq + 1));
+        char *key = kg_arena_alloc(ar, k.n + 1), *val = kg_arena_alloc(ar, v.n + 1);
+        memcpy(key, k.p, k.n);
+        key[k.n] = 0;
+        memcpy(val, v.p, v.n);
+        val[v.n] = 0;
+        kg_name_errs ne = {0};
+        kg_field_errors fe = KG_FIELD_ERRORS_INIT;
+        if (!kg_is_qualified_name(key, &ne)) {
+            *errmsg = kg_field_error_string(ar, kg_field_invalid(ar, &fe, "", key, kg_name_errs_join(ar, &ne, "; ")));
+            return NULL;
+        }
+        if (!kg_is_valid_label_value(val, &ne)) {
+            *errmsg = kg_field_error_string(ar, kg_field_invalid(ar, &fe, "", val, kg_name_errs_join(ar, &ne, "; ")));
+            return NULL;
+        }
+        kg_json_set(ar, m, key, kg_json_new_str(ar, val));
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return m;
+}
+
+bool kg_admission_pu_labels_conflict(const kg_json *x, const kg_json *y)
+{
+    for (size_t i = 0; kg_json_is(x, KG_JSON_OBJECT) && i < x->len; i++) {
+        const char *yv = kg_json_is(y, KG_JSON_OBJECT) ? kg_json_get_str(y, x->u.members[i].key) : NULL;
+        const kg_json *xv = x->u.members[i].val;
+        if (yv && (!kg_json_is(xv, KG_JSON_STRING) || strcmp(xv->u.s, yv) != 0))
+            return true;
+    }
+    return false;
 }

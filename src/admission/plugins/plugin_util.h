@@ -38,4 +38,11 @@ kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_aren
 /* Go's %q for a string (ASCII printable kept, others escaped). */
 char *kg_admission_pu_quote(kg_arena *ar, const char *s);
 
+
+
+/* labels.ConvertSelectorToLabelsMap: "k1=v1,k2=v2" → JSON object (keys trimmed, validated); "" → {}. NULL with
+ * *errmsg set on failure (upstream texts: `invalid selector: [a b c]`, key/value validation errors). */
+kg_json *kg_admission_pu_selector_map(kg_arena *ar, const char *s, const char **errmsg);
+/* labels.Conflicts: some key present in both with different values. */
+bool kg_admission_pu_labels_conflict(const kg_json *x, const kg_json *y);
 #endif
