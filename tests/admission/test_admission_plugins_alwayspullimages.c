@@ -2,7 +2,7 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,7 +14,7 @@ static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *c
 }
 
 /* Mutating phase once. */
-static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
                          kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
@@ -23,7 +23,7 @@ static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const
     return st;
 }
 
-static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
                             kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
@@ -34,7 +34,7 @@ static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, co
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
                              kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
@@ -54,7 +54,7 @@ static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, c
     }
 }
 
-static void assert_json(kg_arena *a, const kg_json *got, const char *want)
+__attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got, const char *want)
 {
     kg_json *w = tj(a, want);
     if (!kg_json_equal(got, w))
