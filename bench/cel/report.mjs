@@ -48,7 +48,9 @@ const summary = {
 }
 summary.eval_goal_met = summary.min_eval_speedup >= 10
 summary.compile_goal_met = summary.min_compile_speedup >= 5
-writeFileSync(outJson, JSON.stringify({ summary, results: rows }, null, 2) + '\n')
+let k8s = null
+try { k8s = JSON.parse(readFileSync(`${dir}/kgate_k8s.json`, 'utf8')).results } catch { k8s = null }
+writeFileSync(outJson, JSON.stringify({ summary, results: rows, kubernetes_libraries: k8s }, null, 2) + '\n')
 
 const fmt = (x) => x >= 1000 ? Math.round(x).toLocaleString('en-US') : (Math.round(x * 10) / 10).toString()
 let md = '# CEL benchmark: kgate vs npm CEL engines\n\n'
@@ -64,5 +66,9 @@ rows.forEach((r, i) => {
 })
 md += `\nGoal: eval ≥ 10× and compile ≥ 5× faster than the faster peer. Minimum speed-ups measured: eval ${summary.min_eval_speedup}× `
 md += `(${summary.eval_goal_met ? 'met' : 'NOT met'}), compile ${summary.min_compile_speedup}× (${summary.compile_goal_met ? 'met' : 'NOT met'}).\n`
+if (k8s) {
+  md += '\nKubernetes library functions (kgate only; same Pod, same method):\n\n| expression | compile ns | eval ns |\n|---|---:|---:|\n'
+  for (const r of k8s) md += `| \`${r.expr.replace(/\|/g, '\\|')}\` | ${fmt(r.compile_ns)} | ${fmt(r.eval_ns)} |\n`
+}
 writeFileSync(outMd, md)
 process.stdout.write(md)

@@ -30,5 +30,7 @@ for r in $(seq 1 "$RUNS"); do
     "$BIN" bench/cel/pod.json bench/cel/expressions.json "$MS" 1 > "$tmp/kgate.$r.json"
     node bench/cel/bench_npm.mjs bench/cel/pod.json bench/cel/expressions.json "$MS" 1 > "$tmp/npm.$r.json"
 done
+# kgate alone: Kubernetes library functions over the same Pod (no npm peer implements them)
+"$BIN" bench/cel/pod.json bench/cel/k8s_expressions.json "$MS" "$RUNS" > "$tmp/kgate_k8s.json"
 mkdir -p bench/results
 node bench/cel/report.mjs "$tmp" "$RUNS" bench/results/cel.json bench/results/cel.md

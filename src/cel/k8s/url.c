@@ -81,6 +81,10 @@ static bool should_escape(unsigned char c, int mode)
 /* Go url.unescape; *err gets the error text (without the "parse ..." wrapper). */
 static bool unescape(kg_arena *a, const char *s, size_t n, int mode, const char **out, const char **err)
 {
+    if (mode != ENC_HOST && mode != ENC_ZONE && !memchr(s, '%', n) && !(mode == ENC_QUERY && memchr(s, '+', n))) {
+        *out = kg_arena_strndup(a, s, n); /* nothing to decode or validate */
+        return true;
+    }
     for (size_t i = 0; i < n;) {
         if (s[i] == '%') {
             if (i + 2 >= n || !ishex(s[i + 1]) || !ishex(s[i + 2])) {
@@ -120,23 +124,50 @@ static bool unescape(kg_arena *a, const char *s, size_t n, int mode, const char 
     return true;
 }
 
+static const char HEX[] = "0123456789ABCDEF";
+
+/* Go url.escape into the arena (two passes, no temporary buffer) */
 static char *escape(kg_arena *a, const char *s, size_t n, int mode)
 {
-    kg_buf b = KG_BUF_INIT;
+    size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (should_escape(c, mode)) {
-            if (c == ' ' && mode == ENC_QUERY)
-                kg_buf_putc(&b, '+');
-            else
-                kg_buf_printf(&b, "%%%02X", c);
+        len += (should_escape(c, mode) && !(c == ' ' && mode == ENC_QUERY)) ? 3 : 1;
+    }
+    char *r = kg_arena_alloc(a, len + 1), *o = r;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!should_escape(c, mode)) {
+            *o++ = (char)c;
+        } else if (c == ' ' && mode == ENC_QUERY) {
+            *o++ = '+';
         } else {
-            kg_buf_putc(&b, (char)c);
+            *o++ = '%';
+            *o++ = HEX[c >> 4];
+            *o++ = HEX[c & 15];
         }
     }
-    char *r = kg_arena_strndup(a, kg_buf_cstr(&b), b.len);
-    kg_buf_free(&b);
+    *o = '\0';
     return r;
+}
+
+/* escape(s, mode) == t, without building the escaped string */
+static bool escapes_to(const char *s, size_t n, int mode, const char *t, size_t tn)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!should_escape(c, mode)) {
+            if (k >= tn || t[k] != (char)c)
+                return false;
+            k++;
+        } else {
+            if (k + 3 > tn || t[k] != '%' || t[k + 1] != HEX[c >> 4] || t[k + 2] != HEX[c & 15])
+                return false;
+            k += 3;
+        }
+    }
+    return k == tn;
 }
 
 static bool valid_optional_port(const char *p, size_t n)
@@ -328,8 +359,7 @@ static bool parse_inner(kg_arena *a, const char *raw, size_t n, bool via_request
     if (!unescape(a, rest, rn, ENC_PATH, &path, err))
         return false;
     u->path = path;
-    char *esc = escape(a, path, strlen(path), ENC_PATH);
-    if (strlen(esc) == rn && memcmp(esc, rest, rn) == 0)
+    if (escapes_to(path, strlen(path), ENC_PATH, rest, rn))
         u->raw_path = "";
     else
         u->raw_path = kg_arena_strndup(a, rest, rn);
