@@ -4,11 +4,24 @@
 
 #include "cel/cel_internal.h"
 
+/* Type-variable substitutions. Fresh variables ("_varN") are indexed by N; other parameter names (rare: declared
+ * types with parameters) use a short list. Changes to the checker's mapping are recorded in a trail so a failed
+ * trial (overload candidate, assignability test) is undone in time proportional to what it changed — no copies. */
 typedef struct mapping {
     size_t n, cap;
     const char **k;
     const cel_type **v;
+    const cel_type **var;
+    size_t nvar;
+    bool trail;
 } mapping;
+
+typedef struct trail_ent {
+    int id;        /* fresh variable id, or 0 for a named entry */
+    size_t idx;    /* named entry index */
+    bool appended; /* named entry was appended */
+    const cel_type *old;
+} trail_ent;
 
 typedef struct checker {
     cel_env *env;
@@ -21,6 +34,8 @@ typedef struct checker {
     int depth;
     struct mapping m; /* type-variable substitutions */
     int nfresh;
+    trail_ent *trail;
+    size_t ntrail, captrail;
 } checker;
 
 static const cel_type *chk(checker *C, cel_node *n);
@@ -74,44 +89,78 @@ static bool is_dyn(const cel_type *t) { return t->kind == CEL_T_DYN || t->kind =
 
 /* ---- type substitutions (cel-go checker/mapping.go, types.go semantics) ---- */
 
+static int fresh_id(const char *name) { return !strncmp(name, "_var", 4) ? atoi(name + 4) : 0; }
+
 static const cel_type *m_find(const mapping *m, const char *name)
 {
+    int id = fresh_id(name);
+    if (id > 0)
+        return (size_t)id < m->nvar ? m->var[id] : NULL;
     for (size_t i = 0; i < m->n; i++)
         if (!strcmp(m->k[i], name))
             return m->v[i];
     return NULL;
 }
 
+static void trail_push(checker *C, trail_ent e)
+{
+    if (C->ntrail == C->captrail) {
+        size_t nc = C->captrail ? C->captrail * 2 : 64;
+        C->trail = kg_arena_realloc(C->a, C->trail, C->captrail * sizeof *C->trail, nc * sizeof *C->trail);
+        C->captrail = nc;
+    }
+    C->trail[C->ntrail++] = e;
+}
+
 static void m_add(checker *C, mapping *m, const char *name, const cel_type *t)
 {
+    int id = fresh_id(name);
+    if (id > 0) {
+        if ((size_t)id >= m->nvar) {
+            size_t nc = m->nvar ? m->nvar : 16;
+            while (nc <= (size_t)id)
+                nc *= 2;
+            m->var = kg_arena_realloc(C->a, m->var, m->nvar * sizeof *m->var, nc * sizeof *m->var);
+            memset(m->var + m->nvar, 0, (nc - m->nvar) * sizeof *m->var);
+            m->nvar = nc;
+        }
+        if (m->trail)
+            trail_push(C, (trail_ent){id, 0, false, m->var[id]});
+        m->var[id] = t;
+        return;
+    }
     for (size_t i = 0; i < m->n; i++)
         if (!strcmp(m->k[i], name)) {
+            if (m->trail)
+                trail_push(C, (trail_ent){0, i, false, m->v[i]});
             m->v[i] = t;
             return;
         }
     if (m->n == m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 16;
+        size_t nc = m->cap ? m->cap * 2 : 8;
         m->k = kg_arena_realloc(C->a, m->k, m->cap * sizeof *m->k, nc * sizeof *m->k);
         m->v = kg_arena_realloc(C->a, m->v, m->cap * sizeof *m->v, nc * sizeof *m->v);
         m->cap = nc;
     }
+    if (m->trail)
+        trail_push(C, (trail_ent){0, m->n, true, NULL});
     m->k[m->n] = name;
     m->v[m->n] = t;
     m->n++;
 }
 
-static mapping m_copy(checker *C, const mapping *m)
+static void undo_to(checker *C, size_t mark)
 {
-    mapping c = {0, m->n, NULL, NULL};
-    c.cap = m->n ? m->n : 4;
-    c.k = kg_arena_alloc(C->a, c.cap * sizeof *c.k);
-    c.v = kg_arena_alloc(C->a, c.cap * sizeof *c.v);
-    for (size_t i = 0; i < m->n; i++) {
-        c.k[i] = m->k[i];
-        c.v[i] = m->v[i];
+    mapping *m = &C->m;
+    while (C->ntrail > mark) {
+        trail_ent e = C->trail[--C->ntrail];
+        if (e.id > 0)
+            m->var[e.id] = e.old;
+        else if (e.appended)
+            m->n--;
+        else
+            m->v[e.idx] = e.old;
     }
-    c.n = m->n;
-    return c;
 }
 
 static const cel_type *with_params(checker *C, const cel_type *t, const cel_type **ps)
@@ -279,10 +328,11 @@ static bool assign_internal(checker *C, mapping *m, const cel_type *t1, const ce
 /* cel-go checker.isAssignable: on success the substitutions are kept */
 static bool is_assignable(checker *C, const cel_type *t1, const cel_type *t2)
 {
-    mapping c = m_copy(C, &C->m);
-    if (!assign_internal(C, &c, t1, t2, 0))
+    size_t mark = C->ntrail;
+    if (!assign_internal(C, &C->m, t1, t2, 0)) {
+        undo_to(C, mark);
         return false;
-    C->m = c;
+    }
     return true;
 }
 
@@ -453,18 +503,19 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         const cel_overload *o = &f->ovls[k];
         if (o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
             continue;
-        mapping local = {0, 0, NULL, NULL};
+        mapping local = {0, 0, NULL, NULL, NULL, 0, false};
         const cel_type *iargs[8];
         for (size_t i = 0; i < na && i < 8; i++)
             iargs[i] = instantiate(C, o->args[i], &local);
         const cel_type *ires = instantiate(C, o->result, &local);
-        mapping trial = m_copy(C, &C->m);
+        size_t mark = C->ntrail;
         bool ok = true;
         for (size_t i = 0; i < na && ok; i++)
-            ok = assign_internal(C, &trial, targs[i], iargs[i], 0);
-        if (!ok)
+            ok = assign_internal(C, &C->m, targs[i], iargs[i], 0);
+        if (!ok) {
+            undo_to(C, mark);
             continue;
-        C->m = trial;
+        }
         const cel_type *r = subst(C, ires, false);
         cands[ncands++] = (uint16_t)k;
         if (!any) {
@@ -665,6 +716,7 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
     C.a = a;
     C.src = src;
     C.err = err;
+    C.m.trail = true;
     const cel_type *t = chk(&C, root);
     if (C.failed)
         return false;
