@@ -1,4 +1,4 @@
-/* AlwaysPullImages: mutation of every container kind, NotSupported messages (single 403, aggregate 500), UPDATE image rule, idempotence. */
+/* AlwaysPullImages: mutation of every container kind, NotSupported messages (aggregate → 500 even for one), UPDATE image rule, idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
@@ -94,7 +94,8 @@ static void admit_sets_always_everywhere(void **state)
     kg_arena_free(&a);
 }
 
-static void validate_one_bad_is_forbidden(void **state)
+/* utilerrors.NewAggregate is not an API status: even one violation is a 500 with the Forbidden text */
+static void validate_one_bad_is_500(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
@@ -103,7 +104,7 @@ static void validate_one_bad_is_forbidden(void **state)
            tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx\",\"imagePullPolicy\":\"Always\"},"
                       "{\"name\":\"b\",\"image\":\"redis\",\"imagePullPolicy\":\"Never\"}]}")),
            NULL);
-    assert_status(validate1(&P, NULL, NULL, &at), 403, "Forbidden",
+    assert_status(validate1(&P, NULL, NULL, &at), 500, "",
                   "pods \"p\" is forbidden: spec.containers[1].imagePullPolicy: Unsupported value: \"Never\": "
                   "supported values: \"Always\"");
     kg_arena_free(&a);
@@ -171,7 +172,7 @@ static void update_new_image_mutated(void **state)
     tattrs(&at, &a, KG_ADMISSION_UPDATE, "Pod", "pods", "ns", "p",
            tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\",\"imagePullPolicy\":\"IfNotPresent\"}]}")),
            tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\",\"imagePullPolicy\":\"IfNotPresent\"}]}")));
-    assert_status(validate1(&P, NULL, NULL, &at), 403, "Forbidden",
+    assert_status(validate1(&P, NULL, NULL, &at), 500, "",
                   "pods \"p\" is forbidden: spec.containers[0].imagePullPolicy: Unsupported value: \"IfNotPresent\": "
                   "supported values: \"Always\"");
     admit_idempotent(&P, NULL, NULL, &at);
@@ -199,7 +200,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(handles),
         cmocka_unit_test(admit_sets_always_everywhere),
-        cmocka_unit_test(validate_one_bad_is_forbidden),
+        cmocka_unit_test(validate_one_bad_is_500),
         cmocka_unit_test(validate_several_bad_is_aggregate),
         cmocka_unit_test(other_resources_and_subresources_ignored),
         cmocka_unit_test(update_same_images_not_touched),

@@ -63,7 +63,6 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     kg_arena *ar = a->arena;
     const kg_json *spec = kg_json_get(a->object, "spec");
     static const char *const always[] = {"Always"};
-    kg_status *first = NULL;
     const char **msgs = NULL;
     size_t n = 0, cap = 0;
     for (int l = 0; l < 3; l++) {
@@ -77,8 +76,6 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
                 kg_field_not_supported(ar, &fe, kg_arena_sprintf(ar, "spec.%s[%zu].imagePullPolicy", k_lists[l], i),
                                        pol, always, 1);
             kg_status *st = kg_admission_forbidden(a, "%s", kg_field_error_string(ar, e));
-            if (!first)
-                first = st;
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 4;
                 const char **m = kg_arena_alloc(ar, nc * sizeof *m);
@@ -90,9 +87,10 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             msgs[n++] = st->message;
         }
     }
-    if (n <= 1)
-        return first; /* a single error keeps its Forbidden status */
-    /* utilerrors.NewAggregate of several errors is not an API status: 500 with the aggregate text */
+    if (!n)
+        return NULL;
+    /* upstream returns utilerrors.NewAggregate(forbiddens): an aggregate is not an API status, so even a single
+     * violation reaches the client as a 500 (reason Unknown) whose message is the Forbidden text */
     return kg_status_new(ar, 500, KG_REASON_UNKNOWN, kg_errors_aggregate(ar, msgs, n));
 }
 
