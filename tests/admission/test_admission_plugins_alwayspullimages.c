@@ -1,8 +1,10 @@
-/* AlwaysPullImages: mutation of every container kind, NotSupported messages (aggregate → 500 even for one), UPDATE image rule, idempotence. */
+/* AlwaysPullImages: mutation of every container kind, NotSupported messages (aggregate → 500 even for one), UPDATE
+ * image rule, idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -63,7 +65,8 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 }
 /* ---- end helpers ---- */
 
-#define POD(spec) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"},\"spec\":" spec "}"
+#define POD(spec)                                                                                                      \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"},\"spec\":" spec "}"
 #define P kg_admission_plugin_always_pull_images
 
 static void handles(void **state)
@@ -79,12 +82,13 @@ static void admit_sets_always_everywhere(void **state)
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
-    tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "ns", "p",
-           tj(&a, POD("{\"initContainers\":[{\"name\":\"i\",\"image\":\"busybox\",\"imagePullPolicy\":\"IfNotPresent\"}],"
-                      "\"containers\":[{\"name\":\"a\",\"image\":\"nginx\",\"imagePullPolicy\":\"Never\"},"
-                      "{\"name\":\"b\",\"image\":\"redis\"}],"
-                      "\"ephemeralContainers\":[{\"name\":\"e\",\"image\":\"debug\",\"imagePullPolicy\":\"\"}]}")),
-           NULL);
+    tattrs(
+        &at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "ns", "p",
+        tj(&a, POD("{\"initContainers\":[{\"name\":\"i\",\"image\":\"busybox\",\"imagePullPolicy\":\"IfNotPresent\"}],"
+                   "\"containers\":[{\"name\":\"a\",\"image\":\"nginx\",\"imagePullPolicy\":\"Never\"},"
+                   "{\"name\":\"b\",\"image\":\"redis\"}],"
+                   "\"ephemeralContainers\":[{\"name\":\"e\",\"image\":\"debug\",\"imagePullPolicy\":\"\"}]}")),
+        NULL);
     admit_idempotent(&P, NULL, NULL, &at);
     assert_json(&a, kg_json_get(at.object, "spec"),
                 "{\"initContainers\":[{\"name\":\"i\",\"image\":\"busybox\",\"imagePullPolicy\":\"Always\"}],"
@@ -169,9 +173,10 @@ static void update_new_image_mutated(void **state)
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
-    tattrs(&at, &a, KG_ADMISSION_UPDATE, "Pod", "pods", "ns", "p",
-           tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\",\"imagePullPolicy\":\"IfNotPresent\"}]}")),
-           tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\",\"imagePullPolicy\":\"IfNotPresent\"}]}")));
+    tattrs(
+        &at, &a, KG_ADMISSION_UPDATE, "Pod", "pods", "ns", "p",
+        tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:2\",\"imagePullPolicy\":\"IfNotPresent\"}]}")),
+        tj(&a, POD("{\"containers\":[{\"name\":\"a\",\"image\":\"nginx:1\",\"imagePullPolicy\":\"IfNotPresent\"}]}")));
     assert_status(validate1(&P, NULL, NULL, &at), 500, "",
                   "pods \"p\" is forbidden: spec.containers[0].imagePullPolicy: Unsupported value: \"IfNotPresent\": "
                   "supported values: \"Always\"");

@@ -1,8 +1,10 @@
-/* CertificateSubjectRestriction: real openssl-generated CSRs, system:masters with the kube-apiserver-client signer denied, parse errors. */
+/* CertificateSubjectRestriction: real openssl-generated CSRs, system:masters with the kube-apiserver-client signer
+ * denied, parse errors. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -65,12 +67,23 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 
 #define P kg_admission_plugin_certificate_subject_restriction
 /* openssl req -new -subj "/CN=alice/O=dev/O=system:masters" (EC P-256), PEM then base64 as in spec.request */
-#define CSR_MASTERS "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIeE1JR1pBZ0VBTURjeERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFLREFOa1pYWXhGekFWQmdOVgpCQW9NRG5ONWMzUmxiVHB0WVhOMFpYSnpNRmt3RXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUUzYlVlClQ3TTVTOG5Ld1NkdXlxVGJGNlBjUndwbCtlSk5hMTFzcE5HR1djV0M1STh5NnZYSEM1bzNhWWhZTUlESlBYRFAKcnQ5cWRoSUpWQlo0VG82MHphQUFNQW9HQ0NxR1NNNDlCQU1DQTBjQU1FUUNJR1FKeTd5SGNUdHJlazNNaTVYdApveElST0RXcHcrQlo2OHdSZTQzQ2hXOXZBaUJuUHZFZmpmZ1dLUVVQY2lpYytEL2dHdkFhSmdiZ29pYVFPNGdrClRTR3VIZz09Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo="
+#define CSR_MASTERS                                                                                                    \
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIeE1JR1pBZ0VBTURjeERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFL" \
+    "REFOa1pYWXhGekFWQmdOVgpCQW9NRG5ONWMzUmxiVHB0WVhOMFpYSnpNRmt3RXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUUzYlVlClQ3" \
+    "TTVTOG5Ld1NkdXlxVGJGNlBjUndwbCtlSk5hMTFzcE5HR1djV0M1STh5NnZYSEM1bzNhWWhZTUlESlBYRFAKcnQ5cWRoSUpWQlo0VG82MHphQUFN" \
+    "QW9HQ0NxR1NNNDlCQU1DQTBjQU1FUUNJR1FKeTd5SGNUdHJlazNNaTVYdApveElST0RXcHcrQlo2OHdSZTQzQ2hXOXZBaUJuUHZFZmpmZ1dLUVVQ" \
+    "Y2lpYytEL2dHdkFhSmdiZ29pYVFPNGdrClRTR3VIZz09Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo="
 /* openssl req -new -subj "/CN=bob/O=dev" */
-#define CSR_OTHER "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIV01INENBUUF3SERFTU1Bb0dBMVVFQXd3RFltOWlNUXd3Q2dZRFZRUUtEQU5rWlhZd1dUQVRCZ2NxaGtqTwpQUUlCQmdncWhrak9QUU1CQndOQ0FBUlFQN1JMNkxOVGVBRHY4K1p6OVpudm42MTAyellzZlRzQWp4V21kcklxCjg4V2F0VUdyWWpoNHF4SWVnT2NxeWc3Y2paT1pGbURvU2pxcUlYUkJxWmRtb0FBd0NnWUlLb1pJemowRUF3SUQKU0FBd1JRSWdYeUN5L3V6REtOZzZnV01RVGJFVXF0b1M3NnZiQ05EN3lOOXd0ZFRtekdVQ0lRQ2hXdzBCd2pkbAovVTBMdVNSNWowRk5OMUkydnMzZnFNV3RObUpOVEtOV3l3PT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg=="
+#define CSR_OTHER                                                                                                      \
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIV01INENBUUF3SERFTU1Bb0dBMVVFQXd3RFltOWlNUXd3Q2dZRFZRUUtEQU5r" \
+    "WlhZd1dUQVRCZ2NxaGtqTwpQUUlCQmdncWhrak9QUU1CQndOQ0FBUlFQN1JMNkxOVGVBRHY4K1p6OVpudm42MTAyellzZlRzQWp4V21kcklxCjg4" \
+    "V2F0VUdyWWpoNHF4SWVnT2NxeWc3Y2paT1pGbURvU2pxcUlYUkJxWmRtb0FBd0NnWUlLb1pJemowRUF3SUQKU0FBd1JRSWdYeUN5L3V6REtOZzZn" \
+    "V01RVGJFVXF0b1M3NnZiQ05EN3lOOXd0ZFRtekdVQ0lRQ2hXdzBCd2pkbAovVTBMdVNSNWowRk5OMUkydnMzZnFNV3RObUpOVEtOV3l3PT0KLS0t" \
+    "LS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg=="
 /* a PEM block of the wrong type, and a CERTIFICATE REQUEST block with garbage DER */
 #define PEM_CERT "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo="
-#define PEM_GARBAGE "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkFBQUEKLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg=="
+#define PEM_GARBAGE                                                                                                    \
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQkFBQUEKLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg=="
 
 static kg_status *check(kg_arena *a, kg_admission_op op, const char *signer, const char *req, const char *sub)
 {
@@ -81,11 +94,12 @@ static kg_status *check(kg_arena *a, kg_admission_op op, const char *signer, con
     at.resource = (kg_gvr){"certificates.k8s.io", "v1", "certificatesigningrequests"};
     at.subresource = sub;
     at.name = "csr1";
-    at.object = tj(a, kg_arena_sprintf(a,
-                                       "{\"apiVersion\":\"certificates.k8s.io/v1\",\"kind\":\"CertificateSigningRequest\","
-                                       "\"metadata\":{\"name\":\"csr1\"},\"spec\":{\"signerName\":\"%s\",\"request\":\"%s\","
-                                       "\"usages\":[\"client auth\"]}}",
-                                       signer, req));
+    at.object =
+        tj(a, kg_arena_sprintf(a,
+                               "{\"apiVersion\":\"certificates.k8s.io/v1\",\"kind\":\"CertificateSigningRequest\","
+                               "\"metadata\":{\"name\":\"csr1\"},\"spec\":{\"signerName\":\"%s\",\"request\":\"%s\","
+                               "\"usages\":[\"client auth\"]}}",
+                               signer, req));
     return validate1(&P, NULL, NULL, &at);
 }
 

@@ -1,8 +1,10 @@
-/* DefaultStorageClass: default selection (GA/beta annotations, newest, ties by name), claims that already name a class, lister failure, idempotence. */
+/* DefaultStorageClass: default selection (GA/beta annotations, newest, ties by name), claims that already name a class,
+ * lister failure, idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -66,7 +68,7 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 #define P kg_admission_plugin_default_storage_class
 
 #define SC(name, ann, value, ts)                                                                                       \
-    "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"" name                  \
+    "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"" name                   \
     "\",\"creationTimestamp\":\"" ts "\",\"annotations\":{\"" ann "\":\"" value "\"}},\"provisioner\":\"x\"}"
 #define GA "storageclass.kubernetes.io/is-default-class"
 #define BETA "storageclass.beta.kubernetes.io/is-default-class"
@@ -79,7 +81,8 @@ static const char *claim_class(kg_admission_memstate *m, const char *pvc)
 #define a (*ap)
     kg_admission_services svc = kg_admission_memstate_services(m, NULL);
     kg_admission_attributes at;
-    tattrs(&at, &a, KG_ADMISSION_CREATE, "PersistentVolumeClaim", "persistentvolumeclaims", "ns", "c", tj(&a, pvc), NULL);
+    tattrs(&at, &a, KG_ADMISSION_CREATE, "PersistentVolumeClaim", "persistentvolumeclaims", "ns", "c", tj(&a, pvc),
+           NULL);
     admit_idempotent(&P, NULL, &svc, &at);
     const kg_json *v = kg_json_path(at.object, "spec.storageClassName");
     return !v ? "<absent>" : kg_json_is(v, KG_JSON_STRING) ? v->u.s : "<not a string>";
@@ -87,7 +90,7 @@ static const char *claim_class(kg_admission_memstate *m, const char *pvc)
 }
 
 #define PVC(spec, anns)                                                                                                \
-    "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"annotations\":" anns   \
+    "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"annotations\":" anns     \
     "},\"spec\":" spec "}"
 #define PLAIN PVC("{\"accessModes\":[\"ReadWriteOnce\"]}", "{}")
 

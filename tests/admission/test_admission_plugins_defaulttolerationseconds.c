@@ -2,7 +2,8 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +15,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +24,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +35,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -64,8 +65,12 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 /* ---- end helpers ---- */
 
 #define P kg_admission_plugin_default_toleration_seconds
-#define NR "{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}"
-#define UN "{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}"
+#define NR                                                                                                             \
+    "{\"key\":\"node.kubernetes.io/"                                                                                   \
+    "not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}"
+#define UN                                                                                                             \
+    "{\"key\":\"node.kubernetes.io/"                                                                                   \
+    "unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}"
 
 static kg_json *tolerations_after(kg_arena *a, const char *spec)
 {

@@ -2,7 +2,8 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +15,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +24,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +35,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -116,10 +117,12 @@ static void existing_identical_unchanged_different_replaced(void **state)
     kg_arena_init(&a, 0);
     kg_admission_attributes at =
         pod(&a, KG_ADMISSION_CREATE,
-            "{\"tolerations\":[" TOL("example.com/a") ",{\"key\":\"example.com/b\",\"operator\":\"Exists\","
-            "\"effect\":\"NoSchedule\",\"tolerationSeconds\":5},{\"key\":\"x\",\"operator\":\"Exists\"}],"
-            "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"example.com/a\":\"1\","
-            "\"example.com/b\":\"1\"}}}]}");
+            "{\"tolerations\":[" TOL(
+                "example.com/a") ",{\"key\":\"example.com/b\",\"operator\":\"Exists\","
+                                 "\"effect\":\"NoSchedule\",\"tolerationSeconds\":5},{\"key\":\"x\",\"operator\":"
+                                 "\"Exists\"}],"
+                                 "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"example.com/a\":\"1\","
+                                 "\"example.com/b\":\"1\"}}}]}");
     admit_idempotent(&P, NULL, NULL, &at);
     assert_json(&a, kg_json_path(at.object, "spec.tolerations"),
                 "[" TOL("example.com/a") "," TOL("example.com/b") ",{\"key\":\"x\",\"operator\":\"Exists\"}]");

@@ -1,8 +1,10 @@
-/* PodNodeSelector: namespace annotation / cluster default merge, conflicts, whitelist, errors, configuration checks, idempotence. */
+/* PodNodeSelector: namespace annotation / cluster default merge, conflicts, whitelist, errors, configuration checks,
+ * idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -66,7 +68,8 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 #define P kg_admission_plugin_pod_node_selector
 #define NS(name, anns) "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" name "\"" anns "}}"
 #define ANN(v) ",\"annotations\":{\"scheduler.alpha.kubernetes.io/node-selector\":\"" v "\"}"
-#define POD(sel) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"nodeSelector\":" sel "}}"
+#define POD(sel)                                                                                                       \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"nodeSelector\":" sel "}}"
 #define CONFLICT "pods \"p\" is forbidden: pod node label selector conflicts with its namespace node label selector"
 #define WHITELIST "pods \"p\" is forbidden: pod node label selector labels conflict with its namespace whitelist"
 
@@ -196,7 +199,8 @@ static void bad_configuration_stops_start(void **state)
     kg_arena a;
     kg_arena_init(&a, 0);
     const char *bad[][2] = {
-        {"{\"podNodeSelectorPluginConfig\":{\"ns1\":3}}", "podNodeSelectorPluginConfig.ns1: expected a string, got number"},
+        {"{\"podNodeSelectorPluginConfig\":{\"ns1\":3}}",
+         "podNodeSelectorPluginConfig.ns1: expected a string, got number"},
         {"{\"podNodeSelectorPluginConfig\":{\"clusterDefaultNodeSelector\":\"a=b=c\"}}",
          "podNodeSelectorPluginConfig.clusterDefaultNodeSelector: invalid selector: [a b c]"},
         {"{\"podNodeSelectorPluginConfig\":[]}", "podNodeSelectorPluginConfig: expected an object, got array"},
@@ -206,8 +210,8 @@ static void bad_configuration_stops_start(void **state)
         const kg_json *cfgs[] = {tj(&a, bad[i][0])};
         kg_error e = {0};
         assert_null(kg_admission_chain_new_from(ps, 1, cfgs, NULL, NULL, &e));
-        assert_string_equal(e.msg, kg_arena_sprintf(&a, "couldn't init admission plugin \"PodNodeSelector\": %s",
-                                                    bad[i][1]));
+        assert_string_equal(e.msg,
+                            kg_arena_sprintf(&a, "couldn't init admission plugin \"PodNodeSelector\": %s", bad[i][1]));
     }
     kg_arena_free(&a);
 }
@@ -229,8 +233,9 @@ static void through_the_config_file(void **state)
     kg_admission_options o = {"PodNodeSelector", NULL, NULL, path};
     kg_error e = {0};
     assert_null(kg_admission_chain_new(&o, NULL, NULL, &e));
-    assert_string_equal(e.msg, "couldn't init admission plugin \"PodNodeSelector\": "
-                               "podNodeSelectorPluginConfig.clusterDefaultNodeSelector: invalid selector: [bad selector]");
+    assert_string_equal(e.msg,
+                        "couldn't init admission plugin \"PodNodeSelector\": "
+                        "podNodeSelectorPluginConfig.clusterDefaultNodeSelector: invalid selector: [bad selector]");
     unlink(path);
     rmdir(dir);
 }

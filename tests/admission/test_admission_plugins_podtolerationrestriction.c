@@ -1,8 +1,10 @@
-/* PodTolerationRestriction: namespace/cluster defaults, memory-pressure toleration, whitelists (namespace/cluster scope), configuration checks, idempotence. */
+/* PodTolerationRestriction: namespace/cluster defaults, memory-pressure toleration, whitelists (namespace/cluster
+ * scope), configuration checks, idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -68,7 +70,8 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 #define WL_ANN "scheduler.alpha.kubernetes.io/tolerationsWhitelist"
 #define MP "{\"key\":\"node.kubernetes.io/memory-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}"
 #define T(k, v, e) "{\"key\":\"" k "\",\"operator\":\"Equal\",\"value\":\"" v "\",\"effect\":\"" e "\"}"
-#define CFG(body) "{\"apiVersion\":\"podtolerationrestriction.admission.k8s.io/v1alpha1\",\"kind\":\"Configuration\"" body "}"
+#define CFG(body)                                                                                                      \
+    "{\"apiVersion\":\"podtolerationrestriction.admission.k8s.io/v1alpha1\",\"kind\":\"Configuration\"" body "}"
 
 static kg_admission_memstate *g_m;
 
@@ -115,11 +118,11 @@ static kg_status *run(kg_arena *a, const char *config, kg_admission_op op, const
 {
     kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
     kg_admission_attributes at;
-    kg_json *pod = tj(a, kg_arena_sprintf(a,
-                                          "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
-                                          "\"spec\":{\"containers\":%s%s%s}}",
-                                          containers, tolerations ? ",\"tolerations\":" : "",
-                                          tolerations ? tolerations : ""));
+    kg_json *pod =
+        tj(a, kg_arena_sprintf(a,
+                               "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+                               "\"spec\":{\"containers\":%s%s%s}}",
+                               containers, tolerations ? ",\"tolerations\":" : "", tolerations ? tolerations : ""));
     tattrs(&at, a, op, "Pod", "pods", ns, "p", pod, op == KG_ADMISSION_UPDATE ? kg_json_clone(a, pod) : NULL);
     const kg_json *cfg = config ? tj(a, config) : NULL;
     kg_status *st = admit1(&P, cfg, &svc, &at);
@@ -252,8 +255,8 @@ static void configuration_checked(void **state)
         const kg_json *cfgs[] = {tj(&a, bad[i][0])};
         kg_error e = {0};
         assert_null(kg_admission_chain_new_from(ps, 1, cfgs, NULL, NULL, &e));
-        assert_string_equal(e.msg, kg_arena_sprintf(&a, "couldn't init admission plugin \"PodTolerationRestriction\": %s",
-                                                    bad[i][1]));
+        assert_string_equal(
+            e.msg, kg_arena_sprintf(&a, "couldn't init admission plugin \"PodTolerationRestriction\": %s", bad[i][1]));
     }
     /* /v1 is accepted as well */
     const kg_admission_plugin *ps[] = {&P};

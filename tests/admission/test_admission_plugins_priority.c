@@ -1,8 +1,10 @@
-/* Priority: class resolution (default, lowest-value default, none), preset values, system classes, UPDATE carry-over, one globalDefault, idempotence. */
+/* Priority: class resolution (default, lowest-value default, none), preset values, system classes, UPDATE carry-over,
+ * one globalDefault, idempotence. */
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +16,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +25,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +36,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -65,7 +67,7 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 
 #define P kg_admission_plugin_priority
 #define PC(name, value, gd, extra)                                                                                     \
-    "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"" name             \
+    "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"" name               \
     "\"},\"value\":" #value ",\"globalDefault\":" #gd extra "}"
 #define POD(spec) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":" spec "}"
 #define LOWER ",\"preemptionPolicy\":\"PreemptLowerPriority\""
@@ -134,8 +136,9 @@ static void resolve_class(void **state)
     tput(m, "priorityclasses", PC("default1", 1000, true, LOWER), 0);
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
                 "{\"priorityClassName\":\"default1\",\"priority\":1000,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
-    assert_json(&a, admitted(&a, m, "ns", POD("{\"priorityClassName\":\"nondefault\"}")),
-                "{\"priorityClassName\":\"nondefault\",\"priority\":500,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+    assert_json(
+        &a, admitted(&a, m, "ns", POD("{\"priorityClassName\":\"nondefault\"}")),
+        "{\"priorityClassName\":\"nondefault\",\"priority\":500,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
     /* two defaults in the cache: the lower value wins */
     tput(m, "priorityclasses", PC("default2", 10, true, ",\"preemptionPolicy\":\"Never\""), 0);
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
@@ -183,10 +186,10 @@ static void rejections(void **state)
                   "priority admission controller computed 0 from the given PriorityClass name");
     tput(m, "priorityclasses", PC("hi", 1000, false, LOWER), 0);
     assert_null(admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\",\"priority\":1000}")));
-    assert_status(admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\",\"preemptionPolicy\":\"Never\"}")), 403,
-                  "Forbidden",
-                  "pods \"p\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod "
-                  "spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name");
+    assert_status(
+        admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\",\"preemptionPolicy\":\"Never\"}")), 403, "Forbidden",
+        "pods \"p\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod "
+        "spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name");
     kg_admission_memstate_fail_reads(m, "priorityclasses", 0, KG_EIO);
     assert_status(admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\"}")), 500, "",
                   "failed to get PriorityClass with name hi: injected read failure for priorityclasses \"hi\"");

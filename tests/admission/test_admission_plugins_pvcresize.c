@@ -2,7 +2,8 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +15,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +24,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +35,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -66,7 +67,7 @@ __attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got,
 #define P kg_admission_plugin_persistent_volume_claim_resize
 #define SC(name, ave) "{\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"" name "\"},\"provisioner\":\"x\"" ave "}"
 #define PVC(cls, size, phase)                                                                                          \
-    "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\"},\"spec\":{" cls         \
+    "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\"},\"spec\":{" cls            \
     "\"resources\":{\"requests\":{\"storage\":\"" size "\"}}},\"status\":{\"phase\":\"" phase "\"}}"
 #define DENY_BOUND "persistentvolumeclaims \"c\" is forbidden: Only bound persistent volume claims can be expanded"
 #define DENY_CLASS                                                                                                     \

@@ -2,7 +2,8 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +15,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +24,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +35,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -72,7 +73,8 @@ static int setup(void **state)
 {
     g_m = kg_admission_memstate_new();
     tput(g_m, "runtimeclasses",
-         "{\"apiVersion\":\"node.k8s.io/v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"kata\"},\"handler\":\"kata\","
+         "{\"apiVersion\":\"node.k8s.io/"
+         "v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"kata\"},\"handler\":\"kata\","
          "\"overhead\":{\"podFixed\":{\"cpu\":\"250m\",\"memory\":\"120Mi\"}}}",
          0);
     tput(g_m, "runtimeclasses",
@@ -82,10 +84,13 @@ static int setup(void **state)
          "{\"key\":\"dup\",\"operator\":\"Equal\",\"value\":\"v\",\"effect\":\"NoSchedule\"}]}}",
          0);
     tput(g_m, "runtimeclasses",
-         "{\"apiVersion\":\"node.k8s.io/v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"plain\"},\"handler\":\"runc\"}", 0);
+         "{\"apiVersion\":\"node.k8s.io/"
+         "v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"plain\"},\"handler\":\"runc\"}",
+         0);
     /* only in the store: found through the live lookup */
     tput(g_m, "runtimeclasses",
-         "{\"apiVersion\":\"node.k8s.io/v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"late\"},\"handler\":\"x\","
+         "{\"apiVersion\":\"node.k8s.io/"
+         "v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"late\"},\"handler\":\"x\","
          "\"overhead\":{\"podFixed\":{\"cpu\":\"1\"}}}",
          KG_MEMSTATE_STORE_ONLY);
     return 0;
@@ -136,10 +141,12 @@ static void overhead_mismatch(void **state)
     kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"kata\",\"overhead\":{\"cpu\":\"100m\"}}"));
-    assert_status(admit1(&P, NULL, &svc, &at), 403, "Forbidden",
-                  "pods \"p\" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
-    assert_status(validate1(&P, NULL, &svc, &at), 403, "Forbidden",
-                  "pods \"p\" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+    assert_status(
+        admit1(&P, NULL, &svc, &at), 403, "Forbidden",
+        "pods \"p\" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+    assert_status(
+        validate1(&P, NULL, &svc, &at), 403, "Forbidden",
+        "pods \"p\" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
     /* overhead without a class defining one */
     pod_attrs(&at, &a, POD("{\"overhead\":{\"cpu\":\"100m\"}}"));
     assert_null(admit1(&P, NULL, &svc, &at));
@@ -220,12 +227,8 @@ static void ignored(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(handles),
-        cmocka_unit_test(overhead_set),
-        cmocka_unit_test(overhead_mismatch),
-        cmocka_unit_test(missing_class),
-        cmocka_unit_test(scheduling_merged),
-        cmocka_unit_test(ignored),
+        cmocka_unit_test(handles),       cmocka_unit_test(overhead_set),      cmocka_unit_test(overhead_mismatch),
+        cmocka_unit_test(missing_class), cmocka_unit_test(scheduling_merged), cmocka_unit_test(ignored),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

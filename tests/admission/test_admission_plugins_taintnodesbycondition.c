@@ -2,7 +2,8 @@
 #include "admission_testutil.h"
 
 /* ---- helpers (each plugin test file carries its own copy) ---- */
-__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc)
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
 {
     const kg_admission_plugin *ps[] = {p};
     const kg_json *cfgs[] = {cfg};
@@ -14,8 +15,8 @@ __attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plu
 }
 
 /* Mutating phase once. */
-__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                         kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_admit(c, at);
@@ -23,8 +24,8 @@ __attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, c
     return st;
 }
 
-__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                            kg_admission_attributes *at)
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_admission_chain *c = chain1(p, cfg, svc);
     kg_status *st = kg_admission_chain_validate(c, at);
@@ -34,8 +35,8 @@ __attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p
 
 /* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
  * then the validating phase must accept the result. */
-__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg, const kg_admission_services *svc,
-                             kg_admission_attributes *at)
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
 {
     kg_status *st = admit1(p, cfg, svc, at);
     if (st)
@@ -92,7 +93,8 @@ static void taint_added(void **state)
     assert_json(&a, taints_after(&a, "{\"taints\":[{\"key\":\"a\",\"value\":\"b\",\"effect\":\"NoExecute\"}]}"),
                 "[{\"key\":\"a\",\"value\":\"b\",\"effect\":\"NoExecute\"}," NR "]");
     /* same key, other effect: not a match */
-    assert_json(&a, taints_after(&a, "{\"taints\":[{\"key\":\"node.kubernetes.io/not-ready\",\"effect\":\"NoExecute\"}]}"),
+    assert_json(&a,
+                taints_after(&a, "{\"taints\":[{\"key\":\"node.kubernetes.io/not-ready\",\"effect\":\"NoExecute\"}]}"),
                 "[{\"key\":\"node.kubernetes.io/not-ready\",\"effect\":\"NoExecute\"}," NR "]");
     kg_arena_free(&a);
 }
@@ -119,7 +121,8 @@ static void ignored_and_wrong_type(void **state)
     assert_null(admit1(&P, NULL, NULL, &at));
     assert_json(&a, at.object, "{\"kind\":\"Node\",\"spec\":{}}");
     tattrs(&at, &a, KG_ADMISSION_CREATE, "Node", "nodes", "", "n1", tj(&a, "{\"kind\":\"Pod\"}"), NULL);
-    assert_status(admit1(&P, NULL, NULL, &at), 403, "Forbidden", "nodes \"n1\" is forbidden: unexpected type *core.Pod");
+    assert_status(admit1(&P, NULL, NULL, &at), 403, "Forbidden",
+                  "nodes \"n1\" is forbidden: unexpected type *core.Pod");
     /* UPDATE is not handled: the chain skips the plugin */
     tattrs(&at, &a, KG_ADMISSION_UPDATE, "Node", "nodes", "", "n1", tj(&a, "{\"kind\":\"Node\",\"spec\":{}}"),
            tj(&a, "{\"kind\":\"Node\"}"));

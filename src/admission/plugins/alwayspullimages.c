@@ -72,9 +72,8 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             if (strcmp(pol, "Always") == 0)
                 continue;
             kg_field_errors fe = KG_FIELD_ERRORS_INIT;
-            kg_field_error *e =
-                kg_field_not_supported(ar, &fe, kg_arena_sprintf(ar, "spec.%s[%zu].imagePullPolicy", k_lists[l], i),
-                                       pol, always, 1);
+            kg_field_error *e = kg_field_not_supported(
+                ar, &fe, kg_arena_sprintf(ar, "spec.%s[%zu].imagePullPolicy", k_lists[l], i), pol, always, 1);
             kg_status *st = kg_admission_forbidden(a, "%s", kg_field_error_string(ar, e));
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 4;

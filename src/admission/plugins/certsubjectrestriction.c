@@ -112,8 +112,8 @@ static bool scan_subject(const unsigned char *p, size_t n, bool *masters)
             unsigned char vtag;
             if (!der_next(&atv, &tag, &oid) || tag != 0x06 || !der_next(&atv, &vtag, &val))
                 return false;
-            if (oid.n == sizeof org_oid && memcmp(oid.p, org_oid, sizeof org_oid) == 0 &&
-                val.n == strlen(MASTERS) && memcmp(val.p, MASTERS, val.n) == 0)
+            if (oid.n == sizeof org_oid && memcmp(oid.p, org_oid, sizeof org_oid) == 0 && val.n == strlen(MASTERS) &&
+                memcmp(val.p, MASTERS, val.n) == 0)
                 *masters = true;
         }
     }

@@ -10,8 +10,7 @@
 
 bool kg_admission_pu_is(const kg_admission_attributes *a, const char *group, const char *resource)
 {
-    return strcmp(a->resource.group, group) == 0 && strcmp(a->resource.resource, resource) == 0 &&
-           !a->subresource[0];
+    return strcmp(a->resource.group, group) == 0 && strcmp(a->resource.resource, resource) == 0 && !a->subresource[0];
 }
 
 bool kg_admission_pu_obj_kind(const kg_json *obj, const char *kind)
@@ -96,7 +95,7 @@ kg_json *kg_admission_pu_merge_tolerations(kg_arena *ar, const kg_json *first, c
     size_t n1 = kg_json_is(first, KG_JSON_ARRAY) ? first->len : 0;
     size_t n2 = kg_json_is(second, KG_JSON_ARRAY) ? second->len : 0, n = n1 + n2;
     kg_json *merged = kg_json_new_array(ar);
-#define ALL(i) ((i) < n1 ? kg_json_at(first, (i)) : kg_json_at(second, (i) - n1))
+#define ALL(i) ((i) < n1 ? kg_json_at(first, (i)) : kg_json_at(second, (i)-n1))
     for (size_t i = 0; i < n; i++) {
         const kg_json *t = ALL(i);
         bool skip = false;
@@ -154,8 +153,7 @@ const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *an
     return best;
 }
 
-kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns,
-                                       kg_status **st)
+kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st)
 {
     kg_error e = {0};
     kg_json *n = kg_admission_get(svc, ar, "namespaces", "", ns, 0, &e);

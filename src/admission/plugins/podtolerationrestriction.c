@@ -272,9 +272,9 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
             kg_json_array_append(ar, extra, kg_json_clone(ar, kg_json_at(def, i)));
     }
     if (!best_effort(a->object))
-        kg_json_array_append(ar, extra,
-                             kg_admission_pu_toleration(ar, "node.kubernetes.io/memory-pressure", "Exists", "NoSchedule",
-                                                        -1));
+        kg_json_array_append(
+            ar, extra,
+            kg_admission_pu_toleration(ar, "node.kubernetes.io/memory-pressure", "Exists", "NoSchedule", -1));
     if (extra->len) {
         kg_json *spec = kg_json_get_or_add_object(ar, a->object, "spec");
         kg_json_set(ar, spec, "tolerations",

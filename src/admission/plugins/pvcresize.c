@@ -11,8 +11,8 @@
 static const char *claim_class(const kg_json *pvc)
 {
     const kg_json *anns = kg_json_path(pvc, "metadata.annotations");
-    const char *c = kg_json_is(anns, KG_JSON_OBJECT) ? kg_json_get_str(anns, "volume.beta.kubernetes.io/storage-class")
-                                                     : NULL;
+    const char *c =
+        kg_json_is(anns, KG_JSON_OBJECT) ? kg_json_get_str(anns, "volume.beta.kubernetes.io/storage-class") : NULL;
     if (c)
         return c;
     c = kg_json_path_str(pvc, "spec.storageClassName");

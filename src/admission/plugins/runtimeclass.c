@@ -93,8 +93,8 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
                 const char *pv = kg_json_get_str(psel, k);
                 if (pv && strcmp(pv, rv) != 0)
                     return kg_admission_forbidden(
-                        a, "conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s",
-                        k, rv, k, pv);
+                        a, "conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k,
+                        rv, k, pv);
             }
             for (size_t i = 0; kg_json_is(rsel, KG_JSON_OBJECT) && i < rsel->len; i++)
                 kg_json_set(ar, psel, rsel->u.members[i].key, kg_json_clone(ar, rsel->u.members[i].val));
