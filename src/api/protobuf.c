@@ -649,6 +649,27 @@ static kg_json *dec_len_value(pb_ctx *c, uint8_t kind, const kg_pb_msg *sub, pb_
     }
     case KG_PB_RAW:
         return dec_raw(c, v, depth);
+    case KG_PB_STRINGS: {
+        kg_json *arr = kg_json_new_array(c->a);
+        while (v.p < v.end) {
+            uint32_t num;
+            unsigned wt;
+            if (!rd_key(c, &v, "ExtraValue", &num, &wt))
+                return NULL;
+            if (num == 1) {
+                pb_buf s;
+                if (wt != 2) {
+                    kg_err_set(c->err, KG_EINVAL, "proto: wrong wireType = %u for field Items", wt);
+                    return NULL;
+                }
+                if (!rd_bytes(c, &v, &s))
+                    return NULL;
+                kg_json_array_append(c->a, arr, new_utf8(c->a, s.p, (size_t)(s.end - s.p)));
+            } else if (!skip_field(c, &v, num, wt, depth))
+                return NULL;
+        }
+        return arr;
+    }
     default:
         kg_err_set(c->err, KG_EINTERNAL, "proto: bad kind %u", kind);
         return NULL;
@@ -752,6 +773,9 @@ static bool dec_map_entry(pb_ctx *c, const kg_pb_msg *m, const kg_pb_field *f, p
             break;
         case KG_PB_MSG:
             val = kg_json_new_object(c->a);
+            break;
+        case KG_PB_STRINGS:
+            val = kg_json_new_null(c->a); /* a nil ExtraValue */
             break;
         case KG_PB_BOOL:
             val = kg_json_new_bool(c->a, false);

@@ -20,6 +20,7 @@ typedef enum kg_pb_kind {
     KG_PB_INTSTR,     /* intstr.IntOrString {type=1,intVal=2,strVal=3} -> number or string */
     KG_PB_QUANTITY,   /* resource.Quantity {string=1} -> string */
     KG_PB_RAW,        /* runtime.RawExtension {raw=1} -> the embedded JSON value */
+    KG_PB_STRINGS,    /* a message {items=1 repeated string} (authentication/certificates ExtraValue) -> array */
 } kg_pb_kind;
 
 enum {
@@ -100,6 +101,6 @@ extern const kg_pb_msg kg_api_pb_Deployment, kg_api_pb_ReplicaSet, kg_api_pb_Sta
 extern const kg_pb_msg kg_api_pb_Role, kg_api_pb_ClusterRole, kg_api_pb_RoleBinding, kg_api_pb_ClusterRoleBinding,
     kg_api_pb_Ingress, kg_api_pb_IngressClass, kg_api_pb_NetworkPolicy, kg_api_pb_PriorityClass,
     kg_api_pb_StorageClass, kg_api_pb_Lease, kg_api_pb_PodDisruptionBudget, kg_api_pb_Eviction,
-    kg_api_pb_EventsEvent;
+    kg_api_pb_EventsEvent, kg_api_pb_TokenRequest, kg_api_pb_CertificateSigningRequest;
 
 #endif

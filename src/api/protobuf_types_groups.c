@@ -88,3 +88,20 @@ KG_PB_MESSAGE(kg_api_pb_EventsEvent, META, F(2, KG_PB_MICROTIME, "eventTime"), M
               F(10, S, "note"), F(11, S, "type"), M(12, "deprecatedSource", kg_api_pb_EventSource),
               F(13, KG_PB_TIME, "deprecatedFirstTimestamp"), F(14, KG_PB_TIME, "deprecatedLastTimestamp"),
               F(15, I32, "deprecatedCount"));
+
+/* ---- authentication.k8s.io/v1 (TokenRequest, the serviceaccounts/token subresource) ---- */
+KG_PB_LOCAL(pb_BoundObjectReference, F(1, S, "kind"), F(2, S, "apiVersion"), F(3, S, "name"), F(4, S, "uid"));
+KG_PB_LOCAL(pb_TokenRequestSpec, R(1, S, "audiences"), K(4, KG_PB_INT64, "expirationSeconds"),
+            M(3, "boundObjectRef", pb_BoundObjectReference));
+KG_PB_MESSAGE(kg_api_pb_TokenRequest, META, M(2, "spec", pb_TokenRequestSpec));
+
+/* ---- certificates.k8s.io/v1 (status too: kubectl certificate approve|deny sends it to /approval) ---- */
+KG_PB_LOCAL(pb_CertificateSigningRequestSpec, K(1, KG_PB_BYTES, "request"), K(7, S, "signerName"),
+            K(8, I32, "expirationSeconds"), R(5, S, "usages"), F(2, S, "username"), F(3, S, "uid"),
+            R(4, S, "groups"), MAPF(6, KG_PB_STRINGS, "extra"));
+KG_PB_LOCAL(pb_CertificateSigningRequestCondition, K(1, S, "type"), K(6, S, "status"), F(2, S, "reason"),
+            F(3, S, "message"), F(4, KG_PB_TIME, "lastUpdateTime"), F(5, KG_PB_TIME, "lastTransitionTime"));
+KG_PB_LOCAL(pb_CertificateSigningRequestStatus, RM(1, "conditions", pb_CertificateSigningRequestCondition),
+            F(2, KG_PB_BYTES, "certificate"));
+KG_PB_MESSAGE(kg_api_pb_CertificateSigningRequest, META, M(2, "spec", pb_CertificateSigningRequestSpec),
+              M(3, "status", pb_CertificateSigningRequestStatus));

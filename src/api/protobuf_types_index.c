@@ -42,6 +42,8 @@ const kg_pb_type kg_api_pb_types[] = {
     {"policy/v1", "PodDisruptionBudget", &kg_api_pb_PodDisruptionBudget},
     {"policy/v1", "Eviction", &kg_api_pb_Eviction},
     {"events.k8s.io/v1", "Event", &kg_api_pb_EventsEvent},
+    {"authentication.k8s.io/v1", "TokenRequest", &kg_api_pb_TokenRequest},
+    {"certificates.k8s.io/v1", "CertificateSigningRequest", &kg_api_pb_CertificateSigningRequest},
     /* meta/v1 options, registered in every group version */
     {NULL, "DeleteOptions", &kg_api_pb_DeleteOptions},
 };

@@ -122,7 +122,7 @@ static void meta(kg_buf *b, const char *name, const char *ns)
     msg(b, 1, &m);
 }
 
-/* Request bodies captured from kubectl v1.32 (`kubectl create ...` against a recording HTTP server) and the JSON
+/* Request bodies captured from kubectl v1.33 (`kubectl create ...` against a recording HTTP server) and the JSON
  * that `kubectl create ... --dry-run=client -o json` prints for the same command (Go's json.Marshal of the same
  * typed object). "status" is dropped from the expected JSON where the decoder does not decode status. */
 static const unsigned char kubectl_namespace_pb[] = {
@@ -975,6 +975,81 @@ static void test_embedded_message_merge_and_repeats(void **s)
                         "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"r1\"}}");
 }
 
+/* `kubectl create token sa1 -n ns1 --audience=api --audience=vault --duration=2h --bound-object-kind=Pod
+ * --bound-object-name=p1 --bound-object-uid=uid-9` (kubectl v1.33; the command has no --dry-run, so the expected JSON
+ * is written from the TokenRequest types: expirationSeconds is a *int64, the ObjectMeta is empty) */
+static const unsigned char kubectl_token_pb[] = {
+    0x6b, 0x38, 0x73, 0x00, 0x0a, 0x28, 0x0a, 0x18, 0x61, 0x75, 0x74, 0x68, 0x65, 0x6e, 0x74, 0x69, 0x63, 0x61,
+    0x74, 0x69, 0x6f, 0x6e, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x69, 0x6f, 0x2f, 0x76, 0x31, 0x12, 0x0c, 0x54, 0x6f,
+    0x6b, 0x65, 0x6e, 0x52, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x12, 0x3f, 0x0a, 0x10, 0x0a, 0x00, 0x12, 0x00,
+    0x1a, 0x00, 0x22, 0x00, 0x2a, 0x00, 0x32, 0x00, 0x38, 0x00, 0x42, 0x00, 0x12, 0x25, 0x0a, 0x03, 0x61, 0x70,
+    0x69, 0x0a, 0x05, 0x76, 0x61, 0x75, 0x6c, 0x74, 0x1a, 0x14, 0x0a, 0x03, 0x50, 0x6f, 0x64, 0x12, 0x02, 0x76,
+    0x31, 0x1a, 0x02, 0x70, 0x31, 0x22, 0x05, 0x75, 0x69, 0x64, 0x2d, 0x39, 0x20, 0xa0, 0x38, 0x1a, 0x04, 0x0a,
+    0x00, 0x12, 0x00, 0x1a, 0x00, 0x22, 0x00,
+};
+
+static void test_token_request_and_csr(void **s)
+{
+    (void)s;
+    kg_error err;
+    kg_json *got = kg_protobuf_decode(&A, kubectl_token_pb, sizeof kubectl_token_pb, &err);
+    if (!got)
+        fail_msg("%s", err.msg);
+    assert_json_eq(got, "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
+                        "\"metadata\":{\"creationTimestamp\":null},\"spec\":{\"audiences\":[\"api\",\"vault\"],"
+                        "\"expirationSeconds\":7200,\"boundObjectRef\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+                        "\"name\":\"p1\",\"uid\":\"uid-9\"}}}");
+
+    /* CertificateSigningRequest as `kubectl certificate approve` PUTs it to /approval: bytes request, ExtraValue
+     * map values (a message of repeated strings -> JSON array), status conditions */
+    kg_buf raw = KG_BUF_INIT, spec = KG_BUF_INIT, st = KG_BUF_INIT, cond = KG_BUF_INIT, ts = KG_BUF_INIT;
+    meta(&raw, "csr1", "");
+    bytes(&spec, 1, "-----BEGIN", 10);
+    str(&spec, 2, "alice");
+    str(&spec, 3, "");
+    str(&spec, 4, "system:authenticated");
+    str(&spec, 5, "client auth");
+    {
+        kg_buf e = KG_BUF_INIT, ev = KG_BUF_INIT;
+        str(&e, 1, "scopes");
+        str(&ev, 1, "a");
+        str(&ev, 1, "b");
+        msg(&e, 2, &ev);
+        msg(&spec, 6, &e);
+        kg_buf e2 = KG_BUF_INIT, ev2 = KG_BUF_INIT;
+        str(&e2, 1, "none");
+        msg(&e2, 2, &ev2); /* an empty ExtraValue is an empty list */
+        msg(&spec, 6, &e2);
+    }
+    str(&spec, 7, "kubernetes.io/kube-apiserver-client");
+    u(&spec, 8, 86400);
+    msg(&raw, 2, &spec);
+    str(&cond, 1, "Approved");
+    str(&cond, 2, "KubectlApprove");
+    str(&cond, 3, "This CSR was approved by kubectl certificate approve.");
+    u(&ts, 1, 1714557600);
+    msg(&cond, 4, &ts);
+    kg_buf ts2 = KG_BUF_INIT;
+    msg(&cond, 5, &ts2);
+    str(&cond, 6, "True");
+    msg(&st, 1, &cond);
+    msg(&raw, 3, &st);
+    kg_buf body = KG_BUF_INIT;
+    envelope(&body, "certificates.k8s.io/v1", "CertificateSigningRequest", &raw);
+    got = decode_buf(&body, &err);
+    if (!got)
+        fail_msg("%s", err.msg);
+    assert_json_eq(got, "{\"apiVersion\":\"certificates.k8s.io/v1\",\"kind\":\"CertificateSigningRequest\","
+                        "\"metadata\":{\"name\":\"csr1\",\"creationTimestamp\":null},"
+                        "\"spec\":{\"request\":\"LS0tLS1CRUdJTg==\",\"username\":\"alice\","
+                        "\"groups\":[\"system:authenticated\"],\"usages\":[\"client auth\"],"
+                        "\"extra\":{\"scopes\":[\"a\",\"b\"],\"none\":[]},"
+                        "\"signerName\":\"kubernetes.io/kube-apiserver-client\",\"expirationSeconds\":86400},"
+                        "\"status\":{\"conditions\":[{\"type\":\"Approved\",\"reason\":\"KubectlApprove\","
+                        "\"message\":\"This CSR was approved by kubectl certificate approve.\","
+                        "\"lastUpdateTime\":\"2024-05-01T10:00:00Z\",\"lastTransitionTime\":null,\"status\":\"True\"}]}}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -991,6 +1066,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalid_utf8_is_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_embedded_message_merge_and_repeats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_token_request_and_csr, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
