@@ -360,6 +360,50 @@ static void live_lookup_when_cache_empty(void **state)
     assert_int_equal(kg_admission_memstate_get_stats(f->m).lists - lists0, 3);
 }
 
+static void resize_subresource(void **state)
+{
+    fixture *f = *state;
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"cpu\":\"2\"}}]", 0);
+    kg_json *big = pod1(f, "{\"limits\":{\"cpu\":\"3\"},\"requests\":{\"cpu\":\"1\"}}");
+    /* without InPlacePodVerticalScaling the resize subresource is skipped like any other */
+    assert_null(run_pod(f, KG_ADMISSION_UPDATE, "resize", big, pod1(f, "{}")));
+    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    assert_status(run_pod(f, KG_ADMISSION_UPDATE, "resize", big, pod1(f, "{}")), 403, "Forbidden",
+                  "pods \"p\" is forbidden: maximum cpu usage per Container is 2, but limit is 3");
+    /* plain pod UPDATEs are still skipped */
+    assert_null(run_pod(f, KG_ADMISSION_UPDATE, "", big, pod1(f, "{}")));
+}
+
+static void pod_type_allocated_resources(void **state)
+{
+    fixture *f = *state;
+    put_lr(f, "lr", "[{\"type\":\"Pod\",\"max\":{\"cpu\":\"2\"}}]", 0);
+    const char *fmt = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\","
+                      "\"resources\":{\"limits\":{\"cpu\":\"2\"},\"requests\":{\"cpu\":\"1\"}}}]},\"status\":{%s"
+                      "\"containerStatuses\":[{\"name\":\"a\",\"allocatedResources\":{\"cpu\":\"3\"}}]}}";
+    kg_json *pod = tj(&f->a, kg_arena_sprintf(&f->a, fmt, ""));
+    assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL)); /* status ignored without the gate */
+    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    assert_status(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL), 403, "Forbidden",
+                  "pods \"p\" is forbidden: maximum cpu usage per Pod is 2, but request is 3");
+    /* an infeasible resize counts the allocated resources only */
+    const char *fmt2 = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":"
+                       "\"a\",\"resources\":{\"limits\":{\"cpu\":\"2\"},\"requests\":{\"cpu\":\"1500m\"}}}]},"
+                       "\"status\":{\"resize\":\"Infeasible\",\"containerStatuses\":[{\"name\":\"a\","
+                       "\"allocatedResources\":{\"cpu\":\"500m\"}}]}}";
+    put_lr(f, "lr", "[{\"type\":\"Pod\",\"min\":{\"cpu\":\"1\"}}]", 0);
+    assert_status(run_pod(f, KG_ADMISSION_CREATE, "", tj(&f->a, fmt2), NULL), 403, "Forbidden",
+                  "pods \"p\" is forbidden: minimum cpu usage per Pod is 1, but request is 500m");
+}
+
+static void live_list_failure(void **state)
+{
+    fixture *f = *state;
+    kg_admission_memstate_fail_reads(f->m, "limitranges", 1, KG_EIO);
+    assert_status(run_pod(f, KG_ADMISSION_CREATE, "", pod1(f, "{}"), NULL), 403, "Forbidden",
+                  "pods \"p\" is forbidden: injected read failure for limitranges");
+}
+
 static void lookup_failure(void **state)
 {
     fixture *f = *state;
@@ -425,6 +469,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(skipped_requests, setup, teardown),
         cmocka_unit_test_setup_teardown(live_lookup_when_cache_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(lookup_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(live_list_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(resize_subresource, setup, teardown),
+        cmocka_unit_test_setup_teardown(pod_type_allocated_resources, setup, teardown),
         cmocka_unit_test_setup_teardown(limitrange_object_defaulting, setup, teardown),
         cmocka_unit_test_setup_teardown(several_limitranges, setup, teardown),
     };

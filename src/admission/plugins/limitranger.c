@@ -4,7 +4,8 @@
  *     containers, recorded in the annotation kubernetes.io/limit-ranger;
  *   - validate: min / max / maxLimitRequestRatio per Container and per Pod (aggregated like upstream's podRequests /
  *     podLimits, sidecars included), min / max requests per PersistentVolumeClaim.
- * Pod UPDATEs and subresources are skipped; an old object that is being deleted is skipped.
+ * Pod UPDATEs and subresources are skipped, except pods/resize UPDATEs when InPlacePodVerticalScaling is on; an old
+ * object that is being deleted is skipped.
  *
  * LimitRanges come from the cache; when it has none for the namespace, a live list is made and its result kept for
  * 30 s in a bounded cache (upstream's 10000-entry LRU; here a direct-mapped table of 16384 slots with striped
@@ -372,15 +373,46 @@ static bool is_sidecar(const kg_json *c)
     return rp && strcmp(rp, "Always") == 0;
 }
 
-/* podRequests / podLimits: sum of containers, max with the init-container peak (sidecars accumulate), then the
- * pod-level cpu/memory when PodLevelResources is on and spec.resources sets them. */
-static void pod_totals(kg_arena *ar, const kg_json *spec, const char *which, bool pod_level, rlist *out)
+typedef struct pod_opts {
+    bool pod_level; /* PodLevelResources */
+    bool ippvs;     /* InPlacePodVerticalScaling */
+} pod_opts;
+
+/* The status of container name (status.containerStatuses), or NULL. */
+static const kg_json *container_status(const kg_json *pod, const char *name)
+{
+    const kg_json *sts = kg_json_path(pod, "status.containerStatuses");
+    for (size_t i = 0; kg_json_is(sts, KG_JSON_ARRAY) && i < sts->len; i++)
+        if (strcmp(kg_admission_pu_str(kg_json_at(sts, i), "name"), name) == 0)
+            return kg_json_at(sts, i);
+    return NULL;
+}
+
+/* podRequests / podLimits: sum of containers (requests: with InPlacePodVerticalScaling, the larger of the spec and
+ * the allocated resources, or only the allocated ones while the resize is Infeasible), max with the init-container
+ * peak (sidecars accumulate), then the pod-level cpu/memory when PodLevelResources is on and spec.resources sets
+ * them. */
+static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, const pod_opts *o, rlist *out)
 {
     *out = (rlist){0};
+    const kg_json *spec = kg_json_get(pod, "spec");
+    bool requests = strcmp(which, "resources.requests") == 0;
+    const char *resize = kg_json_path_str(pod, "status.resize");
+    bool infeasible = resize && strcmp(resize, "Infeasible") == 0;
     const kg_json *cs = kg_json_get(spec, "containers");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
+        const kg_json *c = kg_json_at(cs, i);
         rlist r;
-        rl_from_json(ar, kg_json_path(kg_json_at(cs, i), which), &r);
+        rl_from_json(ar, kg_json_path(c, which), &r);
+        const kg_json *cst = requests && o->ippvs ? container_status(pod, kg_admission_pu_str(c, "name")) : NULL;
+        if (cst) {
+            rlist alloc;
+            rl_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+            if (infeasible)
+                r = alloc;
+            else
+                rl_max(ar, &r, &alloc);
+        }
         rl_add(ar, out, &r);
     }
     rlist sidecars = {0}, init_max = {0};
@@ -401,7 +433,7 @@ static void pod_totals(kg_arena *ar, const kg_json *spec, const char *which, boo
         }
     }
     rl_max(ar, out, &init_max);
-    if (pod_level) {
+    if (o->pod_level) {
         rlist pl;
         rl_from_json(ar, kg_json_path(spec, which), &pl);
         for (size_t i = 0; i < pl.n; i++)
@@ -410,7 +442,7 @@ static void pod_totals(kg_arena *ar, const kg_json *spec, const char *which, boo
     }
 }
 
-static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pod, bool pod_level)
+static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pod, const pod_opts *o)
 {
     const kg_json *items = items_of(lr);
     const kg_json *spec = kg_json_get(pod, "spec");
@@ -431,8 +463,8 @@ static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_js
             }
         } else if (strcmp(type, "Pod") == 0) {
             rlist reqs, lims;
-            pod_totals(ar, spec, "resources.requests", pod_level, &reqs);
-            pod_totals(ar, spec, "resources.limits", pod_level, &lims);
+            pod_totals(ar, pod, "resources.requests", o, &reqs);
+            pod_totals(ar, pod, "resources.limits", o, &lims);
             check_item(ar, out, item, type, &reqs, &lims);
         }
     }
@@ -591,13 +623,21 @@ void kg_admission_limitrange_defaults(kg_arena *a, kg_json *limitrange)
 
 typedef enum { LR_NONE, LR_POD, LR_PVC } lr_target;
 
-static lr_target target_of(const kg_admission_attributes *a)
+/* SupportsAttributes (by kind), then the dispatch of MutateLimit/ValidateLimit (by resource). */
+static lr_target target_of(const kg_admission_attributes *a, const kg_admission_services *svc)
 {
-    if (a->subresource[0] || a->kind.group[0])
+    if (a->kind.group[0])
         return LR_NONE;
-    if (strcmp(a->kind.kind, "Pod") == 0)
-        return a->operation == KG_ADMISSION_UPDATE ? LR_NONE : LR_POD;
-    if (strcmp(a->kind.kind, "PersistentVolumeClaim") == 0)
+    bool pod = strcmp(a->kind.kind, "Pod") == 0, pvc = strcmp(a->kind.kind, "PersistentVolumeClaim") == 0;
+    bool pods = strcmp(a->resource.resource, "pods") == 0;
+    if (pod && pods && a->operation == KG_ADMISSION_UPDATE && strcmp(a->subresource, "resize") == 0 &&
+        kg_admission_feature(svc, "InPlacePodVerticalScaling"))
+        return LR_POD; /* in-place resize is re-checked */
+    if (a->subresource[0])
+        return LR_NONE;
+    if (pod)
+        return a->operation == KG_ADMISSION_UPDATE || !pods ? LR_NONE : LR_POD;
+    if (pvc && strcmp(a->resource.resource, "persistentvolumeclaims") == 0)
         return LR_PVC;
     return LR_NONE;
 }
@@ -635,7 +675,7 @@ static kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a,
     kg_err_clear(&e);
     items = kg_admission_list(svc, ar, "limitranges", a->ns, KG_ADMISSION_GET_LIVE, &e);
     if (!items) {
-        *err_st = lookup_error(a);
+        *err_st = kg_admission_forbidden(a, "%s", e.msg);
         return NULL;
     }
     live_cache_put(st, a->ns, kg_json_to_string(ar, items, 0, NULL), now + LIVE_TTL_NS);
@@ -644,7 +684,7 @@ static kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a,
 
 static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
 {
-    if (target_of(a) != LR_POD || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
+    if (target_of(a, svc) != LR_POD || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
     kg_json *lrs = get_limit_ranges(state, a, svc, &st);
@@ -657,18 +697,19 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
 
 static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
 {
-    lr_target t = target_of(a);
+    lr_target t = target_of(a, svc);
     if (t == LR_NONE || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
     kg_json *lrs = get_limit_ranges(state, a, svc, &st);
     if (!lrs)
         return st;
-    bool pod_level = kg_admission_feature(svc, "PodLevelResources");
+    pod_opts o = {kg_admission_feature(svc, "PodLevelResources"),
+                  kg_admission_feature(svc, "InPlacePodVerticalScaling")};
     for (size_t i = 0; i < lrs->len; i++) {
         errs e = {0};
         if (t == LR_POD)
-            validate_pod(a->arena, &e, kg_json_at(lrs, i), a->object, pod_level);
+            validate_pod(a->arena, &e, kg_json_at(lrs, i), a->object, &o);
         else
             validate_pvc(a->arena, &e, kg_json_at(lrs, i), a->object);
         if (e.n)
