@@ -1,5 +1,8 @@
 /* EventRateLimit: upstream scenarios (plugin/pkg/admission/eventratelimit/admission_test.go, fake clock, qps 1),
  * 429 messages, configuration validation messages. */
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "admission/plugins/batch2.h"
 #include "admission_testutil.h"
 
@@ -241,6 +244,58 @@ static void events_group_kind_only(void **state)
     LIMITED(f, "Too many requests: limit reached on type Server for key ");
 }
 
+/* Many threads on the same buckets: exactly `burst` events pass per bucket while the clock stands still. */
+typedef struct hammer {
+    fixture *f;
+    int id;
+    atomic_int *accepted;
+} hammer;
+
+static void *hammer_run(void *arg)
+{
+    hammer *h = arg;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 400; i++) {
+        kg_admission_attributes at;
+        char ns[16];
+        snprintf(ns, sizeof ns, "ns%d", i % 8);
+        tattrs(&at, &a, KG_ADMISSION_CREATE, "Event", "events", kg_arena_strdup(&a, ns), "e",
+               tj(&a, "{\"kind\":\"Event\",\"metadata\":{\"name\":\"e\"}}"), NULL);
+        at.user.name = h->id % 2 ? "odd" : "even";
+        if (!kg_admission_chain_run(h->f->chain, &at))
+            atomic_fetch_add(h->accepted, 1);
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void concurrent_requests(void **state)
+{
+    fixture *f = *state;
+    with_limits(f, "[{\"type\":\"Namespace\",\"qps\":1,\"burst\":50,\"cacheSize\":16}]");
+    atomic_int accepted = 0;
+    pthread_t th[4];
+    hammer h[4];
+    for (int i = 0; i < 4; i++) {
+        h[i] = (hammer){f, i, &accepted};
+        assert_int_equal(pthread_create(&th[i], NULL, hammer_run, &h[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(atomic_load(&accepted), 8 * 50); /* 8 namespaces, 200 attempts each */
+    kg_admission_chain_free(f->chain);
+    /* a single Server bucket: exactly burst accepted */
+    with_limits(f, "[{\"type\":\"Server\",\"qps\":1,\"burst\":123},{\"type\":\"User\",\"qps\":1,\"burst\":"
+                   "1000}]");
+    atomic_store(&accepted, 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, hammer_run, &h[i]), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(atomic_load(&accepted), 123);
+}
+
 static void init_err(fixture *f, const char *config_json, const char *want)
 {
     kg_error e = {0};
@@ -269,6 +324,10 @@ static void configuration_errors(void **state)
              "limits[0].cacheSize: Invalid value: -1: must not be negative");
     init_err(f, CFG("[{\"type\":\"User\",\"qps\":\"5\",\"burst\":1}]"),
              "json: cannot unmarshal string into Go struct field Limit.limits.qps of type int32");
+    init_err(f, CFG("[{\"type\":\"User\",\"qps\":1,\"burst\":1.5}]"),
+             "json: cannot unmarshal number 1.5 into Go struct field Limit.limits.burst of type int32");
+    init_err(f, CFG("[{\"type\":\"User\",\"qps\":1,\"burst\":1,\"cacheSize\":4294967296}]"),
+             "json: cannot unmarshal number 4294967296 into Go struct field Limit.limits.cacheSize of type int32");
     init_err(f, "{\"limits\":[{\"type\":\"Server\",\"qps\":1,\"burst\":1}]}",
              "Object 'Kind' is missing in EventRateLimit configuration");
     /* a negative cacheSize is ignored for Server */
@@ -296,6 +355,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(several_limits_aggregate, setup, teardown),
         cmocka_unit_test_setup_teardown(events_group_kind_only, setup, teardown),
         cmocka_unit_test_setup_teardown(configuration_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(concurrent_requests, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,16 +225,30 @@ static void destroy(void *state)
 }
 
 /* An int32 field of limits[i]: absent → 0; not an integer → decode error. */
+/* Go's encoding/json name of a JSON value's kind in UnmarshalTypeError ("number 1.5", "string", "bool", ...). */
+static void go_json_kind(const kg_json *v, char *buf, size_t cap)
+{
+    if (kg_json_is(v, KG_JSON_INT))
+        snprintf(buf, cap, "number %lld", (long long)v->u.i);
+    else if (kg_json_is(v, KG_JSON_NUMBER))
+        snprintf(buf, cap, "number %.*s", v->u.num.raw ? (int)v->len : 0, v->u.num.raw ? v->u.num.raw : "");
+    else
+        snprintf(buf, cap, "%s", kg_json_is(v, KG_JSON_BOOL) ? "bool" : kg_json_type_name(v->type));
+}
+
+/* An int32 field of limits[i]: absent → 0; not an int32 → decode error. */
 static bool int32_field(const kg_json *limit, const char *key, int64_t *out, kg_error *err)
 {
     const kg_json *v = kg_json_get(limit, key);
     *out = 0;
     if (!v || kg_json_is(v, KG_JSON_NULL))
         return true;
-    if (!kg_json_is(v, KG_JSON_INT) || v->u.i < INT32_MIN || v->u.i > INT32_MAX)
-        return kg_err_set(
-            err, KG_EINVAL, "json: cannot unmarshal %s into Go struct field Limit.limits.%s of type int32",
-            kg_json_is(v, KG_JSON_INT) || kg_json_is_number(v) ? "number" : kg_json_type_name(v->type), key);
+    if (!kg_json_is(v, KG_JSON_INT) || v->u.i < INT32_MIN || v->u.i > INT32_MAX) {
+        char kind[96];
+        go_json_kind(v, kind, sizeof kind);
+        return kg_err_set(err, KG_EINVAL,
+                          "json: cannot unmarshal %s into Go struct field Limit.limits.%s of type int32", kind, key);
+    }
     *out = v->u.i;
     return true;
 }
