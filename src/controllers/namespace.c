@@ -14,7 +14,7 @@ struct kg_controllers {
     kg_apiserver *s;
     pthread_t thread;
     kg_store_watch *w;
-    volatile int stop;
+    int stop; /* atomic */
 };
 
 static void finalize_namespace(kg_apiserver *s, kg_arena *a, const kg_store_kv *kv)
@@ -71,7 +71,7 @@ static void *run(void *arg)
     kg_arena a;
     kg_arena_init(&a, 0);
     int64_t last_resync = 0;
-    while (!c->stop) {
+    while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
         const kg_store_event *ev;
         kg_error err;
         kg_store_watch_status st = kg_store_watch_next(c->w, 1000, &ev, &err);
@@ -86,7 +86,7 @@ static void *run(void *arg)
             }
             kg_store_event_release(ev);
         } else if (st == KG_WATCH_ERROR || st == KG_WATCH_CLOSED) {
-            if (c->stop)
+            if (__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
                 break;
             /* re-establish from now and resync everything */
             kg_store_watch_close(c->w);
@@ -123,7 +123,7 @@ void kg_controllers_stop(kg_controllers *c)
 {
     if (!c)
         return;
-    c->stop = 1;
+    __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
     if (c->w)
         kg_store_watch_cancel(c->w);
     pthread_join(c->thread, NULL);

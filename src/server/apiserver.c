@@ -136,7 +136,7 @@ static void version_endpoint(kg_http_request *req, kg_http_response *resp)
 
 static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
 {
-    bool ok = strcmp(which, "readyz") || s->ready;
+    bool ok = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
     const char *verbose = kg_http_query(req, "verbose");
     if (verbose) {
         char *body = kg_arena_sprintf(req->arena,
@@ -203,7 +203,7 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
         r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
         if (!r)
             not_found(req, resp);
-        else if (!s->ready)
+        else if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE))
             kg_respond_status(req, resp, kg_status_service_unavailable(req->arena, "the server is starting up"));
         else
             kg_rest_handle(s, req, resp, r);
@@ -409,7 +409,7 @@ void kg_apiserver_stop(kg_apiserver *s)
 {
     if (!s)
         return;
-    s->ready = 0;
+    __atomic_store_n(&s->ready, 0, __ATOMIC_RELEASE);
     if (s->controllers)
         kg_controllers_stop(s->controllers);
     if (s->pump)

@@ -55,7 +55,7 @@ struct kg_apiserver {
     struct kg_controllers *controllers;
     kg_watch_pump *pump;
     int64_t started_ms;
-    volatile int ready;
+    int ready; /* atomic */
     char *admin_token;
 };
 
