@@ -1,0 +1,175 @@
+/* The first batch of built-in plugins together: v1.33 order from the flags, and the whole mutating phase run twice on
+ * one pod (reinvocation) giving the same object. */
+#include "admission_testutil.h"
+
+/* ---- helpers (each plugin test file carries its own copy) ---- */
+__attribute__((unused)) static kg_admission_chain *chain1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                          const kg_admission_services *svc)
+{
+    const kg_admission_plugin *ps[] = {p};
+    const kg_json *cfgs[] = {cfg};
+    kg_error e = {0};
+    kg_admission_chain *c = kg_admission_chain_new_from(ps, 1, cfgs, svc, NULL, &e);
+    if (!c)
+        fail_msg("chain: %s", e.msg);
+    return c;
+}
+
+/* Mutating phase once. */
+__attribute__((unused)) static kg_status *admit1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                 const kg_admission_services *svc, kg_admission_attributes *at)
+{
+    kg_admission_chain *c = chain1(p, cfg, svc);
+    kg_status *st = kg_admission_chain_admit(c, at);
+    kg_admission_chain_free(c);
+    return st;
+}
+
+__attribute__((unused)) static kg_status *validate1(const kg_admission_plugin *p, const kg_json *cfg,
+                                                    const kg_admission_services *svc, kg_admission_attributes *at)
+{
+    kg_admission_chain *c = chain1(p, cfg, svc);
+    kg_status *st = kg_admission_chain_validate(c, at);
+    kg_admission_chain_free(c);
+    return st;
+}
+
+/* Admit must succeed, and a second admit (webhook reinvocation) must leave the object as the first left it;
+ * then the validating phase must accept the result. */
+__attribute__((unused)) static void admit_idempotent(const kg_admission_plugin *p, const kg_json *cfg,
+                                                     const kg_admission_services *svc, kg_admission_attributes *at)
+{
+    kg_status *st = admit1(p, cfg, svc, at);
+    if (st)
+        fail_msg("admit rejected: %s", st->message);
+    kg_json *once = kg_json_clone(at->arena, at->object);
+    st = admit1(p, cfg, svc, at);
+    if (st)
+        fail_msg("second admit rejected: %s", st->message);
+    if (!kg_json_equal(once, at->object))
+        fail_msg("not idempotent:\n%s\n%s", kg_json_to_string(at->arena, once, 0, NULL),
+                 kg_json_to_string(at->arena, at->object, 0, NULL));
+    if (p->validate) {
+        st = validate1(p, cfg, svc, at);
+        if (st)
+            fail_msg("validate after admit rejected: %s", st->message);
+    }
+}
+
+__attribute__((unused)) static void assert_json(kg_arena *a, const kg_json *got, const char *want)
+{
+    kg_json *w = tj(a, want);
+    if (!kg_json_equal(got, w))
+        fail_msg("got  %s\nwant %s", got ? kg_json_to_string(a, got, 0, NULL) : "(null)",
+                 kg_json_to_string(a, w, 0, NULL));
+}
+/* ---- end helpers ---- */
+
+/* The fifteen first-batch plugins enabled together through the flags: execution order, and one pass of the whole
+ * mutating phase on a pod that every pod mutator touches, run twice (webhook reinvocation) with the same result. */
+static const char *const k_batch1 =
+    "LimitPodHardAntiAffinityTopology,TaintNodesByCondition,AlwaysPullImages,PodNodeSelector,Priority,"
+    "DefaultTolerationSeconds,PodTolerationRestriction,ExtendedResourceToleration,DefaultStorageClass,"
+    "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"
+    "DefaultIngressClass,DenyServiceExternalIPs";
+
+static void order_and_phases(void **state)
+{
+    /* the flags name them in a scrambled order; the chain runs them in v1.33 order */
+    kg_admission_options o = {"DenyServiceExternalIPs,PodTolerationRestriction,AlwaysPullImages,PodNodeSelector,"
+                              "ExtendedResourceToleration,LimitPodHardAntiAffinityTopology",
+                              NULL, NULL, NULL};
+    kg_error e = {0};
+    kg_admission_chain *c = kg_admission_chain_new(&o, NULL, NULL, &e);
+    if (!c)
+        fail_msg("%s", e.msg);
+    const char *want[] = {"NamespaceLifecycle",
+                          "LimitPodHardAntiAffinityTopology",
+                          "TaintNodesByCondition",
+                          "AlwaysPullImages",
+                          "PodNodeSelector",
+                          "Priority",
+                          "DefaultTolerationSeconds",
+                          "PodTolerationRestriction",
+                          "ExtendedResourceToleration",
+                          "DefaultStorageClass",
+                          "StorageObjectInUseProtection",
+                          "PersistentVolumeClaimResize",
+                          "RuntimeClass",
+                          "CertificateSubjectRestriction",
+                          "DefaultIngressClass",
+                          "DenyServiceExternalIPs"};
+    /* other engineers may add default-on plugins: check the relative order of ours */
+    size_t j = 0;
+    for (size_t i = 0; i < kg_admission_chain_len(c) && j < sizeof want / sizeof want[0]; i++)
+        if (strcmp(kg_admission_chain_name(c, i), want[j]) == 0)
+            j++;
+    assert_int_equal(j, sizeof want / sizeof want[0]);
+    kg_admission_chain_free(c);
+}
+
+static void whole_mutating_phase_is_idempotent(void **state)
+{
+    kg_admission_memstate *m = kg_admission_memstate_new();
+    tput(m, "namespaces",
+         "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\",\"annotations\":{"
+         "\"scheduler.alpha.kubernetes.io/node-selector\":\"pool=team\","
+         "\"scheduler.alpha.kubernetes.io/defaultTolerations\":\"[{\\\"key\\\":\\\"team\\\",\\\"operator\\\":"
+         "\\\"Exists\\\",\\\"effect\\\":\\\"NoSchedule\\\"}]\"}},\"status\":{\"phase\":\"Active\"}}",
+         0);
+    tput(m, "priorityclasses",
+         "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"normal\"},"
+         "\"value\":100,\"globalDefault\":true,\"preemptionPolicy\":\"PreemptLowerPriority\"}",
+         0);
+    tput(m, "runtimeclasses",
+         "{\"apiVersion\":\"node.k8s.io/v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"kata\"},\"handler\":"
+         "\"kata\",\"overhead\":{\"podFixed\":{\"cpu\":\"100m\"}},\"scheduling\":{\"nodeSelector\":{\"kata\":\"yes\"},"
+         "\"tolerations\":[{\"key\":\"kata\",\"operator\":\"Exists\"}]}}",
+         0);
+    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_options o = {k_batch1, NULL, NULL, NULL};
+    kg_error e = {0};
+    kg_admission_chain *c = kg_admission_chain_new(&o, &svc, NULL, &e);
+    if (!c)
+        fail_msg("%s", e.msg);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_admission_attributes at;
+    tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "team", "p",
+           tj(&a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"team\"},"
+                  "\"spec\":{\"runtimeClassName\":\"kata\",\"containers\":[{\"name\":\"c\",\"image\":\"nginx\","
+                  "\"resources\":{\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}}}]}}"),
+           NULL);
+    kg_status *st = kg_admission_chain_admit(c, &at);
+    if (st)
+        fail_msg("admit: %s", st->message);
+    kg_json *once = kg_json_clone(&a, at.object);
+    st = kg_admission_chain_admit(c, &at);
+    if (st)
+        fail_msg("second admit: %s", st->message);
+    assert_true(kg_json_equal(once, at.object));
+    assert_null(kg_admission_chain_validate(c, &at));
+    assert_json(&a, kg_json_get(at.object, "spec"),
+                "{\"runtimeClassName\":\"kata\",\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"resources\":{"
+                "\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}},\"imagePullPolicy\":\"Always\"}],"
+                "\"nodeSelector\":{\"pool\":\"team\",\"kata\":\"yes\"},\"priorityClassName\":\"normal\","
+                "\"priority\":100,\"preemptionPolicy\":\"PreemptLowerPriority\",\"tolerations\":["
+                "{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\","
+                "\"tolerationSeconds\":300},{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\","
+                "\"effect\":\"NoExecute\",\"tolerationSeconds\":300},{\"key\":\"team\",\"operator\":\"Exists\","
+                "\"effect\":\"NoSchedule\"},{\"key\":\"node.kubernetes.io/memory-pressure\",\"operator\":\"Exists\","
+                "\"effect\":\"NoSchedule\"},{\"key\":\"example.com/gpu\",\"operator\":\"Exists\",\"effect\":"
+                "\"NoSchedule\"},{\"key\":\"kata\",\"operator\":\"Exists\"}],\"overhead\":{\"cpu\":\"100m\"}}");
+    kg_arena_free(&a);
+    kg_admission_chain_free(c);
+    kg_admission_memstate_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(order_and_phases),
+        cmocka_unit_test(whole_mutating_phase_is_idempotent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
