@@ -258,17 +258,18 @@ static void min_constraint(kg_arena *ar, errs *out, const char *type, const char
     const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
-    const char *es = kg_quantity_string(ar, enf);
     if (!req_ok)
-        errs_add(ar, out, kg_arena_sprintf(ar, "minimum %s usage per %s is %s.  No request is specified", k, type, es));
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s.  No request is specified", k, type,
+                                  kg_quantity_string(ar, enf)));
     else if (r < e)
         errs_add(ar, out,
-                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but request is %s", k, type, es,
-                                  kg_quantity_string(ar, req)));
+                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but request is %s", k, type,
+                                  kg_quantity_string(ar, enf), kg_quantity_string(ar, req)));
     else if (lim_ok && l < e)
         errs_add(ar, out,
-                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but limit is %s", k, type, es,
-                                  kg_quantity_string(ar, lim)));
+                 kg_arena_sprintf(ar, "minimum %s usage per %s is %s, but limit is %s", k, type,
+                                  kg_quantity_string(ar, enf), kg_quantity_string(ar, lim)));
 }
 
 static void max_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
@@ -279,17 +280,18 @@ static void max_constraint(kg_arena *ar, errs *out, const char *type, const char
     const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
-    const char *es = kg_quantity_string(ar, enf);
     if (!lim_ok)
-        errs_add(ar, out, kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No limit is specified", k, type, es));
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No limit is specified", k, type,
+                                  kg_quantity_string(ar, enf)));
     else if (l > e)
         errs_add(ar, out,
-                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but limit is %s", k, type, es,
-                                  kg_quantity_string(ar, lim)));
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but limit is %s", k, type,
+                                  kg_quantity_string(ar, enf), kg_quantity_string(ar, lim)));
     else if (req_ok && r > e)
         errs_add(ar, out,
-                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type, es,
-                                  kg_quantity_string(ar, req)));
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type,
+                                  kg_quantity_string(ar, enf), kg_quantity_string(ar, req)));
 }
 
 static void max_request_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
@@ -300,13 +302,14 @@ static void max_request_constraint(kg_arena *ar, errs *out, const char *type, co
     const kg_quantity *req = lookup(reqs, k, &z1);
     int64_t r, l, e;
     rle_values(req, &z2, enf, &r, &l, &e);
-    const char *es = kg_quantity_string(ar, enf);
     if (!req_ok)
-        errs_add(ar, out, kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No request is specified", k, type, es));
+        errs_add(ar, out,
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No request is specified", k, type,
+                                  kg_quantity_string(ar, enf)));
     else if (r > e)
         errs_add(ar, out,
-                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type, es,
-                                  kg_quantity_string(ar, req)));
+                 kg_arena_sprintf(ar, "maximum %s usage per %s is %s, but request is %s", k, type,
+                                  kg_quantity_string(ar, enf), kg_quantity_string(ar, req)));
 }
 
 static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
@@ -317,20 +320,19 @@ static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const ch
     const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
-    const char *es = kg_quantity_string(ar, enf);
     if (!req_ok || r == 0) {
         errs_add(ar, out,
                  kg_arena_sprintf(ar,
                                   "%s max limit to request ratio per %s is %s, but no request is specified or "
                                   "request is 0",
-                                  k, type, es));
+                                  k, type, kg_quantity_string(ar, enf)));
         return;
     }
     if (!lim_ok || l == 0) {
         errs_add(ar, out,
                  kg_arena_sprintf(ar,
                                   "%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0",
-                                  k, type, es));
+                                  k, type, kg_quantity_string(ar, enf)));
         return;
     }
     double observed = (double)l / (double)r, display = observed;
@@ -342,23 +344,31 @@ static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const ch
     if (observed > max_ratio)
         errs_add(ar, out,
                  kg_arena_sprintf(ar, "%s max limit to request ratio per %s is %s, but provided ratio is %f", k, type,
-                                  es, display));
+                                  kg_quantity_string(ar, enf), display));
 }
 
 /* min, max and ratio of one LimitRange item against requests/limits */
-static void check_item(kg_arena *ar, errs *out, const kg_json *item, const char *type, const rlist *reqs,
+/* An item's min / max / maxLimitRequestRatio, parsed once per item. */
+typedef struct item_limits {
+    rlist min, max, ratio;
+} item_limits;
+
+static void item_parse(kg_arena *ar, const kg_json *item, item_limits *il)
+{
+    rl_from_json(ar, kg_json_get(item, "min"), &il->min);
+    rl_from_json(ar, kg_json_get(item, "max"), &il->max);
+    rl_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &il->ratio);
+}
+
+static void check_item(kg_arena *ar, errs *out, const item_limits *il, const char *type, const rlist *reqs,
                        const rlist *lims)
 {
-    rlist l;
-    rl_from_json(ar, kg_json_get(item, "min"), &l);
-    for (size_t i = 0; i < l.n; i++)
-        min_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
-    rl_from_json(ar, kg_json_get(item, "max"), &l);
-    for (size_t i = 0; i < l.n; i++)
-        max_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
-    rl_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &l);
-    for (size_t i = 0; i < l.n; i++)
-        ratio_constraint(ar, out, type, l.e[i].name, &l.e[i].q, reqs, lims);
+    for (size_t i = 0; i < il->min.n; i++)
+        min_constraint(ar, out, type, il->min.e[i].name, &il->min.e[i].q, reqs, lims);
+    for (size_t i = 0; i < il->max.n; i++)
+        max_constraint(ar, out, type, il->max.e[i].name, &il->max.e[i].q, reqs, lims);
+    for (size_t i = 0; i < il->ratio.n; i++)
+        ratio_constraint(ar, out, type, il->ratio.e[i].name, &il->ratio.e[i].q, reqs, lims);
 }
 
 static const kg_json *items_of(const kg_json *lr)
@@ -450,6 +460,10 @@ static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_js
         const kg_json *item = kg_json_at(items, i);
         const char *type = kg_admission_pu_str(item, "type");
         if (strcmp(type, "Container") == 0) {
+            item_limits il;
+            item_parse(ar, item, &il);
+            if (!il.min.n && !il.max.n && !il.ratio.n)
+                continue;
             static const char *const lists[] = {"containers", "initContainers"};
             for (int li = 0; li < 2; li++) {
                 const kg_json *cs = kg_json_get(spec, lists[li]);
@@ -458,14 +472,18 @@ static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_js
                     rlist reqs, lims;
                     rl_from_json(ar, kg_json_path(c, "resources.requests"), &reqs);
                     rl_from_json(ar, kg_json_path(c, "resources.limits"), &lims);
-                    check_item(ar, out, item, type, &reqs, &lims);
+                    check_item(ar, out, &il, type, &reqs, &lims);
                 }
             }
         } else if (strcmp(type, "Pod") == 0) {
+            item_limits il;
+            item_parse(ar, item, &il);
+            if (!il.min.n && !il.max.n && !il.ratio.n)
+                continue;
             rlist reqs, lims;
             pod_totals(ar, pod, "resources.requests", o, &reqs);
             pod_totals(ar, pod, "resources.limits", o, &lims);
-            check_item(ar, out, item, type, &reqs, &lims);
+            check_item(ar, out, &il, type, &reqs, &lims);
         }
     }
 }
