@@ -107,12 +107,9 @@ static kg_json *ns_selector(const pns_state *st, const kg_admission_attributes *
     return m;
 }
 
-static kg_status *check(const pns_state *st, const kg_admission_attributes *a, const kg_admission_services *svc)
+/* Validate's checks, with the namespace selector already computed (admit passes its own: same lookup) */
+static kg_status *check(const pns_state *st, const kg_admission_attributes *a, const kg_json *nssel)
 {
-    kg_status *err = NULL;
-    kg_json *nssel = ns_selector(st, a, svc, &err);
-    if (!nssel)
-        return err;
     const kg_json *podsel = kg_json_path(a->object, "spec.nodeSelector");
     const char *name = kg_json_path_str(a->object, "metadata.name");
     kg_gr gr = KG_GR(a->resource.group, a->resource.resource);
@@ -163,7 +160,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
             if (!kg_json_get(podsel, nssel->u.members[i].key))
                 kg_json_set(ar, podsel, nssel->u.members[i].key, nssel->u.members[i].val);
     }
-    return check(st, a, svc);
+    return check(st, a, nssel);
 }
 
 static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
@@ -172,7 +169,9 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return NULL;
     if (!kg_admission_wait_ready(svc, "namespaces"))
         return kg_admission_forbidden(a, "not yet ready to handle request");
-    return check(state, a, svc);
+    kg_status *err = NULL;
+    kg_json *nssel = ns_selector(state, a, svc, &err);
+    return nssel ? check(state, a, nssel) : err;
 }
 
 const kg_admission_plugin kg_admission_plugin_pod_node_selector = {
