@@ -12,6 +12,7 @@
 #include "api/openapi.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "server/cache.h"
 #include "server/kubeconfig.h"
 #include "server/tls.h"
 
@@ -34,6 +35,15 @@ static const kg_resource *res_by_plural(const char *plural)
     return kg_resource_find_plural(plural);
 }
 
+/* Reads go to the watch-fed cache (started on first use, as an informer would be) unless the plugin asks for a
+ * live read; a cache that cannot sync within 10 s falls back to the store. */
+static bool use_cache(kg_apiserver *s, const kg_resource *r, unsigned flags)
+{
+    if (flags & KG_ADMISSION_GET_LIVE)
+        return false;
+    return kg_cache_wait_synced(s->caches, r, 10000);
+}
+
 static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
                         kg_error *err)
 {
@@ -43,6 +53,8 @@ static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char
         kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
         return NULL;
     }
+    if (use_cache(s, r, flags))
+        return kg_cache_get(s->caches, r, ns ? ns : "", name, a, err);
     kg_store_kv kv;
     if (!kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
         return NULL;
@@ -56,6 +68,8 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
     kg_json *arr = kg_json_new_array(a);
     if (!r)
         return arr;
+    if (use_cache(s, r, flags))
+        return kg_cache_list(s->caches, r, ns ? ns : "", a, err);
     kg_store_list_opts lo = {0};
     kg_store_list_result res;
     if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns), &lo, a, &res, err))
@@ -66,6 +80,16 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
             kg_json_array_append(a, arr, o);
     }
     return arr;
+}
+
+static bool svc_ready(void *ctx, const char *resource)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (!r)
+        return true;
+    kg_cache_start(s->caches, r);
+    return kg_cache_synced(s->caches, r);
 }
 
 static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
@@ -331,9 +355,13 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!s->store)
         goto fail;
 
+    s->caches = kg_cache_set_new(s->store);
+    /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
+    kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
     s->svc.ctx = s;
     s->svc.get = svc_get;
     s->svc.list = svc_list;
+    s->svc.ready = svc_ready;
     s->svc.create = svc_create;
     s->svc.update = svc_update;
     s->svc.metrics = &s->metrics;
@@ -418,6 +446,8 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_http_server_stop(s->http);
     if (s->chain)
         kg_admission_chain_free(s->chain);
+    if (s->caches)
+        kg_cache_set_free(s->caches);
     if (s->authz)
         kg_authorizer_free(s->authz);
     if (s->authn)

@@ -54,6 +54,7 @@ struct kg_apiserver {
     kg_authorizer *authz;
     struct kg_controllers *controllers;
     kg_watch_pump *pump;
+    struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     int64_t started_ms;
     int ready; /* atomic */
     char *admin_token;

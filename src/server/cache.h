@@ -1,0 +1,34 @@
+/* Watch-fed object caches (kube-apiserver's informers) for the admission services: per resource, every object's
+ * stored bytes kept in memory in (namespace, name) order and updated from a store watch. Admission lookups read
+ * the cache, never the store, except when a plugin asks for a live read. */
+#ifndef KG_SERVER_CACHE_H
+#define KG_SERVER_CACHE_H
+
+#include <stdbool.h>
+
+#include "api/resources.h"
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+#include "storage/storage.h"
+
+typedef struct kg_cache_set kg_cache_set;
+
+kg_cache_set *kg_cache_set_new(kg_store *store);
+/* Stops every watcher; call before closing the store. */
+void kg_cache_set_free(kg_cache_set *cs);
+
+/* Start caching r (idempotent; thread-safe). The first call lists and starts a watch; until that list completes
+ * kg_cache_synced is false. */
+void kg_cache_start(kg_cache_set *cs, const kg_resource *r);
+bool kg_cache_synced(kg_cache_set *cs, const kg_resource *r);
+/* Wait until r is synced (or timeout_ms passes). */
+bool kg_cache_wait_synced(kg_cache_set *cs, const kg_resource *r, int timeout_ms);
+
+/* One object decoded into a (with metadata.resourceVersion), or NULL with err->code KG_ENOTFOUND. */
+kg_json *kg_cache_get(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,
+                      kg_error *err);
+/* Objects of namespace ns ("" = all) as a JSON array ordered by namespace then name. */
+kg_json *kg_cache_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_error *err);
+
+#endif

@@ -1,0 +1,92 @@
+/* Watch-fed caches: an initial list, then every store change reflected; lists per namespace in order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/apiserver.h"
+#include "server/cache.h"
+
+static void put_cm(kg_store *st, kg_arena *a, const char *ns, const char *name, const char *val)
+{
+    const kg_resource *r = kg_resource_find("", "v1", "configmaps");
+    char *json = kg_arena_sprintf(a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\","
+                                     "\"namespace\":\"%s\"},\"data\":{\"v\":\"%s\"}}",
+                                  name, ns, val);
+    kg_error err;
+    const char *key = kg_resource_key(a, r, ns, name);
+    if (!kg_store_create(st, key, json, strlen(json), NULL, &err))
+        assert_true(kg_store_update(st, key, json, strlen(json), 0, NULL, &err));
+}
+
+static const char *cache_val(kg_cache_set *cs, kg_arena *a, const char *ns, const char *name)
+{
+    kg_error err;
+    kg_json *o = kg_cache_get(cs, kg_resource_find("", "v1", "configmaps"), ns, name, a, &err);
+    return o ? kg_json_path_str(o, "data.v") : NULL;
+}
+
+/* the cache is eventually consistent: poll up to 5 s */
+static bool eventually(kg_cache_set *cs, kg_arena *a, const char *ns, const char *name, const char *want)
+{
+    for (int i = 0; i < 500; i++) {
+        const char *v = cache_val(cs, a, ns, name);
+        if ((!want && !v) || (want && v && !strcmp(v, want)))
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static void cache_follows_the_store(void **state)
+{
+    char dir[] = "/tmp/kgate-cache-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kg_error err;
+    kg_store *st = kg_store_open("sqlite", dir, NULL, &err);
+    assert_non_null(st);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    put_cm(st, &a, "b", "x", "1");
+    put_cm(st, &a, "a", "y", "2");
+    put_cm(st, &a, "a", "x", "3");
+    kg_cache_set *cs = kg_cache_set_new(st);
+    const kg_resource *r = kg_resource_find("", "v1", "configmaps");
+    assert_true(kg_cache_wait_synced(cs, r, 5000));
+    assert_string_equal(cache_val(cs, &a, "a", "y"), "2");
+    kg_json *all = kg_cache_list(cs, r, "", &a, &err);
+    assert_int_equal(all->len, 3);
+    assert_string_equal(kg_json_path_str(all->u.items[0], "metadata.namespace"), "a");
+    assert_string_equal(kg_json_path_str(all->u.items[0], "metadata.name"), "x");
+    assert_string_equal(kg_json_path_str(all->u.items[2], "metadata.namespace"), "b");
+    kg_json *only_a = kg_cache_list(cs, r, "a", &a, &err);
+    assert_int_equal(only_a->len, 2);
+    /* changes after the initial list arrive through the watch */
+    put_cm(st, &a, "a", "y", "20");
+    put_cm(st, &a, "c", "z", "9");
+    assert_true(eventually(cs, &a, "a", "y", "20"));
+    assert_true(eventually(cs, &a, "c", "z", "9"));
+    assert_non_null(kg_json_path_str(kg_cache_get(cs, r, "c", "z", &a, &err), "metadata.resourceVersion"));
+    assert_true(kg_store_delete(st, kg_resource_key(&a, r, "b", "x"), 0, &a, NULL, NULL, &err));
+    assert_true(eventually(cs, &a, "b", "x", NULL));
+    assert_null(kg_cache_get(cs, r, "b", "x", &a, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    kg_cache_set_free(cs);
+    kg_store_close(st);
+    kg_arena_free(&a);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(cache_follows_the_store)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
