@@ -114,6 +114,20 @@ static cel_value s_replace(cel_call_ctx *ctx, const cel_value *a, size_t n)
     int64_t limit = n == 4 ? a[3].u.i : -1;
     const char *s = a[0].u.s, *old = a[1].u.s, *nw = a[2].u.s;
     size_t sn = a[0].n, on = a[1].n, nn = a[2].n;
+    /* bound the result before building it: a 100 KB string replacing each char by itself is 10 GB */
+    {
+        uint64_t occ = 0;
+        if (on == 0) {
+            occ = cel_utf8_len(s, sn) + 1;
+        } else {
+            for (const char *q = s; (q = memmem(q, sn - (size_t)(q - s), old, on)) != NULL; q += on)
+                occ++;
+        }
+        if (limit >= 0 && (uint64_t)limit < occ)
+            occ = (uint64_t)limit;
+        if (nn > on && (sn + occ * (nn - on)) > ((uint64_t)64 << 20))
+            return cel_err(ctx, "replace: result exceeds 64 MiB");
+    }
     kg_buf b = KG_BUF_INIT;
     size_t i = 0;
     int64_t done = 0;
@@ -605,11 +619,16 @@ static cel_value l_distinct(cel_call_ctx *ctx, const cel_value *a, size_t n)
     (void)n;
     size_t cnt = cel_list_size(&a[0]);
     nlist *l = nlist_new(ctx->arena, cnt);
+    uint64_t cmps = 0;
     for (size_t i = 0; i < cnt; i++) {
         cel_value e = cel_list_get(ctx, &a[0], i);
         bool dup = false;
-        for (size_t j = 0; j < l->n && !dup; j++)
+        for (size_t j = 0; j < l->n && !dup; j++) {
             dup = cel_eq(ctx, &l->items[j], &e);
+            /* quadratic on large lists: charge as it goes (1 per 64 comparisons) so the limit stops it */
+            if ((++cmps & 63) == 0)
+                cel_charge(ctx, 1);
+        }
         if (!dup)
             l->items[l->n++] = e;
     }
@@ -721,19 +740,28 @@ static bool set_contains(cel_call_ctx *ctx, const cel_value *a, const cel_value 
     }
     return true;
 }
+/* the n*m cost is charged before the comparisons (limit enforced up front, never a long loop past it) */
+static void charge_sets(cel_call_ctx *ctx, const cel_value *a)
+{
+    uint64_t c = (uint64_t)cel_list_size(&a[0]) * cel_list_size(&a[1]);
+    cel_charge(ctx, c ? c : 1);
+}
 static cel_value st_contains(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
+    charge_sets(ctx, a);
     return cel_bool(set_contains(ctx, &a[0], &a[1]));
 }
 static cel_value st_equivalent(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
+    charge_sets(ctx, a);
     return cel_bool(set_contains(ctx, &a[0], &a[1]) && set_contains(ctx, &a[1], &a[0]));
 }
 static cel_value st_intersects(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
+    charge_sets(ctx, a);
     size_t cnt = cel_list_size(&a[1]);
     for (size_t i = 0; i < cnt; i++) {
         cel_value e = cel_list_get(ctx, &a[1], i);
@@ -745,10 +773,10 @@ static cel_value st_intersects(cel_call_ctx *ctx, const cel_value *a, size_t n)
 static uint64_t cost_sets(cel_call_ctx *ctx, const cel_value *a, size_t n, const cel_value *r)
 {
     (void)ctx;
+    (void)a;
     (void)n;
     (void)r;
-    uint64_t c = (uint64_t)cel_list_size(&a[0]) * cel_list_size(&a[1]);
-    return c ? c : 1;
+    return 0; /* charged by the implementation before it runs */
 }
 static uint64_t cost_range(cel_call_ctx *ctx, const cel_value *a, size_t n, const cel_value *r)
 {

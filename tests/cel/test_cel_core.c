@@ -456,6 +456,12 @@ static void test_cost(void **state)
                      CEL_EVAL_COST_EXCEEDED);
     assert_string_equal(out, "operation cancelled: actual cost limit exceeded");
     assert_true(cost > CEL_PER_CALL_LIMIT && cost < CEL_PER_CALL_LIMIT + 100);
+    /* quadratic library functions are charged before/while they run, so the limit stops them */
+    assert_int_equal(run(f, "sets.contains(lists.range(1000000), lists.range(1000000))", &out, &cost,
+                         CEL_PER_CALL_LIMIT),
+                     CEL_EVAL_COST_EXCEEDED);
+    assert_int_equal(run(f, "lists.range(100000).distinct().size() > 0", &out, &cost, CEL_PER_CALL_LIMIT),
+                     CEL_EVAL_COST_EXCEEDED);
 }
 
 int main(void)
