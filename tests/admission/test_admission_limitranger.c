@@ -404,6 +404,38 @@ static void live_list_failure(void **state)
                   "pods \"p\" is forbidden: injected read failure for limitranges");
 }
 
+static const char *const k_malformed[] = {
+    "{\"kind\":\"Pod\"}",
+    "{\"kind\":\"Pod\",\"metadata\":null,\"spec\":null}",
+    "{\"kind\":\"Pod\",\"metadata\":{\"annotations\":\"x\"},\"spec\":{\"containers\":\"x\",\"initContainers\":7}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"containers\":[null,1,\"s\",{\"name\":3,\"resources\":[],\"volumeMounts\":{}}]}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"cpu\":\"bogus\"},\"requests\":{\"cpu\":"
+    "true}}}]}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"volumes\":[1,{\"name\":null}],\"imagePullSecrets\":[{}],\"containers\":[{\"env\":[{"
+    "\"valueFrom\":{\"secretKeyRef\":{}}}],\"envFrom\":[{\"secretRef\":null}]}]}}",
+};
+
+/* odd shapes (what a webhook or `kgate check` may hand over before validation) never crash or leak */
+static void malformed_objects(void **state)
+{
+    fixture *f = *state;
+    put_lr(f, "lr",
+           "[{\"type\":\"Container\",\"min\":{\"cpu\":\"1m\"},\"default\":{\"cpu\":\"1\"}},{\"type\":\"Pod\","
+           "\"max\":{\"cpu\":\"100\"}}]",
+           0);
+    tput(f->m, "limitranges",
+         "{\"metadata\":{\"name\":\"odd\",\"namespace\":\"test\"},\"spec\":{\"limits\":[1,{\"type\":"
+         "\"Container\",\"max\":[]},{\"type\":\"Pod\",\"min\":{\"cpu\":\"x\"}}]}}",
+         0);
+    for (size_t i = 0; i < sizeof k_malformed / sizeof *k_malformed; i++)
+        (void)run_pod(f, KG_ADMISSION_CREATE, "", tj(&f->a, k_malformed[i]), NULL);
+    (void)run_pvc(f, KG_ADMISSION_CREATE, tj(&f->a, "{\"spec\":{\"resources\":{\"requests\":[]}}}"));
+    /* a well-formed pod still gets its defaults next to the odd LimitRange */
+    kg_json *pod = pod1(f, "{}");
+    assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL));
+    assert_string_equal(path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.cpu"), "1");
+}
+
 static void lookup_failure(void **state)
 {
     fixture *f = *state;
@@ -469,6 +501,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(skipped_requests, setup, teardown),
         cmocka_unit_test_setup_teardown(live_lookup_when_cache_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(lookup_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(malformed_objects, setup, teardown),
         cmocka_unit_test_setup_teardown(live_list_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(resize_subresource, setup, teardown),
         cmocka_unit_test_setup_teardown(pod_type_allocated_resources, setup, teardown),

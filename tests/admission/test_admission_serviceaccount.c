@@ -351,6 +351,32 @@ static void validate_requires_service_account(void **state)
                   "pods \"p\" is forbidden: no service account specified for pod test/p");
 }
 
+static const char *const k_malformed[] = {
+    "{\"kind\":\"Pod\"}",
+    "{\"kind\":\"Pod\",\"metadata\":null,\"spec\":null}",
+    "{\"kind\":\"Pod\",\"metadata\":{\"annotations\":\"x\"},\"spec\":{\"containers\":\"x\",\"initContainers\":7}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"containers\":[null,1,\"s\",{\"name\":3,\"resources\":[],\"volumeMounts\":{}}]}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"cpu\":\"bogus\"},\"requests\":{\"cpu\":"
+    "true}}}]}}",
+    "{\"kind\":\"Pod\",\"spec\":{\"volumes\":[1,{\"name\":null}],\"imagePullSecrets\":[{}],\"containers\":[{\"env\":[{"
+    "\"valueFrom\":{\"secretKeyRef\":{}}}],\"envFrom\":[{\"secretRef\":null}]}]}}",
+};
+
+/* odd shapes never crash or leak, enforcement on or off */
+static void malformed_objects(void **state)
+{
+    fixture *f = *state;
+    put_sa(f, "default", ",\"annotations\":{\"kubernetes.io/enforce-mountable-secrets\":\"true\"}",
+           ",\"secrets\":[1,{}],\"imagePullSecrets\":\"x\"", 0);
+    for (size_t i = 0; i < sizeof k_malformed / sizeof *k_malformed; i++) {
+        (void)run(f, KG_ADMISSION_CREATE, "", tj(&f->a, k_malformed[i]));
+        (void)run(f, KG_ADMISSION_UPDATE, "ephemeralcontainers", tj(&f->a, k_malformed[i]));
+    }
+    kg_json *pod = pod_with(f, "\"containers\":[{\"name\":\"a\"}]");
+    assert_null(run(f, KG_ADMISSION_CREATE, "", pod));
+    assert_non_null(kg_json_path(pod, "spec.volumes"));
+}
+
 /* ---- controllers ---- */
 
 static void controller_objects(void **state)
@@ -416,6 +442,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(not_enforced_without_annotation, setup, teardown),
         cmocka_unit_test_setup_teardown(ephemeral_containers, setup, teardown),
         cmocka_unit_test_setup_teardown(validate_requires_service_account, setup, teardown),
+        cmocka_unit_test_setup_teardown(malformed_objects, setup, teardown),
         cmocka_unit_test_setup_teardown(controller_objects, setup, teardown),
         cmocka_unit_test_setup_teardown(controller_sa_satisfies_plugin, setup, teardown),
     };
