@@ -1,6 +1,7 @@
 #include "admission/plugins/plugin_util.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,63 +51,126 @@ const char *kg_admission_pu_str(const kg_json *obj, const char *key)
     return s ? s : "";
 }
 
-static bool secs(const kg_json *t, int64_t *out)
+/* A toleration's fields (Go struct semantics: absent == ""). */
+typedef struct tolv {
+    const char *key, *op, *value, *eff;
+    bool has_secs;
+    int64_t secs;
+} tolv;
+
+static tolv tol_fields(const kg_json *t)
 {
-    const kg_json *v = kg_json_get(t, "tolerationSeconds");
-    if (!kg_json_is(v, KG_JSON_INT))
+    tolv v = {kg_admission_pu_str(t, "key"),
+              kg_admission_pu_str(t, "operator"),
+              kg_admission_pu_str(t, "value"),
+              kg_admission_pu_str(t, "effect"),
+              false,
+              0};
+    const kg_json *s = kg_json_is(t, KG_JSON_OBJECT) ? kg_json_get(t, "tolerationSeconds") : NULL;
+    if (kg_json_is(s, KG_JSON_INT)) {
+        v.has_secs = true;
+        v.secs = s->u.i;
+    }
+    return v;
+}
+
+static bool tolv_equal(const tolv *x, const tolv *y)
+{
+    return strcmp(x->key, y->key) == 0 && strcmp(x->op, y->op) == 0 && strcmp(x->value, y->value) == 0 &&
+           strcmp(x->eff, y->eff) == 0 && x->has_secs == y->has_secs && x->secs == y->secs;
+}
+
+/* pkg/util/tolerations isSuperset(ss, t) */
+static bool tolv_superset(const tolv *ss, const tolv *t)
+{
+    if (tolv_equal(ss, t))
+        return true;
+    if (strcmp(t->key, ss->key) != 0 && (ss->key[0] || strcmp(ss->op, "Exists") != 0))
         return false;
-    *out = v->u.i;
-    return true;
+    if (strcmp(t->eff, ss->eff) != 0 && ss->eff[0])
+        return false;
+    if (strcmp(ss->eff, "NoExecute") == 0 && ss->has_secs && (!t->has_secs || t->secs > ss->secs))
+        return false;
+    if (!ss->op[0] || strcmp(ss->op, "Equal") == 0)
+        return strcmp(t->op, "Equal") == 0 && strcmp(t->value, ss->value) == 0;
+    return strcmp(ss->op, "Exists") == 0;
 }
 
 bool kg_admission_pu_tol_equal(const kg_json *x, const kg_json *y)
 {
-    static const char *const f[] = {"key", "operator", "value", "effect"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(kg_admission_pu_str(x, f[i]), kg_admission_pu_str(y, f[i])) != 0)
-            return false;
-    int64_t a = 0, b = 0;
-    bool ha = secs(x, &a), hb = secs(y, &b);
-    return ha == hb && a == b;
+    tolv a = tol_fields(x), b = tol_fields(y);
+    return tolv_equal(&a, &b);
 }
 
 bool kg_admission_pu_tol_superset(const kg_json *ss, const kg_json *t)
 {
-    if (kg_admission_pu_tol_equal(ss, t))
-        return true;
-    const char *sskey = kg_admission_pu_str(ss, "key"), *ssop = kg_admission_pu_str(ss, "operator");
-    const char *sseff = kg_admission_pu_str(ss, "effect");
-    if (strcmp(kg_admission_pu_str(t, "key"), sskey) != 0 && (sskey[0] || strcmp(ssop, "Exists") != 0))
-        return false;
-    if (strcmp(kg_admission_pu_str(t, "effect"), sseff) != 0 && sseff[0])
-        return false;
-    int64_t sss, ts;
-    if (strcmp(sseff, "NoExecute") == 0 && secs(ss, &sss))
-        if (!secs(t, &ts) || ts > sss)
-            return false;
-    if (!ssop[0] || strcmp(ssop, "Equal") == 0)
-        return strcmp(kg_admission_pu_str(t, "operator"), "Equal") == 0 &&
-               strcmp(kg_admission_pu_str(t, "value"), kg_admission_pu_str(ss, "value")) == 0;
-    return strcmp(ssop, "Exists") == 0;
+    tolv a = tol_fields(ss), b = tol_fields(t);
+    return tolv_superset(&a, &b);
 }
 
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* MergeTolerations(first, second): over all = first ++ second, keep t unless an already kept toleration or a later
+ * one that differs from t is a superset of t. A superset of t has t's key or is the wildcard {key: "", Exists}, so
+ * only those candidates are compared (tolerations bucketed by key), not every pair. */
 kg_json *kg_admission_pu_merge_tolerations(kg_arena *ar, const kg_json *first, const kg_json *second)
 {
     size_t n1 = kg_json_is(first, KG_JSON_ARRAY) ? first->len : 0;
     size_t n2 = kg_json_is(second, KG_JSON_ARRAY) ? second->len : 0, n = n1 + n2;
     kg_json *merged = kg_json_new_array(ar);
-#define ALL(i) ((i) < n1 ? kg_json_at(first, (i)) : kg_json_at(second, (i)-n1))
+    if (!n)
+        return merged;
+    size_t nb = 8;
+    while (nb < 2 * n)
+        nb *= 2;
+    tolv *v = kg_arena_alloc(ar, n * sizeof *v);
+    const kg_json **items = kg_arena_alloc(ar, n * sizeof *items);
+    size_t *head = kg_arena_alloc(ar, nb * sizeof *head), *next = kg_arena_alloc(ar, n * sizeof *next);
+    bool *kept = kg_arena_alloc(ar, n * sizeof *kept);
+    size_t wild = SIZE_MAX, *wnext = kg_arena_alloc(ar, n * sizeof *wnext);
+    for (size_t b = 0; b < nb; b++)
+        head[b] = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
-        const kg_json *t = ALL(i);
-        bool skip = false;
-        for (size_t j = 0; j < merged->len && !skip; j++)
-            skip = kg_admission_pu_tol_superset(kg_json_at(merged, j), t);
-        for (size_t j = i + 1; j < n && !skip; j++)
-            skip = !kg_admission_pu_tol_equal(t, ALL(j)) && kg_admission_pu_tol_superset(ALL(j), t);
-        if (!skip)
-            kg_json_array_append(ar, merged, (kg_json *)t);
+        items[i] = i < n1 ? kg_json_at(first, i) : kg_json_at(second, i - n1);
+        v[i] = tol_fields(items[i]);
+        kept[i] = false;
     }
-#undef ALL
+    for (size_t i = n; i-- > 0;) { /* prepend from the back: every list is in index order */
+        size_t b = str_hash(v[i].key) & (nb - 1);
+        next[i] = head[b];
+        head[b] = i;
+        if (!v[i].key[0] && strcmp(v[i].op, "Exists") == 0) {
+            wnext[i] = wild;
+            wild = i;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool skip = false;
+        for (int pass = 0; pass < 2 && !skip; pass++) {
+            /* pass 0: same key; pass 1: wildcards (already seen in pass 0 when t's key is "") */
+            if (pass == 1 && !v[i].key[0])
+                break;
+            size_t j = pass == 0 ? head[str_hash(v[i].key) & (nb - 1)] : wild;
+            for (; j != SIZE_MAX && !skip; j = pass == 0 ? next[j] : wnext[j]) {
+                if (j == i || (pass == 0 && strcmp(v[j].key, v[i].key) != 0))
+                    continue;
+                if (j < i)
+                    skip = kept[j] && tolv_superset(&v[j], &v[i]);
+                else
+                    skip = !tolv_equal(&v[i], &v[j]) && tolv_superset(&v[j], &v[i]);
+            }
+        }
+        if (!skip) {
+            kept[i] = true;
+            kg_json_array_append(ar, merged, (kg_json *)items[i]);
+        }
+    }
     return merged;
 }
 
