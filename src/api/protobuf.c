@@ -30,7 +30,10 @@ typedef struct pb_buf {
 
 /* ---- wire primitives ---- */
 
-static bool truncated(pb_ctx *c) { return kg_err_set(c->err, KG_EINVAL, "proto: unexpected EOF"); }
+static bool truncated(pb_ctx *c)
+{
+    return kg_err_set(c->err, KG_EINVAL, "proto: unexpected EOF");
+}
 
 static bool rd_varint(pb_ctx *c, pb_buf *b, uint64_t *out)
 {
@@ -106,20 +109,13 @@ static bool skip_field(pb_ctx *c, pb_buf *b, uint32_t num, unsigned wt, int dept
     uint64_t v;
     pb_buf sub;
     switch (wt) {
-    case 0:
-        return rd_varint(c, b, &v);
-    case 1:
-        return rd_fixed(c, b, 8, &v);
-    case 2:
-        return rd_bytes(c, b, &sub);
-    case 3:
-        return skip_group(c, b, num, depth);
-    case 5:
-        return rd_fixed(c, b, 4, &v);
-    case 4:
-        return kg_err_set(c->err, KG_EINVAL, "proto: unexpected end group");
-    default:
-        return kg_err_set(c->err, KG_EINVAL, "proto: illegal wireType %u", wt);
+    case 0: return rd_varint(c, b, &v);
+    case 1: return rd_fixed(c, b, 8, &v);
+    case 2: return rd_bytes(c, b, &sub);
+    case 3: return skip_group(c, b, num, depth);
+    case 5: return rd_fixed(c, b, 4, &v);
+    case 4: return kg_err_set(c->err, KG_EINVAL, "proto: unexpected end group");
+    default: return kg_err_set(c->err, KG_EINVAL, "proto: illegal wireType %u", wt);
     }
 }
 
@@ -175,7 +171,8 @@ static kg_json *new_utf8(kg_arena *a, const uint8_t *s, size_t n)
         }
         if (!ok)
             break;
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
             ok = false;
             break;
         }
@@ -435,7 +432,8 @@ static kg_json *dec_time(pb_ctx *c, pb_buf b, bool micro)
             else
                 nanos = (int32_t)v;
         } else if (num == 1 || num == 2) {
-            kg_err_set(c->err, KG_EINVAL, "proto: wrong wireType = %u for field %s", wt, num == 1 ? "Seconds" : "Nanos");
+            kg_err_set(c->err, KG_EINVAL, "proto: wrong wireType = %u for field %s", wt,
+                       num == 1 ? "Seconds" : "Nanos");
             return NULL;
         } else if (!skip_field(c, &b, num, wt, 0))
             return NULL;
@@ -480,7 +478,8 @@ static kg_json *dec_intstr(pb_ctx *c, pb_buf b)
             return NULL;
         if (num == 1 || num == 2) {
             if (wt != 0) {
-                kg_err_set(c->err, KG_EINVAL, "proto: wrong wireType = %u for field %s", wt, num == 1 ? "Type" : "IntVal");
+                kg_err_set(c->err, KG_EINVAL, "proto: wrong wireType = %u for field %s", wt,
+                           num == 1 ? "Type" : "IntVal");
                 return NULL;
             }
             if (!rd_varint(c, &b, &v))
@@ -561,7 +560,10 @@ static const kg_pb_field *find_field(const kg_pb_msg *m, uint32_t num)
     return NULL;
 }
 
-static bool is_scalar_varint(uint8_t kind) { return kind == KG_PB_INT32 || kind == KG_PB_INT64 || kind == KG_PB_BOOL; }
+static bool is_scalar_varint(uint8_t kind)
+{
+    return kind == KG_PB_INT32 || kind == KG_PB_INT64 || kind == KG_PB_BOOL;
+}
 
 static unsigned wire_type_of(uint8_t kind)
 {
@@ -607,9 +609,7 @@ static kg_json *dec_scalar(pb_ctx *c, uint8_t kind, pb_buf *b, bool *zero)
         *zero = d == 0;
         return kg_json_new_double(c->a, d);
     }
-    default:
-        kg_err_set(c->err, KG_EINTERNAL, "proto: bad scalar kind %u", kind);
-        return NULL;
+    default: kg_err_set(c->err, KG_EINTERNAL, "proto: bad scalar kind %u", kind); return NULL;
     }
 }
 
@@ -621,12 +621,8 @@ static kg_json *dec_len_value(pb_ctx *c, uint8_t kind, const kg_pb_msg *sub, pb_
     size_t n = (size_t)(v.end - v.p);
     *zero = false;
     switch (kind) {
-    case KG_PB_STRING:
-        *zero = n == 0;
-        return new_utf8(c->a, v.p, n);
-    case KG_PB_BYTES:
-        *zero = n == 0;
-        return new_base64(c->a, v.p, n);
+    case KG_PB_STRING: *zero = n == 0; return new_utf8(c->a, v.p, n);
+    case KG_PB_BYTES: *zero = n == 0; return new_base64(c->a, v.p, n);
     case KG_PB_MSG: {
         kg_json *o = into ? into : kg_json_new_object(c->a);
         if (!decode_msg(c, sub, v, o, depth + 1))
@@ -634,12 +630,9 @@ static kg_json *dec_len_value(pb_ctx *c, uint8_t kind, const kg_pb_msg *sub, pb_
         return o;
     }
     case KG_PB_TIME:
-    case KG_PB_MICROTIME:
-        return dec_time(c, v, kind == KG_PB_MICROTIME);
-    case KG_PB_DURATION:
-        return dec_duration(c, v);
-    case KG_PB_INTSTR:
-        return dec_intstr(c, v);
+    case KG_PB_MICROTIME: return dec_time(c, v, kind == KG_PB_MICROTIME);
+    case KG_PB_DURATION: return dec_duration(c, v);
+    case KG_PB_INTSTR: return dec_intstr(c, v);
     case KG_PB_QUANTITY: {
         pb_buf s;
         bool seen;
@@ -647,8 +640,7 @@ static kg_json *dec_len_value(pb_ctx *c, uint8_t kind, const kg_pb_msg *sub, pb_
             return NULL;
         return new_utf8(c->a, s.p, (size_t)(s.end - s.p));
     }
-    case KG_PB_RAW:
-        return dec_raw(c, v, depth);
+    case KG_PB_RAW: return dec_raw(c, v, depth);
     case KG_PB_STRINGS: {
         kg_json *arr = kg_json_new_array(c->a);
         while (v.p < v.end) {
@@ -670,9 +662,7 @@ static kg_json *dec_len_value(pb_ctx *c, uint8_t kind, const kg_pb_msg *sub, pb_
         }
         return arr;
     }
-    default:
-        kg_err_set(c->err, KG_EINTERNAL, "proto: bad kind %u", kind);
-        return NULL;
+    default: kg_err_set(c->err, KG_EINTERNAL, "proto: bad kind %u", kind); return NULL;
     }
 }
 
@@ -686,7 +676,8 @@ static void map_put(kg_arena *a, kg_json *obj, const uint8_t *k, size_t kn, kg_j
     }
     if (obj->len == obj->cap) {
         uint32_t cap = obj->cap ? obj->cap * 2 : 4;
-        obj->u.members = kg_arena_realloc(a, obj->u.members, obj->cap * sizeof(kg_json_member), cap * sizeof(kg_json_member));
+        obj->u.members =
+            kg_arena_realloc(a, obj->u.members, obj->cap * sizeof(kg_json_member), cap * sizeof(kg_json_member));
         obj->cap = cap;
     }
     kg_json_member *m = &obj->u.members[obj->len++];
@@ -771,18 +762,12 @@ static bool dec_map_entry(pb_ctx *c, const kg_pb_msg *m, const kg_pb_field *f, p
         case KG_PB_QUANTITY:
             val = f->kind == KG_PB_QUANTITY ? kg_json_new_str(c->a, "0") : kg_json_new_str(c->a, "");
             break;
-        case KG_PB_MSG:
-            val = kg_json_new_object(c->a);
-            break;
+        case KG_PB_MSG: val = kg_json_new_object(c->a); break;
         case KG_PB_STRINGS:
             val = kg_json_new_null(c->a); /* a nil ExtraValue */
             break;
-        case KG_PB_BOOL:
-            val = kg_json_new_bool(c->a, false);
-            break;
-        default:
-            val = kg_json_new_int(c->a, 0);
-            break;
+        case KG_PB_BOOL: val = kg_json_new_bool(c->a, false); break;
+        default: val = kg_json_new_int(c->a, 0); break;
         }
     }
     kg_json *map = kg_json_get(obj, f->json);
@@ -1001,7 +986,8 @@ kg_json *kg_protobuf_decode(kg_arena *a, const void *body, size_t len, kg_error 
     pb_ctx c = {a, err};
     const uint8_t *p = body;
     if (!p || len < 4 || memcmp(p, magic, 4)) {
-        kg_err_set(err, KG_EINVAL, "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]");
+        kg_err_set(err, KG_EINVAL,
+                   "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]");
         return NULL;
     }
     return decode_envelope(&c, (pb_buf){p + 4, p + len}, 0);

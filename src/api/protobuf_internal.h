@@ -53,21 +53,45 @@ typedef struct kg_pb_type {
 
 /* Table builders: F scalar (zero value omitted, Go omitempty value field), K scalar kept when zero, R repeated
  * scalar, M / RM (repeated) message, IN inlined message, MAP map<string, kind>, MAPM map<string, message>. */
-#define KG_PB_F(n, k, j) {(n), (k), 0, (j), NULL}
-#define KG_PB_K(n, k, j) {(n), (k), KG_PB_KEEP, (j), NULL}
-#define KG_PB_R(n, k, j) {(n), (k), KG_PB_REPEATED, (j), NULL}
-#define KG_PB_M(n, j, m) {(n), KG_PB_MSG, 0, (j), &(m)}
-#define KG_PB_RM(n, j, m) {(n), KG_PB_MSG, KG_PB_REPEATED, (j), &(m)}
-#define KG_PB_IN(n, m) {(n), KG_PB_INLINE, 0, NULL, &(m)}
-#define KG_PB_MAPF(n, k, j) {(n), (k), KG_PB_MAP, (j), NULL}
-#define KG_PB_MAPM(n, j, m) {(n), KG_PB_MSG, KG_PB_MAP, (j), &(m)}
+#define KG_PB_F(n, k, j)                                                                                               \
+    {                                                                                                                  \
+        (n), (k), 0, (j), NULL                                                                                         \
+    }
+#define KG_PB_K(n, k, j)                                                                                               \
+    {                                                                                                                  \
+        (n), (k), KG_PB_KEEP, (j), NULL                                                                                \
+    }
+#define KG_PB_R(n, k, j)                                                                                               \
+    {                                                                                                                  \
+        (n), (k), KG_PB_REPEATED, (j), NULL                                                                            \
+    }
+#define KG_PB_M(n, j, m)                                                                                               \
+    {                                                                                                                  \
+        (n), KG_PB_MSG, 0, (j), &(m)                                                                                   \
+    }
+#define KG_PB_RM(n, j, m)                                                                                              \
+    {                                                                                                                  \
+        (n), KG_PB_MSG, KG_PB_REPEATED, (j), &(m)                                                                      \
+    }
+#define KG_PB_IN(n, m)                                                                                                 \
+    {                                                                                                                  \
+        (n), KG_PB_INLINE, 0, NULL, &(m)                                                                               \
+    }
+#define KG_PB_MAPF(n, k, j)                                                                                            \
+    {                                                                                                                  \
+        (n), (k), KG_PB_MAP, (j), NULL                                                                                 \
+    }
+#define KG_PB_MAPM(n, j, m)                                                                                            \
+    {                                                                                                                  \
+        (n), KG_PB_MSG, KG_PB_MAP, (j), &(m)                                                                           \
+    }
 
 /* A message shared across files (kg_api_pb_<Name>, declared below) or private to one file (pb_<Name>). */
-#define KG_PB_MESSAGE(id, ...)                                                                                      \
-    static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                         \
+#define KG_PB_MESSAGE(id, ...)                                                                                         \
+    static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                            \
     const kg_pb_msg id = {&#id[10], id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
-#define KG_PB_LOCAL(id, ...)                                                                                        \
-    static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                         \
+#define KG_PB_LOCAL(id, ...)                                                                                           \
+    static const kg_pb_field id##_fields[] = {__VA_ARGS__};                                                            \
     static const kg_pb_msg id = {&#id[3], id##_fields, (uint32_t)(sizeof id##_fields / sizeof id##_fields[0])}
 
 /* metav1.Duration's JSON form: Go's time.Duration.String() of ns nanoseconds ("1h2m3.5s", "1.5ms", "0s"). */
@@ -86,12 +110,11 @@ extern const kg_pb_msg kg_api_pb_ObjectMeta, kg_api_pb_OwnerReference, kg_api_pb
 /* core/v1 (protobuf_types_core*.c) */
 extern const kg_pb_msg kg_api_pb_Namespace, kg_api_pb_ConfigMap, kg_api_pb_Secret, kg_api_pb_ServiceAccount,
     kg_api_pb_Pod, kg_api_pb_PodSpec, kg_api_pb_PodTemplateSpec, kg_api_pb_PodTemplate, kg_api_pb_Container,
-    kg_api_pb_Volume, kg_api_pb_Service, kg_api_pb_ResourceQuota, kg_api_pb_LimitRange,
-    kg_api_pb_PersistentVolumeClaim, kg_api_pb_PersistentVolumeClaimSpec, kg_api_pb_CoreEvent,
-    kg_api_pb_ObjectReference, kg_api_pb_LocalObjectReference, kg_api_pb_TypedLocalObjectReference,
-    kg_api_pb_Toleration, kg_api_pb_Affinity, kg_api_pb_NodeSelector,
-    kg_api_pb_ResourceRequirements, kg_api_pb_Endpoints, kg_api_pb_ReplicationController,
-    kg_api_pb_Binding, kg_api_pb_EventSource, kg_api_pb_EventSeries;
+    kg_api_pb_Volume, kg_api_pb_Service, kg_api_pb_ResourceQuota, kg_api_pb_LimitRange, kg_api_pb_PersistentVolumeClaim,
+    kg_api_pb_PersistentVolumeClaimSpec, kg_api_pb_CoreEvent, kg_api_pb_ObjectReference, kg_api_pb_LocalObjectReference,
+    kg_api_pb_TypedLocalObjectReference, kg_api_pb_Toleration, kg_api_pb_Affinity, kg_api_pb_NodeSelector,
+    kg_api_pb_ResourceRequirements, kg_api_pb_Endpoints, kg_api_pb_ReplicationController, kg_api_pb_Binding,
+    kg_api_pb_EventSource, kg_api_pb_EventSeries, kg_api_pb_Node, kg_api_pb_PersistentVolume;
 
 /* apps/v1, batch/v1 (protobuf_types_apps.c) */
 extern const kg_pb_msg kg_api_pb_Deployment, kg_api_pb_ReplicaSet, kg_api_pb_StatefulSet, kg_api_pb_DaemonSet,
@@ -99,8 +122,12 @@ extern const kg_pb_msg kg_api_pb_Deployment, kg_api_pb_ReplicaSet, kg_api_pb_Sta
 
 /* rbac, networking, scheduling, storage, coordination, policy, events (protobuf_types_groups.c) */
 extern const kg_pb_msg kg_api_pb_Role, kg_api_pb_ClusterRole, kg_api_pb_RoleBinding, kg_api_pb_ClusterRoleBinding,
-    kg_api_pb_Ingress, kg_api_pb_IngressClass, kg_api_pb_NetworkPolicy, kg_api_pb_PriorityClass,
-    kg_api_pb_StorageClass, kg_api_pb_Lease, kg_api_pb_PodDisruptionBudget, kg_api_pb_Eviction,
-    kg_api_pb_EventsEvent, kg_api_pb_TokenRequest, kg_api_pb_CertificateSigningRequest;
+    kg_api_pb_Ingress, kg_api_pb_IngressClass, kg_api_pb_NetworkPolicy, kg_api_pb_PriorityClass, kg_api_pb_StorageClass,
+    kg_api_pb_Lease, kg_api_pb_PodDisruptionBudget, kg_api_pb_Eviction, kg_api_pb_EventsEvent, kg_api_pb_TokenRequest,
+    kg_api_pb_CertificateSigningRequest;
+
+/* admissionregistration.k8s.io/v1, node.k8s.io/v1 (protobuf_types_admission.c) */
+extern const kg_pb_msg kg_api_pb_MutatingWebhookConfiguration, kg_api_pb_ValidatingWebhookConfiguration,
+    kg_api_pb_ValidatingAdmissionPolicy, kg_api_pb_ValidatingAdmissionPolicyBinding, kg_api_pb_RuntimeClass;
 
 #endif

@@ -33,10 +33,10 @@ KG_PB_LOCAL(pb_StatefulSetUpdateStrategy, F(1, S, "type"), M(2, "rollingUpdate",
 KG_PB_LOCAL(pb_StatefulSetPersistentVolumeClaimRetentionPolicy, F(1, S, "whenDeleted"), F(2, S, "whenScaled"));
 KG_PB_LOCAL(pb_StatefulSetOrdinals, F(1, I32, "start"));
 KG_PB_LOCAL(pb_StatefulSetSpec, K(1, I32, "replicas"), M(2, "selector", kg_api_pb_LabelSelector),
-            M(3, "template", kg_api_pb_PodTemplateSpec),
-            RM(4, "volumeClaimTemplates", kg_api_pb_PersistentVolumeClaim), F(5, S, "serviceName"),
-            F(6, S, "podManagementPolicy"), M(7, "updateStrategy", pb_StatefulSetUpdateStrategy),
-            K(8, I32, "revisionHistoryLimit"), F(9, I32, "minReadySeconds"),
+            M(3, "template", kg_api_pb_PodTemplateSpec), RM(4, "volumeClaimTemplates", kg_api_pb_PersistentVolumeClaim),
+            F(5, S, "serviceName"), F(6, S, "podManagementPolicy"),
+            M(7, "updateStrategy", pb_StatefulSetUpdateStrategy), K(8, I32, "revisionHistoryLimit"),
+            F(9, I32, "minReadySeconds"),
             M(10, "persistentVolumeClaimRetentionPolicy", pb_StatefulSetPersistentVolumeClaimRetentionPolicy),
             M(11, "ordinals", pb_StatefulSetOrdinals));
 KG_PB_MESSAGE(kg_api_pb_StatefulSet, META, M(2, "spec", pb_StatefulSetSpec));
@@ -64,8 +64,7 @@ KG_PB_LOCAL(pb_JobSpec, K(1, I32, "parallelism"), K(2, I32, "completions"), K(3,
             K(7, I32, "backoffLimit"), K(12, I32, "backoffLimitPerIndex"), K(13, I32, "maxFailedIndexes"),
             M(4, "selector", kg_api_pb_LabelSelector), K(5, B, "manualSelector"),
             M(6, "template", kg_api_pb_PodTemplateSpec), K(8, I32, "ttlSecondsAfterFinished"),
-            K(9, S, "completionMode"), K(10, B, "suspend"), K(14, S, "podReplacementPolicy"),
-            K(15, S, "managedBy"));
+            K(9, S, "completionMode"), K(10, B, "suspend"), K(14, S, "podReplacementPolicy"), K(15, S, "managedBy"));
 KG_PB_MESSAGE(kg_api_pb_Job, META, M(2, "spec", pb_JobSpec));
 
 KG_PB_LOCAL(pb_JobTemplateSpec, META, M(2, "spec", pb_JobSpec));

@@ -41,8 +41,8 @@ KG_PB_LOCAL(pb_IngressSpec, K(4, S, "ingressClassName"), M(1, "defaultBackend", 
             RM(2, "tls", pb_IngressTLS), RM(3, "rules", pb_IngressRule));
 KG_PB_MESSAGE(kg_api_pb_Ingress, META, M(2, "spec", pb_IngressSpec));
 
-KG_PB_LOCAL(pb_IngressClassParametersReference, K(1, S, "apiGroup"), K(2, S, "kind"), K(3, S, "name"),
-            K(4, S, "scope"), K(5, S, "namespace"));
+KG_PB_LOCAL(pb_IngressClassParametersReference, K(1, S, "apiGroup"), K(2, S, "kind"), K(3, S, "name"), K(4, S, "scope"),
+            K(5, S, "namespace"));
 KG_PB_LOCAL(pb_IngressClassSpec, F(1, S, "controller"), M(2, "parameters", pb_IngressClassParametersReference));
 KG_PB_MESSAGE(kg_api_pb_IngressClass, META, M(2, "spec", pb_IngressClassSpec));
 
@@ -64,9 +64,9 @@ KG_PB_MESSAGE(kg_api_pb_PriorityClass, META, K(2, I32, "value"), F(3, B, "global
 /* ---- storage.k8s.io/v1 ---- */
 KG_PB_LOCAL(pb_TopologySelectorLabelRequirement, K(1, S, "key"), R(2, S, "values"));
 KG_PB_LOCAL(pb_TopologySelectorTerm, RM(1, "matchLabelExpressions", pb_TopologySelectorLabelRequirement));
-KG_PB_MESSAGE(kg_api_pb_StorageClass, META, K(2, S, "provisioner"), MAPF(3, S, "parameters"),
-              K(4, S, "reclaimPolicy"), R(5, S, "mountOptions"), K(6, B, "allowVolumeExpansion"),
-              K(7, S, "volumeBindingMode"), RM(8, "allowedTopologies", pb_TopologySelectorTerm));
+KG_PB_MESSAGE(kg_api_pb_StorageClass, META, K(2, S, "provisioner"), MAPF(3, S, "parameters"), K(4, S, "reclaimPolicy"),
+              R(5, S, "mountOptions"), K(6, B, "allowVolumeExpansion"), K(7, S, "volumeBindingMode"),
+              RM(8, "allowedTopologies", pb_TopologySelectorTerm));
 
 /* ---- coordination.k8s.io/v1 ---- */
 KG_PB_LOCAL(pb_LeaseSpec, K(1, S, "holderIdentity"), K(2, I32, "leaseDurationSeconds"),
@@ -97,8 +97,8 @@ KG_PB_MESSAGE(kg_api_pb_TokenRequest, META, M(2, "spec", pb_TokenRequestSpec));
 
 /* ---- certificates.k8s.io/v1 (status too: kubectl certificate approve|deny sends it to /approval) ---- */
 KG_PB_LOCAL(pb_CertificateSigningRequestSpec, K(1, KG_PB_BYTES, "request"), K(7, S, "signerName"),
-            K(8, I32, "expirationSeconds"), R(5, S, "usages"), F(2, S, "username"), F(3, S, "uid"),
-            R(4, S, "groups"), MAPF(6, KG_PB_STRINGS, "extra"));
+            K(8, I32, "expirationSeconds"), R(5, S, "usages"), F(2, S, "username"), F(3, S, "uid"), R(4, S, "groups"),
+            MAPF(6, KG_PB_STRINGS, "extra"));
 KG_PB_LOCAL(pb_CertificateSigningRequestCondition, K(1, S, "type"), K(6, S, "status"), F(2, S, "reason"),
             F(3, S, "message"), F(4, KG_PB_TIME, "lastUpdateTime"), F(5, KG_PB_TIME, "lastTransitionTime"));
 KG_PB_LOCAL(pb_CertificateSigningRequestStatus, RM(1, "conditions", pb_CertificateSigningRequestCondition),

@@ -17,6 +17,8 @@ const kg_pb_type kg_api_pb_types[] = {
     {"v1", "Event", &kg_api_pb_CoreEvent},
     {"v1", "ReplicationController", &kg_api_pb_ReplicationController},
     {"v1", "Binding", &kg_api_pb_Binding},
+    {"v1", "Node", &kg_api_pb_Node},
+    {"v1", "PersistentVolume", &kg_api_pb_PersistentVolume},
     /* apps/v1 */
     {"apps/v1", "Deployment", &kg_api_pb_Deployment},
     {"apps/v1", "ReplicaSet", &kg_api_pb_ReplicaSet},
@@ -44,6 +46,13 @@ const kg_pb_type kg_api_pb_types[] = {
     {"events.k8s.io/v1", "Event", &kg_api_pb_EventsEvent},
     {"authentication.k8s.io/v1", "TokenRequest", &kg_api_pb_TokenRequest},
     {"certificates.k8s.io/v1", "CertificateSigningRequest", &kg_api_pb_CertificateSigningRequest},
+    /* admissionregistration.k8s.io/v1, node.k8s.io/v1 */
+    {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", &kg_api_pb_MutatingWebhookConfiguration},
+    {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", &kg_api_pb_ValidatingWebhookConfiguration},
+    {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", &kg_api_pb_ValidatingAdmissionPolicy},
+    {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding",
+     &kg_api_pb_ValidatingAdmissionPolicyBinding},
+    {"node.k8s.io/v1", "RuntimeClass", &kg_api_pb_RuntimeClass},
     /* meta/v1 options, registered in every group version */
     {NULL, "DeleteOptions", &kg_api_pb_DeleteOptions},
 };
