@@ -129,6 +129,39 @@ static void existing_identical_unchanged_different_replaced(void **state)
     kg_arena_free(&a);
 }
 
+/* AddOrUpdateTolerationInPod per name: an identical match anywhere means no change for that name at all; otherwise
+ * every matching toleration is replaced in place */
+static void identical_match_anywhere_leaves_name_alone(void **state)
+{
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    const char *withsecs = "{\"key\":\"example.com/a\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\","
+                           "\"tolerationSeconds\":7}";
+    kg_admission_attributes at = pod(
+        &a, KG_ADMISSION_CREATE,
+        kg_arena_sprintf(
+            &a,
+            "{\"tolerations\":[%s," TOL(
+                "example.com/a") ",%s,%s],\"containers\":[{\"name\":\"c\","
+                                 "\"resources\":{\"requests\":{\"example.com/a\":\"1\",\"example.com/b\":\"1\"}}}]}",
+            withsecs, withsecs,
+            "{\"key\":\"example.com/b\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\","
+            "\"tolerationSeconds\":1}"));
+    admit_idempotent(&P, NULL, NULL, &at);
+    assert_json(&a, kg_json_path(at.object, "spec.tolerations"),
+                kg_arena_sprintf(&a, "[%s," TOL("example.com/a") ",%s," TOL("example.com/b") "]", withsecs, withsecs));
+    /* two differing matches for one name: both replaced */
+    at = pod(&a, KG_ADMISSION_CREATE,
+             kg_arena_sprintf(&a,
+                              "{\"tolerations\":[%s,{\"key\":\"x\",\"operator\":\"Exists\"},%s],\"containers\":[{"
+                              "\"name\":\"c\",\"resources\":{\"requests\":{\"example.com/a\":\"1\"}}}]}",
+                              withsecs, withsecs));
+    admit_idempotent(&P, NULL, NULL, &at);
+    assert_json(&a, kg_json_path(at.object, "spec.tolerations"),
+                "[" TOL("example.com/a") ",{\"key\":\"x\",\"operator\":\"Exists\"}," TOL("example.com/a") "]");
+    kg_arena_free(&a);
+}
+
 static void native_resources_ignored(void **state)
 {
     kg_arena a;
@@ -161,6 +194,7 @@ int main(void)
         cmocka_unit_test(one_resource_gets_toleration),
         cmocka_unit_test(several_sorted_init_and_limits),
         cmocka_unit_test(existing_identical_unchanged_different_replaced),
+        cmocka_unit_test(identical_match_anywhere_leaves_name_alone),
         cmocka_unit_test(native_resources_ignored),
         cmocka_unit_test(non_pod_is_bad_request),
     };

@@ -25,9 +25,6 @@ typedef struct names {
 
 static void add_name(kg_arena *ar, names *s, const char *n)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], n) == 0)
-            return;
     if (s->n == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 8;
         const char **v = kg_arena_alloc(ar, nc * sizeof *v);
@@ -59,26 +56,41 @@ static void collect(kg_arena *ar, const kg_json *cs, names *s)
     }
 }
 
-/* tolerations.AddOrUpdateTolerationInPod */
-static void add_or_update(kg_arena *ar, kg_json *spec, kg_json *tol)
+/* tolerations.AddOrUpdateTolerationInPod({key: name, operator: Exists, effect: NoSchedule}) for every name, in
+ * sorted order, done in two passes over the pod's tolerations instead of one per name. Per name, upstream leaves
+ * the list alone when some matching toleration (same key/operator/value/effect) is identical (no
+ * tolerationSeconds), else replaces every matching one in place, else appends. Names have distinct keys, so what
+ * is done for one name never affects another. */
+static void add_or_update_all(kg_arena *ar, kg_json *spec, const names *s)
 {
     kg_json *tols = kg_admission_pu_array(ar, spec, "tolerations");
-    static const char *const f[] = {"key", "operator", "value", "effect"};
-    bool updated = false;
+    int *idx = kg_arena_alloc(ar, tols->len * sizeof *idx + 1); /* name index per toleration, -1 = none */
+    bool *equal = kg_arena_alloc(ar, s->n * sizeof *equal), *matched = kg_arena_alloc(ar, s->n * sizeof *matched);
+    memset(equal, 0, s->n * sizeof *equal);
+    memset(matched, 0, s->n * sizeof *matched);
     for (size_t i = 0; i < tols->len; i++) {
-        kg_json *t = kg_json_at(tols, i);
-        bool match = true;
-        for (int k = 0; k < 4 && match; k++)
-            match = strcmp(kg_admission_pu_str(t, f[k]), kg_admission_pu_str(tol, f[k])) == 0;
-        if (!match)
+        const kg_json *t = kg_json_at(tols, i);
+        idx[i] = -1;
+        const char *key = kg_admission_pu_str(t, "key");
+        if (strcmp(kg_admission_pu_str(t, "operator"), "Exists") != 0 || kg_admission_pu_str(t, "value")[0] ||
+            strcmp(kg_admission_pu_str(t, "effect"), "NoSchedule") != 0)
             continue;
-        if (kg_admission_pu_tol_equal(t, tol))
-            return;
-        tols->u.items[i] = tol;
-        updated = true;
+        const char **hit = bsearch(&key, s->v, s->n, sizeof *s->v, cmp_str);
+        if (!hit)
+            continue;
+        size_t n = (size_t)(hit - s->v);
+        idx[i] = (int)n;
+        matched[n] = true;
+        const kg_json *secs = kg_json_get(t, "tolerationSeconds");
+        if (!secs || kg_json_is(secs, KG_JSON_NULL))
+            equal[n] = true;
     }
-    if (!updated)
-        kg_json_array_append(ar, tols, tol);
+    for (size_t i = 0; i < tols->len; i++)
+        if (idx[i] >= 0 && !equal[idx[i]])
+            tols->u.items[i] = kg_admission_pu_toleration(ar, s->v[idx[i]], "Exists", "NoSchedule", -1);
+    for (size_t n = 0; n < s->n; n++)
+        if (!matched[n])
+            kg_json_array_append(ar, tols, kg_admission_pu_toleration(ar, s->v[n], "Exists", "NoSchedule", -1));
 }
 
 static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
@@ -98,8 +110,12 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (!s.n)
         return NULL;
     qsort(s.v, s.n, sizeof *s.v, cmp_str);
+    size_t u = 0; /* unique */
     for (size_t i = 0; i < s.n; i++)
-        add_or_update(ar, spec, kg_admission_pu_toleration(ar, s.v[i], "Exists", "NoSchedule", -1));
+        if (!u || strcmp(s.v[u - 1], s.v[i]) != 0)
+            s.v[u++] = s.v[i];
+    s.n = u;
+    add_or_update_all(ar, spec, &s);
     return NULL;
 }
 
