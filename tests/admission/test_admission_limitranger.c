@@ -1,6 +1,9 @@
 /* LimitRanger: upstream scenarios (plugin/pkg/admission/limitranger/admission_test.go) with exact messages,
  * defaulting + idempotence, Pod aggregation with sidecars, PVCs, skips, the live-lookup fallback, LimitRange
  * object defaulting. */
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "admission/plugins/batch2.h"
 #include "admission_testutil.h"
 
@@ -436,6 +439,49 @@ static void malformed_objects(void **state)
     assert_string_equal(path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.cpu"), "1");
 }
 
+typedef struct worker {
+    fixture *f;
+    atomic_int *rejected;
+} worker;
+
+static void *worker_run(void *arg)
+{
+    worker *w = arg;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 50; i++) {
+        kg_admission_attributes at;
+        tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "test", "p",
+               tj(&a, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":"
+                      "\"c\",\"resources\":{\"limits\":{\"memory\":\"2Gi\"}}}]}}"),
+               NULL);
+        kg_status *st = kg_admission_chain_run(w->f->chain, &at);
+        if (st && strcmp(st->message, "pods \"p\" is forbidden: maximum memory usage per Container is 1Gi, but limit "
+                                      "is 2Gi") == 0)
+            atomic_fetch_add(w->rejected, 1);
+        kg_arena_reset(&a);
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+/* concurrent requests while the cache lags: one live list serves them all (the clock stands still) */
+static void concurrent_live_lookups(void **state)
+{
+    fixture *f = *state;
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"memory\":\"1Gi\"}}]", KG_MEMSTATE_STORE_ONLY);
+    atomic_int rejected = 0;
+    pthread_t th[4];
+    worker w = {f, &rejected};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, worker_run, &w), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(atomic_load(&rejected), 4 * 50);
+    /* two cache lists per request (admit, validate) plus a single live list */
+    assert_int_equal(kg_admission_memstate_get_stats(f->m).lists, 2 * 4 * 50 + 1);
+}
+
 static void lookup_failure(void **state)
 {
     fixture *f = *state;
@@ -503,6 +549,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(lookup_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(malformed_objects, setup, teardown),
         cmocka_unit_test_setup_teardown(live_list_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(concurrent_live_lookups, setup, teardown),
         cmocka_unit_test_setup_teardown(resize_subresource, setup, teardown),
         cmocka_unit_test_setup_teardown(pod_type_allocated_resources, setup, teardown),
         cmocka_unit_test_setup_teardown(limitrange_object_defaulting, setup, teardown),

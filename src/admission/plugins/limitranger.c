@@ -9,7 +9,8 @@
  *
  * LimitRanges come from the cache; when it has none for the namespace, a live list is made and its result kept for
  * 30 s in a bounded cache (upstream's 10000-entry LRU; here a direct-mapped table of 16384 slots with striped
- * locks, keyed by namespace), so a LimitRange created just before a pod is not missed while the cache lags. */
+ * locks, keyed by namespace), so a LimitRange created just before a pod is not missed while the cache lags;
+ * concurrent lookups of one namespace share a single live list. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +28,15 @@
 /* ---- live lookup cache ---- */
 
 typedef struct live_slot {
-    char *ns;    /* malloc'd; NULL = empty */
-    char *items; /* the live list as JSON text (malloc'd) */
+    char *ns;      /* malloc'd; NULL = empty */
+    char *items;   /* the live list as JSON text (malloc'd) */
+    char *loading; /* namespace whose live list is being fetched for this slot (singleflight), or NULL */
     int64_t expiry;
 } live_slot;
 
 typedef struct lr_state {
     pthread_mutex_t locks[LIVE_STRIPES];
+    pthread_cond_t loaded[LIVE_STRIPES];
     live_slot slots[LIVE_SLOTS];
 } lr_state;
 
@@ -52,8 +55,10 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
     lr_state *st = calloc(1, sizeof *st);
     if (!st)
         return kg_err_set(err, KG_EINTERNAL, "out of memory");
-    for (unsigned i = 0; i < LIVE_STRIPES; i++)
+    for (unsigned i = 0; i < LIVE_STRIPES; i++) {
         pthread_mutex_init(&st->locks[i], NULL);
+        pthread_cond_init(&st->loaded[i], NULL);
+    }
     *state = st;
     return true;
 }
@@ -66,48 +71,64 @@ static void destroy(void *state)
     for (unsigned i = 0; i < LIVE_SLOTS; i++) {
         free(st->slots[i].ns);
         free(st->slots[i].items);
+        free(st->slots[i].loading);
     }
-    for (unsigned i = 0; i < LIVE_STRIPES; i++)
+    for (unsigned i = 0; i < LIVE_STRIPES; i++) {
         pthread_mutex_destroy(&st->locks[i]);
+        pthread_cond_destroy(&st->loaded[i]);
+    }
     free(st);
 }
 
-/* The cached live list of ns (parsed into ar), or NULL when absent or expired. */
-static kg_json *live_cache_get(lr_state *st, kg_arena *ar, const char *ns, int64_t now)
+/* The live list of ns: the remembered one while it is fresh, else a live LIST (one at a time per namespace:
+ * concurrent callers wait for the one in flight, like upstream's singleflight). NULL with *e set on failure. */
+static kg_json *live_lookup(lr_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns, int64_t now,
+                            kg_error *e)
 {
     uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
     pthread_mutex_t *lk = &st->locks[slot % LIVE_STRIPES];
+    pthread_cond_t *cv = &st->loaded[slot % LIVE_STRIPES];
+    live_slot *s = &st->slots[slot];
     char *text = NULL;
     pthread_mutex_lock(lk);
-    live_slot *s = &st->slots[slot];
-    if (s->ns && strcmp(s->ns, ns) == 0 && s->expiry > now)
-        text = kg_arena_strdup(ar, s->items);
-    pthread_mutex_unlock(lk);
-    if (!text)
-        return NULL;
-    kg_error e = {0};
-    return kg_json_parse(ar, text, strlen(text), &e);
-}
-
-static void live_cache_put(lr_state *st, const char *ns, const char *text, int64_t expiry)
-{
-    char *n = strdup(ns), *t = strdup(text);
-    if (!n || !t) {
-        free(n);
-        free(t);
-        return;
+    for (;;) {
+        if (s->ns && strcmp(s->ns, ns) == 0 && s->expiry > now) {
+            text = kg_arena_strdup(ar, s->items);
+            break;
+        }
+        if (!s->loading || strcmp(s->loading, ns) != 0)
+            break;
+        pthread_cond_wait(cv, lk);
     }
-    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
-    pthread_mutex_t *lk = &st->locks[slot % LIVE_STRIPES];
-    pthread_mutex_lock(lk);
-    live_slot *s = &st->slots[slot];
-    char *old_ns = s->ns, *old_items = s->items;
-    s->ns = n;
-    s->items = t;
-    s->expiry = expiry;
+    bool leader = !text && !s->loading && (s->loading = strdup(ns)) != NULL;
     pthread_mutex_unlock(lk);
-    free(old_ns);
-    free(old_items);
+    if (text)
+        return kg_json_parse(ar, text, strlen(text), e);
+
+    kg_json *items = kg_admission_list(svc, ar, "limitranges", ns, KG_ADMISSION_GET_LIVE, e);
+    char *n = NULL, *t = NULL;
+    if (items) {
+        n = strdup(ns);
+        t = strdup(kg_json_to_string(ar, items, 0, NULL));
+    }
+    pthread_mutex_lock(lk);
+    if (n && t) {
+        char *old_ns = s->ns, *old_items = s->items;
+        s->ns = n;
+        s->items = t;
+        s->expiry = now + LIVE_TTL_NS;
+        n = old_ns;
+        t = old_items;
+    }
+    if (leader) {
+        free(s->loading);
+        s->loading = NULL;
+        pthread_cond_broadcast(cv);
+    }
+    pthread_mutex_unlock(lk);
+    free(n);
+    free(t);
+    return items;
 }
 
 /* ---- resource lists ---- */
@@ -686,17 +707,10 @@ static kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a,
     }
     if (items->len)
         return items;
-    int64_t now = kg_admission_now_ns(svc);
-    kg_json *cached = live_cache_get(st, ar, a->ns, now);
-    if (cached)
-        return cached;
     kg_err_clear(&e);
-    items = kg_admission_list(svc, ar, "limitranges", a->ns, KG_ADMISSION_GET_LIVE, &e);
-    if (!items) {
+    items = live_lookup(st, svc, ar, a->ns, kg_admission_now_ns(svc), &e);
+    if (!items)
         *err_st = kg_admission_forbidden(a, "%s", e.msg);
-        return NULL;
-    }
-    live_cache_put(st, a->ns, kg_json_to_string(ar, items, 0, NULL), now + LIVE_TTL_NS);
     return items;
 }
 
