@@ -222,7 +222,7 @@ bool kg_authn_parse_token_file(const char *path, kg_authn_token_fn fn, void *ud,
             break;
         }
         record_num++;
-        const char *f[4];
+        const char *f[4] = {NULL, NULL, NULL, NULL};
         for (size_t i = 0; i < 4 && i < rec.nfields; i++)
             f[i] = rec.buf.data + rec.starts[i];
         if (!*f[0]) {
