@@ -349,7 +349,8 @@ typedef struct cel_overload {
 } cel_overload;
 
 /* Register overloads for function `name` (may be qualified: "format.named", "sets.contains"). Overloads are
- * appended to existing ones of the same name (built-ins included); an identical signature is an error. */
+ * appended to existing ones of the same name (built-ins included) and tried in registration order; registering an
+ * overload id again with the same signature is an error ("overload signature collision"). */
 bool cel_env_add_function(cel_env *env, const char *name, const cel_overload *ovls, size_t n, cel_error *err);
 
 /* Inside an implementation: */
