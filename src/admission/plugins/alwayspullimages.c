@@ -9,17 +9,6 @@
 static const char *const k_lists[] = {"initContainers", "containers", "ephemeralContainers"};
 #define BAD_POD "Resource was marked with kind Pod but was unable to be converted"
 
-static bool has_image(const kg_json *spec, const char *image)
-{
-    for (int l = 0; l < 3; l++) {
-        const kg_json *cs = kg_json_get(spec, k_lists[l]);
-        for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++)
-            if (strcmp(kg_admission_pu_str(kg_json_at(cs, i), "image"), image) == 0)
-                return true;
-    }
-    return false;
-}
-
 /* shouldIgnore: other resources, and UPDATEs whose images all were in the old pod already */
 static bool should_ignore(const kg_admission_attributes *a)
 {
@@ -29,10 +18,17 @@ static bool should_ignore(const kg_admission_attributes *a)
         !kg_admission_pu_obj_kind(a->old_object, "Pod"))
         return false;
     const kg_json *spec = kg_json_get(a->object, "spec"), *old = kg_json_get(a->old_object, "spec");
+    kg_admission_pu_strset images = {0};
+    for (int l = 0; l < 3; l++) {
+        const kg_json *cs = kg_json_get(old, k_lists[l]);
+        for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++)
+            kg_admission_pu_strset_add(a->arena, &images, kg_admission_pu_str(kg_json_at(cs, i), "image"));
+    }
+    kg_admission_pu_strset_seal(&images);
     for (int l = 0; l < 3; l++) {
         const kg_json *cs = kg_json_get(spec, k_lists[l]);
         for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++)
-            if (!has_image(old, kg_admission_pu_str(kg_json_at(cs, i), "image")))
+            if (!kg_admission_pu_strset_has(&images, kg_admission_pu_str(kg_json_at(cs, i), "image")))
                 return false;
     }
     return true;

@@ -5,16 +5,6 @@
 #include "admission/plugins/plugin_util.h"
 #include "admission/registry.h"
 
-static bool contains(const kg_json *arr, const char *ip)
-{
-    for (size_t i = 0; kg_json_is(arr, KG_JSON_ARRAY) && i < arr->len; i++) {
-        const kg_json *v = kg_json_at(arr, i);
-        if (kg_json_is(v, KG_JSON_STRING) && strcmp(v->u.s, ip) == 0)
-            return true;
-    }
-    return false;
-}
-
 static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
 {
     if (!kg_admission_pu_is(a, "", "services"))
@@ -27,10 +17,15 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return NULL;
     if (a->operation == KG_ADMISSION_UPDATE && kg_json_is(a->old_object, KG_JSON_OBJECT)) {
         const kg_json *old = kg_json_path(a->old_object, "spec.externalIPs");
+        kg_admission_pu_strset prev = {0};
+        for (size_t i = 0; kg_json_is(old, KG_JSON_ARRAY) && i < old->len; i++)
+            if (kg_json_is(kg_json_at(old, i), KG_JSON_STRING))
+                kg_admission_pu_strset_add(a->arena, &prev, kg_json_at(old, i)->u.s);
+        kg_admission_pu_strset_seal(&prev);
         bool all_old = true;
         for (size_t i = 0; i < ips->len && all_old; i++) {
             const kg_json *v = kg_json_at(ips, i);
-            all_old = kg_json_is(v, KG_JSON_STRING) && contains(old, v->u.s);
+            all_old = kg_json_is(v, KG_JSON_STRING) && kg_admission_pu_strset_has(&prev, v->u.s);
         }
         if (all_old)
             return NULL;

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -319,4 +320,33 @@ bool kg_admission_pu_labels_conflict(const kg_json *x, const kg_json *y)
             return true;
     }
     return false;
+}
+
+void kg_admission_pu_strset_add(kg_arena *ar, kg_admission_pu_strset *s, const char *str)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 8;
+        const char **v = kg_arena_alloc(ar, nc * sizeof *v);
+        if (s->n)
+            memcpy(v, s->v, s->n * sizeof *v);
+        s->v = v;
+        s->cap = nc;
+    }
+    s->v[s->n++] = str;
+}
+
+static int cmp_strp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+void kg_admission_pu_strset_seal(kg_admission_pu_strset *s)
+{
+    if (s->n > 1)
+        qsort(s->v, s->n, sizeof *s->v, cmp_strp);
+}
+
+bool kg_admission_pu_strset_has(const kg_admission_pu_strset *s, const char *str)
+{
+    return s->n && bsearch(&str, s->v, s->n, sizeof *s->v, cmp_strp) != NULL;
 }

@@ -42,4 +42,12 @@ char *kg_admission_pu_quote(kg_arena *ar, const char *s);
 kg_json *kg_admission_pu_selector_map(kg_arena *ar, const char *s, const char **errmsg);
 /* labels.Conflicts: some key present in both with different values. */
 bool kg_admission_pu_labels_conflict(const kg_json *x, const kg_json *y);
+/* A set of strings for membership tests: add, then seal (sorts), then has (binary search). */
+typedef struct kg_admission_pu_strset {
+    const char **v;
+    size_t n, cap;
+} kg_admission_pu_strset;
+void kg_admission_pu_strset_add(kg_arena *ar, kg_admission_pu_strset *s, const char *str);
+void kg_admission_pu_strset_seal(kg_admission_pu_strset *s);
+bool kg_admission_pu_strset_has(const kg_admission_pu_strset *s, const char *str);
 #endif
