@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "api/defaults.h"
+#include "api/protobuf.h"
 #include "api/schema.h"
 #include "api/table.h"
 #include "api/validation.h"
@@ -86,6 +87,14 @@ static kg_json *decode_object(rctx *c)
 {
     const char *ct = kg_http_header_get(c->req, "Content-Type");
     bool yaml = false;
+    if (media_is(ct, "application/vnd.kubernetes.protobuf")) {
+        /* client-go's typed clients (kubectl create namespace|configmap|deployment ..., kubectl run) */
+        kg_error err;
+        kg_json *obj = kg_protobuf_decode(c->a, c->req->body, c->req->body_len, &err);
+        if (!obj)
+            fail(c, kg_status_bad_request(c->a, err.msg));
+        return obj;
+    }
     if (!ct || media_is(ct, "application/json") || media_is(ct, "*/*"))
         yaml = false;
     else if (media_is(ct, "application/yaml") || media_is(ct, "application/x-yaml") || media_is(ct, "text/yaml"))
