@@ -1,4 +1,5 @@
 #include "admission/registry.h"
+#include "admission/plugins/batch2.h"
 
 #include <string.h>
 
@@ -12,8 +13,8 @@ static const kg_admission_plugin_info k_plugins[] = {
     {"NamespaceLifecycle", true, &kg_admission_plugin_namespace_lifecycle},
     {"NamespaceExists", false, &kg_admission_plugin_namespace_exists},
     {"LimitPodHardAntiAffinityTopology", false, &kg_admission_plugin_limit_pod_hard_anti_affinity_topology},
-    {"LimitRanger", true, NULL},
-    {"ServiceAccount", true, NULL},
+    {"LimitRanger", true, &kg_admission_plugin_limit_ranger},
+    {"ServiceAccount", true, &kg_admission_plugin_service_account},
     {"NodeRestriction", false, NULL},
     {"TaintNodesByCondition", true, &kg_admission_plugin_taint_nodes_by_condition},
     {"AlwaysPullImages", false, &kg_admission_plugin_always_pull_images},
@@ -23,7 +24,7 @@ static const kg_admission_plugin_info k_plugins[] = {
     {"Priority", true, &kg_admission_plugin_priority},
     {"DefaultTolerationSeconds", true, &kg_admission_plugin_default_toleration_seconds},
     {"PodTolerationRestriction", false, &kg_admission_plugin_pod_toleration_restriction},
-    {"EventRateLimit", false, NULL},
+    {"EventRateLimit", false, &kg_admission_plugin_event_rate_limit},
     {"ExtendedResourceToleration", false, &kg_admission_plugin_extended_resource_toleration},
     {"DefaultStorageClass", true, &kg_admission_plugin_default_storage_class},
     {"StorageObjectInUseProtection", true, &kg_admission_plugin_storage_object_in_use_protection},
