@@ -246,6 +246,12 @@ static void configuration_checked(void **state)
          "values: \"Equal\", \"Exists\" podtolerationrestriction.whitelist[1].effect: Unsupported value: \"Bad\": "
          "supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"]"},
         {CFG(",\"defaults\":[]"), "strict decoding error: unknown field \"defaults\""},
+        {CFG(",\"default\":[{\"key\":\"k\",\"operator\":\"Exists\",\"tolerationseconds\":5}]"),
+         "strict decoding error: unknown field \"default[0].tolerationseconds\""},
+        {CFG(",\"whitelist\":[{\"key\":5}]"), "whitelist[0].key: expected a string, got number"},
+        {CFG(",\"default\":[{\"key\":\"k\",\"effect\":\"NoExecute\",\"tolerationSeconds\":\"5\"}]"),
+         "default[0].tolerationSeconds: expected an integer, got string"},
+        {CFG(",\"default\":[\"k=v\"]"), "default[0]: expected a toleration object, got string"},
         {"{\"apiVersion\":\"v9\",\"kind\":\"Configuration\"}",
          "apiVersion: unsupported value \"v9\" (want podtolerationrestriction.admission.k8s.io/v1alpha1 or "
          "podtolerationrestriction.admission.k8s.io/v1)"},

@@ -79,6 +79,39 @@ static void validate_tolerations(kg_arena *ar, const kg_json *ts, const char *pa
     }
 }
 
+/* Strict decoding of a []Toleration: objects with the five known fields of the right JSON types. */
+static bool check_shapes(const char *list, const kg_json *ts, kg_error *err)
+{
+    static const char *const strs[] = {"key", "operator", "value", "effect"};
+    for (size_t i = 0; i < ts->len; i++) {
+        const kg_json *t = kg_json_at(ts, i);
+        if (!kg_json_is(t, KG_JSON_OBJECT))
+            return kg_err_set(err, KG_EINVAL, "%s[%zu]: expected a toleration object, got %s", list, i,
+                              kg_json_type_name((kg_json_type)t->type));
+        for (size_t m = 0; m < t->len; m++) {
+            const char *f = t->u.members[m].key;
+            const kg_json *v = t->u.members[m].val;
+            bool known = false, ok = kg_json_is(v, KG_JSON_NULL);
+            for (int j = 0; j < 4; j++)
+                if (strcmp(f, strs[j]) == 0) {
+                    known = true;
+                    ok = ok || kg_json_is(v, KG_JSON_STRING);
+                }
+            if (strcmp(f, "tolerationSeconds") == 0) {
+                known = true;
+                ok = ok || kg_json_is(v, KG_JSON_INT);
+            }
+            if (!known)
+                return kg_err_set(err, KG_EINVAL, "strict decoding error: unknown field \"%s[%zu].%s\"", list, i, f);
+            if (!ok)
+                return kg_err_set(err, KG_EINVAL, "%s[%zu].%s: expected %s, got %s", list, i, f,
+                                  strcmp(f, "tolerationSeconds") == 0 ? "an integer" : "a string",
+                                  kg_json_type_name((kg_json_type)v->type));
+        }
+    }
+    return true;
+}
+
 static bool parse_config(ptr_state *st, const kg_json *config, kg_error *err)
 {
     if (!config)
@@ -105,6 +138,8 @@ static bool parse_config(ptr_state *st, const kg_json *config, kg_error *err)
         if (!kg_json_is(v, KG_JSON_ARRAY))
             return kg_err_set(err, KG_EINVAL, "%s: expected an array of tolerations, got %s", k,
                               kg_json_type_name((kg_json_type)v->type));
+        if (!check_shapes(k, v, err))
+            return false;
         if (strcmp(k, "default") == 0)
             st->def = kg_json_clone(&st->arena, v);
         else
