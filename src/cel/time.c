@@ -291,6 +291,9 @@ typedef struct tzinfo {
 static pthread_mutex_t tz_mu = PTHREAD_MUTEX_INITIALIZER;
 static tzinfo *tz_cache[64];
 static size_t tz_n;
+/* names that failed to load (ring of 16), so a bad zone name costs no file system access per call */
+static char tz_bad[16][64];
+static size_t tz_bad_next;
 
 static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 static int64_t be64(const unsigned char *p) { return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4)); }
@@ -391,18 +394,38 @@ static bool tz_offset(const char *name, size_t n, int64_t t, int32_t *off)
         *off = 0;
         return true;
     }
-    pthread_mutex_lock(&tz_mu);
+    /* cache hits are lock-free: entries are published with a release store of the count and never change */
     tzinfo *tz = NULL;
+    size_t cached = __atomic_load_n(&tz_n, __ATOMIC_ACQUIRE);
+    for (size_t i = 0; i < cached; i++)
+        if (!strcmp(tz_cache[i]->name, nm)) {
+            tz = tz_cache[i];
+            break;
+        }
+    if (tz)
+        goto found;
+    pthread_mutex_lock(&tz_mu);
     for (size_t i = 0; i < tz_n; i++)
         if (!strcmp(tz_cache[i]->name, nm)) {
             tz = tz_cache[i];
             break;
         }
     if (!tz) {
+        for (size_t i = 0; i < 16; i++)
+            if (!strcmp(tz_bad[i], nm)) {
+                pthread_mutex_unlock(&tz_mu);
+                return false;
+            }
         tz = tz_load(nm);
-        if (tz && tz_n < 64)
-            tz_cache[tz_n++] = tz;
-        else if (tz) {
+        if (!tz) {
+            snprintf(tz_bad[tz_bad_next++ % 16], sizeof tz_bad[0], "%s", nm);
+            pthread_mutex_unlock(&tz_mu);
+            return false;
+        }
+        if (tz && tz_n < 64) {
+            tz_cache[tz_n] = tz;
+            __atomic_store_n(&tz_n, tz_n + 1, __ATOMIC_RELEASE);
+        } else if (tz) {
             /* cache full: keep using but leak-free */
             int32_t o = tz->first_off;
             size_t lo = 0, hi = tz->ntrans;
@@ -425,6 +448,7 @@ static bool tz_offset(const char *name, size_t n, int64_t t, int32_t *off)
         }
     }
     pthread_mutex_unlock(&tz_mu);
+found:
     if (!tz)
         return false;
     size_t lo = 0, hi = tz->ntrans;

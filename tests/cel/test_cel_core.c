@@ -268,6 +268,8 @@ static void test_time(void **state)
     expect_val(f, "timestamp('2009-02-13T23:31:30Z') - timestamp('2009-02-13T23:31:00Z') == duration('30s')", "true");
     expect_val(f, "duration('-1.5h').getMinutes() + int(timestamp('1970-01-01T00:00:10+00:00'))", "-80");
     expect_err(f, "timestamp('9999-12-31T23:59:59Z') + duration('1s')", "timestamp overflow");
+    expect_err(f, "timestamp('2009-02-13T23:31:30Z').getHours('Mars/Olympus')", "unknown time zone Mars/Olympus");
+    expect_err(f, "timestamp('2009-02-13T23:31:30Z').getHours('Mars/Olympus')", "unknown time zone Mars/Olympus");
     expect_err(f, "duration('1x')", "type conversion error from 'string' to 'google.protobuf.Duration'");
     expect_val(f, "type(duration('1s')) == google.protobuf.Duration && type(1) == int && type(type(1)) == type",
                "true");
