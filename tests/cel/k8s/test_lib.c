@@ -451,6 +451,32 @@ static void test_constant_parsing(void **s)
                          2); /* minus the two dyn() calls */
 }
 
+static cel_size_range estimate_of(const char *expr)
+{
+    cel_program *p = NULL;
+    cel_error err;
+    if (!cel_compile(ENV, expr, NULL, &p, &err))
+        fail_msg("compile %s: %s", expr, err.message);
+    cel_size_range r = cel_program_estimate_cost(p, 3 * 1024 * 1024);
+    cel_program_free(p);
+    return r;
+}
+
+/* static estimates come from the same rules (cost.go EstimateCallCost) */
+static void test_estimates(void **s)
+{
+    (void)s;
+    cel_size_range e = estimate_of("authorizer.path('/a').check('get').allowed()");
+    assert_true(e.min >= 350000 && e.max >= 350000);
+    cel_size_range a = estimate_of("isIP('1.2.3.4')");
+    cel_size_range b =
+        estimate_of("isIP('1.2.3.4xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')");
+    assert_int_equal(b.max - a.max, 8 - 1);
+    cel_size_range f1 = estimate_of("'aaaa'.find('a') == 'a'");
+    cel_size_range f2 = estimate_of("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.find('aaaaaaaaa') == 'a'");
+    assert_true(f2.max - f1.max >= 12 - 1);
+}
+
 static void test_jsonpatch(void **s)
 {
     (void)s;
@@ -508,7 +534,8 @@ int main(void)
         cmocka_unit_test(test_ip_cidr),   cmocka_unit_test(test_format),
         cmocka_unit_test(test_semver),    cmocka_unit_test(test_authz),
         cmocka_unit_test(test_versions),  cmocka_unit_test(test_constant_parsing),
-        cmocka_unit_test(test_jsonpatch), cmocka_unit_test(test_costs),
+        cmocka_unit_test(test_estimates), cmocka_unit_test(test_jsonpatch),
+        cmocka_unit_test(test_costs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
