@@ -19,7 +19,8 @@ want_ok() {
 }
 if ! want_ok; then
     npm install --prefix bench --no-save --no-audit --no-fund \
-        @bufbuild/cel@0.6.1 @bufbuild/protobuf@2.17.0 @marcbachmann/cel-js@8.0.0 >/dev/null
+        @bufbuild/cel@0.6.1 @bufbuild/protobuf@2.17.0 @marcbachmann/cel-js@8.0.0 >/dev/null ||
+        { echo "bench/cel: cannot install the npm peers (network?); nothing compared"; exit 1; }
 fi
 
 tmp=$(mktemp -d)
