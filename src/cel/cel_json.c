@@ -21,7 +21,7 @@ static bool jobj_get_str(cel_call_ctx *ctx, const cel_value *m, const char *k, s
     const kg_json *o = m->u.ptr;
     for (uint32_t i = 0; i < o->len; i++) {
         const kg_json_member *mb = &o->u.members[i];
-        if (mb->key_len == kl && memcmp(mb->key, k, kl) == 0) {
+        if (mb->key_len == kl && (kl == 0 || (mb->key[0] == k[0] && memcmp(mb->key, k, kl) == 0))) {
             *out = cel_json_to_value(mb->val);
             return true;
         }

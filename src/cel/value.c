@@ -79,8 +79,17 @@ int cel_utf8_encode(uint32_t cp, char *out)
 
 size_t cel_utf8_len(const char *s, size_t n)
 {
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t c = 0, i = 0;
+    /* ASCII fast path, 8 bytes at a time */
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ull)
+            break;
+        c += 8;
+        i += 8;
+    }
+    for (; i < n; i++)
         if (((unsigned char)s[i] & 0xC0) != 0x80)
             c++;
     return c;
