@@ -70,7 +70,9 @@ typedef struct kg_store_kv {
 /* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing).
  * opts may be NULL for defaults. Returns NULL with err set on failure. */
 kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_options *opts, kg_error *err);
-/* Stop background threads and close. Outstanding watchers must have been closed. NULL is ignored. */
+/* Stop background threads and close. NULL is ignored. Watchers still open are cancelled (their next call returns
+ * KG_WATCH_CLOSED) and must still be closed with kg_store_watch_close, which stays valid after the store is gone;
+ * no other store call may run concurrently with or after kg_store_close. */
 void kg_store_close(kg_store *s);
 
 /* The latest committed revision (what a BOOKMARK event carries when nothing else happened). */

@@ -33,8 +33,9 @@ typedef bool (*kg_history_fn)(void *backend, int64_t after_rev, const char *star
                               kg_store_event **out, int *n, int64_t *last_rev, kg_error *err);
 
 kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_history_fn history, void *backend);
-/* Wakes every watcher (they return KG_WATCH_CLOSED), then frees the ring. Watchers must be closed after. */
+/* Wakes every watcher: from now on they return KG_WATCH_CLOSED and never call the backend again. */
 void kg_watch_hub_shutdown(kg_watch_hub *h);
+/* Drops the store's reference; the hub is freed when the last watcher is closed too. */
 void kg_watch_hub_free(kg_watch_hub *h);
 /* Publish committed events (consecutive revisions, in order); takes over one reference of each. */
 void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n);

@@ -84,6 +84,7 @@ struct kg_watch_hub {
 
     kg_history_fn history;
     void *backend;
+    atomic_int refs; /* the store's reference plus one per open watcher: a watcher may outlive the store */
 };
 
 struct kg_store_watch {
@@ -122,6 +123,7 @@ kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_hi
     h->max_bytes = max_bytes;
     h->history = history;
     h->backend = backend;
+    atomic_init(&h->refs, 1);
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->wl_mu, NULL);
     pthread_condattr_t ca;
@@ -142,7 +144,7 @@ void kg_watch_hub_shutdown(kg_watch_hub *h)
 
 void kg_watch_hub_free(kg_watch_hub *h)
 {
-    if (!h)
+    if (!h || atomic_fetch_sub(&h->refs, 1) != 1)
         return;
     for (int64_t r = h->ring_lo; r <= h->head; r++)
         kg_store_event_release(h->ring[r & h->mask]);
@@ -265,6 +267,7 @@ kg_store_watch *kg_watch_hub_open(kg_watch_hub *h, const char *prefix, int64_t f
     if (h->watchers)
         h->watchers->prev = w;
     h->watchers = w;
+    atomic_fetch_add(&h->refs, 1);
     pthread_mutex_unlock(&h->wl_mu);
     return w;
 }
@@ -323,6 +326,7 @@ void kg_store_watch_close(kg_store_watch *w)
     free(w->prefix);
     free(w->prefix_end);
     free(w);
+    kg_watch_hub_free(h);
 }
 
 int64_t kg_store_watch_progress(kg_store_watch *w)

@@ -1131,6 +1131,24 @@ static void test_list_then_watch_is_consistent(void **state)
     kg_store_watch_close(w);
 }
 
+static void test_watch_outlives_store(void **state)
+{
+    (void)state;
+    kg_store_options o = {.compact_interval_ms = -1};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", 0, &err);
+    create(f->s, "/registry/pods/ns/a", "x");
+    kg_store_close(f->s); /* shutdown order of a server: the store first, the streams after */
+    f->s = NULL;
+    const kg_store_event *ev;
+    assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_CLOSED);
+    kg_store_watch_cancel(w);
+    kg_store_watch_close(w);
+    f->s = open_store(f->dir, &o);
+    fx_free(f);
+}
+
 /* ---- guaranteed update ---- */
 
 static bool incr(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
@@ -1272,6 +1290,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_list_then_watch_is_consistent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_notify, setup, teardown),
+        cmocka_unit_test(test_watch_outlives_store),
         cmocka_unit_test(test_slow_watcher_does_not_block_writers),
         cmocka_unit_test(test_watch_window_byte_budget),
         cmocka_unit_test_setup_teardown(test_guaranteed_update, setup, teardown),
