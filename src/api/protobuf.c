@@ -38,6 +38,7 @@ static bool truncated(pb_ctx *c)
 static bool rd_varint(pb_ctx *c, pb_buf *b, uint64_t *out)
 {
     uint64_t v = 0;
+    *out = 0;
     for (unsigned shift = 0; shift < 70; shift += 7) {
         if (b->p >= b->end)
             return truncated(c);
@@ -106,7 +107,7 @@ static bool skip_group(pb_ctx *c, pb_buf *b, uint32_t num, int depth)
 
 static bool skip_field(pb_ctx *c, pb_buf *b, uint32_t num, unsigned wt, int depth)
 {
-    uint64_t v;
+    uint64_t v = 0;
     pb_buf sub;
     switch (wt) {
     case 0: return rd_varint(c, b, &v);
@@ -122,6 +123,8 @@ static bool skip_field(pb_ctx *c, pb_buf *b, uint32_t num, unsigned wt, int dept
 /* Read the next key into num and wt. Field number 0 is illegal. */
 static bool rd_key(pb_ctx *c, pb_buf *b, const char *msg, uint32_t *num, unsigned *wt)
 {
+    *num = 0;
+    *wt = 0;
     uint64_t key;
     if (!rd_varint(c, b, &key))
         return false;
@@ -584,7 +587,7 @@ static bool wrong_wt(pb_ctx *c, const kg_pb_msg *m, const kg_pb_field *f, unsign
  * value so the caller can drop it. */
 static kg_json *dec_scalar(pb_ctx *c, uint8_t kind, pb_buf *b, bool *zero)
 {
-    uint64_t v;
+    uint64_t v = 0;
     switch (kind) {
     case KG_PB_INT32:
         if (!rd_varint(c, b, &v))
