@@ -19,7 +19,11 @@ const { tests } = require(path.join(here, 'node_modules', '@bufbuild', 'cel-spec
 // the Timestamp/Duration abstract types.
 const WKT = /google\.protobuf\.(?!Timestamp\b|Duration\b)[A-Za-z]+/;
 function classify(orig) {
-  const s = JSON.stringify(orig);
+  // Timestamp and Duration are CEL abstract types: as declared message types or Any-packed values they need no
+  // protobuf runtime.
+  const s = JSON.stringify(orig)
+    .replace(/"messageType":"google\.protobuf\.(Timestamp|Duration)"/g, '"abstractTime":"$1"')
+    .replace(/"@type":"type\.googleapis\.com\/google\.protobuf\.(Timestamp|Duration)"/g, '"packedTime":"$1"');
   if ((orig.container || '').startsWith('cel.expr.conformance')) return 'msg';
   if ((orig.container || '').startsWith('google.protobuf')) return 'wkt';
   if (s.includes('cel.expr.conformance') || /TestAllTypes|NestedTestAllTypes|GlobalEnum|NestedEnum/.test(s)) return 'msg';
