@@ -247,10 +247,30 @@ bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len)
     return r && re2::RE2::FullMatch(re2::StringPiece(text, len), *r);
 }
 
+static bool is_ascii(const char *text, size_t len)
+{
+    const unsigned char *t = reinterpret_cast<const unsigned char *>(text);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, t + i, 8);
+        if (w & UINT64_C(0x8080808080808080))
+            return false;
+    }
+    for (; i < len; i++)
+        if (t[i] & 0x80)
+            return false;
+    return true;
+}
+
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len)
 {
-    if (re->dfa)
+    if (re->dfa && (!re->dfa->needs_ascii() || is_ascii(text, len)))
         return re->dfa->partial_match(text, len);
+    if (re->dfa) {
+        re2::RE2 *r = get_re2(re);
+        return r && re2::RE2::PartialMatch(re2::StringPiece(text, len), *r);
+    }
     return re2::RE2::PartialMatch(re2::StringPiece(text, len), *re->re);
 }
 

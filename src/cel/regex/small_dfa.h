@@ -5,8 +5,9 @@
 // Only a strict ASCII subset is accepted, where byte-wise matching is exactly RE2/Go matching: literals, non-negated
 // classes of ASCII characters and ranges, \d \w \s, escaped punctuation, groups ((...), (?:...), named), | and the
 // quantifiers * + ? {n} {n,} {n,m} (greedy or lazy: for a yes/no answer they are the same), with ^ only as the first
-// and $ only as the last character of the pattern. No '.', no negated classes, no flags, no non-ASCII: such
-// patterns return false from build() and are left to RE2. The automaton is the position (Glushkov) automaton made
+// and $ only as the last character of the pattern. '.' and negated classes are accepted but make the DFA valid for
+// ASCII texts only (RE2 matches them per code point). No flags, no non-ASCII in the pattern: such patterns return
+// false from build() and are left to RE2. The automaton is the position (Glushkov) automaton made
 // deterministic eagerly, limited to 63 positions and 64 states, so matching is one table lookup per byte.
 #ifndef KG_CEL_SMALL_DFA_H
 #define KG_CEL_SMALL_DFA_H
@@ -29,6 +30,7 @@ class SmallDFA
         n_ = len;
         i_ = 0;
         anchor_start_ = anchor_end_ = false;
+        ascii_only_ = false;
         if (n_ > 0 && p_[0] == '^') {
             anchor_start_ = true;
             i_ = 1;
@@ -59,6 +61,9 @@ class SmallDFA
         compute(root);
         return determinize(nodes_[root].first);
     }
+
+    // Whether partial_match is only valid for texts without bytes >= 0x80 (the caller checks and uses RE2 otherwise).
+    bool needs_ascii() const { return ascii_only_; }
 
     // RE2::PartialMatch semantics (search anywhere unless anchored).
     bool partial_match(const char *text, size_t len) const
@@ -109,6 +114,7 @@ class SmallDFA
     const char *p_ = nullptr;
     size_t n_ = 0, i_ = 0;
     bool anchor_start_ = false, anchor_end_ = false, top_level_alt_ = false;
+    bool ascii_only_ = false; // '.' or a negated class: exact only on ASCII texts (RE2 sees code points)
     int depth_ = 0;
     std::vector<Node> nodes_;
     std::vector<Bits256> classes_; // per position
@@ -341,8 +347,11 @@ class SmallDFA
         }
         if (c == '[') {
             i_++;
-            if (i_ < n_ && p_[i_] == '^')
-                return false;
+            bool negate = false;
+            if (i_ < n_ && p_[i_] == '^') {
+                negate = true;
+                i_++;
+            }
             bool firstc = true, first_item = true;
             while (i_ < n_ && (p_[i_] != ']' || firstc)) {
                 firstc = false;
@@ -394,6 +403,19 @@ class SmallDFA
             if (i_ >= n_)
                 return false;
             i_++; // ]
+            if (negate) {
+                Bits256 nb;
+                for (unsigned k = 0; k < 128; k++)
+                    if (!b.has(k))
+                        nb.set(k);
+                b = nb;
+                ascii_only_ = true;
+            }
+        } else if (c == '.') {
+            b.set_range(0, 127);
+            b.w[0] &= ~(uint64_t(1) << '\n');
+            ascii_only_ = true;
+            i_++;
         } else if (c == '\\') {
             if (i_ + 1 >= n_)
                 return false;
@@ -404,8 +426,8 @@ class SmallDFA
                 b.set((unsigned char)e);
             }
             i_ += 2;
-        } else if (c == '.' || c == '^' || c == '$' || c == '*' || c == '+' || c == '?' || c == '{' || c == '}' ||
-                   c == ']' || c == ')' || c == '|') {
+        } else if (c == '^' || c == '$' || c == '*' || c == '+' || c == '?' || c == '{' || c == '}' || c == ']' ||
+                   c == ')' || c == '|') {
             return false;
         } else {
             unsigned char u = (unsigned char)c;
