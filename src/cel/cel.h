@@ -392,7 +392,8 @@ cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size
  * when the name is unknown (then: "no such attribute"). The callback may charge cost with cel_call_add_cost. */
 typedef bool (*cel_resolve_fn)(void *ud, cel_call_ctx *ctx, const char *name, cel_value *out);
 
-/* An activation lives in the given arena; evaluation results are allocated there too. */
+/* An activation lives in the given arena; evaluation results are allocated there too. It can only be used with
+ * programs compiled in the same env (cel_eval reports an error otherwise). */
 cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena);
 /* Bind a variable (declared or not). */
 void cel_activation_set(cel_activation *act, const char *name, cel_value v);

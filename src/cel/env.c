@@ -676,6 +676,13 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     compr_frame stackv[24];
     ctx.vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame));
     ctx.capvars = nv;
+    if (act->env != p->env) {
+        /* slots are per environment: an activation of another env would bind the wrong variables */
+        *result = cel_err(&ctx, "activation belongs to a different environment than the program");
+        if (cost)
+            *cost = 0;
+        return CEL_EVAL_ERROR;
+    }
     jmp_buf jb;
     ctx.jb = &jb;
     if (setjmp(jb)) {
