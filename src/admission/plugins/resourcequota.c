@@ -1,0 +1,910 @@
+/* ResourceQuota admission plugin (k8s.io/apiserver pkg/admission/plugin/resourcequota): configuration, the
+ * per-request check (CheckRequest), charging status.used with conflict retries, and the quota controller's usage
+ * recalculation. See resourcequota.h. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admission/plugins/plugin_util.h"
+#define KG_RESOURCEQUOTA_INTERNAL
+#include "admission/plugins/resourcequota.h"
+#include "meta/status.h"
+
+#define LIVE_TTL_NS (30LL * 1000000000LL)
+#define LIVE_SLOTS 4096u
+#define STRIPES 64u
+#define MAX_RETRIES 3
+
+/* ---- configuration ---- */
+
+typedef struct rq_limited {
+    const char *group, *resource;
+    const char **contains;
+    size_t ncontains;
+    rq_scope *scopes;
+    size_t nscopes;
+} rq_limited;
+
+typedef struct live_slot {
+    char *ns;
+    char *items;
+    int64_t expiry;
+} live_slot;
+
+typedef struct rq_state {
+    kg_arena arena; /* configuration */
+    rq_limited *lim;
+    size_t nlim;
+    pthread_mutex_t ns_locks[STRIPES];
+    pthread_mutex_t cache_locks[STRIPES];
+    live_slot slots[LIVE_SLOTS];
+} rq_state;
+
+static const char *json_type_go(const kg_json *v)
+{
+    switch (v->type) {
+    case KG_JSON_STRING:
+        return "string";
+    case KG_JSON_INT:
+    case KG_JSON_NUMBER:
+        return "number";
+    case KG_JSON_BOOL:
+        return "bool";
+    case KG_JSON_ARRAY:
+        return "array";
+    case KG_JSON_OBJECT:
+        return "object";
+    default:
+        return "null";
+    }
+}
+
+/* encoding/json's UnmarshalTypeError text. */
+static bool type_error(kg_error *err, const kg_json *v, const char *field, const char *gotype)
+{
+    return kg_err_set(err, KG_EINVAL, "json: cannot unmarshal %s into Go struct field %s of type %s",
+                      json_type_go(v), field, gotype);
+}
+
+static bool opt_string(const kg_json *obj, const char *key, const char *field, const char **out, kg_error *err)
+{
+    const kg_json *v = kg_json_get(obj, key);
+    *out = "";
+    if (!v || kg_json_is(v, KG_JSON_NULL))
+        return true;
+    if (!kg_json_is(v, KG_JSON_STRING))
+        return type_error(err, v, field, "string");
+    *out = v->u.s;
+    return true;
+}
+
+static bool string_array(kg_arena *ar, const kg_json *v, const char *field, const char ***out, size_t *n,
+                         kg_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (!v || kg_json_is(v, KG_JSON_NULL))
+        return true;
+    if (!kg_json_is(v, KG_JSON_ARRAY))
+        return type_error(err, v, field, "[]string");
+    *out = kg_arena_alloc(ar, (v->len + 1) * sizeof **out);
+    for (size_t i = 0; i < v->len; i++) {
+        const kg_json *s = kg_json_at(v, i);
+        if (!kg_json_is(s, KG_JSON_STRING))
+            return type_error(err, s, field, "string");
+        (*out)[i] = s->u.s;
+    }
+    *n = v->len;
+    return true;
+}
+
+/* A ScopedResourceSelectorRequirement JSON object. */
+static bool scope_from_json(kg_arena *ar, const kg_json *v, const char *field, rq_scope *out, kg_error *err)
+{
+    *out = (rq_scope){0};
+    if (!kg_json_is(v, KG_JSON_OBJECT))
+        return type_error(err, v, field, "v1.ScopedResourceSelectorRequirement");
+    char f[256];
+    snprintf(f, sizeof f, "%s.scopeName", field);
+    if (!opt_string(v, "scopeName", f, &out->name, err))
+        return false;
+    snprintf(f, sizeof f, "%s.operator", field);
+    if (!opt_string(v, "operator", f, &out->op, err))
+        return false;
+    snprintf(f, sizeof f, "%s.values", field);
+    return string_array(ar, kg_json_get(v, "values"), f, &out->values, &out->nvalues, err);
+}
+
+static bool parse_config(rq_state *st, const kg_json *cfg, kg_error *err)
+{
+    kg_arena *ar = &st->arena;
+    if (!kg_json_is(cfg, KG_JSON_OBJECT))
+        return kg_err_set(err, KG_EINVAL, "invalid resource quota configuration: expected an object");
+    const char *av = kg_json_get_str(cfg, "apiVersion"), *kind = kg_json_get_str(cfg, "kind");
+    if (!av || !av[0] || !kind || !kind[0])
+        return kg_err_set(err, KG_EINVAL, "Object 'Kind' is missing in resource quota configuration");
+    bool v1 = strcmp(av, "apiserver.config.k8s.io/v1") == 0 || strcmp(av, "apiserver.config.k8s.io/v1alpha1") == 0 ||
+              strcmp(av, "apiserver.config.k8s.io/v1beta1") == 0;
+    bool legacy = strcmp(av, "resourcequota.admission.k8s.io/v1beta1") == 0 ||
+                  strcmp(av, "resourcequota.admission.k8s.io/v1alpha1") == 0;
+    if (!(v1 && strcmp(kind, "ResourceQuotaConfiguration") == 0) && !(legacy && strcmp(kind, "Configuration") == 0))
+        return kg_err_set(err, KG_EINVAL, "no kind \"%s\" is registered for version \"%s\"", kind, av);
+    const char *sname = v1 ? "ResourceQuotaConfiguration" : "Configuration";
+    const kg_json *lr = kg_json_get(cfg, "limitedResources");
+    if (!lr || kg_json_is(lr, KG_JSON_NULL))
+        return true;
+    if (!kg_json_is(lr, KG_JSON_ARRAY)) {
+        char f[128];
+        snprintf(f, sizeof f, "%s.limitedResources", sname);
+        return type_error(err, lr, f, "[]v1.LimitedResource");
+    }
+    st->lim = kg_arena_alloc(ar, (lr->len + 1) * sizeof *st->lim);
+    st->nlim = lr->len;
+    const char *missing[64];
+    size_t nmissing = 0;
+    for (size_t i = 0; i < lr->len; i++) {
+        const kg_json *item = kg_json_at(lr, i);
+        rq_limited *l = &st->lim[i];
+        *l = (rq_limited){0};
+        char f[256];
+        if (!kg_json_is(item, KG_JSON_OBJECT)) {
+            snprintf(f, sizeof f, "%s.limitedResources", sname);
+            return type_error(err, item, f, "v1.LimitedResource");
+        }
+        snprintf(f, sizeof f, "LimitedResource.limitedResources.apiGroup");
+        if (!opt_string(item, "apiGroup", f, &l->group, err))
+            return false;
+        snprintf(f, sizeof f, "LimitedResource.limitedResources.resource");
+        if (!opt_string(item, "resource", f, &l->resource, err))
+            return false;
+        snprintf(f, sizeof f, "LimitedResource.limitedResources.matchContains");
+        if (!string_array(ar, kg_json_get(item, "matchContains"), f, &l->contains, &l->ncontains, err))
+            return false;
+        const kg_json *ms = kg_json_get(item, "matchScopes");
+        if (ms && !kg_json_is(ms, KG_JSON_NULL)) {
+            if (!kg_json_is(ms, KG_JSON_ARRAY))
+                return type_error(err, ms, "LimitedResource.limitedResources.matchScopes",
+                                  "[]v1.ScopedResourceSelectorRequirement");
+            l->scopes = kg_arena_alloc(ar, (ms->len + 1) * sizeof *l->scopes);
+            l->nscopes = ms->len;
+            for (size_t j = 0; j < ms->len; j++)
+                if (!scope_from_json(ar, kg_json_at(ms, j), "LimitedResource.limitedResources.matchScopes",
+                                     &l->scopes[j], err))
+                    return false;
+        }
+        if (!l->resource[0] && nmissing < 64)
+            missing[nmissing++] = kg_arena_sprintf(ar, "limitedResources[%zu].resource: Required value", i);
+    }
+    if (nmissing) {
+        char *agg = kg_errors_aggregate(ar, missing, nmissing);
+        return kg_err_set(err, KG_EINVAL, "%s", agg);
+    }
+    return true;
+}
+
+static void destroy(void *state);
+
+static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
+{
+    (void)svc;
+    rq_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return kg_err_set(err, KG_EINTERNAL, "out of memory");
+    kg_arena_init(&st->arena, 0);
+    for (unsigned i = 0; i < STRIPES; i++) {
+        pthread_mutex_init(&st->ns_locks[i], NULL);
+        pthread_mutex_init(&st->cache_locks[i], NULL);
+    }
+    if (config && !kg_json_is(config, KG_JSON_NULL) && !parse_config(st, config, err)) {
+        destroy(st); /* the chain drops the state of a failed init */
+        return false;
+    }
+    *state = st;
+    return true;
+}
+
+static void destroy(void *state)
+{
+    rq_state *st = state;
+    if (!st)
+        return;
+    for (unsigned i = 0; i < LIVE_SLOTS; i++) {
+        free(st->slots[i].ns);
+        free(st->slots[i].items);
+    }
+    for (unsigned i = 0; i < STRIPES; i++) {
+        pthread_mutex_destroy(&st->ns_locks[i]);
+        pthread_mutex_destroy(&st->cache_locks[i]);
+    }
+    kg_arena_free(&st->arena);
+    free(st);
+}
+
+/* ---- quota lookup (cache, else a live list remembered for 30 s) ---- */
+
+static uint32_t ns_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static kg_json *live_cache_get(rq_state *st, kg_arena *ar, const char *ns, int64_t now)
+{
+    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
+    char *text = NULL;
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->slots[slot];
+    if (s->ns && strcmp(s->ns, ns) == 0 && now < s->expiry)
+        text = kg_arena_strdup(ar, s->items);
+    pthread_mutex_unlock(lk);
+    if (!text)
+        return NULL;
+    kg_error e = {0};
+    return kg_json_parse(ar, text, strlen(text), &e);
+}
+
+static void live_cache_put(rq_state *st, const char *ns, const char *text, int64_t expiry)
+{
+    char *n = strdup(ns), *t = strdup(text);
+    if (!n || !t) {
+        free(n);
+        free(t);
+        return;
+    }
+    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->slots[slot];
+    char *old_ns = s->ns, *old_items = s->items;
+    s->ns = n;
+    s->items = t;
+    s->expiry = expiry;
+    pthread_mutex_unlock(lk);
+    free(old_ns);
+    free(old_items);
+}
+
+static void live_cache_drop(rq_state *st, const char *ns)
+{
+    uint32_t slot = ns_hash(ns) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->slots[slot];
+    if (s->ns && strcmp(s->ns, ns) == 0)
+        s->expiry = 0;
+    pthread_mutex_unlock(lk);
+}
+
+static kg_json *get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns,
+                           kg_error *err)
+{
+    kg_json *items = kg_admission_list(svc, ar, "resourcequotas", ns, 0, err);
+    if (!items || items->len)
+        return items;
+    int64_t now = kg_admission_now_ns(svc);
+    kg_json *cached = live_cache_get(st, ar, ns, now);
+    if (cached)
+        return cached;
+    kg_err_clear(err);
+    items = kg_admission_list(svc, ar, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
+    if (!items)
+        return NULL;
+    live_cache_put(st, ns, kg_json_to_string(ar, items, 0, NULL), now + LIVE_TTL_NS);
+    return items;
+}
+
+/* ---- the check ---- */
+
+/* upstream's ignored group-resources */
+static bool ignored(const char *group, const char *resource)
+{
+    if (!group[0])
+        return strcmp(resource, "bindings") == 0 || strcmp(resource, "componentstatuses") == 0 ||
+               strcmp(resource, "events") == 0;
+    if (strcmp(group, "authentication.k8s.io") == 0)
+        return strcmp(resource, "tokenreviews") == 0 || strcmp(resource, "selfsubjectreviews") == 0;
+    if (strcmp(group, "authorization.k8s.io") == 0)
+        return strcmp(resource, "subjectaccessreviews") == 0 || strcmp(resource, "selfsubjectaccessreviews") == 0 ||
+               strcmp(resource, "localsubjectaccessreviews") == 0 ||
+               strcmp(resource, "selfsubjectrulesreviews") == 0;
+    if (strcmp(group, "events.k8s.io") == 0)
+        return strcmp(resource, "events") == 0;
+    return false;
+}
+
+bool kg_quota_resource_tracked(const char *group, const char *resource)
+{
+    return !ignored(group ? group : "", resource);
+}
+
+static rq_env env_of(const kg_admission_services *svc)
+{
+    return (rq_env){kg_admission_feature(svc, "InPlacePodVerticalScaling"),
+                    kg_admission_feature(svc, "PodLevelResources"),
+                    kg_admission_feature(svc, "RecoverVolumeExpansionFailure"), kg_admission_now_ns(svc)};
+}
+
+/* getScopeSelectorsFromQuota: spec.scopes as Exists, then spec.scopeSelector.matchExpressions. */
+static size_t quota_scopes(kg_arena *ar, const kg_json *q, rq_scope **out)
+{
+    const kg_json *sc = kg_json_path(q, "spec.scopes");
+    const kg_json *me = kg_json_path(q, "spec.scopeSelector.matchExpressions");
+    size_t n = (kg_json_is(sc, KG_JSON_ARRAY) ? sc->len : 0) + (kg_json_is(me, KG_JSON_ARRAY) ? me->len : 0);
+    rq_scope *s = kg_arena_alloc(ar, (n + 1) * sizeof *s);
+    size_t k = 0;
+    for (size_t i = 0; kg_json_is(sc, KG_JSON_ARRAY) && i < sc->len; i++)
+        if (kg_json_is(kg_json_at(sc, i), KG_JSON_STRING))
+            s[k++] = (rq_scope){kg_json_at(sc, i)->u.s, "Exists", NULL, 0};
+    for (size_t i = 0; kg_json_is(me, KG_JSON_ARRAY) && i < me->len; i++) {
+        kg_error e = {0};
+        if (scope_from_json(ar, kg_json_at(me, i), "matchExpressions", &s[k], &e))
+            k++;
+    }
+    *out = s;
+    return k;
+}
+
+/* hard resource names the evaluator tracks */
+static size_t matching_hard(kg_arena *ar, const rq_evaluator *ev, const rq_list *hard, const char ***out)
+{
+    const char **r = kg_arena_alloc(ar, (hard->n + 1) * sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; i < hard->n; i++)
+        if (rq_matching_resource(ev, hard->e[i].name))
+            r[n++] = hard->e[i].name;
+    *out = r;
+    return n;
+}
+
+/* generic.Matches: at least one tracked hard resource and every scope matching. -1 on a scope error. */
+static int quota_matches(kg_arena *ar, const rq_evaluator *ev, const rq_scope *sc, size_t nsc, size_t nmatching,
+                         const kg_json *obj, const rq_env *env, const char **errmsg)
+{
+    bool all = true;
+    for (size_t i = 0; i < nsc; i++) {
+        int m = rq_match_scope(ar, ev, &sc[i], obj, env, errmsg);
+        if (m < 0)
+            return -1;
+        all = all && m;
+    }
+    return nmatching > 0 && all;
+}
+
+typedef struct rq_quota {
+    kg_json *obj; /* the quota object (request arena copy) */
+    const char *name;
+    rq_list hard, used;
+    bool changed;
+} rq_quota;
+
+static void load_quota(kg_arena *ar, kg_json *obj, rq_quota *q)
+{
+    *q = (rq_quota){0};
+    q->obj = obj;
+    q->name = kg_json_path_str(obj, "metadata.name");
+    if (!q->name)
+        q->name = "";
+    rq_from_json(ar, kg_json_path(obj, "status.hard"), &q->hard);
+    rq_from_json(ar, kg_json_path(obj, "status.used"), &q->used);
+}
+
+/* CheckRequest over quotas[0..n): on success the quotas whose usage must grow are marked changed with their new
+ * used. Returns a rejection or NULL. */
+static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, const rq_evaluator *ev,
+                                rq_quota *quotas, size_t n, const rq_env *env)
+{
+    kg_arena *ar = a->arena;
+    const kg_json *obj = a->object;
+
+    /* limited scopes (getMatchedLimitedScopes: every configured entry, whatever its resource) */
+    rq_scope *lscopes = NULL;
+    size_t nlscopes = 0, caplscopes = 0;
+    for (size_t i = 0; i < st->nlim; i++)
+        for (size_t j = 0; j < st->lim[i].nscopes; j++) {
+            const char *em = NULL;
+            int m = rq_match_scope(ar, ev, &st->lim[i].scopes[j], obj, env, &em);
+            if (m < 0)
+                return NULL; /* upstream: a matching error here lets the request through */
+            if (!m)
+                continue;
+            if (nlscopes == caplscopes) {
+                caplscopes = caplscopes ? caplscopes * 2 : 4;
+                rq_scope *ns = kg_arena_alloc(ar, caplscopes * sizeof *ns);
+                if (nlscopes)
+                    memcpy(ns, lscopes, nlscopes * sizeof *ns);
+                lscopes = ns;
+            }
+            lscopes[nlscopes++] = st->lim[i].scopes[j];
+        }
+
+    /* resource names that must be covered by some quota */
+    const char **limited_names = NULL;
+    size_t nlimited = 0;
+    bool have_limited_res = false;
+    for (size_t i = 0; i < st->nlim; i++)
+        if (strcmp(st->lim[i].group, ev->group) == 0 && strcmp(st->lim[i].resource, ev->resource) == 0)
+            have_limited_res = true;
+    if (have_limited_res) {
+        rq_list u;
+        rq_usage(ar, ev, obj, env, &u);
+        limited_names = kg_arena_alloc(ar, (u.n + 1) * sizeof *limited_names);
+        for (size_t k = 0; k < u.n; k++) {
+            if (kg_quantity_sign(&u.e[k].q) <= 0)
+                continue;
+            bool hit = false;
+            for (size_t i = 0; i < st->nlim && !hit; i++) {
+                const rq_limited *l = &st->lim[i];
+                if (strcmp(l->group, ev->group) != 0 || strcmp(l->resource, ev->resource) != 0)
+                    continue;
+                for (size_t c = 0; c < l->ncontains && !hit; c++)
+                    hit = strstr(u.e[k].name, l->contains[c]) != NULL;
+            }
+            if (hit)
+                limited_names[nlimited++] = u.e[k].name;
+        }
+    }
+
+    /* the quotas that matter */
+    bool *interesting = kg_arena_alloc(ar, (n + 1) * sizeof *interesting);
+    size_t ninteresting = 0;
+    const char **restricted = NULL;
+    size_t nrestricted = 0, caprestricted = 0;
+    rq_scope *qscopes_matched = NULL;
+    size_t nqsm = 0, capqsm = 0;
+    for (size_t i = 0; i < n; i++) {
+        rq_quota *q = &quotas[i];
+        interesting[i] = false;
+        rq_scope *sc;
+        size_t nsc = quota_scopes(ar, q->obj, &sc);
+        for (size_t j = 0; j < nsc; j++) {
+            const char *em = NULL;
+            int m = rq_match_scope(ar, ev, &sc[j], obj, env, &em);
+            if (m < 0)
+                return kg_admission_forbidden(a, "error matching scopes of quota %s, err: error on matching scope %s: %s",
+                                              q->name, rq_scope_string(ar, &sc[j]), em);
+            if (!m)
+                continue;
+            if (nqsm == capqsm) {
+                capqsm = capqsm ? capqsm * 2 : 4;
+                rq_scope *nn = kg_arena_alloc(ar, capqsm * sizeof *nn);
+                if (nqsm)
+                    memcpy(nn, qscopes_matched, nqsm * sizeof *nn);
+                qscopes_matched = nn;
+            }
+            qscopes_matched[nqsm++] = sc[j];
+        }
+        const char **mh;
+        size_t nmh = matching_hard(ar, ev, &q->hard, &mh);
+        const char *em = NULL;
+        int m = quota_matches(ar, ev, sc, nsc, nmh, obj, env, &em);
+        if (m < 0)
+            return kg_admission_pu_plain(ar, "%s", em);
+        if (!m)
+            continue;
+        const char *cerr = rq_constraints(ar, ev, mh, nmh, obj, env);
+        if (cerr)
+            return kg_admission_forbidden(a, "failed quota: %s: %s", q->name, cerr);
+        for (size_t k = 0; k < nmh; k++)
+            if (!rq_find(&q->used, mh[k]))
+                return kg_admission_forbidden(a, "status unknown for quota: %s, resources: %s", q->name,
+                                              rq_pretty_names(ar, mh, nmh));
+        interesting[i] = true;
+        ninteresting++;
+        if (nrestricted + nmh > caprestricted) {
+            caprestricted = (nrestricted + nmh) * 2;
+            const char **nr = kg_arena_alloc(ar, caprestricted * sizeof *nr);
+            if (nrestricted)
+                memcpy(nr, restricted, nrestricted * sizeof *nr);
+            restricted = nr;
+        }
+        memcpy(restricted + nrestricted, mh, nmh * sizeof *mh);
+        nrestricted += nmh;
+    }
+
+    if (!ninteresting && !nlimited && !nlscopes)
+        return NULL;
+
+    rq_list delta;
+    rq_usage(ar, ev, obj, env, &delta);
+    {
+        const char **neg = kg_arena_alloc(ar, (delta.n + 1) * sizeof *neg);
+        size_t nneg = 0;
+        for (size_t k = 0; k < delta.n; k++)
+            if (kg_quantity_sign(&delta.e[k].q) < 0)
+                neg[nneg++] = delta.e[k].name;
+        if (nneg)
+            return kg_admission_forbidden(a, "quota usage is negative for resource(s): %s",
+                                          rq_pretty_names(ar, neg, nneg));
+    }
+    if (a->operation == KG_ADMISSION_UPDATE) {
+        if (!a->old_object)
+            return kg_admission_forbidden(a, "unable to get previous usage since prior version of object was not "
+                                             "found");
+        const char *rv = kg_json_path_str(a->old_object, "metadata.resourceVersion");
+        if (rv && rv[0]) {
+            rq_list prev;
+            rq_usage(ar, ev, a->old_object, env, &prev);
+            bool allow_negative = env->ippvs && ev->kind == RQ_EV_POD;
+            for (size_t k = 0; k < delta.n; k++) {
+                rq_entry *p = rq_find(&prev, delta.e[k].name);
+                if (p)
+                    kg_quantity_sub(&delta.e[k].q, &p->q);
+                if (!allow_negative && kg_quantity_sign(&delta.e[k].q) < 0)
+                    delta.e[k].q = kg_quantity_zero();
+            }
+            if (allow_negative)
+                for (size_t k = 0; k < prev.n; k++)
+                    if (!rq_find(&delta, prev.e[k].name)) {
+                        kg_quantity nq = prev.e[k].q;
+                        kg_quantity_neg(&nq);
+                        rq_set(ar, &delta, prev.e[k].name, &nq);
+                    }
+        }
+    }
+    /* RemoveZeros */
+    size_t w = 0;
+    for (size_t k = 0; k < delta.n; k++)
+        if (!kg_quantity_is_zero(&delta.e[k].q))
+            delta.e[w++] = delta.e[k];
+    delta.n = w;
+    if (!delta.n)
+        return NULL;
+
+    /* limitedResources coverage */
+    {
+        const char **unc = kg_arena_alloc(ar, (nlimited + 1) * sizeof *unc);
+        size_t nunc = 0;
+        for (size_t k = 0; k < nlimited; k++) {
+            bool cov = false;
+            for (size_t r = 0; r < nrestricted && !cov; r++)
+                cov = strcmp(restricted[r], limited_names[k]) == 0;
+            if (!cov)
+                unc[nunc++] = limited_names[k];
+        }
+        if (nunc)
+            return kg_admission_forbidden(a, "insufficient quota to consume: %s", rq_pretty_names(ar, unc, nunc));
+    }
+    {
+        kg_buf b = KG_BUF_INIT;
+        size_t nunc = 0;
+        for (size_t k = 0; k < nlscopes; k++) {
+            bool cov = false;
+            for (size_t j = 0; j < nqsm && !cov; j++)
+                cov = strcmp(qscopes_matched[j].name, lscopes[k].name) == 0;
+            if (cov)
+                continue;
+            kg_buf_puts(&b, nunc++ ? " " : "[");
+            kg_buf_puts(&b, rq_scope_string(ar, &lscopes[k]));
+        }
+        if (nunc) {
+            kg_buf_putc(&b, ']');
+            kg_status *s = kg_admission_pu_plain(ar, "insufficient quota to match these scopes: %s", kg_buf_cstr(&b));
+            kg_buf_free(&b);
+            return s;
+        }
+        kg_buf_free(&b);
+    }
+
+    bool status_sub = strcmp(a->subresource, "status") == 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!interesting[i])
+            continue;
+        rq_quota *q = &quotas[i];
+        rq_list requested = {0};
+        for (size_t k = 0; k < delta.n; k++)
+            if (rq_find(&q->hard, delta.e[k].name))
+                rq_set(ar, &requested, delta.e[k].name, &delta.e[k].q);
+        if (!requested.n)
+            continue;
+        rq_list nused = {0};
+        rq_add(ar, &nused, &q->used);
+        rq_add(ar, &nused, &requested);
+        if (!status_sub) {
+            rq_list freq = {0}, fused = {0}, fhard = {0};
+            for (size_t k = 0; k < requested.n; k++) {
+                const char *name = requested.e[k].name;
+                rq_entry *nu = rq_find(&nused, name), *h = rq_find(&q->hard, name);
+                if (!h || kg_quantity_cmp(&nu->q, &h->q) <= 0)
+                    continue;
+                rq_set(ar, &freq, name, &requested.e[k].q);
+                rq_entry *u = rq_find(&q->used, name);
+                if (u)
+                    rq_set(ar, &fused, name, &u->q);
+                rq_set(ar, &fhard, name, &h->q);
+            }
+            if (freq.n)
+                return kg_admission_forbidden(a, "exceeded quota: %s, requested: %s, used: %s, limited: %s", q->name,
+                                              rq_pretty(ar, &freq), rq_pretty(ar, &fused), rq_pretty(ar, &fhard));
+        }
+        /* quota.Equals(old used, new used) */
+        bool same = nused.n == q->used.n;
+        for (size_t k = 0; same && k < nused.n; k++) {
+            rq_entry *o = rq_find(&q->used, nused.e[k].name);
+            same = o && kg_quantity_cmp(&o->q, &nused.e[k].q) == 0;
+        }
+        if (!same) {
+            q->used = nused;
+            q->changed = true;
+        }
+    }
+    return NULL;
+}
+
+static kg_status *update_error(kg_arena *ar, const char *name, const kg_error *e)
+{
+    if (e->code == KG_ECONFLICT)
+        return kg_status_conflict(ar, KG_GR("", "resourcequotas"), name, NULL);
+    return kg_status_from_error(ar, e);
+}
+
+static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    rq_state *st = state;
+    if (!a->ns[0])
+        return NULL;
+    if (a->operation == KG_ADMISSION_CREATE && kg_admission_is_namespace_kind(a))
+        return NULL;
+    if (ignored(a->resource.group, a->resource.resource))
+        return NULL;
+    kg_arena *ar = a->arena;
+    rq_evaluator ev;
+    rq_evaluator_for(ar, a->resource.group, a->resource.resource, &ev);
+    if (!rq_evaluator_handles(&ev, a->operation, a->subresource) || !kg_json_is(a->object, KG_JSON_OBJECT))
+        return NULL;
+
+    kg_error e = {0};
+    kg_json *items = get_quotas(st, svc, ar, a->ns, &e);
+    if (!items)
+        return kg_status_internal(ar, kg_arena_sprintf(ar, "error resolving quota: %s", e.msg));
+    if (!items->len && !st->nlim)
+        return NULL;
+
+    rq_env env = env_of(svc);
+    size_t n = items->len;
+    rq_quota *quotas = kg_arena_alloc(ar, (n + 1) * sizeof *quotas);
+    for (size_t i = 0; i < n; i++)
+        load_quota(ar, kg_json_at(items, i), &quotas[i]);
+
+    pthread_mutex_t *lk = NULL;
+    if (!a->dry_run) {
+        lk = &st->ns_locks[ns_hash(a->ns) % STRIPES];
+        pthread_mutex_lock(lk);
+    }
+    kg_status *result = NULL;
+    for (int attempt = 0;; attempt++) {
+        result = check_request(st, a, &ev, quotas, n, &env);
+        if (result || a->dry_run)
+            break;
+        /* persist the changed quotas; collect the failed ones */
+        size_t nfailed = 0;
+        kg_error last = {0};
+        const char *last_name = "";
+        for (size_t i = 0; i < n; i++) {
+            if (!quotas[i].changed)
+                continue;
+            kg_json *upd = kg_json_clone(ar, quotas[i].obj);
+            kg_json *status = kg_json_get_or_add_object(ar, upd, "status");
+            kg_json_set(ar, status, "used", rq_to_json(ar, &quotas[i].used));
+            kg_error ue = {0};
+            if (svc->update && svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue)) {
+                live_cache_drop(st, a->ns);
+                continue;
+            }
+            if (!svc->update)
+                kg_err_set(&ue, KG_EUNSUPPORTED, "quota status cannot be written");
+            last = ue;
+            last_name = quotas[i].name;
+            quotas[nfailed++] = quotas[i]; /* keep the failed ones in front */
+        }
+        if (!nfailed)
+            break;
+        if (attempt >= MAX_RETRIES || last.code != KG_ECONFLICT) {
+            result = update_error(ar, last_name, &last);
+            break;
+        }
+        /* re-read the failed quotas and check the request again against them only */
+        size_t m = 0;
+        for (size_t i = 0; i < nfailed; i++) {
+            kg_error ge = {0};
+            kg_json *fresh = kg_admission_get(svc, ar, "resourcequotas", a->ns, quotas[i].name, KG_ADMISSION_GET_LIVE,
+                                              &ge);
+            if (fresh)
+                load_quota(ar, fresh, &quotas[m++]);
+        }
+        n = m;
+        if (!n)
+            break;
+    }
+    if (lk)
+        pthread_mutex_unlock(lk);
+    return result;
+}
+
+const kg_admission_plugin kg_admission_plugin_resource_quota = {
+    .name = "ResourceQuota",
+    .handles = KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE,
+    .init = init,
+    .validate = validate,
+    .destroy = destroy,
+};
+
+/* ---- quota controller ---- */
+
+/* Split "count/<resource>[.<group>]" (the resource is everything before the first dot). */
+static bool count_target(kg_arena *ar, const char *name, const char **group, const char **resource)
+{
+    if (strncmp(name, "count/", 6) != 0 || !name[6])
+        return false;
+    const char *r = name + 6;
+    const char *dot = strchr(r, '.');
+    if (dot) {
+        *resource = kg_arena_strdup(ar, r);
+        ((char *)*resource)[dot - r] = 0;
+        *group = dot + 1;
+    } else {
+        *resource = r;
+        *group = "";
+    }
+    return true;
+}
+
+/* generic.CalculateUsageStats for one evaluator over the namespace's objects. */
+static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq_evaluator *ev, const char *ns,
+                        const rq_scope *sc, size_t nsc, const char **resources, size_t nres, unsigned flags,
+                        const rq_env *env, rq_list *out, kg_error *err)
+{
+    *out = (rq_list){0};
+    for (size_t i = 0; i < nres; i++) {
+        kg_quantity z = kg_quantity_zero();
+        rq_set(ar, out, resources[i], &z);
+    }
+    kg_json *items = kg_admission_list(svc, ar, ev->resource, ns, flags, err);
+    if (!items)
+        return false;
+    for (size_t i = 0; i < items->len; i++) {
+        const kg_json *obj = kg_json_at(items, i);
+        bool match = true;
+        for (size_t j = 0; j < nsc && match; j++) {
+            const char *em = NULL;
+            match = rq_match_scope(ar, ev, &sc[j], obj, env, &em) == 1;
+        }
+        if (!match)
+            continue;
+        rq_list u;
+        rq_usage(ar, ev, obj, env, &u);
+        rq_add(ar, out, &u);
+    }
+    return true;
+}
+
+bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const kg_json *quota, unsigned list_flags,
+                          kg_json **new_status, bool *changed, kg_error *err)
+{
+    const char *ns = kg_json_path_str(quota, "metadata.namespace");
+    if (!ns)
+        ns = "";
+    rq_env env = env_of(svc);
+    rq_list hard, used = {0}, prev_used;
+    rq_from_json(a, kg_json_path(quota, "spec.hard"), &hard);
+    rq_from_json(a, kg_json_path(quota, "status.used"), &prev_used);
+    rq_scope *sc;
+    size_t nsc = quota_scopes(a, quota, &sc);
+
+    /* the evaluators the hard resources need: pods, services, PVCs, and one count evaluator per other resource */
+    rq_evaluator evs[64];
+    size_t nevs = 0;
+    static const char *const builtin[] = {"pods", "services", "persistentvolumeclaims"};
+    for (size_t i = 0; i < 3; i++)
+        rq_evaluator_for(a, "", builtin[i], &evs[nevs++]);
+    for (size_t i = 0; i < hard.n && nevs < 64; i++) {
+        const char *g, *r;
+        bool legacy = strcmp(hard.e[i].name, "configmaps") == 0 || strcmp(hard.e[i].name, "secrets") == 0 ||
+                      strcmp(hard.e[i].name, "resourcequotas") == 0 ||
+                      strcmp(hard.e[i].name, "replicationcontrollers") == 0;
+        if (legacy) {
+            g = "";
+            r = hard.e[i].name;
+        } else if (!count_target(a, hard.e[i].name, &g, &r)) {
+            continue;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < nevs && !dup; j++)
+            dup = strcmp(evs[j].group, g) == 0 && strcmp(evs[j].resource, r) == 0;
+        if (!dup && !ignored(g, r))
+            rq_evaluator_for(a, g, r, &evs[nevs++]);
+    }
+
+    rq_list computed = {0};
+    for (size_t i = 0; i < nevs; i++) {
+        const char **mh;
+        size_t nmh = matching_hard(a, &evs[i], &hard, &mh);
+        if (!nmh)
+            continue;
+        rq_list stats;
+        if (!usage_stats(a, svc, &evs[i], ns, sc, nsc, mh, nmh, list_flags, &env, &stats, err))
+            return false;
+        /* mask to this evaluator's hard resources */
+        for (size_t k = 0; k < nmh; k++) {
+            rq_entry *s = rq_find(&stats, mh[k]);
+            rq_entry *c = rq_find(&computed, mh[k]);
+            if (c)
+                kg_quantity_add(&c->q, &s->q);
+            else
+                rq_set(a, &computed, mh[k], &s->q);
+        }
+    }
+    /* used = previous used masked to hard, overwritten by the computed usage */
+    for (size_t i = 0; i < hard.n; i++) {
+        rq_entry *c = rq_find(&computed, hard.e[i].name), *p = rq_find(&prev_used, hard.e[i].name);
+        if (c)
+            rq_set(a, &used, hard.e[i].name, &c->q);
+        else if (p)
+            rq_set(a, &used, hard.e[i].name, &p->q);
+    }
+    kg_json *status = kg_json_new_object(a);
+    kg_json_set(a, status, "hard", rq_to_json(a, &hard));
+    kg_json_set(a, status, "used", rq_to_json(a, &used));
+    *new_status = status;
+    if (changed) {
+        rq_list oh;
+        rq_from_json(a, kg_json_path(quota, "status.hard"), &oh);
+        bool same = oh.n == hard.n && prev_used.n == used.n;
+        for (size_t i = 0; same && i < hard.n; i++) {
+            rq_entry *o = rq_find(&oh, hard.e[i].name);
+            same = o && kg_quantity_cmp(&o->q, &hard.e[i].q) == 0;
+        }
+        for (size_t i = 0; same && i < used.n; i++) {
+            rq_entry *o = rq_find(&prev_used, used.e[i].name);
+            same = o && kg_quantity_cmp(&o->q, &used.e[i].q) == 0;
+        }
+        *changed = !same;
+    }
+    return true;
+}
+
+bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, const char *ns, size_t *updated,
+                             kg_error *err)
+{
+    if (updated)
+        *updated = 0;
+    kg_json *items = kg_admission_list(svc, a, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
+    if (!items)
+        return false;
+    for (size_t i = 0; i < items->len; i++) {
+        kg_json *q = kg_json_at(items, i);
+        for (int attempt = 0;; attempt++) {
+            kg_json *status;
+            bool changed;
+            if (!kg_quota_recalculate(a, svc, q, KG_ADMISSION_GET_LIVE, &status, &changed, err))
+                return false;
+            if (!changed)
+                break;
+            kg_json *upd = kg_json_clone(a, q);
+            kg_json_set(a, upd, "status", status);
+            kg_error ue = {0};
+            if (svc->update && svc->update(svc->ctx, a, "resourcequotas", ns, upd, &ue)) {
+                if (updated)
+                    (*updated)++;
+                break;
+            }
+            if (!svc->update)
+                return kg_err_set(err, KG_EUNSUPPORTED, "quota status cannot be written");
+            if (ue.code != KG_ECONFLICT || attempt >= MAX_RETRIES) {
+                *err = ue;
+                return false;
+            }
+            kg_error ge = {0};
+            q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_path_str(q, "metadata.name"),
+                                 KG_ADMISSION_GET_LIVE, &ge);
+            if (!q)
+                break; /* deleted meanwhile */
+        }
+    }
+    return true;
+}

@@ -1,0 +1,123 @@
+/* ResourceQuota (k8s.io/apiserver pkg/admission/plugin/resourcequota + k8s.io/kubernetes pkg/quota/v1/evaluator/core),
+ * kube-apiserver v1.33: validating phase, CREATE/UPDATE, default-on.
+ *
+ * Evaluators: pods (count/pods, pods, cpu, memory, ephemeral-storage, requests.* / limits.* of those, hugepages-*,
+ * requests.hugepages-*, requests.<extended>; scopes Terminating, NotTerminating, BestEffort, NotBestEffort,
+ * PriorityClass, CrossNamespacePodAffinity), services (count/services, services, services.nodeports,
+ * services.loadbalancers), persistentvolumeclaims (count/persistentvolumeclaims, persistentvolumeclaims,
+ * requests.storage and their `<class>.storageclass.storage.k8s.io/` forms), and an object-count evaluator
+ * (`count/<resource>[.<group>]`, plus the legacy names configmaps, secrets, resourcequotas, replicationcontrollers)
+ * for every other resource. Quotas are matched on status.hard and spec.scopes / spec.scopeSelector.
+ *
+ * Configuration (optional): apiserver.config.k8s.io/v1 (or v1alpha1, v1beta1) kind ResourceQuotaConfiguration, or
+ * the legacy resourcequota.admission.k8s.io/v1beta1|v1alpha1 kind Configuration, with limitedResources[]
+ * {apiGroup, resource (required), matchContains[], matchScopes[]}. A bad configuration fails init with
+ * `invalid resource quota configuration: limitedResources[0].resource: Required value` and the like.
+ *
+ * Usage is charged by rewriting status.used of every matching quota through the services' update before the
+ * object is persisted (never on dry-run). A conflict re-reads the failed quotas live and re-checks the request
+ * against them (3 retries, as upstream); requests of one namespace are serialized on a striped lock so that one
+ * apiserver does not conflict with itself. Namespaces whose cache holds no quota are re-checked with a live list
+ * whose result is kept for 30 s (upstream's LRU). */
+#ifndef KG_ADMISSION_PLUGINS_RESOURCEQUOTA_H
+#define KG_ADMISSION_PLUGINS_RESOURCEQUOTA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "admission/plugin.h"
+#include "admission/services.h"
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+
+/* The plugin descriptor (register it as "ResourceQuota", default on, just before the webhooks / last validating). */
+extern const kg_admission_plugin kg_admission_plugin_resource_quota;
+
+/* ---- quota controller (pkg/controller/resourcequota syncResourceQuota + quota.CalculateUsage) ----
+ *
+ * kg_quota_recalculate: compute the true status of one ResourceQuota from the current objects of its namespace,
+ * read through svc->list (list_flags, e.g. KG_ADMISSION_GET_LIVE to bypass the cache): status.hard = spec.hard;
+ * status.used = previous used masked to the hard resources, overwritten by the freshly computed usage of every
+ * hard resource an evaluator tracks (pods, services, PVCs, count/<resource>[.<group>] for any resource, listed by
+ * its plural); objects are counted only when they match the quota's scopes / scopeSelector; pods in a terminal
+ * phase or past deletionTimestamp + grace are not charged compute resources (svc clock; gates from svc).
+ * *new_status is a fresh {"hard":..., "used":...} object in a (keys sorted). *changed (may be NULL) tells whether
+ * it differs from quota.status (by value). Fails only when a list fails (err names the resource). */
+bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const kg_json *quota, unsigned list_flags,
+                          kg_json **new_status, bool *changed, kg_error *err);
+
+/* Recalculate every ResourceQuota of namespace ns (live list) and write the changed ones with svc->update (a
+ * conflict re-reads the quota live and recomputes, up to 3 retries). *updated (may be NULL) receives the number of
+ * quotas written. The controller calls it when an object of a quota-tracked resource in ns is deleted or changed,
+ * when a quota is created or its spec changes, and periodically (upstream: every 5 minutes). */
+bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, const char *ns, size_t *updated,
+                             kg_error *err);
+
+/* Whether a change to an object of resource (plural) in a namespace can change some quota's usage: true for every
+ * namespaced resource except the ignored ones (events, bindings, reviews...). Lets the controller filter its watch. */
+bool kg_quota_resource_tracked(const char *group, const char *resource);
+
+/* ---- internal to resourcequota*.c (define KG_RESOURCEQUOTA_INTERNAL before including) ---- */
+#ifdef KG_RESOURCEQUOTA_INTERNAL
+#include "meta/quantity.h"
+
+typedef struct rq_entry {
+    const char *name;
+    kg_quantity q;
+} rq_entry;
+
+/* A ResourceList (small: linear lookups). */
+typedef struct rq_list {
+    rq_entry *e;
+    size_t n, cap;
+} rq_list;
+
+rq_entry *rq_find(const rq_list *l, const char *name);
+void rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q);
+void rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v);
+void rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out);
+void rq_add(kg_arena *ar, rq_list *dst, const rq_list *src);
+void rq_sort(rq_list *l);
+kg_json *rq_to_json(kg_arena *ar, rq_list *l);                         /* sorted by name */
+char *rq_pretty(kg_arena *ar, rq_list *l);                             /* "a=1,b=2" sorted */
+char *rq_pretty_names(kg_arena *ar, const char **names, size_t n);     /* sorts names in place, dedups */
+
+typedef enum { RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC, RQ_EV_COUNT } rq_ev_kind;
+
+typedef struct rq_evaluator {
+    rq_ev_kind kind;
+    const char *group, *resource;
+    const char *count_name;  /* count/<resource>[.<group>] */
+    const char *legacy_name; /* configmaps, secrets, resourcequotas, replicationcontrollers; else NULL */
+} rq_evaluator;
+
+/* Environment of an evaluation: feature gates and the clock. */
+typedef struct rq_env {
+    bool ippvs;     /* InPlacePodVerticalScaling */
+    bool pod_level; /* PodLevelResources */
+    bool recover;   /* RecoverVolumeExpansionFailure */
+    int64_t now_ns;
+} rq_env;
+
+/* ScopedResourceSelectorRequirement */
+typedef struct rq_scope {
+    const char *name, *op;
+    const char **values;
+    size_t nvalues;
+} rq_scope;
+
+void rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out);
+bool rq_matching_resource(const rq_evaluator *ev, const char *name);
+bool rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource);
+void rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out);
+/* 1 match, 0 no match, -1 error (*errmsg) */
+int rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj, const rq_env *env,
+                   const char **errmsg);
+char *rq_scope_string(kg_arena *ar, const rq_scope *s);
+/* Pod constraints: NULL when satisfied, else "must specify ..." */
+const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
+                           const kg_json *obj, const rq_env *env);
+#endif
+
+#endif

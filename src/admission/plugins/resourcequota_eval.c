@@ -1,0 +1,786 @@
+/* ResourceQuota evaluators (k8s.io/kubernetes pkg/quota/v1/evaluator/core and pkg/quota/v1/generic): which quota
+ * resources each evaluator tracks, the usage of one object, scope matching, pod constraints, and the usage
+ * statistics the quota controller sums over a namespace. Internal to the ResourceQuota plugin
+ * (resourcequota_internal.h). */
+#define _DEFAULT_SOURCE /* timegm */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "admission/plugins/plugin_util.h"
+#define KG_RESOURCEQUOTA_INTERNAL
+#include "admission/plugins/resourcequota.h"
+#include "base/buf.h"
+#include "meta/labels.h"
+
+/* ---- resource lists ---- */
+
+rq_entry *rq_find(const rq_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->e[i].name, name) == 0)
+            return &l->e[i];
+    return NULL;
+}
+
+void rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q)
+{
+    rq_entry *r = rq_find(l, name);
+    if (r) {
+        r->q = *q;
+        return;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        rq_entry *e = kg_arena_alloc(ar, cap * sizeof *e);
+        if (l->n)
+            memcpy(e, l->e, l->n * sizeof *e);
+        l->e = e;
+        l->cap = cap;
+    }
+    l->e[l->n].name = name;
+    l->e[l->n].q = *q;
+    l->n++;
+}
+
+void rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v)
+{
+    kg_quantity q = kg_quantity_new(v, KG_QFMT_DECIMAL_SI);
+    rq_set(ar, l, name, &q);
+}
+
+void rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
+{
+    *out = (rq_list){0};
+    if (!kg_json_is(obj, KG_JSON_OBJECT))
+        return;
+    for (size_t i = 0; i < obj->len; i++) {
+        kg_quantity q;
+        kg_error e = {0};
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+            rq_set(ar, out, obj->u.members[i].key, &q);
+    }
+}
+
+void rq_add(kg_arena *ar, rq_list *dst, const rq_list *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        rq_entry *r = rq_find(dst, src->e[i].name);
+        if (r)
+            kg_quantity_add(&r->q, &src->e[i].q);
+        else
+            rq_set(ar, dst, src->e[i].name, &src->e[i].q);
+    }
+}
+
+static void rq_max(kg_arena *ar, rq_list *dst, const rq_list *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        rq_entry *r = rq_find(dst, src->e[i].name);
+        if (!r)
+            rq_set(ar, dst, src->e[i].name, &src->e[i].q);
+        else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
+            r->q = src->e[i].q;
+    }
+}
+
+static int cmp_entry(const void *x, const void *y)
+{
+    return strcmp(((const rq_entry *)x)->name, ((const rq_entry *)y)->name);
+}
+
+void rq_sort(rq_list *l)
+{
+    if (l->n > 1)
+        qsort(l->e, l->n, sizeof *l->e, cmp_entry);
+}
+
+kg_json *rq_to_json(kg_arena *ar, rq_list *l)
+{
+    rq_sort(l);
+    kg_json *o = kg_json_new_object(ar);
+    for (size_t i = 0; i < l->n; i++)
+        kg_json_set(ar, o, l->e[i].name, kg_quantity_to_json(ar, &l->e[i].q));
+    return o;
+}
+
+/* prettyPrint: "k=v" sorted by key, comma-joined. */
+char *rq_pretty(kg_arena *ar, rq_list *l)
+{
+    rq_sort(l);
+    kg_buf b = KG_BUF_INIT;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i)
+            kg_buf_putc(&b, ',');
+        kg_buf_puts(&b, l->e[i].name);
+        kg_buf_putc(&b, '=');
+        kg_quantity_write(&b, &l->e[i].q);
+    }
+    char *s = kg_arena_strdup(ar, b.len ? kg_buf_cstr(&b) : "");
+    kg_buf_free(&b);
+    return s;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* prettyPrintResourceNames: sorted, comma-joined. */
+char *rq_pretty_names(kg_arena *ar, const char **names, size_t n)
+{
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
+    kg_buf b = KG_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (i && strcmp(names[i], names[i - 1]) == 0)
+            continue;
+        if (b.len)
+            kg_buf_putc(&b, ',');
+        kg_buf_puts(&b, names[i]);
+    }
+    char *s = kg_arena_strdup(ar, b.len ? kg_buf_cstr(&b) : "");
+    kg_buf_free(&b);
+    return s;
+}
+
+/* ---- evaluators ---- */
+
+static const char *const POD_RESOURCES[] = {"count/pods",
+                                            "pods",
+                                            "cpu",
+                                            "memory",
+                                            "ephemeral-storage",
+                                            "requests.cpu",
+                                            "requests.memory",
+                                            "requests.ephemeral-storage",
+                                            "limits.cpu",
+                                            "limits.memory",
+                                            "limits.ephemeral-storage",
+                                            NULL};
+static const char *const SERVICE_RESOURCES[] = {"count/services", "services", "services.nodeports",
+                                                "services.loadbalancers", NULL};
+#define SC_SUFFIX ".storageclass.storage.k8s.io/"
+
+static bool in_list(const char *const *l, const char *s)
+{
+    for (; *l; l++)
+        if (strcmp(*l, s) == 0)
+            return true;
+    return false;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && memcmp(s + n - m, suf, m) == 0;
+}
+
+static bool dns1123_label_char(char c)
+{
+    return islower((unsigned char)c) || isdigit((unsigned char)c) || c == '-';
+}
+
+/* validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123 subdomain (<= 253), name <= 63 chars of
+ * [A-Za-z0-9_.-] starting and ending alphanumeric. */
+static bool qualified_name(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    const char *name = s;
+    if (slash) {
+        if (strchr(slash + 1, '/'))
+            return false;
+        size_t pl = (size_t)(slash - s);
+        if (pl == 0 || pl > 253)
+            return false;
+        for (size_t i = 0; i < pl; i++)
+            if (!dns1123_label_char(s[i]) && s[i] != '.')
+                return false;
+        if (!isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[pl - 1]))
+            return false;
+        name = slash + 1;
+    }
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || !isalnum((unsigned char)name[0]) || !isalnum((unsigned char)name[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_' && name[i] != '.')
+            return false;
+    return true;
+}
+
+/* helper.IsExtendedResourceName: not native (has a domain other than kubernetes.io), not "requests."-prefixed, and
+ * "requests.<name>" is a qualified name. */
+static bool is_extended(const char *name)
+{
+    if (!strchr(name, '/') || strstr(name, "kubernetes.io/") || has_prefix(name, "requests."))
+        return false;
+    char buf[512];
+    if (snprintf(buf, sizeof buf, "requests.%s", name) >= (int)sizeof buf)
+        return false;
+    return qualified_name(buf);
+}
+
+void rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out)
+{
+    *out = (rq_evaluator){0};
+    out->group = group;
+    out->resource = resource;
+    bool core = group[0] == 0;
+    if (core && strcmp(resource, "pods") == 0)
+        out->kind = RQ_EV_POD;
+    else if (core && strcmp(resource, "services") == 0)
+        out->kind = RQ_EV_SERVICE;
+    else if (core && strcmp(resource, "persistentvolumeclaims") == 0)
+        out->kind = RQ_EV_PVC;
+    else
+        out->kind = RQ_EV_COUNT;
+    out->count_name = core ? kg_arena_sprintf(ar, "count/%s", resource)
+                           : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
+    if (core && (strcmp(resource, "configmaps") == 0 || strcmp(resource, "secrets") == 0 ||
+                 strcmp(resource, "resourcequotas") == 0 || strcmp(resource, "replicationcontrollers") == 0))
+        out->legacy_name = resource;
+}
+
+bool rq_matching_resource(const rq_evaluator *ev, const char *name)
+{
+    switch (ev->kind) {
+    case RQ_EV_POD:
+        return in_list(POD_RESOURCES, name) || has_prefix(name, "hugepages-") ||
+               has_prefix(name, "requests.hugepages-") ||
+               (has_prefix(name, "requests.") && is_extended(name + strlen("requests.")));
+    case RQ_EV_SERVICE:
+        return in_list(SERVICE_RESOURCES, name);
+    case RQ_EV_PVC:
+        return strcmp(name, "count/persistentvolumeclaims") == 0 || strcmp(name, "persistentvolumeclaims") == 0 ||
+               strcmp(name, "requests.storage") == 0 || has_suffix(name, SC_SUFFIX "persistentvolumeclaims") ||
+               has_suffix(name, SC_SUFFIX "requests.storage");
+    case RQ_EV_COUNT:
+        return strcmp(name, ev->count_name) == 0 || (ev->legacy_name && strcmp(name, ev->legacy_name) == 0);
+    }
+    return false;
+}
+
+bool rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource)
+{
+    switch (ev->kind) {
+    case RQ_EV_POD:
+        if (subresource[0] && strcmp(subresource, "resize") != 0)
+            return false;
+        return op == KG_ADMISSION_CREATE || (subresource[0] && op == KG_ADMISSION_UPDATE);
+    case RQ_EV_SERVICE:
+    case RQ_EV_PVC:
+        return op == KG_ADMISSION_CREATE || op == KG_ADMISSION_UPDATE;
+    case RQ_EV_COUNT:
+        return op == KG_ADMISSION_CREATE && !subresource[0];
+    }
+    return false;
+}
+
+/* ---- pods ---- */
+
+static bool is_sidecar(const kg_json *c)
+{
+    const char *rp = kg_json_get_str(c, "restartPolicy");
+    return rp && strcmp(rp, "Always") == 0;
+}
+
+/* A container's requests (defaulted from its limits, as the API defaulting does) or limits. */
+static void container_res(kg_arena *ar, const kg_json *c, bool requests, rq_list *out)
+{
+    rq_from_json(ar, kg_json_path(c, requests ? "resources.requests" : "resources.limits"), out);
+    if (!requests)
+        return;
+    rq_list lim;
+    rq_from_json(ar, kg_json_path(c, "resources.limits"), &lim);
+    for (size_t i = 0; i < lim.n; i++)
+        if (!rq_find(out, lim.e[i].name))
+            rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
+}
+
+static const kg_json *container_status(const kg_json *pod, const char *name)
+{
+    const kg_json *sts = kg_json_path(pod, "status.containerStatuses");
+    for (size_t i = 0; kg_json_is(sts, KG_JSON_ARRAY) && i < sts->len; i++)
+        if (strcmp(kg_admission_pu_str(kg_json_at(sts, i), "name"), name) == 0)
+            return kg_json_at(sts, i);
+    return NULL;
+}
+
+static bool pod_level_set(const kg_json *pod)
+{
+    const kg_json *r = kg_json_path(pod, "spec.resources");
+    const kg_json *req = kg_json_get(r, "requests"), *lim = kg_json_get(r, "limits");
+    return (kg_json_is(req, KG_JSON_OBJECT) && req->len) || (kg_json_is(lim, KG_JSON_OBJECT) && lim->len);
+}
+
+/* resourcehelper.PodRequests / PodLimits: containers summed (requests with InPlacePodVerticalScaling: the larger
+ * of spec and allocated), max with the init-container peak (restartable sidecars accumulate), pod-level cpu/memory
+ * when PodLevelResources is on, then the overhead (requests: every entry; limits: only resources with a limit). */
+static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq_env *env, rq_list *out)
+{
+    *out = (rq_list){0};
+    const kg_json *spec = kg_json_get(pod, "spec");
+    const kg_json *cs = kg_json_get(spec, "containers");
+    for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
+        const kg_json *c = kg_json_at(cs, i);
+        rq_list r;
+        container_res(ar, c, requests, &r);
+        const kg_json *cst = requests && env->ippvs ? container_status(pod, kg_admission_pu_str(c, "name")) : NULL;
+        if (cst) {
+            rq_list alloc;
+            rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+            rq_max(ar, &r, &alloc);
+        }
+        rq_add(ar, out, &r);
+    }
+    rq_list sidecars = {0}, init_max = {0};
+    const kg_json *ics = kg_json_get(spec, "initContainers");
+    for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
+        const kg_json *c = kg_json_at(ics, i);
+        rq_list r;
+        container_res(ar, c, requests, &r);
+        if (is_sidecar(c)) {
+            rq_add(ar, out, &r);
+            rq_add(ar, &sidecars, &r);
+            rq_max(ar, &init_max, &sidecars);
+        } else {
+            rq_list tmp = {0};
+            rq_add(ar, &tmp, &r);
+            rq_add(ar, &tmp, &sidecars);
+            rq_max(ar, &init_max, &tmp);
+        }
+    }
+    rq_max(ar, out, &init_max);
+    if (env->pod_level) {
+        rq_list pl;
+        rq_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
+        if (requests) {
+            rq_list pll;
+            rq_from_json(ar, kg_json_path(spec, "resources.limits"), &pll);
+            for (size_t i = 0; i < pll.n; i++)
+                if (!rq_find(&pl, pll.e[i].name))
+                    rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
+        }
+        for (size_t i = 0; i < pl.n; i++)
+            if (strcmp(pl.e[i].name, "cpu") == 0 || strcmp(pl.e[i].name, "memory") == 0)
+                rq_set(ar, out, pl.e[i].name, &pl.e[i].q);
+    }
+    rq_list ovh;
+    rq_from_json(ar, kg_json_path(spec, "overhead"), &ovh);
+    for (size_t i = 0; i < ovh.n; i++) {
+        rq_entry *e = rq_find(out, ovh.e[i].name);
+        if (e)
+            kg_quantity_add(&e->q, &ovh.e[i].q);
+        else if (requests)
+            rq_set(ar, out, ovh.e[i].name, &ovh.e[i].q);
+    }
+}
+
+/* podComputeUsageHelper */
+static void compute_usage(kg_arena *ar, const rq_list *req, const rq_list *lim, rq_list *out)
+{
+    rq_set_int(ar, out, "pods", 1);
+    static const char *const base[] = {"cpu", "memory", "ephemeral-storage"};
+    for (size_t i = 0; i < 3; i++) {
+        rq_entry *r = rq_find(req, base[i]);
+        if (r) {
+            rq_set(ar, out, base[i], &r->q);
+            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", base[i]), &r->q);
+        }
+        rq_entry *l = rq_find(lim, base[i]);
+        if (l)
+            rq_set(ar, out, kg_arena_sprintf(ar, "limits.%s", base[i]), &l->q);
+    }
+    for (size_t i = 0; i < req->n; i++) {
+        const char *n = req->e[i].name;
+        if (has_prefix(n, "hugepages-")) {
+            rq_set(ar, out, n, &req->e[i].q);
+            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+        }
+        if (is_extended(n))
+            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+    }
+}
+
+/* RFC 3339 timestamp → ns since the epoch; false when unparsable. */
+static bool parse_time(const char *s, int64_t *out)
+{
+    struct tm tm = {0};
+    int y, mo, d, h, mi, sec;
+    int n = 0;
+    if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6)
+        return false;
+    const char *p = s + n;
+    int64_t frac = 0;
+    if (*p == '.') {
+        int digits = 0;
+        for (p++; isdigit((unsigned char)*p); p++)
+            if (digits < 9) {
+                frac = frac * 10 + (*p - '0');
+                digits++;
+            }
+        for (; digits < 9; digits++)
+            frac *= 10;
+    }
+    int64_t off = 0;
+    if (*p == '+' || *p == '-') {
+        int oh, om;
+        if (sscanf(p + 1, "%2d:%2d", &oh, &om) != 2)
+            return false;
+        off = (*p == '+' ? 1 : -1) * ((int64_t)oh * 3600 + om * 60);
+    } else if (*p != 'Z' && *p != 'z') {
+        return false;
+    }
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = sec;
+    int64_t t = (int64_t)timegm(&tm) - off;
+    *out = t * 1000000000LL + frac;
+    return true;
+}
+
+/* QuotaV1Pod: not terminal, and not past deletionTimestamp + deletionGracePeriodSeconds. */
+static bool quota_pod(const kg_json *pod, const rq_env *env)
+{
+    const char *phase = kg_json_path_str(pod, "status.phase");
+    if (phase && (strcmp(phase, "Failed") == 0 || strcmp(phase, "Succeeded") == 0))
+        return false;
+    const char *dt = kg_json_path_str(pod, "metadata.deletionTimestamp");
+    const kg_json *grace = kg_json_path(pod, "metadata.deletionGracePeriodSeconds");
+    int64_t t;
+    if (dt && kg_json_is(grace, KG_JSON_INT) && parse_time(dt, &t)) {
+        int64_t deadline = t + grace->u.i * 1000000000LL;
+        if (env->now_ns > deadline)
+            return false;
+    }
+    return true;
+}
+
+static void pod_usage(kg_arena *ar, const kg_json *pod, const rq_env *env, rq_list *out)
+{
+    rq_set_int(ar, out, "count/pods", 1);
+    if (!quota_pod(pod, env))
+        return;
+    rq_list req, lim;
+    pod_totals(ar, pod, true, env, &req);
+    pod_totals(ar, pod, false, env, &lim);
+    compute_usage(ar, &req, &lim, out);
+}
+
+/* qos.GetPodQOS == BestEffort: no container (init included) and no pod-level resources request or limit a
+ * non-zero cpu or memory. */
+static bool res_has_compute(const kg_json *res)
+{
+    static const char *const keys[] = {"requests", "limits"};
+    for (size_t k = 0; k < 2; k++) {
+        const kg_json *l = kg_json_get(res, keys[k]);
+        for (size_t i = 0; kg_json_is(l, KG_JSON_OBJECT) && i < l->len; i++) {
+            const char *n = l->u.members[i].key;
+            if (strcmp(n, "cpu") != 0 && strcmp(n, "memory") != 0)
+                continue;
+            kg_quantity q;
+            kg_error e = {0};
+            if (kg_quantity_from_json(l->u.members[i].val, &q, &e) && kg_quantity_sign(&q) > 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool pod_best_effort(const kg_json *pod, const rq_env *env)
+{
+    static const char *const lists[] = {"containers", "initContainers"};
+    const kg_json *spec = kg_json_get(pod, "spec");
+    if (env->pod_level && res_has_compute(kg_json_get(spec, "resources")))
+        return false;
+    for (size_t k = 0; k < 2; k++) {
+        const kg_json *cs = kg_json_get(spec, lists[k]);
+        for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++)
+            if (res_has_compute(kg_json_get(kg_json_at(cs, i), "resources")))
+                return false;
+    }
+    return true;
+}
+
+static bool pod_terminating(const kg_json *pod)
+{
+    const kg_json *ads = kg_json_path(pod, "spec.activeDeadlineSeconds");
+    return kg_json_is(ads, KG_JSON_INT) && ads->u.i >= 0;
+}
+
+static bool cross_ns_terms(const kg_json *terms, bool weighted)
+{
+    for (size_t i = 0; kg_json_is(terms, KG_JSON_ARRAY) && i < terms->len; i++) {
+        const kg_json *t = kg_json_at(terms, i);
+        if (weighted)
+            t = kg_json_get(t, "podAffinityTerm");
+        const kg_json *nss = kg_json_get(t, "namespaces");
+        const kg_json *nsel = kg_json_get(t, "namespaceSelector");
+        if ((kg_json_is(nss, KG_JSON_ARRAY) && nss->len) || (nsel && !kg_json_is(nsel, KG_JSON_NULL)))
+            return true;
+    }
+    return false;
+}
+
+static bool pod_cross_ns_affinity(const kg_json *pod)
+{
+    static const char *const kinds[] = {"podAffinity", "podAntiAffinity"};
+    const kg_json *aff = kg_json_path(pod, "spec.affinity");
+    for (size_t k = 0; k < 2; k++) {
+        const kg_json *a = kg_json_get(aff, kinds[k]);
+        if (cross_ns_terms(kg_json_get(a, "requiredDuringSchedulingIgnoredDuringExecution"), false) ||
+            cross_ns_terms(kg_json_get(a, "preferredDuringSchedulingIgnoredDuringExecution"), true))
+            return true;
+    }
+    return false;
+}
+
+/* Go's %v of a ScopedResourceSelectorRequirement: {PriorityClass In [a b]}. */
+char *rq_scope_string(kg_arena *ar, const rq_scope *s)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_printf(&b, "{%s %s [", s->name, s->op);
+    for (size_t i = 0; i < s->nvalues; i++)
+        kg_buf_printf(&b, "%s%s", i ? " " : "", s->values[i]);
+    kg_buf_puts(&b, "]}");
+    char *r = kg_arena_strdup(ar, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
+}
+
+/* podMatchesSelector through ScopedResourceSelectorRequirementsAsSelector; -1 with *errmsg on a bad selector. */
+static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scope *s, const char **errmsg)
+{
+    kg_label_op op;
+    if (strcmp(s->op, "In") == 0)
+        op = KG_LOP_IN;
+    else if (strcmp(s->op, "NotIn") == 0)
+        op = KG_LOP_NOT_IN;
+    else if (strcmp(s->op, "Exists") == 0)
+        op = KG_LOP_EXISTS;
+    else if (strcmp(s->op, "DoesNotExist") == 0)
+        op = KG_LOP_DOES_NOT_EXIST;
+    else {
+        *errmsg = kg_arena_sprintf(ar, "failed to parse and convert selector: \"%s\" is not a valid scope selector "
+                                       "operator", s->op);
+        return -1;
+    }
+    kg_label_req req;
+    kg_error e = {0};
+    if (!kg_label_req_new(ar, s->name, op, s->values, s->nvalues, &req, &e)) {
+        *errmsg = kg_arena_sprintf(ar, "failed to parse and convert selector: %s", e.msg);
+        return -1;
+    }
+    const char *pc = kg_json_path_str(pod, "spec.priorityClassName");
+    kg_json *labels = NULL;
+    if (pc && pc[0]) {
+        labels = kg_json_new_object(ar);
+        kg_json_set(ar, labels, "PriorityClass", kg_json_new_str(ar, pc));
+    }
+    return kg_label_req_matches(&req, labels) ? 1 : 0;
+}
+
+int rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj, const rq_env *env,
+                   const char **errmsg)
+{
+    if (ev->kind != RQ_EV_POD)
+        return 0; /* generic.MatchesNoScopeFunc */
+    const char *n = s->name;
+    if (strcmp(n, "Terminating") == 0)
+        return pod_terminating(obj);
+    if (strcmp(n, "NotTerminating") == 0)
+        return !pod_terminating(obj);
+    if (strcmp(n, "BestEffort") == 0)
+        return pod_best_effort(obj, env);
+    if (strcmp(n, "NotBestEffort") == 0)
+        return !pod_best_effort(obj, env);
+    if (strcmp(n, "PriorityClass") == 0) {
+        if (strcmp(s->op, "Exists") == 0) {
+            const char *pc = kg_json_path_str(obj, "spec.priorityClassName");
+            return pc && pc[0];
+        }
+        return pod_priority_selector(ar, obj, s, errmsg);
+    }
+    if (strcmp(n, "CrossNamespacePodAffinity") == 0)
+        return pod_cross_ns_affinity(obj);
+    return 0;
+}
+
+/* ---- services, PVCs, counts ---- */
+
+static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
+{
+    rq_set_int(ar, out, "count/services", 1);
+    rq_set_int(ar, out, "services", 1);
+    const char *type = kg_json_path_str(svc, "spec.type");
+    const kg_json *ports = kg_json_path(svc, "spec.ports");
+    int64_t nports = kg_json_is(ports, KG_JSON_ARRAY) ? ports->len : 0;
+    if (type && strcmp(type, "NodePort") == 0) {
+        rq_set_int(ar, out, "services.nodeports", nports);
+    } else if (type && strcmp(type, "LoadBalancer") == 0) {
+        const kg_json *alloc = kg_json_path(svc, "spec.allocateLoadBalancerNodePorts");
+        if (kg_json_is(alloc, KG_JSON_BOOL) && !alloc->b) {
+            int64_t with = 0;
+            for (size_t i = 0; i < (size_t)nports; i++) {
+                const kg_json *np = kg_json_get(kg_json_at(ports, i), "nodePort");
+                if (kg_json_is(np, KG_JSON_INT) && np->u.i > 0)
+                    with++;
+            }
+            rq_set_int(ar, out, "services.nodeports", with);
+        } else {
+            rq_set_int(ar, out, "services.nodeports", nports);
+        }
+        rq_set_int(ar, out, "services.loadbalancers", 1);
+    }
+}
+
+static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_list *out)
+{
+    rq_set_int(ar, out, "persistentvolumeclaims", 1);
+    rq_set_int(ar, out, "count/persistentvolumeclaims", 1);
+    /* storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
+    const char *sc = kg_json_get_str(kg_json_path(pvc, "metadata.annotations"), "volume.beta.kubernetes.io/storage-class");
+    if (!sc)
+        sc = kg_json_path_str(pvc, "spec.storageClassName");
+    if (sc && sc[0])
+        rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
+    kg_quantity q, st;
+    kg_error e = {0};
+    bool have = false;
+    const kg_json *req = kg_json_path(pvc, "spec.resources.requests");
+    if (kg_json_get(req, "storage") && kg_quantity_from_json(kg_json_get(req, "storage"), &q, &e)) {
+        kg_quantity_round_up(&q, 0);
+        have = true;
+    }
+    const kg_json *alloc = kg_json_path(pvc, "status.allocatedResources");
+    if (env->recover && kg_json_get(alloc, "storage") && kg_quantity_from_json(kg_json_get(alloc, "storage"), &st, &e) &&
+        (!have || kg_quantity_cmp(&st, &q) > 0)) {
+        q = st;
+        kg_quantity_round_up(&q, 0);
+        have = true;
+    }
+    if (have) {
+        rq_set(ar, out, "requests.storage", &q);
+        if (sc && sc[0])
+            rq_set(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "requests.storage", sc), &q);
+    }
+}
+
+void rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out)
+{
+    *out = (rq_list){0};
+    switch (ev->kind) {
+    case RQ_EV_POD:
+        pod_usage(ar, obj, env, out);
+        break;
+    case RQ_EV_SERVICE:
+        service_usage(ar, obj, out);
+        break;
+    case RQ_EV_PVC:
+        pvc_usage(ar, obj, env, out);
+        break;
+    case RQ_EV_COUNT:
+        rq_set_int(ar, out, ev->count_name, 1);
+        if (ev->legacy_name)
+            rq_set_int(ar, out, ev->legacy_name, 1);
+        break;
+    }
+}
+
+/* ---- pod constraints ---- */
+
+typedef struct missing {
+    const char *res;
+    const char **names;
+    size_t n, cap;
+} missing;
+
+const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
+                           const kg_json *obj, const rq_env *env)
+{
+    static const char *const validation[] = {"cpu",        "memory",        "requests.cpu", "requests.memory",
+                                             "limits.cpu", "limits.memory", NULL};
+    if (ev->kind != RQ_EV_POD)
+        return NULL;
+    if (env->pod_level && pod_level_set(obj))
+        return NULL;
+    const char *req_set[8];
+    size_t nreq = 0;
+    for (size_t i = 0; i < nrequired && nreq < 8; i++) {
+        if (!in_list(validation, required[i]))
+            continue;
+        bool dup = false;
+        for (size_t j = 0; j < nreq; j++)
+            dup |= strcmp(req_set[j], required[i]) == 0;
+        if (!dup)
+            req_set[nreq++] = required[i];
+    }
+    if (!nreq)
+        return NULL;
+    missing miss[8] = {{0}};
+    size_t nmiss = 0;
+    static const char *const lists[] = {"containers", "initContainers"};
+    for (size_t k = 0; k < 2; k++) {
+        const kg_json *cs = kg_json_path(obj, k ? "spec.initContainers" : "spec.containers");
+        (void)lists;
+        for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
+            const kg_json *c = kg_json_at(cs, i);
+            rq_list req, lim, use = {0};
+            container_res(ar, c, true, &req);
+            container_res(ar, c, false, &lim);
+            compute_usage(ar, &req, &lim, &use);
+            for (size_t r = 0; r < nreq; r++) {
+                if (rq_find(&use, req_set[r]))
+                    continue;
+                missing *m = NULL;
+                for (size_t j = 0; j < nmiss; j++)
+                    if (strcmp(miss[j].res, req_set[r]) == 0)
+                        m = &miss[j];
+                if (!m) {
+                    m = &miss[nmiss++];
+                    m->res = req_set[r];
+                }
+                if (m->n == m->cap) {
+                    size_t cap = m->cap ? m->cap * 2 : 4;
+                    const char **nn = kg_arena_alloc(ar, cap * sizeof *nn);
+                    if (m->n)
+                        memcpy(nn, m->names, m->n * sizeof *nn);
+                    m->names = nn;
+                    m->cap = cap;
+                }
+                m->names[m->n++] = kg_admission_pu_str(c, "name");
+            }
+        }
+    }
+    if (!nmiss)
+        return NULL;
+    const char *resn[8];
+    for (size_t j = 0; j < nmiss; j++)
+        resn[j] = miss[j].res;
+    qsort(resn, nmiss, sizeof *resn, cmp_str);
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_puts(&b, "must specify ");
+    for (size_t j = 0; j < nmiss; j++) {
+        missing *m = NULL;
+        for (size_t x = 0; x < nmiss; x++)
+            if (strcmp(miss[x].res, resn[j]) == 0)
+                m = &miss[x];
+        if (j)
+            kg_buf_puts(&b, "; ");
+        kg_buf_printf(&b, "%s for: %s", m->res, rq_pretty_names(ar, m->names, m->n));
+    }
+    char *s = kg_arena_strdup(ar, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return s;
+}
