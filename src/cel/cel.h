@@ -143,7 +143,7 @@ typedef enum cel_kind {
     CEL_OPTIONAL,
     CEL_OPAQUE, /* extension values: aux = const cel_opaque_vt* */
     CEL_ERROR,
-    CEL_UNKNOWN, /* reserved (partial evaluation is not implemented) */
+    CEL_UNKNOWN, /* reserved: partial evaluation (unknowns) is not implemented, no value of this kind is produced */
 } cel_kind;
 
 typedef struct cel_value cel_value;
@@ -289,7 +289,7 @@ enum {
     CEL_OPT_HOMOGENEOUS_LITERALS = 1u << 0, /* [1, 'a'] is a check error unless dyn() */
     CEL_OPT_PRESENCE_COST_ZERO = 1u << 1,   /* has() costs 0 (Kubernetes) */
     CEL_OPT_VALIDATE_LITERALS = 1u << 2,    /* bad duration/timestamp/regex literals are compile errors */
-    CEL_OPT_ERROR_ON_BAD_PRESENCE = 1u << 3,
+    CEL_OPT_ERROR_ON_BAD_PRESENCE = 1u << 3, /* has() on a non-map/object is an error: always the behaviour here */
     CEL_OPT_K8S = CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_PRESENCE_COST_ZERO | CEL_OPT_VALIDATE_LITERALS,
 };
 
@@ -367,7 +367,7 @@ void *cel_call_host(cel_call_ctx *ctx);
 enum {
     CEL_COMPILE_NO_CHECK = 1u << 0,  /* parse only (undeclared names are looked up at runtime) */
     CEL_COMPILE_NO_MACROS = 1u << 1, /* has/all/exists/... are plain calls */
-    CEL_COMPILE_NO_FOLD = 1u << 2,
+    CEL_COMPILE_NO_FOLD = 1u << 2,   /* accepted for compatibility: the planner does no constant folding */
 };
 
 typedef struct cel_compile_opts {
