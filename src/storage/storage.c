@@ -347,6 +347,56 @@ bool kg_store_get(kg_store *s, const char *key, kg_arena *a, kg_store_kv *out, k
     "results. Continuing with the provided token results in an inconsistent list - objects that were created, "      \
     "modified, or deleted between the time the first chunk was returned and now may show up in the list."
 
+/* Kubernetes' GetList with a predicate: keep reading the same snapshot until limit items match or the range
+ * ends; the continue token resumes after the last key examined; remainingItemCount is unknown. out holds the first
+ * batch on entry. */
+static bool filter_pages(kg_store *s, const char *prefix, const kg_store_list_opts *opts, const char *end,
+                         bool more, kg_arena *a, kg_store_list_result *out, kg_error *err)
+{
+    size_t limit = (size_t)opts->limit;
+    size_t cap = limit ? limit : (out->n ? out->n : 1), k = 0;
+    kg_store_kv *res = kg_arena_alloc(a, cap * sizeof *res);
+    kg_store_kv *items = out->items;
+    size_t n = out->n;
+    const char *last = NULL;
+    bool has_more = false;
+    int64_t batch = opts->limit;
+    for (;;) {
+        for (size_t i = 0; i < n; i++) {
+            if (limit && k == limit) {
+                has_more = true;
+                break;
+            }
+            last = items[i].key;
+            if (opts->filter(opts->filter_ud, &items[i])) {
+                if (k == cap) {
+                    res = kg_arena_realloc(a, res, cap * sizeof *res, 2 * cap * sizeof *res);
+                    cap *= 2;
+                }
+                res[k++] = items[i];
+            }
+        }
+        if (has_more || !more)
+            break;
+        if (limit && k >= limit) {
+            has_more = true;
+            break;
+        }
+        /* read further, with growing batches when the filter is selective (as Kubernetes does, up to 10000) */
+        batch = batch * 2 > 10000 ? 10000 : batch * 2;
+        int64_t remaining;
+        int64_t rev;
+        if (!s->ops->list(s->b, last, true, end, out->revision, batch, opts->keys_only, a, &items, &n, &more,
+                          &remaining, &rev, err))
+            return false;
+    }
+    out->items = res;
+    out->n = k;
+    out->remaining = has_more ? -1 : 0;
+    out->continue_token = has_more && last ? encode_continue(a, prefix, last, true, out->revision) : NULL;
+    return true;
+}
+
 bool kg_store_list(kg_store *s, const char *prefix, const kg_store_list_opts *opts, kg_arena *a,
                    kg_store_list_result *out, kg_error *err)
 {
@@ -384,6 +434,8 @@ bool kg_store_list(kg_store *s, const char *prefix, const kg_store_list_opts *op
         }
         return false;
     }
+    if (opts->filter)
+        return filter_pages(s, prefix, opts, end, more, a, out, err);
     if (more && out->n > 0) {
         out->continue_token = encode_continue(a, prefix, out->items[out->n - 1].key, true, out->revision);
         out->remaining = remaining;

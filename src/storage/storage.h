@@ -90,6 +90,11 @@ typedef struct kg_store_list_opts {
     int64_t limit;             /* 0 = no limit */
     const char *continue_token; /* NULL/"" = start; else a token from a previous result (revision ignored) */
     bool keys_only;            /* values left NULL */
+    /* Optional predicate (label/field selectors). With it, like Kubernetes' GetList, the store keeps reading the
+     * same snapshot until `limit` items pass or the range ends; the continue token resumes after the last key
+     * examined and `remaining` is -1. Called on the caller's thread; must not call the store. */
+    bool (*filter)(void *ud, const kg_store_kv *kv);
+    void *filter_ud;
 } kg_store_list_opts;
 
 typedef struct kg_store_list_result {

@@ -378,6 +378,74 @@ static void test_continue_token_invalid(void **state)
     assert_int_equal(res.n, 1);
 }
 
+static bool even_only(void *ud, const kg_store_kv *kv)
+{
+    int *calls = ud;
+    (*calls)++;
+    int i;
+    return sscanf(kv->key, "/registry/pods/ns/p%d", &i) == 1 && i % 2 == 0;
+}
+
+static bool only_p099(void *ud, const kg_store_kv *kv)
+{
+    (void)ud;
+    return strcmp(kv->key, "/registry/pods/ns/p099") == 0;
+}
+
+static void test_list_with_filter_fills_pages(void **state)
+{
+    fixture *f = *state;
+    kg_error err = {0};
+    char key[64];
+    for (int i = 0; i < 100; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/p%03d", i);
+        create(f->s, key, "{}");
+    }
+    int calls = 0;
+    kg_store_list_opts o = {.limit = 10, .filter = even_only, .filter_ud = &calls};
+    kg_store_list_result res;
+    int seen = 0, pages = 0;
+    int64_t snap = 0;
+    for (;;) {
+        assert_true(kg_store_list(f->s, "/registry/pods/", &o, &f->a, &res, &err));
+        if (!snap) {
+            snap = res.revision;
+            create(f->s, "/registry/pods/ns/p050x", "{}"); /* later pages stay on the snapshot */
+        }
+        assert_int_equal(res.revision, snap);
+        for (size_t i = 0; i < res.n; i++) {
+            snprintf(key, sizeof key, "/registry/pods/ns/p%03d", seen * 2);
+            assert_string_equal(res.items[i].key, key);
+            seen++;
+        }
+        pages++;
+        if (!res.continue_token)
+            break;
+        assert_int_equal(res.n, 10); /* pages are filled up to the limit */
+        assert_int_equal(res.remaining, -1);
+        o.continue_token = res.continue_token;
+    }
+    assert_int_equal(seen, 50);
+    /* Kubernetes' rule: the fifth page is full while p099 is still unread, so it gets a token and a sixth, empty
+     * page follows; every key was examined exactly once */
+    assert_int_equal(pages, 6);
+    assert_int_equal(res.n, 0);
+    assert_int_equal(calls, 100);
+
+    /* a selective filter reads across several batches to fill one page */
+    kg_store_list_opts o2 = {.limit = 5, .filter = only_p099};
+    assert_true(kg_store_list(f->s, "/registry/pods/", &o2, &f->a, &res, &err));
+    assert_int_equal(res.n, 1);
+    assert_string_equal(res.items[0].key, "/registry/pods/ns/p099");
+    assert_null(res.continue_token);
+    assert_int_equal(res.remaining, 0);
+    /* without a limit */
+    kg_store_list_opts o3 = {.filter = only_p099};
+    assert_true(kg_store_list(f->s, "/registry/pods/", &o3, &f->a, &res, &err));
+    assert_int_equal(res.n, 1);
+    assert_null(res.continue_token);
+}
+
 static void test_list_at_old_revision(void **state)
 {
     fixture *f = *state;
@@ -1280,6 +1348,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_list_paging_consistent_snapshot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_continue_token_format, setup, teardown),
         cmocka_unit_test_setup_teardown(test_continue_token_invalid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_with_filter_fills_pages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_at_old_revision, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compaction_gone, setup, teardown),
         cmocka_unit_test(test_background_compaction),
