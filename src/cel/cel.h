@@ -86,7 +86,7 @@ typedef enum cel_type_kind {
 
 struct cel_type {
     cel_type_kind kind;
-    const char *name;          /* "int", "list", "kubernetes.Quantity", "A", ... */
+    const char *name; /* "int", "list", "kubernetes.Quantity", "A", ... */
     size_t nparams;
     const cel_type *const *params;
     /* CEL_T_OBJECT only: declared fields (name -> type), filled by cel_type_object_add_field */
@@ -203,36 +203,103 @@ struct cel_opaque_vt {
 };
 
 /* Constructors. String/bytes constructors do not copy; *_copy variants copy into the arena. */
-static inline cel_value cel_null(void) { cel_value v = {0}; v.kind = CEL_NULL; return v; }
-static inline cel_value cel_bool(bool b) { cel_value v = {0}; v.kind = CEL_BOOL; v.u.b = b; return v; }
-static inline cel_value cel_int(int64_t i) { cel_value v = {0}; v.kind = CEL_INT; v.u.i = i; return v; }
-static inline cel_value cel_uint(uint64_t u) { cel_value v = {0}; v.kind = CEL_UINT; v.u.u = u; return v; }
-static inline cel_value cel_double(double d) { cel_value v = {0}; v.kind = CEL_DOUBLE; v.u.d = d; return v; }
+static inline cel_value cel_null(void)
+{
+    cel_value v = {0};
+    v.kind = CEL_NULL;
+    return v;
+}
+static inline cel_value cel_bool(bool b)
+{
+    cel_value v = {0};
+    v.kind = CEL_BOOL;
+    v.u.b = b;
+    return v;
+}
+static inline cel_value cel_int(int64_t i)
+{
+    cel_value v = {0};
+    v.kind = CEL_INT;
+    v.u.i = i;
+    return v;
+}
+static inline cel_value cel_uint(uint64_t u)
+{
+    cel_value v = {0};
+    v.kind = CEL_UINT;
+    v.u.u = u;
+    return v;
+}
+static inline cel_value cel_double(double d)
+{
+    cel_value v = {0};
+    v.kind = CEL_DOUBLE;
+    v.u.d = d;
+    return v;
+}
 static inline cel_value cel_string(const char *s, size_t n)
 {
-    cel_value v = {0}; v.kind = CEL_STRING; v.u.s = s; v.n = (uint32_t)n; return v;
+    cel_value v = {0};
+    v.kind = CEL_STRING;
+    v.u.s = s;
+    v.n = (uint32_t)n;
+    return v;
 }
 static inline cel_value cel_bytes(const char *s, size_t n)
 {
-    cel_value v = {0}; v.kind = CEL_BYTES; v.u.s = s; v.n = (uint32_t)n; return v;
+    cel_value v = {0};
+    v.kind = CEL_BYTES;
+    v.u.s = s;
+    v.n = (uint32_t)n;
+    return v;
 }
-static inline cel_value cel_duration(int64_t nanos) { cel_value v = {0}; v.kind = CEL_DURATION; v.u.i = nanos; return v; }
+static inline cel_value cel_duration(int64_t nanos)
+{
+    cel_value v = {0};
+    v.kind = CEL_DURATION;
+    v.u.i = nanos;
+    return v;
+}
 static inline cel_value cel_timestamp(int64_t secs, int32_t nanos)
 {
-    cel_value v = {0}; v.kind = CEL_TIMESTAMP; v.u.i = secs; v.n = (uint32_t)nanos; return v;
+    cel_value v = {0};
+    v.kind = CEL_TIMESTAMP;
+    v.u.i = secs;
+    v.n = (uint32_t)nanos;
+    return v;
 }
-static inline cel_value cel_type_value(const cel_type *t) { cel_value v = {0}; v.kind = CEL_TYPE; v.u.type = t; return v; }
+static inline cel_value cel_type_value(const cel_type *t)
+{
+    cel_value v = {0};
+    v.kind = CEL_TYPE;
+    v.u.type = t;
+    return v;
+}
 static inline cel_value cel_opaque(const cel_opaque_vt *vt, const void *data)
 {
-    cel_value v = {0}; v.kind = CEL_OPAQUE; v.u.ptr = data; v.aux = vt; return v;
+    cel_value v = {0};
+    v.kind = CEL_OPAQUE;
+    v.u.ptr = data;
+    v.aux = vt;
+    return v;
 }
 static inline cel_value cel_list_custom(const cel_list_vt *vt, const void *data, uint32_t n_hint)
 {
-    cel_value v = {0}; v.kind = CEL_LIST; v.u.ptr = data; v.aux = vt; v.n = n_hint; return v;
+    cel_value v = {0};
+    v.kind = CEL_LIST;
+    v.u.ptr = data;
+    v.aux = vt;
+    v.n = n_hint;
+    return v;
 }
 static inline cel_value cel_map_custom(const cel_map_vt *vt, const void *data, uint32_t n_hint)
 {
-    cel_value v = {0}; v.kind = CEL_MAP; v.u.ptr = data; v.aux = vt; v.n = n_hint; return v;
+    cel_value v = {0};
+    v.kind = CEL_MAP;
+    v.u.ptr = data;
+    v.aux = vt;
+    v.n = n_hint;
+    return v;
 }
 
 cel_value cel_string_copy(kg_arena *a, const char *s, size_t n);
@@ -258,7 +325,10 @@ bool cel_optional_has(const cel_value *opt);
 cel_value cel_optional_value(const cel_value *opt); /* none -> error-free null; check cel_optional_has first */
 const char *cel_error_message(const cel_value *err);
 
-static inline bool cel_is_error(const cel_value *v) { return v->kind == CEL_ERROR; }
+static inline bool cel_is_error(const cel_value *v)
+{
+    return v->kind == CEL_ERROR;
+}
 const char *cel_kind_name(cel_kind k);
 /* The runtime type of a value (type(x)). */
 const cel_type *cel_value_type(const cel_value *v);
@@ -271,24 +341,24 @@ const char *cel_value_debug(kg_arena *a, const cel_value *v);
 /* Environments                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------ */
 enum {
-    CEL_LIB_STRINGS = 1u << 0,    /* ext.Strings (latest: charAt, indexOf, ..., format, quote, reverse) */
-    CEL_LIB_SETS = 1u << 1,       /* ext.Sets */
-    CEL_LIB_LISTS = 1u << 2,      /* ext.Lists v3 (slice, flatten, distinct, range, reverse, sort, sortBy, first, last) */
-    CEL_LIB_OPTIONALS = 1u << 3,  /* optional types and syntax */
-    CEL_LIB_TWOVAR = 1u << 4,     /* two-variable comprehensions */
-    CEL_LIB_MATH = 1u << 5,       /* ext.Math (math.greatest, ...) */
-    CEL_LIB_ENCODERS = 1u << 6,   /* base64.encode/decode */
-    CEL_LIB_BINDINGS = 1u << 7,   /* cel.bind */
-    CEL_LIB_BLOCK = 1u << 8,      /* cel.block / cel.index / cel.iterVar */
+    CEL_LIB_STRINGS = 1u << 0, /* ext.Strings (latest: charAt, indexOf, ..., format, quote, reverse) */
+    CEL_LIB_SETS = 1u << 1,    /* ext.Sets */
+    CEL_LIB_LISTS = 1u << 2,   /* ext.Lists v3 (slice, flatten, distinct, range, reverse, sort, sortBy, first, last) */
+    CEL_LIB_OPTIONALS = 1u << 3, /* optional types and syntax */
+    CEL_LIB_TWOVAR = 1u << 4,    /* two-variable comprehensions */
+    CEL_LIB_MATH = 1u << 5,      /* ext.Math (math.greatest, ...) */
+    CEL_LIB_ENCODERS = 1u << 6,  /* base64.encode/decode */
+    CEL_LIB_BINDINGS = 1u << 7,  /* cel.bind */
+    CEL_LIB_BLOCK = 1u << 8,     /* cel.block / cel.index / cel.iterVar */
     /* The set Kubernetes enables (v1.33 base environment). */
     CEL_LIB_K8S = CEL_LIB_STRINGS | CEL_LIB_SETS | CEL_LIB_LISTS | CEL_LIB_OPTIONALS | CEL_LIB_TWOVAR,
     CEL_LIB_ALL = 0x1ffu,
 };
 
 enum {
-    CEL_OPT_HOMOGENEOUS_LITERALS = 1u << 0, /* [1, 'a'] is a check error unless dyn() */
-    CEL_OPT_PRESENCE_COST_ZERO = 1u << 1,   /* has() costs 0 (Kubernetes) */
-    CEL_OPT_VALIDATE_LITERALS = 1u << 2,    /* bad duration/timestamp/regex literals are compile errors */
+    CEL_OPT_HOMOGENEOUS_LITERALS = 1u << 0,  /* [1, 'a'] is a check error unless dyn() */
+    CEL_OPT_PRESENCE_COST_ZERO = 1u << 1,    /* has() costs 0 (Kubernetes) */
+    CEL_OPT_VALIDATE_LITERALS = 1u << 2,     /* bad duration/timestamp/regex literals are compile errors */
     CEL_OPT_ERROR_ON_BAD_PRESENCE = 1u << 3, /* has() on a non-map/object is an error: always the behaviour here */
     CEL_OPT_K8S = CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_PRESENCE_COST_ZERO | CEL_OPT_VALIDATE_LITERALS,
 };
@@ -325,7 +395,7 @@ typedef cel_size_range (*cel_estimate_fn)(const cel_size_range *arg_sizes, size_
  * message (static or program-arena string) to make it a compile error (e.g. an invalid regex literal). */
 typedef struct cel_prepare_ctx cel_prepare_ctx;
 typedef void *(*cel_prepare_fn)(cel_prepare_ctx *pc, const cel_value *consts, const bool *is_const, size_t n,
-                               const char **error);
+                                const char **error);
 kg_arena *cel_prepare_arena(cel_prepare_ctx *pc);
 /* Run fn(p) when the program is freed (e.g. cel_regex_free). */
 void cel_prepare_on_free(cel_prepare_ctx *pc, void (*fn)(void *), void *p);
@@ -336,13 +406,13 @@ enum {
 };
 
 typedef struct cel_overload {
-    const char *id;               /* unique overload id, e.g. "quantity_add_int" */
-    unsigned flags;               /* CEL_FN_* */
+    const char *id; /* unique overload id, e.g. "quantity_add_int" */
+    unsigned flags; /* CEL_FN_* */
     const cel_type *result;
-    size_t nargs;                 /* including the receiver for member functions */
+    size_t nargs; /* including the receiver for member functions */
     const cel_type *args[8];
     cel_fn impl;
-    void *ud;                     /* cel_call_userdata(ctx) */
+    void *ud; /* cel_call_userdata(ctx) */
     cel_cost_fn cost;
     cel_estimate_fn estimate;
     cel_prepare_fn prepare;
@@ -371,9 +441,9 @@ enum {
 };
 
 typedef struct cel_compile_opts {
-    unsigned flags;               /* CEL_COMPILE_* */
-    const cel_type *expect_type;  /* if set, the checked result type must be assignable ("must evaluate to bool") */
-    size_t src_len;               /* source length in bytes; 0 means strlen(src) */
+    unsigned flags;              /* CEL_COMPILE_* */
+    const cel_type *expect_type; /* if set, the checked result type must be assignable ("must evaluate to bool") */
+    size_t src_len;              /* source length in bytes; 0 means strlen(src) */
 } cel_compile_opts;
 
 /* Parse (+ macro expansion) + check + plan. On failure *out is NULL and err holds line:column and a cel-go style

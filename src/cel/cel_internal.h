@@ -70,25 +70,25 @@ struct cel_node {
     uint8_t op;
     uint16_t flags;
     int32_t id;
-    int32_t pos; /* byte offset in source */
+    int32_t pos;      /* byte offset in source */
     const char *name; /* ident / select field / function / struct type name */
     size_t name_len;
-    cel_value cval;    /* N_CONST */
-    cel_node *target;  /* select operand, call receiver (also stored as args[0] for member calls) */
-    cel_node **args;   /* call args (receiver first for member calls), list elements, map keys */
-    cel_node **vals;   /* map values, struct field values */
-    uint8_t *opt;      /* list/map: optional element/entry flags (NULL if none) */
+    cel_value cval;   /* N_CONST */
+    cel_node *target; /* select operand, call receiver (also stored as args[0] for member calls) */
+    cel_node **args;  /* call args (receiver first for member calls), list elements, map keys */
+    cel_node **vals;  /* map values, struct field values */
+    uint8_t *opt;     /* list/map: optional element/entry flags (NULL if none) */
     size_t nargs;
     /* comprehension */
     const char *iter_var, *iter_var2, *accu_var;
     cel_node *range, *accu_init, *cond, *step, *result;
     /* resolution */
-    int slot;            /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
-    const cel_func *fn;  /* call */
-    uint16_t *cands;     /* checked calls: indexes of the overloads that match statically */
+    int slot;           /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
+    const cel_func *fn; /* call */
+    uint16_t *cands;    /* checked calls: indexes of the overloads that match statically */
     uint16_t ncands;
-    void **states;       /* per-overload prepared state (parallel to fn->ovls), or NULL */
-    const cel_type *type;     /* checked type */
+    void **states;               /* per-overload prepared state (parallel to fn->ovls), or NULL */
+    const cel_type *type;        /* checked type */
     const cel_type *struct_type; /* N_STRUCT */
 };
 
@@ -209,11 +209,17 @@ cel_value cel_err_a(kg_arena *a, const char *fmt, ...) __attribute__((format(pri
 cel_value cel_no_overload(cel_call_ctx *ctx, const char *fn, const cel_value *args, size_t n);
 nlist *nlist_new(kg_arena *a, size_t cap);
 void nlist_push(kg_arena *a, nlist *l, cel_value v);
-static inline cel_value nlist_value(nlist *l) { return cel_list_custom(&cel_nlist_vt, l, (uint32_t)l->n); }
+static inline cel_value nlist_value(nlist *l)
+{
+    return cel_list_custom(&cel_nlist_vt, l, (uint32_t)l->n);
+}
 nmap *nmap_new(kg_arena *a, size_t cap);
 /* returns false if the key already exists */
 bool nmap_put(kg_arena *a, nmap *m, cel_value k, cel_value v);
-static inline cel_value nmap_value(nmap *m) { return cel_map_custom(&cel_nmap_vt, m, (uint32_t)m->n); }
+static inline cel_value nmap_value(nmap *m)
+{
+    return cel_map_custom(&cel_nmap_vt, m, (uint32_t)m->n);
+}
 bool cel_valid_key(const cel_value *k);
 /* -1, 0, 1, or 2 when incomparable (e.g. NaN or different kinds) */
 int cel_compare(const cel_value *a, const cel_value *b);

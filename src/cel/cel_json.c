@@ -5,7 +5,10 @@
 #include "cel/cel_internal.h"
 #include "cel/cel_json.h"
 
-static size_t jarr_size(const cel_value *l) { return ((const kg_json *)l->u.ptr)->len; }
+static size_t jarr_size(const cel_value *l)
+{
+    return ((const kg_json *)l->u.ptr)->len;
+}
 static cel_value jarr_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
 {
     (void)ctx;
@@ -13,7 +16,10 @@ static cel_value jarr_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
 }
 static const cel_list_vt jarr_vt = {jarr_size, jarr_get};
 
-static size_t jobj_size(const cel_value *m) { return ((const kg_json *)m->u.ptr)->len; }
+static size_t jobj_size(const cel_value *m)
+{
+    return ((const kg_json *)m->u.ptr)->len;
+}
 
 static bool jobj_get_str(cel_call_ctx *ctx, const cel_value *m, const char *k, size_t kl, cel_value *out)
 {
@@ -92,7 +98,9 @@ static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errca
     case CEL_DOUBLE:
         if (isnan(v->u.d) || isinf(v->u.d)) {
             snprintf(errbuf, errcap, "double value %s has no JSON representation",
-                     isnan(v->u.d) ? "NaN" : v->u.d > 0 ? "+Inf" : "-Inf");
+                     isnan(v->u.d) ? "NaN"
+                     : v->u.d > 0  ? "+Inf"
+                                   : "-Inf");
             return NULL;
         }
         {

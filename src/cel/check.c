@@ -59,10 +59,22 @@ static const cel_type *fresh(checker *C)
     t->name = kg_arena_sprintf(C->a, "_var%d", ++C->nfresh);
     return t;
 }
-static const cel_type *ck_list(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_LIST, "list", e, NULL); }
-static const cel_type *ck_map(checker *C, const cel_type *k, const cel_type *v) { return ck_mk(C, CEL_T_MAP, "map", k, v); }
-static const cel_type *ck_opt(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_OPTIONAL, "optional_type", e, NULL); }
-static const cel_type *ck_typeof(checker *C, const cel_type *e) { return ck_mk(C, CEL_T_TYPE, "type", e, NULL); }
+static const cel_type *ck_list(checker *C, const cel_type *e)
+{
+    return ck_mk(C, CEL_T_LIST, "list", e, NULL);
+}
+static const cel_type *ck_map(checker *C, const cel_type *k, const cel_type *v)
+{
+    return ck_mk(C, CEL_T_MAP, "map", k, v);
+}
+static const cel_type *ck_opt(checker *C, const cel_type *e)
+{
+    return ck_mk(C, CEL_T_OPTIONAL, "optional_type", e, NULL);
+}
+static const cel_type *ck_typeof(checker *C, const cel_type *e)
+{
+    return ck_mk(C, CEL_T_TYPE, "type", e, NULL);
+}
 
 static void cerr(checker *C, int pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void cerr(checker *C, int pos, const char *fmt, ...)
@@ -85,11 +97,17 @@ static const char *tname(checker *C, const cel_type *t)
     return kg_arena_strdup(C->a, buf);
 }
 
-static bool is_dyn(const cel_type *t) { return t->kind == CEL_T_DYN || t->kind == CEL_T_ANY || t->kind == CEL_T_ERROR; }
+static bool is_dyn(const cel_type *t)
+{
+    return t->kind == CEL_T_DYN || t->kind == CEL_T_ANY || t->kind == CEL_T_ERROR;
+}
 
 /* ---- type substitutions (cel-go checker/mapping.go, types.go semantics) ---- */
 
-static int fresh_id(const char *name) { return !strncmp(name, "_var", 4) ? atoi(name + 4) : 0; }
+static int fresh_id(const char *name)
+{
+    return !strncmp(name, "_var", 4) ? atoi(name + 4) : 0;
+}
 
 static const cel_type *m_find(const mapping *m, const char *name)
 {
@@ -211,7 +229,10 @@ static bool not_referenced_in(const mapping *m, const char *name, const cel_type
     return true;
 }
 
-static bool exact(const cel_type *a, const cel_type *b) { return cel_type_equal(a, b); }
+static bool exact(const cel_type *a, const cel_type *b)
+{
+    return cel_type_equal(a, b);
+}
 
 static bool less_specific(const cel_type *t1, const cel_type *t2)
 {
@@ -237,7 +258,10 @@ static bool less_specific(const cel_type *t1, const cel_type *t2)
     }
 }
 
-static const cel_type *most_general(const cel_type *t1, const cel_type *t2) { return less_specific(t1, t2) ? t1 : t2; }
+static const cel_type *most_general(const cel_type *t1, const cel_type *t2)
+{
+    return less_specific(t1, t2) ? t1 : t2;
+}
 
 static bool assign_internal(checker *C, mapping *m, const cel_type *t1, const cel_type *t2, int depth);
 
@@ -336,7 +360,10 @@ static bool is_assignable(checker *C, const cel_type *t1, const cel_type *t2)
     return true;
 }
 
-static const cel_type *subst(checker *C, const cel_type *t, bool to_dyn) { return substitute(C, &C->m, t, to_dyn, 0); }
+static const cel_type *subst(checker *C, const cel_type *t, bool to_dyn)
+{
+    return substitute(C, &C->m, t, to_dyn, 0);
+}
 
 /* instantiate an overload signature type with fresh type variables */
 static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local)
@@ -378,9 +405,15 @@ static const cel_type *join(checker *C, int pos, const cel_type *prev, const cel
     return cel_type_dyn();
 }
 
-static bool same_type(const cel_type *a, const cel_type *b) { return cel_type_equal(a, b); }
+static bool same_type(const cel_type *a, const cel_type *b)
+{
+    return cel_type_equal(a, b);
+}
 
-static const cel_type *scope_type(checker *C, int k) { return C->scope[k]; }
+static const cel_type *scope_type(checker *C, int k)
+{
+    return C->scope[k];
+}
 
 static const cel_type *chk_select(checker *C, cel_node *n)
 {
@@ -417,9 +450,7 @@ static const cel_type *chk_select(checker *C, cel_node *n)
         break;
     }
     case CEL_T_OPAQUE: r = cel_type_dyn(); break;
-    default:
-        cerr(C, n->pos, "type '%s' does not support field selection", tname(C, t));
-        return cel_type_error();
+    default: cerr(C, n->pos, "type '%s' does not support field selection", tname(C, t)); return cel_type_error();
     }
     if (test)
         return cel_type_bool();
@@ -572,8 +603,9 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     case CEL_T_ERROR:
     case CEL_T_PARAM: is_assignable(C, cel_type_dyn(), rt); break;
     default:
-        cerr(C, n->range->pos, "expression of type '%s' cannot be range of a comprehension (must be list, map, or "
-                               "dynamic)",
+        cerr(C, n->range->pos,
+             "expression of type '%s' cannot be range of a comprehension (must be list, map, or "
+             "dynamic)",
              tname(C, rt));
         return cel_type_error();
     }

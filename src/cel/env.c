@@ -100,14 +100,17 @@ static cel_type *find_named(const cel_env *env, const char *name)
     return NULL;
 }
 
-const cel_type *cel_type_opaque_lookup(const cel_env *env, const char *name) { return find_named(env, name); }
+const cel_type *cel_type_opaque_lookup(const cel_env *env, const char *name)
+{
+    return find_named(env, name);
+}
 
 static void add_named(cel_env *env, cel_type *t)
 {
     if (env->ntypes == env->captypes) {
         size_t nc = env->captypes ? env->captypes * 2 : 8;
-        env->types = kg_arena_realloc(&env->arena, env->types, env->captypes * sizeof(cel_type *),
-                                      nc * sizeof(cel_type *));
+        env->types =
+            kg_arena_realloc(&env->arena, env->types, env->captypes * sizeof(cel_type *), nc * sizeof(cel_type *));
         env->captypes = nc;
     }
     env->types[env->ntypes++] = t;
@@ -224,25 +227,43 @@ static const cel_type *ptype(cel_env *env, const char **sp)
             s++;
     }
     *sp = s;
-    if (!strcmp(name, "dyn")) return cel_type_dyn();
-    if (!strcmp(name, "null_type")) return cel_type_null();
-    if (!strcmp(name, "bool")) return cel_type_bool();
-    if (!strcmp(name, "int")) return cel_type_int();
-    if (!strcmp(name, "uint")) return cel_type_uint();
-    if (!strcmp(name, "double")) return cel_type_double();
-    if (!strcmp(name, "string")) return cel_type_string();
-    if (!strcmp(name, "bytes")) return cel_type_bytes();
-    if (!strcmp(name, "timestamp")) return cel_type_timestamp();
-    if (!strcmp(name, "duration")) return cel_type_duration();
-    if (!strcmp(name, "type")) return np ? cel_type_type_of(env, params[0]) : cel_type_type();
-    if (!strcmp(name, "list")) return cel_type_list(env, np ? params[0] : cel_type_dyn());
-    if (!strcmp(name, "map")) return cel_type_map(env, np ? params[0] : cel_type_dyn(), np > 1 ? params[1] : cel_type_dyn());
-    if (!strcmp(name, "optional")) return cel_type_optional(env, np ? params[0] : cel_type_dyn());
-    if (n <= 2 && name[0] >= 'A' && name[0] <= 'Z') return cel_type_param(env, name);
+    if (!strcmp(name, "dyn"))
+        return cel_type_dyn();
+    if (!strcmp(name, "null_type"))
+        return cel_type_null();
+    if (!strcmp(name, "bool"))
+        return cel_type_bool();
+    if (!strcmp(name, "int"))
+        return cel_type_int();
+    if (!strcmp(name, "uint"))
+        return cel_type_uint();
+    if (!strcmp(name, "double"))
+        return cel_type_double();
+    if (!strcmp(name, "string"))
+        return cel_type_string();
+    if (!strcmp(name, "bytes"))
+        return cel_type_bytes();
+    if (!strcmp(name, "timestamp"))
+        return cel_type_timestamp();
+    if (!strcmp(name, "duration"))
+        return cel_type_duration();
+    if (!strcmp(name, "type"))
+        return np ? cel_type_type_of(env, params[0]) : cel_type_type();
+    if (!strcmp(name, "list"))
+        return cel_type_list(env, np ? params[0] : cel_type_dyn());
+    if (!strcmp(name, "map"))
+        return cel_type_map(env, np ? params[0] : cel_type_dyn(), np > 1 ? params[1] : cel_type_dyn());
+    if (!strcmp(name, "optional"))
+        return cel_type_optional(env, np ? params[0] : cel_type_dyn());
+    if (n <= 2 && name[0] >= 'A' && name[0] <= 'Z')
+        return cel_type_param(env, name);
     return cel_type_opaque(env, name, params, np);
 }
 
-const cel_type *cel_type_parse(cel_env *env, const char *s) { return ptype(env, &s); }
+const cel_type *cel_type_parse(cel_env *env, const char *s)
+{
+    return ptype(env, &s);
+}
 
 bool cel_value_matches_type(const cel_value *v, const cel_type *t)
 {
@@ -275,9 +296,12 @@ static const cel_type *runtime_type_named(const char *name)
     static cel_type list_t = {CEL_T_LIST, "list", 0, NULL, 0, NULL, NULL};
     static cel_type map_t = {CEL_T_MAP, "map", 0, NULL, 0, NULL, NULL};
     static cel_type opt_t = {CEL_T_OPTIONAL, "optional_type", 0, NULL, 0, NULL, NULL};
-    if (!strcmp(name, "list")) return &list_t;
-    if (!strcmp(name, "map")) return &map_t;
-    if (!strcmp(name, "optional_type")) return &opt_t;
+    if (!strcmp(name, "list"))
+        return &list_t;
+    if (!strcmp(name, "map"))
+        return &map_t;
+    if (!strcmp(name, "optional_type"))
+        return &opt_t;
     return NULL;
 }
 
@@ -365,7 +389,10 @@ cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
     }
 }
 
-cel_func *cel_env_func(const cel_env *env, const char *name) { return cel_env_func_n(env, name, strlen(name)); }
+cel_func *cel_env_func(const cel_env *env, const char *name)
+{
+    return cel_env_func_n(env, name, strlen(name));
+}
 
 static cel_func *get_func(cel_env *env, const char *name)
 {
@@ -498,8 +525,14 @@ void cel_env_set_options(cel_env *env, unsigned opts)
     if (opts & CEL_OPT_VALIDATE_LITERALS)
         cel_time_enable_validation(env);
 }
-void cel_env_set_container(cel_env *env, const char *c) { env->container = kg_arena_strdup(&env->arena, c ? c : ""); }
-kg_arena *cel_env_arena(cel_env *env) { return &env->arena; }
+void cel_env_set_container(cel_env *env, const char *c)
+{
+    env->container = kg_arena_strdup(&env->arena, c ? c : "");
+}
+kg_arena *cel_env_arena(cel_env *env)
+{
+    return &env->arena;
+}
 
 void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix)
 {
@@ -535,7 +568,10 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
 
 /* ---------------------------------------------------------------- prepare ctx */
 
-kg_arena *cel_prepare_arena(cel_prepare_ctx *pc) { return pc->arena; }
+kg_arena *cel_prepare_arena(cel_prepare_ctx *pc)
+{
+    return pc->arena;
+}
 void cel_prepare_on_free(cel_prepare_ctx *pc, void (*fn)(void *), void *p)
 {
     cleanup *c = kg_arena_alloc(pc->arena, sizeof *c);
@@ -570,8 +606,8 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
         if (opts && opts->expect_type && opts->expect_type->kind != CEL_T_DYN && p->type->kind != CEL_T_DYN &&
             !cel_type_equal(opts->expect_type, p->type)) {
             char a[128], b[128];
-            cel_error_at(err, src, 0, "expected type '%s' but found '%s'", cel_type_format(opts->expect_type, a, sizeof a),
-                         cel_type_format(p->type, b, sizeof b));
+            cel_error_at(err, src, 0, "expected type '%s' but found '%s'",
+                         cel_type_format(opts->expect_type, a, sizeof a), cel_type_format(p->type, b, sizeof b));
             goto fail;
         }
     } else {
@@ -607,7 +643,10 @@ void cel_program_free(cel_program *p)
     free(p);
 }
 
-const cel_type *cel_program_type(const cel_program *p) { return p->type; }
+const cel_type *cel_program_type(const cel_program *p)
+{
+    return p->type;
+}
 
 /* ---------------------------------------------------------------- activation */
 
@@ -649,16 +688,37 @@ void cel_activation_set_resolver(cel_activation *act, cel_resolve_fn fn, void *u
     act->resolver = fn;
     act->resolver_ud = ud;
 }
-void cel_activation_set_host(cel_activation *act, void *host) { act->host = host; }
-kg_arena *cel_activation_arena(cel_activation *act) { return act->arena; }
+void cel_activation_set_host(cel_activation *act, void *host)
+{
+    act->host = host;
+}
+kg_arena *cel_activation_arena(cel_activation *act)
+{
+    return act->arena;
+}
 
 /* ---------------------------------------------------------------- call ctx */
 
-kg_arena *cel_call_arena(cel_call_ctx *ctx) { return ctx->arena; }
-void *cel_call_userdata(cel_call_ctx *ctx) { return ctx->cur_ovl ? ctx->cur_ovl->ud : NULL; }
-void *cel_call_state(cel_call_ctx *ctx) { return ctx->cur_state; }
-void cel_call_add_cost(cel_call_ctx *ctx, uint64_t cost) { ctx->cost += cost; }
-void *cel_call_host(cel_call_ctx *ctx) { return ctx->act ? ctx->act->host : NULL; }
+kg_arena *cel_call_arena(cel_call_ctx *ctx)
+{
+    return ctx->arena;
+}
+void *cel_call_userdata(cel_call_ctx *ctx)
+{
+    return ctx->cur_ovl ? ctx->cur_ovl->ud : NULL;
+}
+void *cel_call_state(cel_call_ctx *ctx)
+{
+    return ctx->cur_state;
+}
+void cel_call_add_cost(cel_call_ctx *ctx, uint64_t cost)
+{
+    ctx->cost += cost;
+}
+void *cel_call_host(cel_call_ctx *ctx)
+{
+    return ctx->act ? ctx->act->host : NULL;
+}
 
 /* ---------------------------------------------------------------- eval */
 
@@ -703,4 +763,3 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     *result = v;
     return v.kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }
-

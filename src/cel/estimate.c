@@ -8,14 +8,20 @@ typedef struct est {
     cel_size_range size; /* size of the value (code points / elements); {0, max} when unknown */
 } est;
 
-static uint64_t sadd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sadd(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 static uint64_t smul(uint64_t a, uint64_t b)
 {
     if (a == 0 || b == 0)
         return 0;
     return a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
-static uint64_t c01(uint64_t x) { return x == UINT64_MAX ? x : (x + 9) / 10; }
+static uint64_t c01(uint64_t x)
+{
+    return x == UINT64_MAX ? x : (x + 9) / 10;
+}
 static cel_size_range radd(cel_size_range a, cel_size_range b)
 {
     cel_size_range r = {sadd(a.min, b.min), sadd(a.max, b.max)};

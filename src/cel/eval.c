@@ -46,20 +46,33 @@ static const cel_type *builtin_type_named(const char *name)
     static cel_type map_t = {CEL_T_MAP, "map", 0, NULL, 0, NULL, NULL};
     static cel_type opt_t = {CEL_T_OPTIONAL, "optional_type", 0, NULL, 0, NULL, NULL};
     static cel_type dyn_t = {CEL_T_DYN, "dyn", 0, NULL, 0, NULL, NULL};
-    if (!strcmp(name, "int")) return cel_type_int();
-    if (!strcmp(name, "uint")) return cel_type_uint();
-    if (!strcmp(name, "double")) return cel_type_double();
-    if (!strcmp(name, "bool")) return cel_type_bool();
-    if (!strcmp(name, "string")) return cel_type_string();
-    if (!strcmp(name, "bytes")) return cel_type_bytes();
-    if (!strcmp(name, "null_type")) return cel_type_null();
-    if (!strcmp(name, "type")) return cel_type_type();
-    if (!strcmp(name, "list")) return &list_t;
-    if (!strcmp(name, "map")) return &map_t;
-    if (!strcmp(name, "optional_type")) return &opt_t;
+    if (!strcmp(name, "int"))
+        return cel_type_int();
+    if (!strcmp(name, "uint"))
+        return cel_type_uint();
+    if (!strcmp(name, "double"))
+        return cel_type_double();
+    if (!strcmp(name, "bool"))
+        return cel_type_bool();
+    if (!strcmp(name, "string"))
+        return cel_type_string();
+    if (!strcmp(name, "bytes"))
+        return cel_type_bytes();
+    if (!strcmp(name, "null_type"))
+        return cel_type_null();
+    if (!strcmp(name, "type"))
+        return cel_type_type();
+    if (!strcmp(name, "list"))
+        return &list_t;
+    if (!strcmp(name, "map"))
+        return &map_t;
+    if (!strcmp(name, "optional_type"))
+        return &opt_t;
     (void)dyn_t;
-    if (!strcmp(name, "google.protobuf.Timestamp")) return cel_type_timestamp();
-    if (!strcmp(name, "google.protobuf.Duration")) return cel_type_duration();
+    if (!strcmp(name, "google.protobuf.Timestamp"))
+        return cel_type_timestamp();
+    if (!strcmp(name, "google.protobuf.Duration"))
+        return cel_type_duration();
     return NULL;
 }
 
@@ -366,7 +379,10 @@ static uint64_t vsize(const cel_value *v)
     }
 }
 
-static inline uint64_t ceil01(uint64_t x) { return (x + 9) / 10; }
+static inline uint64_t ceil01(uint64_t x)
+{
+    return (x + 9) / 10;
+}
 
 static cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
 {
@@ -511,8 +527,14 @@ static cel_value do_index(cel_call_ctx *ctx, cel_value *c, cel_value *k, bool op
     }
 }
 
-static cel_value ovf(cel_call_ctx *ctx) { return cel_err(ctx, "integer overflow"); }
-static cel_value uovf(cel_call_ctx *ctx) { return cel_err(ctx, "unsigned integer overflow"); }
+static cel_value ovf(cel_call_ctx *ctx)
+{
+    return cel_err(ctx, "integer overflow");
+}
+static cel_value uovf(cel_call_ctx *ctx)
+{
+    return cel_err(ctx, "unsigned integer overflow");
+}
 
 static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
 
@@ -887,9 +909,7 @@ static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
     case OP_SUB:
     case OP_MUL:
     case OP_DIV:
-    case OP_MOD:
-        cel_charge(ctx, 1);
-        return arith(ctx, n, &args[0], &args[1]);
+    case OP_MOD: cel_charge(ctx, 1); return arith(ctx, n, &args[0], &args[1]);
     case OP_EQ:
     case OP_NE: {
         cel_charge(ctx, 1);
@@ -938,12 +958,8 @@ static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
         cel_charge(ctx, 1);
         return generic_call(ctx, n, args, 2);
     }
-    case OP_INDEX:
-        cel_charge(ctx, 1);
-        return do_index(ctx, &args[0], &args[1], false);
-    case OP_OPT_INDEX:
-        cel_charge(ctx, 1);
-        return do_index(ctx, &args[0], &args[1], true);
+    case OP_INDEX: cel_charge(ctx, 1); return do_index(ctx, &args[0], &args[1], false);
+    case OP_OPT_INDEX: cel_charge(ctx, 1); return do_index(ctx, &args[0], &args[1], true);
     case OP_OPT_SELECT:
         cel_charge(ctx, 1);
         if (args[0].kind == CEL_ERROR)
@@ -1026,4 +1042,7 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     return cel_err(ctx, "bad node");
 }
 
-cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n) { return ev(ctx, n); }
+cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n)
+{
+    return ev(ctx, n);
+}

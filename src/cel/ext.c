@@ -218,8 +218,8 @@ static cel_value s_substring(cel_call_ctx *ctx, const cel_value *a, size_t n)
 static bool is_space(uint32_t c)
 {
     return c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' || c == 0x85 || c == 0xA0 ||
-           c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-           c == 0x205F || c == 0x3000;
+           c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+           c == 0x3000;
 }
 
 static cel_value s_trim(cel_call_ctx *ctx, const cel_value *a, size_t n)
@@ -271,15 +271,42 @@ static void quote_into(kg_buf *b, const char *s, size_t n)
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
-        case '\a': kg_buf_puts(b, "\\a"); i++; continue;
-        case '\b': kg_buf_puts(b, "\\b"); i++; continue;
-        case '\f': kg_buf_puts(b, "\\f"); i++; continue;
-        case '\n': kg_buf_puts(b, "\\n"); i++; continue;
-        case '\r': kg_buf_puts(b, "\\r"); i++; continue;
-        case '\t': kg_buf_puts(b, "\\t"); i++; continue;
-        case '\v': kg_buf_puts(b, "\\v"); i++; continue;
-        case '\\': kg_buf_puts(b, "\\\\"); i++; continue;
-        case '"': kg_buf_puts(b, "\\\""); i++; continue;
+        case '\a':
+            kg_buf_puts(b, "\\a");
+            i++;
+            continue;
+        case '\b':
+            kg_buf_puts(b, "\\b");
+            i++;
+            continue;
+        case '\f':
+            kg_buf_puts(b, "\\f");
+            i++;
+            continue;
+        case '\n':
+            kg_buf_puts(b, "\\n");
+            i++;
+            continue;
+        case '\r':
+            kg_buf_puts(b, "\\r");
+            i++;
+            continue;
+        case '\t':
+            kg_buf_puts(b, "\\t");
+            i++;
+            continue;
+        case '\v':
+            kg_buf_puts(b, "\\v");
+            i++;
+            continue;
+        case '\\':
+            kg_buf_puts(b, "\\\\");
+            i++;
+            continue;
+        case '"':
+            kg_buf_puts(b, "\\\"");
+            i++;
+            continue;
         default: break;
         }
         uint32_t cp;
@@ -345,7 +372,10 @@ typedef struct fmt_entry {
     const char *k, *v;
 } fmt_entry;
 
-static int entry_cmp(const void *x, const void *y) { return strcmp(((const fmt_entry *)x)->k, ((const fmt_entry *)y)->k); }
+static int entry_cmp(const void *x, const void *y)
+{
+    return strcmp(((const fmt_entry *)x)->k, ((const fmt_entry *)y)->k);
+}
 
 static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool nested, cel_value *err)
 {
@@ -363,7 +393,10 @@ static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool
             cel_format_double(b, v->u.d);
         return true;
     case CEL_STRING:
-    case CEL_BYTES: (void)nested; kg_buf_append(b, v->u.s, v->n); return true;
+    case CEL_BYTES:
+        (void)nested;
+        kg_buf_append(b, v->u.s, v->n);
+        return true;
     case CEL_TIMESTAMP: cel_format_timestamp(b, v->u.i, (int32_t)v->n); return true;
     case CEL_DURATION: cel_format_duration_secs(b, v->u.i); return true;
     case CEL_TYPE: kg_buf_puts(b, v->u.type->name); return true;
@@ -407,7 +440,9 @@ static bool fmt_value_str(cel_call_ctx *ctx, kg_buf *b, const cel_value *v, bool
         kg_buf_putc(b, '}');
         return true;
     }
-    default: *err = cel_err(ctx, "error during formatting: no formatting function for %s", cel_type_name_of(v)); return false;
+    default:
+        *err = cel_err(ctx, "error during formatting: no formatting function for %s", cel_type_name_of(v));
+        return false;
     }
 }
 
@@ -479,8 +514,9 @@ static cel_value s_format(cel_call_ctx *ctx, const cel_value *a, size_t n)
         case 's':
             if (!fmt_value_str(ctx, &b, &v, false, &err)) {
                 kg_buf_free(&b);
-                return cel_err(ctx, "error during formatting: string clause can only be used on strings, bools, "
-                                    "bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given %s",
+                return cel_err(ctx,
+                               "error during formatting: string clause can only be used on strings, bools, "
+                               "bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given %s",
                                cel_type_name_of(&v));
             }
             break;
@@ -493,7 +529,8 @@ static cel_value s_format(cel_call_ctx *ctx, const cel_value *a, size_t n)
                 fmt_double_fixed(&b, v.u.d, 0);
             else {
                 kg_buf_free(&b);
-                return cel_err(ctx, "error during formatting: decimal clause can only be used on integers, was given %s",
+                return cel_err(ctx,
+                               "error during formatting: decimal clause can only be used on integers, was given %s",
                                cel_type_name_of(&v));
             }
             break;
@@ -530,8 +567,9 @@ static cel_value s_format(cel_call_ctx *ctx, const cel_value *a, size_t n)
                 kg_buf_putc(&b, v.u.b ? '1' : '0');
             else {
                 kg_buf_free(&b);
-                return cel_err(ctx, "error during formatting: only integers and bools can be formatted as binary, "
-                                    "was given %s",
+                return cel_err(ctx,
+                               "error during formatting: only integers and bools can be formatted as binary, "
+                               "was given %s",
                                cel_type_name_of(&v));
             }
             break;
@@ -558,8 +596,9 @@ static cel_value s_format(cel_call_ctx *ctx, const cel_value *a, size_t n)
                     kg_buf_printf(&b, up ? "%02X" : "%02x", (unsigned char)v.u.s[k]);
             } else {
                 kg_buf_free(&b);
-                return cel_err(ctx, "error during formatting: only integers, byte buffers, and strings can be "
-                                    "formatted as hex, was given %s",
+                return cel_err(ctx,
+                               "error during formatting: only integers, byte buffers, and strings can be "
+                               "formatted as hex, was given %s",
                                cel_type_name_of(&v));
             }
             break;
@@ -797,7 +836,10 @@ static uint64_t cost_traverse(cel_call_ctx *ctx, const cel_value *a, size_t n, c
 
 /* ---------------------------------------------------------------- math */
 
-static bool is_num(const cel_value *v) { return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE; }
+static bool is_num(const cel_value *v)
+{
+    return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE;
+}
 
 static cel_value m_extreme(cel_call_ctx *ctx, const cel_value *a, size_t n, bool greatest)
 {
@@ -831,16 +873,50 @@ static cel_value m_extreme(cel_call_ctx *ctx, const cel_value *a, size_t n, bool
     }
     return best;
 }
-static cel_value m_greatest(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_extreme(ctx, a, n, true); }
-static cel_value m_least(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_extreme(ctx, a, n, false); }
+static cel_value m_greatest(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_extreme(ctx, a, n, true);
+}
+static cel_value m_least(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_extreme(ctx, a, n, false);
+}
 
-static cel_value m_ceil(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_double(ceil(a[0].u.d)); }
-static cel_value m_floor(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_double(floor(a[0].u.d)); }
-static cel_value m_round(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_double(round(a[0].u.d)); }
-static cel_value m_trunc(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_double(trunc(a[0].u.d)); }
-static cel_value m_isnan(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_bool(isnan(a[0].u.d)); }
-static cel_value m_isinf(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_bool(isinf(a[0].u.d)); }
-static cel_value m_isfinite(cel_call_ctx *ctx, const cel_value *a, size_t n) { UNUSED; return cel_bool(isfinite(a[0].u.d)); }
+static cel_value m_ceil(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_double(ceil(a[0].u.d));
+}
+static cel_value m_floor(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_double(floor(a[0].u.d));
+}
+static cel_value m_round(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_double(round(a[0].u.d));
+}
+static cel_value m_trunc(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_double(trunc(a[0].u.d));
+}
+static cel_value m_isnan(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_bool(isnan(a[0].u.d));
+}
+static cel_value m_isinf(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_bool(isinf(a[0].u.d));
+}
+static cel_value m_isfinite(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    UNUSED;
+    return cel_bool(isfinite(a[0].u.d));
+}
 
 static cel_value m_abs(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
@@ -879,9 +955,18 @@ static cel_value m_bit(cel_call_ctx *ctx, const cel_value *a, size_t n, int op)
     uint64_t x = a[0].u.u, y = a[1].u.u;
     return cel_uint(op == 0 ? (x & y) : op == 1 ? (x | y) : (x ^ y));
 }
-static cel_value m_and(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_bit(ctx, a, n, 0); }
-static cel_value m_or(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_bit(ctx, a, n, 1); }
-static cel_value m_xor(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_bit(ctx, a, n, 2); }
+static cel_value m_and(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_bit(ctx, a, n, 0);
+}
+static cel_value m_or(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_bit(ctx, a, n, 1);
+}
+static cel_value m_xor(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_bit(ctx, a, n, 2);
+}
 static cel_value m_not(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     UNUSED;
@@ -897,8 +982,14 @@ static cel_value m_shift(cel_call_ctx *ctx, const cel_value *a, size_t n, bool l
     uint64_t r = s >= 64 ? 0 : left ? x << s : x >> s;
     return a[0].kind == CEL_INT ? cel_int((int64_t)r) : cel_uint(r);
 }
-static cel_value m_shl(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_shift(ctx, a, n, true); }
-static cel_value m_shr(cel_call_ctx *ctx, const cel_value *a, size_t n) { return m_shift(ctx, a, n, false); }
+static cel_value m_shl(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_shift(ctx, a, n, true);
+}
+static cel_value m_shr(cel_call_ctx *ctx, const cel_value *a, size_t n)
+{
+    return m_shift(ctx, a, n, false);
+}
 
 /* ---------------------------------------------------------------- encoders */
 
@@ -912,11 +1003,16 @@ static cel_value b64_encode(cel_call_ctx *ctx, const cel_value *a, size_t n)
 
 static int b64v(char c)
 {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
     return -1;
 }
 
@@ -1021,8 +1117,8 @@ void cel_ext_register(cel_env *env)
         cel_env_builtin(env, "sets.intersects", 0, 0, "list(A), list(A) -> bool", st_intersects, cost_sets);
     }
     if (libs & CEL_LIB_MATH) {
-        static const char *one[] = {"int", "uint", "double", "list(int)", "list(uint)", "list(double)", "list(dyn)",
-                                    NULL};
+        static const char *one[] = {"int",        "uint",         "double",    "list(int)",
+                                    "list(uint)", "list(double)", "list(dyn)", NULL};
         for (int i = 0; one[i]; i++) {
             char sig[64];
             snprintf(sig, sizeof sig, "%s -> %s", one[i],

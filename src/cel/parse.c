@@ -72,9 +72,8 @@ typedef struct parser {
     jmp_buf jb;
 } parser;
 
-static const char *reserved[] = {"as",   "break",  "const",  "continue", "else",      "for",    "function",
-                                 "if",   "import", "let",    "loop",     "package",   "namespace", "return",
-                                 "var",  "void",   "while",  NULL};
+static const char *reserved[] = {"as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
+                                 "let", "loop",  "package", "namespace", "return", "var", "void",     "while", NULL};
 
 static bool is_reserved(const char *s, size_t n)
 {
@@ -171,7 +170,8 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
     for (;;) {
         if (p >= P->len) {
             kg_buf_free(&b);
-            perr(P, start, "Syntax error: token recognition error at: '%.*s'", (int)(P->len - (size_t)start > 20 ? 20 : P->len - (size_t)start), s + start);
+            perr(P, start, "Syntax error: token recognition error at: '%.*s'",
+                 (int)(P->len - (size_t)start > 20 ? 20 : P->len - (size_t)start), s + start);
         }
         char c = s[p];
         if (triple) {
@@ -314,37 +314,109 @@ again:
     char c = s[p];
     char c1 = p + 1 < P->len ? s[p + 1] : 0;
     switch (c) {
-    case '(': t->kind = T_LPAREN; P->p++; break;
-    case ')': t->kind = T_RPAREN; P->p++; break;
-    case '[': t->kind = T_LBRACKET; P->p++; break;
-    case ']': t->kind = T_RBRACKET; P->p++; break;
-    case '{': t->kind = T_LBRACE; P->p++; break;
-    case '}': t->kind = T_RBRACE; P->p++; break;
-    case ',': t->kind = T_COMMA; P->p++; break;
-    case ':': t->kind = T_COLON; P->p++; break;
-    case '?': t->kind = T_QUESTION; P->p++; break;
-    case '+': t->kind = T_PLUS; P->p++; break;
-    case '-': t->kind = T_MINUS; P->p++; break;
-    case '*': t->kind = T_STAR; P->p++; break;
-    case '/': t->kind = T_SLASH; P->p++; break;
-    case '%': t->kind = T_PERCENT; P->p++; break;
+    case '(':
+        t->kind = T_LPAREN;
+        P->p++;
+        break;
+    case ')':
+        t->kind = T_RPAREN;
+        P->p++;
+        break;
+    case '[':
+        t->kind = T_LBRACKET;
+        P->p++;
+        break;
+    case ']':
+        t->kind = T_RBRACKET;
+        P->p++;
+        break;
+    case '{':
+        t->kind = T_LBRACE;
+        P->p++;
+        break;
+    case '}':
+        t->kind = T_RBRACE;
+        P->p++;
+        break;
+    case ',':
+        t->kind = T_COMMA;
+        P->p++;
+        break;
+    case ':':
+        t->kind = T_COLON;
+        P->p++;
+        break;
+    case '?':
+        t->kind = T_QUESTION;
+        P->p++;
+        break;
+    case '+':
+        t->kind = T_PLUS;
+        P->p++;
+        break;
+    case '-':
+        t->kind = T_MINUS;
+        P->p++;
+        break;
+    case '*':
+        t->kind = T_STAR;
+        P->p++;
+        break;
+    case '/':
+        t->kind = T_SLASH;
+        P->p++;
+        break;
+    case '%':
+        t->kind = T_PERCENT;
+        P->p++;
+        break;
     case '!':
-        if (c1 == '=') { t->kind = T_NE; P->p += 2; } else { t->kind = T_NOT; P->p++; }
+        if (c1 == '=') {
+            t->kind = T_NE;
+            P->p += 2;
+        } else {
+            t->kind = T_NOT;
+            P->p++;
+        }
         break;
     case '=':
-        if (c1 == '=') { t->kind = T_EQ; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '='");
+        if (c1 == '=') {
+            t->kind = T_EQ;
+            P->p += 2;
+        } else
+            perr(P, (int)p, "Syntax error: token recognition error at: '='");
         break;
     case '<':
-        if (c1 == '=') { t->kind = T_LE; P->p += 2; } else { t->kind = T_LT; P->p++; }
+        if (c1 == '=') {
+            t->kind = T_LE;
+            P->p += 2;
+        } else {
+            t->kind = T_LT;
+            P->p++;
+        }
         break;
     case '>':
-        if (c1 == '=') { t->kind = T_GE; P->p += 2; } else { t->kind = T_GT; P->p++; }
+        if (c1 == '=') {
+            t->kind = T_GE;
+            P->p += 2;
+        } else {
+            t->kind = T_GT;
+            P->p++;
+        }
         break;
     case '&':
-        if (c1 == '&') { t->kind = T_AND; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '&'");
+        if (c1 == '&') {
+            t->kind = T_AND;
+            P->p += 2;
+        } else
+            perr(P, (int)p, "Syntax error: token recognition error at: '&'");
         break;
     case '|':
-        if (c1 == '|') { t->kind = T_OR; P->p += 2; } else perr(P, (int)p, "Syntax error: token recognition error at: '|'");
+        if (c1 == '|') {
+            t->kind = T_OR;
+            P->p += 2;
+        } else
+            perr(P, (int)p, "Syntax error: token recognition error at: '|'");
         break;
     case '.':
         if (c1 >= '0' && c1 <= '9')
@@ -370,9 +442,7 @@ again:
         break;
     }
     case '"':
-    case '\'':
-        lex_string(P, t, false, false, (int)p);
-        break;
+    case '\'': lex_string(P, t, false, false, (int)p); break;
     default:
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
             size_t q = p;
@@ -504,7 +574,10 @@ again:
         goto again;
 }
 
-static token *cur(parser *P) { return &P->tok; }
+static token *cur(parser *P)
+{
+    return &P->tok;
+}
 static void next(parser *P)
 {
     if (P->has_peek) {
@@ -702,8 +775,9 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
                 return mk_ident(P, pos, kg_arena_sprintf(P->a, "@index%lld", (long long)args[0]->cval.u.i));
             if ((!strcmp(name, "iterVar") || !strcmp(name, "accuVar")) && n == 2 && args[0]->kind == N_CONST &&
                 args[1]->kind == N_CONST && args[0]->cval.kind == CEL_INT && args[1]->cval.kind == CEL_INT)
-                return mk_ident(P, pos, kg_arena_sprintf(P->a, "@%s:%lld:%lld", name[0] == 'i' ? "it" : "ac",
-                                                         (long long)args[0]->cval.u.i, (long long)args[1]->cval.u.i));
+                return mk_ident(P, pos,
+                                kg_arena_sprintf(P->a, "@%s:%lld:%lld", name[0] == 'i' ? "it" : "ac",
+                                                 (long long)args[0]->cval.u.i, (long long)args[1]->cval.u.i));
             if (!strcmp(name, "block") && n == 2) {
                 if (args[0]->kind != N_LIST)
                     perr(P, args[0]->pos, "cel.block requires the first arg to be a list literal");
@@ -723,8 +797,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
     }
     bool two = (libs & CEL_LIB_TWOVAR) != 0;
     int pos2 = pos;
-    if (!strcmp(name, "all") || !strcmp(name, "exists") || !strcmp(name, "exists_one") ||
-        !strcmp(name, "existsOne")) {
+    if (!strcmp(name, "all") || !strcmp(name, "exists") || !strcmp(name, "exists_one") || !strcmp(name, "existsOne")) {
         const char *v1 = NULL, *v2 = NULL;
         cel_node *pred;
         bool one = !strcmp(name, "exists_one") || !strcmp(name, "existsOne");
@@ -775,13 +848,13 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
     }
     if (!strcmp(name, "filter") && n == 2) {
         const char *v = var_name(P, args[0]);
-        cel_node *step = call3(P, pos, "_?_:_", args[1], append_step(P, pos, mk_ident(P, pos, v)),
-                               mk_ident(P, pos, ACCU));
+        cel_node *step =
+            call3(P, pos, "_?_:_", args[1], append_step(P, pos, mk_ident(P, pos, v)), mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
                         mk_ident(P, pos, ACCU));
     }
-    if (two && (!strcmp(name, "transformList") || !strcmp(name, "transformMap") ||
-                !strcmp(name, "transformMapEntry")) &&
+    if (two &&
+        (!strcmp(name, "transformList") || !strcmp(name, "transformMap") || !strcmp(name, "transformMapEntry")) &&
         (n == 3 || n == 4)) {
         const char *v1 = var_name(P, args[0]);
         const char *v2 = var_name(P, args[1]);
@@ -802,8 +875,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         }
         if (n == 4)
             step = call3(P, pos, "_?_:_", args[2], step, mk_ident(P, pos, ACCU));
-        return mk_compr(P, pos, target, v1, v2, init, mk_const(P, pos, cel_bool(true)), step,
-                        mk_ident(P, pos, ACCU));
+        return mk_compr(P, pos, target, v1, v2, init, mk_const(P, pos, cel_bool(true)), step, mk_ident(P, pos, ACCU));
     }
     if ((libs & CEL_LIB_OPTIONALS) && (!strcmp(name, "optMap") || !strcmp(name, "optFlatMap")) && n == 2) {
         const char *v = var_name(P, args[0]);
@@ -887,7 +959,10 @@ static const char *qualified_name_d(parser *P, cel_node *n, int depth)
     }
     return NULL;
 }
-static const char *qualified_name(parser *P, cel_node *n) { return qualified_name_d(P, n, 0); }
+static const char *qualified_name(parser *P, cel_node *n)
+{
+    return qualified_name_d(P, n, 0);
+}
 
 /* AST depth bound: every later pass (resolver, checker, evaluator) recurses over the tree, so long left-recursive
  * chains (a.b.c..., 1+1+1...) must be rejected here rather than overflow the stack later. */
@@ -1132,10 +1207,12 @@ static cel_node *parse_primary(parser *P)
     default: {
         char b[64];
         if (t->kind == T_EOF)
-            perr(P, pos, "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', "
-                         "'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
-        perr(P, pos, "Syntax error: extraneous input '%s' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', "
-                     "'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+            perr(P, pos,
+                 "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', "
+                 "'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+        perr(P, pos,
+             "Syntax error: extraneous input '%s' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', "
+             "'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
              tok_text(P, t, b, sizeof b));
     }
     }

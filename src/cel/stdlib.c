@@ -22,7 +22,10 @@ static uint64_t str_size(const cel_value *v)
         return cel_map_size(v);
     return 1;
 }
-static uint64_t c01(uint64_t x) { return (x + 9) / 10; }
+static uint64_t c01(uint64_t x)
+{
+    return (x + 9) / 10;
+}
 
 /* ---------------------------------------------------------------- size & strings */
 
@@ -68,8 +71,7 @@ static cel_value f_ends(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)ctx;
     (void)n;
-    return cel_bool(args[1].n <= args[0].n &&
-                    memcmp(args[0].u.s + args[0].n - args[1].n, args[1].u.s, args[1].n) == 0);
+    return cel_bool(args[1].n <= args[0].n && memcmp(args[0].u.s + args[0].n - args[1].n, args[1].u.s, args[1].n) == 0);
 }
 static uint64_t cost_arg0_01(cel_call_ctx *ctx, const cel_value *args, size_t n, const cel_value *r)
 {
@@ -81,7 +83,10 @@ static uint64_t cost_arg0_01(cel_call_ctx *ctx, const cel_value *args, size_t n,
 }
 
 /* matches with RE2; a constant pattern is compiled once at compile time */
-static void re_free(void *p) { cel_regex_free(p); }
+static void re_free(void *p)
+{
+    cel_regex_free(p);
+}
 static void *prep_matches(cel_prepare_ctx *pc, const cel_value *consts, const bool *isc, size_t n, const char **error)
 {
     if (n < 2 || !isc[1] || consts[1].kind != CEL_STRING)
@@ -438,10 +443,10 @@ void cel_stdlib_register(cel_env *env)
     cel_env_builtin(env, "_!=_", OP_NE, 0, "A, A -> bool", NULL, NULL);
     static const char *rel[] = {"_<_", "_<=_", "_>_", "_>=_"};
     static const opcode rops[] = {OP_LT, OP_LE, OP_GT, OP_GE};
-    static const char *relsig[] = {"bool, bool",       "int, int",         "uint, uint",     "double, double",
-                                   "string, string",   "bytes, bytes",     "timestamp, timestamp",
-                                   "duration, duration", "int, uint",      "int, double",    "uint, int",
-                                   "uint, double",     "double, int",      "double, uint",   NULL};
+    static const char *relsig[] = {
+        "bool, bool",           "int, int",           "uint, uint", "double, double", "string, string", "bytes, bytes",
+        "timestamp, timestamp", "duration, duration", "int, uint",  "int, double",    "uint, int",      "uint, double",
+        "double, int",          "double, uint",       NULL};
     for (int i = 0; i < 4; i++)
         for (int j = 0; relsig[j]; j++) {
             char sig[64];

@@ -187,15 +187,24 @@ bool cel_parse_duration(const char *s, size_t n, int64_t *out)
         size_t ul = i - us;
         const char *u = s + us;
         uint64_t mult;
-        if (ul == 2 && !memcmp(u, "ns", 2)) mult = 1;
-        else if (ul == 2 && !memcmp(u, "us", 2)) mult = 1000;
-        else if (ul == 3 && !memcmp(u, "\xc2\xb5s", 3)) mult = 1000;
-        else if (ul == 3 && !memcmp(u, "\xce\xbcs", 3)) mult = 1000;
-        else if (ul == 2 && !memcmp(u, "ms", 2)) mult = 1000000;
-        else if (ul == 1 && u[0] == 's') mult = 1000000000ull;
-        else if (ul == 1 && u[0] == 'm') mult = 60000000000ull;
-        else if (ul == 1 && u[0] == 'h') mult = 3600000000000ull;
-        else return false;
+        if (ul == 2 && !memcmp(u, "ns", 2))
+            mult = 1;
+        else if (ul == 2 && !memcmp(u, "us", 2))
+            mult = 1000;
+        else if (ul == 3 && !memcmp(u, "\xc2\xb5s", 3))
+            mult = 1000;
+        else if (ul == 3 && !memcmp(u, "\xce\xbcs", 3))
+            mult = 1000;
+        else if (ul == 2 && !memcmp(u, "ms", 2))
+            mult = 1000000;
+        else if (ul == 1 && u[0] == 's')
+            mult = 1000000000ull;
+        else if (ul == 1 && u[0] == 'm')
+            mult = 60000000000ull;
+        else if (ul == 1 && u[0] == 'h')
+            mult = 3600000000000ull;
+        else
+            return false;
         uint64_t v;
         if (__builtin_mul_overflow(whole, mult, &v))
             return false;
@@ -212,7 +221,10 @@ bool cel_parse_duration(const char *s, size_t n, int64_t *out)
     return true;
 }
 
-static int dig(const char *s, size_t k) { return (s[k] >= '0' && s[k] <= '9') ? s[k] - '0' : -1; }
+static int dig(const char *s, size_t k)
+{
+    return (s[k] >= '0' && s[k] <= '9') ? s[k] - '0' : -1;
+}
 static int num2(const char *s, size_t k)
 {
     int a = dig(s, k), b = dig(s, k + 1);
@@ -295,8 +307,14 @@ static size_t tz_n;
 static char tz_bad[16][64];
 static size_t tz_bad_next;
 
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static int64_t be64(const unsigned char *p) { return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4)); }
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static int64_t be64(const unsigned char *p)
+{
+    return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4));
+}
 
 static tzinfo *tz_load(const char *name)
 {
@@ -507,7 +525,10 @@ static cel_value ts_get(cel_call_ctx *ctx, const cel_value *args, size_t n, int 
 }
 
 #define TSG(fn, W)                                                                                                     \
-    static cel_value fn(cel_call_ctx *ctx, const cel_value *args, size_t n) { return ts_get(ctx, args, n, W); }
+    static cel_value fn(cel_call_ctx *ctx, const cel_value *args, size_t n)                                            \
+    {                                                                                                                  \
+        return ts_get(ctx, args, n, W);                                                                                \
+    }
 TSG(f_year, G_YEAR)
 TSG(f_month, G_MONTH)
 TSG(f_date, G_DATE)
@@ -606,8 +627,8 @@ void cel_time_register(cel_env *env)
     struct {
         const char *name;
         cel_fn fn;
-    } g[] = {{"getFullYear", f_year}, {"getMonth", f_month},     {"getDate", f_date},       {"getDayOfMonth", f_dom},
-             {"getDayOfWeek", f_dow}, {"getDayOfYear", f_doy},   {"getHours", f_hours},     {"getMinutes", f_minutes},
+    } g[] = {{"getFullYear", f_year},   {"getMonth", f_month},        {"getDate", f_date},   {"getDayOfMonth", f_dom},
+             {"getDayOfWeek", f_dow},   {"getDayOfYear", f_doy},      {"getHours", f_hours}, {"getMinutes", f_minutes},
              {"getSeconds", f_seconds}, {"getMilliseconds", f_millis}};
     for (size_t i = 0; i < sizeof g / sizeof *g; i++) {
         cel_env_builtin(env, g[i].name, 0, CEL_FN_MEMBER, "timestamp -> int", g[i].fn, NULL);

@@ -114,7 +114,10 @@ bool cel_utf8_valid(const char *s, size_t n)
 
 /* ---------------------------------------------------------------- native list / map */
 
-static size_t nlist_size(const cel_value *l) { return ((const nlist *)l->u.ptr)->n; }
+static size_t nlist_size(const cel_value *l)
+{
+    return ((const nlist *)l->u.ptr)->n;
+}
 static cel_value nlist_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
 {
     (void)ctx;
@@ -247,7 +250,10 @@ bool nmap_put(kg_arena *a, nmap *m, cel_value k, cel_value v)
     return true;
 }
 
-static size_t nmap_size(const cel_value *m) { return ((const nmap *)m->u.ptr)->n; }
+static size_t nmap_size(const cel_value *m)
+{
+    return ((const nmap *)m->u.ptr)->n;
+}
 static bool nmap_get(cel_call_ctx *ctx, const cel_value *mv, const cel_value *k, cel_value *out)
 {
     (void)ctx;
@@ -267,13 +273,22 @@ static void nmap_entry(cel_call_ctx *ctx, const cel_value *mv, size_t i, cel_val
     if (v)
         *v = m->vals[i];
 }
-static const cel_type *nmap_type(const cel_value *mv) { return ((const nmap *)mv->u.ptr)->type; }
+static const cel_type *nmap_type(const cel_value *mv)
+{
+    return ((const nmap *)mv->u.ptr)->type;
+}
 const cel_map_vt cel_nmap_vt = {nmap_size, nmap_get, nmap_entry, NULL, nmap_type};
 
 /* ---------------------------------------------------------------- public value API */
 
-cel_value cel_string_copy(kg_arena *a, const char *s, size_t n) { return cel_string(kg_arena_strndup(a, s, n), n); }
-cel_value cel_bytes_copy(kg_arena *a, const char *s, size_t n) { return cel_bytes(kg_arena_strndup(a, s, n), n); }
+cel_value cel_string_copy(kg_arena *a, const char *s, size_t n)
+{
+    return cel_string(kg_arena_strndup(a, s, n), n);
+}
+cel_value cel_bytes_copy(kg_arena *a, const char *s, size_t n)
+{
+    return cel_bytes(kg_arena_strndup(a, s, n), n);
+}
 
 cel_value cel_list_new(kg_arena *a, const cel_value *items, size_t n)
 {
@@ -314,7 +329,10 @@ cel_value cel_optional_of(kg_arena *a, cel_value inner)
     return v;
 }
 
-bool cel_optional_has(const cel_value *opt) { return opt->kind == CEL_OPTIONAL && opt->u.ptr != NULL; }
+bool cel_optional_has(const cel_value *opt)
+{
+    return opt->kind == CEL_OPTIONAL && opt->u.ptr != NULL;
+}
 cel_value cel_optional_value(const cel_value *opt)
 {
     return cel_optional_has(opt) ? ((const nopt *)opt->u.ptr)->v : cel_null();
@@ -355,7 +373,10 @@ cel_value cel_err(cel_call_ctx *ctx, const char *fmt, ...)
     return v;
 }
 
-const char *cel_error_message(const cel_value *err) { return err->kind == CEL_ERROR ? err->u.s : ""; }
+const char *cel_error_message(const cel_value *err)
+{
+    return err->kind == CEL_ERROR ? err->u.s : "";
+}
 
 cel_value cel_no_overload(cel_call_ctx *ctx, const char *fn, const cel_value *args, size_t n)
 {
@@ -367,12 +388,18 @@ cel_value cel_no_overload(cel_call_ctx *ctx, const char *fn, const cel_value *ar
     return cel_err(ctx, "no such overload: %s(%s)", fn, buf);
 }
 
-size_t cel_list_size(const cel_value *l) { return ((const cel_list_vt *)l->aux)->size(l); }
+size_t cel_list_size(const cel_value *l)
+{
+    return ((const cel_list_vt *)l->aux)->size(l);
+}
 cel_value cel_list_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
 {
     return ((const cel_list_vt *)l->aux)->get(ctx, l, i);
 }
-size_t cel_map_size(const cel_value *m) { return ((const cel_map_vt *)m->aux)->size(m); }
+size_t cel_map_size(const cel_value *m)
+{
+    return ((const cel_map_vt *)m->aux)->size(m);
+}
 bool cel_map_get(cel_call_ctx *ctx, const cel_value *m, const cel_value *k, cel_value *out)
 {
     return ((const cel_map_vt *)m->aux)->get(ctx, m, k, out);
@@ -397,9 +424,22 @@ bool cel_valid_key(const cel_value *k)
 
 const char *cel_kind_name(cel_kind k)
 {
-    static const char *names[] = {"null_type", "bool", "int", "uint", "double", "string", "bytes", "list", "map",
-                                  "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
-                                  "opaque", "error", "unknown"};
+    static const char *names[] = {"null_type",
+                                  "bool",
+                                  "int",
+                                  "uint",
+                                  "double",
+                                  "string",
+                                  "bytes",
+                                  "list",
+                                  "map",
+                                  "type",
+                                  "google.protobuf.Timestamp",
+                                  "google.protobuf.Duration",
+                                  "optional_type",
+                                  "opaque",
+                                  "error",
+                                  "unknown"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -534,12 +574,14 @@ int cel_compare(const cel_value *a, const cel_value *b)
         if (b->kind != CEL_DURATION)
             return 2;
         return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
-    default:
-        return 2;
+    default: return 2;
     }
 }
 
-static bool is_num(const cel_value *v) { return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE; }
+static bool is_num(const cel_value *v)
+{
+    return v->kind == CEL_INT || v->kind == CEL_UINT || v->kind == CEL_DOUBLE;
+}
 
 bool cel_eq(cel_call_ctx *ctx, const cel_value *a, const cel_value *b)
 {
@@ -603,7 +645,10 @@ bool cel_eq(cel_call_ctx *ctx, const cel_value *a, const cel_value *b)
     }
 }
 
-bool cel_value_equal(cel_call_ctx *ctx, const cel_value *a, const cel_value *b) { return cel_eq(ctx, a, b); }
+bool cel_value_equal(cel_call_ctx *ctx, const cel_value *a, const cel_value *b)
+{
+    return cel_eq(ctx, a, b);
+}
 
 /* ---------------------------------------------------------------- formatting */
 

@@ -70,7 +70,8 @@ static void test_vars_and_cost(void **state)
     char path[] = "/tmp/kgate_cel_cmd_var_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    const char *pod = "{\"spec\":{\"containers\":[{\"image\":\"registry.example.com/a\"},{\"image\":\"docker.io/b\"}]}}";
+    const char *pod =
+        "{\"spec\":{\"containers\":[{\"image\":\"registry.example.com/a\"},{\"image\":\"docker.io/b\"}]}}";
     assert_int_equal(write(fd, pod, strlen(pod)), (ssize_t)strlen(pod));
     close(fd);
     char args[512];

@@ -261,8 +261,13 @@ static void test_time(void **state)
 {
     fx *f = *state;
     expect_val(f, "timestamp('2009-02-13T23:31:30Z').getHours('America/New_York')", "18");
-    expect_val(f, "timestamp('2009-02-13T23:31:30Z').getHours('+05:30') + timestamp('2009-02-13T23:31:30Z').getMinutes('Asia/Kathmandu')", "21");
-    expect_val(f, "timestamp('2009-02-13T23:31:30.5Z').getMilliseconds() + timestamp('2009-02-13T23:31:30Z').getDayOfWeek()", "505");
+    expect_val(f,
+               "timestamp('2009-02-13T23:31:30Z').getHours('+05:30') + "
+               "timestamp('2009-02-13T23:31:30Z').getMinutes('Asia/Kathmandu')",
+               "21");
+    expect_val(
+        f, "timestamp('2009-02-13T23:31:30.5Z').getMilliseconds() + timestamp('2009-02-13T23:31:30Z').getDayOfWeek()",
+        "505");
     expect_val(f, "string(duration('1h2m3.5s')) + string(timestamp('2009-02-13T23:31:30.120Z'))",
                "\"3723.5s2009-02-13T23:31:30.12Z\"");
     expect_val(f, "timestamp('2009-02-13T23:31:30Z') - timestamp('2009-02-13T23:31:00Z') == duration('30s')", "true");
@@ -303,7 +308,10 @@ static uint64_t cost_100(cel_call_ctx *ctx, const cel_value *a, size_t n, const 
     return 100;
 }
 
-static bool thing_eq(const cel_value *a, const cel_value *b) { return *(const int *)a->u.ptr == *(const int *)b->u.ptr; }
+static bool thing_eq(const cel_value *a, const cel_value *b)
+{
+    return *(const int *)a->u.ptr == *(const int *)b->u.ptr;
+}
 static const cel_opaque_vt thing_vt = {"test.Thing", thing_eq, NULL, NULL};
 static cel_value make_thing(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
@@ -453,15 +461,15 @@ static void test_cost(void **state)
     assert_int_equal(run(f, "{'a': 1}", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 30);
     /* exceeding the limit stops evaluation, never hangs */
-    assert_int_equal(run(f, "lists.range(2000).all(i, lists.range(2000).all(j, i * j >= 0))", &out, &cost,
-                         CEL_PER_CALL_LIMIT),
-                     CEL_EVAL_COST_EXCEEDED);
+    assert_int_equal(
+        run(f, "lists.range(2000).all(i, lists.range(2000).all(j, i * j >= 0))", &out, &cost, CEL_PER_CALL_LIMIT),
+        CEL_EVAL_COST_EXCEEDED);
     assert_string_equal(out, "operation cancelled: actual cost limit exceeded");
     assert_true(cost > CEL_PER_CALL_LIMIT && cost < CEL_PER_CALL_LIMIT + 100);
     /* quadratic library functions are charged before/while they run, so the limit stops them */
-    assert_int_equal(run(f, "sets.contains(lists.range(1000000), lists.range(1000000))", &out, &cost,
-                         CEL_PER_CALL_LIMIT),
-                     CEL_EVAL_COST_EXCEEDED);
+    assert_int_equal(
+        run(f, "sets.contains(lists.range(1000000), lists.range(1000000))", &out, &cost, CEL_PER_CALL_LIMIT),
+        CEL_EVAL_COST_EXCEEDED);
     assert_int_equal(run(f, "lists.range(100000).distinct().size() > 0", &out, &cost, CEL_PER_CALL_LIMIT),
                      CEL_EVAL_COST_EXCEEDED);
 }

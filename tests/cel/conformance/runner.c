@@ -32,12 +32,18 @@ static const cel_type *conv_type(cel_env *env, const kg_json *t, bool *unsupport
         return cel_type_dyn();
     const char *p = kg_json_get_str(t, "primitive");
     if (p) {
-        if (!strcmp(p, "BOOL")) return cel_type_bool();
-        if (!strcmp(p, "INT64")) return cel_type_int();
-        if (!strcmp(p, "UINT64")) return cel_type_uint();
-        if (!strcmp(p, "DOUBLE")) return cel_type_double();
-        if (!strcmp(p, "STRING")) return cel_type_string();
-        if (!strcmp(p, "BYTES")) return cel_type_bytes();
+        if (!strcmp(p, "BOOL"))
+            return cel_type_bool();
+        if (!strcmp(p, "INT64"))
+            return cel_type_int();
+        if (!strcmp(p, "UINT64"))
+            return cel_type_uint();
+        if (!strcmp(p, "DOUBLE"))
+            return cel_type_double();
+        if (!strcmp(p, "STRING"))
+            return cel_type_string();
+        if (!strcmp(p, "BYTES"))
+            return cel_type_bytes();
     }
     const char *mt = kg_json_get_str(t, "messageType");
     if (mt && !strcmp(mt, "google.protobuf.Timestamp"))
@@ -46,8 +52,10 @@ static const cel_type *conv_type(cel_env *env, const kg_json *t, bool *unsupport
         return cel_type_duration();
     const char *w = kg_json_get_str(t, "wellKnown");
     if (w) {
-        if (!strcmp(w, "TIMESTAMP")) return cel_type_timestamp();
-        if (!strcmp(w, "DURATION")) return cel_type_duration();
+        if (!strcmp(w, "TIMESTAMP"))
+            return cel_type_timestamp();
+        if (!strcmp(w, "DURATION"))
+            return cel_type_duration();
         *unsupported = true;
         return cel_type_dyn();
     }
@@ -95,13 +103,20 @@ static bool b64dec(kg_arena *a, const char *s, char **out, size_t *n)
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
         int v;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '+' || c == '-') v = 62;
-        else if (c == '/' || c == '_') v = 63;
-        else if (c == '=') break;
-        else return false;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+' || c == '-')
+            v = 62;
+        else if (c == '/' || c == '_')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            return false;
         acc = (acc << 6) | (uint32_t)v;
         bits += 6;
         if (bits >= 8) {
@@ -139,10 +154,14 @@ static bool conv_value(kg_arena *a, cel_env *env, const kg_json *v, cel_value *o
     if (!strcmp(k, "doubleValue")) {
         double d;
         if (x->type == KG_JSON_STRING) {
-            if (!strcmp(x->u.s, "NaN")) d = NAN;
-            else if (!strcmp(x->u.s, "Infinity")) d = INFINITY;
-            else if (!strcmp(x->u.s, "-Infinity")) d = -INFINITY;
-            else d = strtod(x->u.s, NULL);
+            if (!strcmp(x->u.s, "NaN"))
+                d = NAN;
+            else if (!strcmp(x->u.s, "Infinity"))
+                d = INFINITY;
+            else if (!strcmp(x->u.s, "-Infinity"))
+                d = -INFINITY;
+            else
+                d = strtod(x->u.s, NULL);
         } else {
             d = kg_json_number(x);
             if (x->type == KG_JSON_INT && x->u.i == 0 && x->type == KG_JSON_NUMBER)
@@ -220,9 +239,14 @@ static bool conv_value(kg_arena *a, cel_env *env, const kg_json *v, cel_value *o
         static const struct {
             const char *n;
             const cel_type *(*f)(void);
-        } prim[] = {{"int", cel_type_int},       {"uint", cel_type_uint},         {"double", cel_type_double},
-                    {"bool", cel_type_bool},     {"string", cel_type_string},     {"bytes", cel_type_bytes},
-                    {"null_type", cel_type_null}, {"type", cel_type_type},
+        } prim[] = {{"int", cel_type_int},
+                    {"uint", cel_type_uint},
+                    {"double", cel_type_double},
+                    {"bool", cel_type_bool},
+                    {"string", cel_type_string},
+                    {"bytes", cel_type_bytes},
+                    {"null_type", cel_type_null},
+                    {"type", cel_type_type},
                     {"google.protobuf.Timestamp", cel_type_timestamp},
                     {"google.protobuf.Duration", cel_type_duration}};
         for (size_t i = 0; i < sizeof prim / sizeof *prim; i++)
@@ -232,8 +256,10 @@ static bool conv_value(kg_arena *a, cel_env *env, const kg_json *v, cel_value *o
             }
         /* list, map, optional_type and others: compare by name */
         cel_type *t = kg_arena_calloc(a, sizeof *t);
-        t->kind = !strcmp(name, "list") ? CEL_T_LIST : !strcmp(name, "map") ? CEL_T_MAP
-                  : !strcmp(name, "optional_type") ? CEL_T_OPTIONAL : CEL_T_OPAQUE;
+        t->kind = !strcmp(name, "list")            ? CEL_T_LIST
+                  : !strcmp(name, "map")           ? CEL_T_MAP
+                  : !strcmp(name, "optional_type") ? CEL_T_OPTIONAL
+                                                   : CEL_T_OPAQUE;
         t->name = name;
         *out = cel_type_value(t);
         return true;
@@ -299,8 +325,9 @@ static void fmt_expected_type(kg_buf *b, const kg_json *t)
     }
     const char *w = kg_json_get_str(t, "wellKnown");
     if (w) {
-        kg_buf_puts(b, !strcmp(w, "TIMESTAMP") ? "google.protobuf.Timestamp"
-                       : !strcmp(w, "DURATION") ? "google.protobuf.Duration" : "any");
+        kg_buf_puts(b, !strcmp(w, "TIMESTAMP")  ? "google.protobuf.Timestamp"
+                       : !strcmp(w, "DURATION") ? "google.protobuf.Duration"
+                                                : "any");
         return;
     }
     kg_json *l = kg_json_get(t, "listType");
@@ -374,9 +401,10 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
 {
     const char *kind = jstr(t, "kind");
     if (strcmp(kind, "plain") != 0) {
-        snprintf(why, whycap, "%s", !strcmp(kind, "msg") ? "needs protobuf message types (cel.expr.conformance.*)"
-                                                          : "needs protobuf well-known message types "
-                                                            "(wrappers/Struct/Value/Any)");
+        snprintf(why, whycap, "%s",
+                 !strcmp(kind, "msg") ? "needs protobuf message types (cel.expr.conformance.*)"
+                                      : "needs protobuf well-known message types "
+                                        "(wrappers/Struct/Value/Any)");
         return R_SKIP;
     }
     kg_json *expect = kg_json_get(t, "expect");
