@@ -18,7 +18,8 @@
  * gives KG_EGONE. A revision newer than the current one gives KG_ETIMEOUT ("Too large resource version: ...").
  *
  * Thread safety. Every function may be called concurrently from any thread, except kg_store_close (call it once,
- * after every other call and every watcher is finished) and the per-watcher functions noted below.
+ * after every other store call has returned; watchers may still be closed afterwards) and the per-watcher
+ * functions noted below.
  *
  * Memory. Results are allocated in the caller's arena (values are NUL-terminated for convenience; value_len is
  * authoritative). Watch events are refcounted objects shared by every watcher (never copied per watcher).
