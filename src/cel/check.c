@@ -56,7 +56,15 @@ static const cel_type *fresh(checker *C)
 {
     cel_type *t = kg_arena_calloc(C->a, sizeof *t);
     t->kind = CEL_T_PARAM;
-    t->name = kg_arena_sprintf(C->a, "_var%d", ++C->nfresh);
+    char buf[24];
+    int id = ++C->nfresh, k = (int)sizeof buf;
+    buf[--k] = 0;
+    do {
+        buf[--k] = (char)('0' + id % 10);
+        id /= 10;
+    } while (id);
+    memcpy(buf + k - 4, "_var", 4);
+    t->name = kg_arena_strdup(C->a, buf + k - 4);
     return t;
 }
 static const cel_type *ck_list(checker *C, const cel_type *e)

@@ -31,7 +31,7 @@ static char *chain_name(kg_arena *a, const cel_node *n, const cel_node **root)
 {
     if (n->kind == N_IDENT) {
         *root = n;
-        return kg_arena_strdup(a, n->name);
+        return (char *)n->name;
     }
     if (n->kind == N_SELECT && !(n->flags & (NF_TEST_ONLY | NF_OPTIONAL))) {
         char *t = chain_name(a, n->target, root);
@@ -133,9 +133,42 @@ static const cel_func *lookup_func(resolver *R, const char *name)
 
 static void res(resolver *R, cel_node *n);
 
+/* Can a dotted name starting with identifier `root` name a variable or type? Only when some declared name (or
+ * the container) makes it possible; this keeps field selections like object.spec.x free of name building. */
+static bool root_may_qualify(const resolver *R, const char *root, size_t rl)
+{
+    if (R->env->container[0])
+        return true;
+    if (rl == 6 && !memcmp(root, "google", 6))
+        return true;
+    for (size_t i = 0; i < R->env->nvars; i++) {
+        const char *v = R->env->vars[i].name;
+        if (!strncmp(v, root, rl) && v[rl] == '.')
+            return true;
+    }
+    for (size_t i = 0; i < R->env->ntypes; i++) {
+        const char *v = R->env->types[i]->name;
+        if (!strncmp(v, root, rl) && v[rl] == '.')
+            return true;
+    }
+    for (size_t i = 0; i < R->env->ndyn_structs; i++) {
+        const char *v = R->env->dyn_structs[i];
+        if (!strncmp(v, root, rl) && (v[rl] == '.' || v[rl] == 0))
+            return true;
+    }
+    return false;
+}
+
 static bool resolve_qualified(resolver *R, cel_node *n)
 {
     const cel_node *root = NULL;
+    if (n->kind == N_SELECT) {
+        const cel_node *r = n;
+        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+            r = r->target;
+        if (r->kind != N_IDENT || !root_may_qualify(R, r->name, r->name_len))
+            return false;
+    }
     char *q = chain_name(R->a, n, &root);
     if (!q || !root || (!(root->flags & NF_ROOT) && scope_find(R, root->name, root->name_len) >= 0))
         return false;
@@ -184,7 +217,7 @@ static void res(resolver *R, cel_node *n)
         res(R, n->target);
         return;
     case N_CALL: {
-        if ((n->flags & NF_MEMBER) && n->target) {
+        if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT)) {
             const cel_node *root = NULL;
             char *q = chain_name(R->a, n->target, &root);
             if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0)) {

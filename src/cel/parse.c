@@ -166,6 +166,21 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
     char q = s[p];
     bool triple = p + 2 < P->len && s[p + 1] == q && s[p + 2] == q;
     p += triple ? 3 : 1;
+    if (!triple) {
+        /* fast path: no escapes, no line breaks — copy the body directly */
+        size_t e = p;
+        while (e < P->len && s[e] != q && s[e] != '\\' && s[e] != '\n' && s[e] != '\r')
+            e++;
+        if (e < P->len && s[e] == q) {
+            t->kind = bytes ? T_BYTES : T_STRING;
+            t->n = e - p;
+            t->s = kg_arena_strndup(P->a, s + p, e - p);
+            P->p = e + 1;
+            if (!bytes && !cel_utf8_valid(t->s, t->n))
+                perr(P, start, "Syntax error: invalid UTF-8 in string literal");
+            return;
+        }
+    }
     kg_buf b = KG_BUF_INIT;
     for (;;) {
         if (p >= P->len) {
