@@ -211,9 +211,15 @@ typedef struct compactor {
     bool running;
 } compactor;
 
+#define KG_COMPACT_SAMPLES 64
+
 typedef struct store_priv {
     struct kg_store pub;
     compactor comp;
+    /* (time, committed revision) samples for history_seconds, oldest first; compactor thread only */
+    double sample_t[KG_COMPACT_SAMPLES];
+    int64_t sample_rev[KG_COMPACT_SAMPLES];
+    int nsamples;
 } store_priv;
 
 static void *compactor_main(void *arg)
@@ -236,7 +242,35 @@ static void *compactor_main(void *arg)
         if (rc != ETIMEDOUT)
             continue;
         pthread_mutex_unlock(&p->comp.mu);
-        int64_t target = s->ops->committed_revision(s->b) - s->opts.history_revisions;
+        int64_t committed = s->ops->committed_revision(s->b);
+        int64_t target = committed - s->opts.history_revisions;
+        if (s->opts.history_seconds > 0) {
+            /* also keep every revision made in the last history_seconds: compact only up to the newest revision
+             * sampled at least that long ago (one sample per interval, oldest first) */
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            double t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+            int old = 0; /* samples old enough form a prefix */
+            while (old < p->nsamples && t - p->sample_t[old] >= (double)s->opts.history_seconds)
+                old++;
+            int64_t by_time = old > 0 ? p->sample_rev[old - 1] : 0;
+            int drop = old > 0 ? old - 1 : 0; /* keep the newest old-enough sample for the next round */
+            memmove(p->sample_t, p->sample_t + drop, (size_t)(p->nsamples - drop) * sizeof *p->sample_t);
+            memmove(p->sample_rev, p->sample_rev + drop, (size_t)(p->nsamples - drop) * sizeof *p->sample_rev);
+            p->nsamples -= drop;
+            if (p->nsamples == KG_COMPACT_SAMPLES) { /* interval much shorter than the window: thin out */
+                int k = 0;
+                for (int i = 0; i < p->nsamples; i += 2, k++) {
+                    p->sample_t[k] = p->sample_t[i];
+                    p->sample_rev[k] = p->sample_rev[i];
+                }
+                p->nsamples = k;
+            }
+            p->sample_t[p->nsamples] = t;
+            p->sample_rev[p->nsamples++] = committed;
+            if (by_time < target)
+                target = by_time;
+        }
         if (target > s->ops->compacted_revision(s->b)) {
             kg_error e = {0};
             if (!s->ops->compact(s->b, target, &e))

@@ -47,6 +47,9 @@ typedef struct kg_store_options {
      * < 0 disables background compaction; kg_store_compact still works). */
     int64_t history_revisions;
     int compact_interval_ms;
+    /* If > 0, background compaction also keeps every revision made in the last history_seconds (Kubernetes keeps
+     * 5 minutes): the window is the larger of the two. 0 = by count only. */
+    int history_seconds;
     /* Read connections in the pool (0 = default 4). */
     int readers;
     /* Recent events kept in memory and shared by all watchers; also the most a live watcher may lag behind

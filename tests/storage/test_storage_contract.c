@@ -603,6 +603,39 @@ static void test_background_compaction(void **state)
     fx_free(f);
 }
 
+static void test_background_compaction_by_time(void **state)
+{
+    (void)state;
+    /* a count window of 1 revision, but everything from the last 2 seconds must stay */
+    kg_store_options o = {.history_revisions = 1, .history_seconds = 2, .compact_interval_ms = 50};
+    fixture *f = fx_new(&o);
+    char key[64];
+    for (int i = 0; i < 10; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/a%02d", i);
+        create(f->s, key, "v");
+    }
+    int64_t first = kg_store_current_revision(f->s);
+    usleep(500000);
+    /* well inside the time window: nothing compacted yet */
+    assert_true(kg_store_compacted_revision(f->s) <= 1);
+    /* once the first batch is older than the window it goes (up to the count window: the newest revision) */
+    for (int i = 0; i < 300 && kg_store_compacted_revision(f->s) < first - 1; i++)
+        usleep(20000);
+    assert_int_equal(kg_store_compacted_revision(f->s), first - 1);
+    for (int i = 0; i < 10; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/b%02d", i);
+        create(f->s, key, "v");
+    }
+    usleep(300000);
+    /* the second batch is younger than the window: kept although the count window is 1 */
+    assert_true(kg_store_compacted_revision(f->s) <= first);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", first, &err);
+    assert_non_null(w);
+    kg_store_watch_close(w);
+    fx_free(f);
+}
+
 /* ---- watch ---- */
 
 static void test_watch_basic_events(void **state)
@@ -1352,6 +1385,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_list_at_old_revision, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compaction_gone, setup, teardown),
         cmocka_unit_test(test_background_compaction),
+        cmocka_unit_test(test_background_compaction_by_time),
         cmocka_unit_test_setup_teardown(test_compaction_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_basic_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_watch_order_concurrent_writers, setup, teardown),
