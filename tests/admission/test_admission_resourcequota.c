@@ -86,10 +86,10 @@ static kg_json *pod(fixture *f, const char *containers, const char *spec_extra)
 
 static kg_json *res_pod(fixture *f, const char *requests, const char *limits)
 {
-    return pod(f,
-               kg_arena_sprintf(&f->a, "[{\"name\":\"c1\",\"resources\":{\"requests\":%s,\"limits\":%s}}]", requests,
-                                limits),
-               NULL);
+    return pod(
+        f,
+        kg_arena_sprintf(&f->a, "[{\"name\":\"c1\",\"resources\":{\"requests\":%s,\"limits\":%s}}]", requests, limits),
+        NULL);
 }
 
 static kg_status *create_pod(fixture *f, kg_json *p)
@@ -147,7 +147,8 @@ static void test_pod_status_unknown(void **state)
     fixture *f = *state;
     put_quota(f, "quota", "{\"pods\":\"5\",\"cpu\":\"2\",\"secrets\":\"3\"}", NULL, NULL);
     kg_status *st = create_pod(f, res_pod(f, "{\"cpu\":\"1\"}", "{}"));
-    assert_status(st, 403, "Forbidden", "pods \"p\" is forbidden: status unknown for quota: quota, resources: cpu,pods");
+    assert_status(st, 403, "Forbidden",
+                  "pods \"p\" is forbidden: status unknown for quota: quota, resources: cpu,pods");
 }
 
 static void test_pod_must_specify(void **state)
@@ -186,6 +187,26 @@ static void test_terminal_pod_only_counts_objects(void **state)
     kg_status *st = create_pod(f, res_pod(f, "{}", "{}"));
     assert_status(st, 403, "Forbidden",
                   "pods \"p\" is forbidden: exceeded quota: quota, requested: pods=1, used: pods=0, limited: pods=0");
+}
+
+static void test_pod_resize_charges_delta_per_quota(void **state)
+{
+    fixture *f = *state;
+    put_quota(f, "all", "{\"pods\":\"5\",\"requests.cpu\":\"4\"}", "{\"pods\":\"1\",\"requests.cpu\":\"0\"}", NULL);
+    put_quota(f, "nbe", "{\"pods\":\"5\",\"requests.cpu\":\"4\"}", "{\"pods\":\"0\",\"requests.cpu\":\"0\"}",
+              "\"scopes\":[\"NotBestEffort\"]");
+    kg_json *old = pod(f, "[{\"name\":\"c\"}]", NULL);
+    kg_json_set(&f->a, kg_json_get(old, "metadata"), "resourceVersion", kg_json_new_str(&f->a, "5"));
+    kg_json *new = res_pod(f, "{\"cpu\":\"1\"}", "{\"cpu\":\"1\"}");
+    kg_json_set(&f->a, kg_json_get(new, "metadata"), "resourceVersion", kg_json_new_str(&f->a, "5"));
+    /* a plain UPDATE of a pod is not quota'd; the resize subresource is */
+    assert_null(run(f, KG_ADMISSION_UPDATE, "", "Pod", "pods", "", new, old, false));
+    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates, 0);
+    assert_null(run(f, KG_ADMISSION_UPDATE, "", "Pod", "pods", "resize", new, old, false));
+    /* the unscoped quota (which matched the old pod) gets the delta; the NotBestEffort one, which did not, the
+     * whole usage */
+    assert_string_equal(used_of(f, "all"), "{\"pods\":\"1\",\"requests.cpu\":\"1\"}");
+    assert_string_equal(used_of(f, "nbe"), "{\"pods\":\"1\",\"requests.cpu\":\"1\"}");
 }
 
 /* ---- scopes ---- */
@@ -234,7 +255,8 @@ static void test_scope_priority_class_selector(void **state)
     assert_string_equal(used_of(f, "notlow"), "{\"pods\":\"1\"}");
     /* class high without a cpu request: the quota's constraint */
     kg_status *st = create_pod(f, pod(f, "[{\"name\":\"c\"}]", "\"priorityClassName\":\"high\""));
-    assert_status(st, 403, "Forbidden", "pods \"p\" is forbidden: failed quota: high: must specify requests.cpu for: c");
+    assert_status(st, 403, "Forbidden",
+                  "pods \"p\" is forbidden: failed quota: high: must specify requests.cpu for: c");
     kg_json *p = res_pod(f, "{\"cpu\":\"500m\"}", "{}");
     kg_json_set(&f->a, kg_json_get(p, "spec"), "priorityClassName", kg_json_new_str(&f->a, "urgent"));
     assert_null(create_pod(f, p));
@@ -261,7 +283,8 @@ static void test_scoped_quota_ignores_services(void **state)
 {
     fixture *f = *state;
     put_quota(f, "be", "{\"services\":\"0\"}", "{\"services\":\"0\"}", "\"scopes\":[\"BestEffort\"]");
-    kg_json *s = tj(&f->a, "{\"metadata\":{\"name\":\"s\",\"namespace\":\"test\"},\"spec\":{\"ports\":[{\"port\":80}]}}");
+    kg_json *s =
+        tj(&f->a, "{\"metadata\":{\"name\":\"s\",\"namespace\":\"test\"},\"spec\":{\"ports\":[{\"port\":80}]}}");
     assert_null(run(f, KG_ADMISSION_CREATE, "", "Service", "services", "", s, NULL, false));
 }
 
@@ -327,13 +350,13 @@ static void test_service_nodeports_and_loadbalancers(void **state)
     fixture *f = *state;
     put_quota(f, "q", "{\"services\":\"10\",\"services.nodeports\":\"3\",\"services.loadbalancers\":\"1\"}",
               "{\"services\":\"0\",\"services.nodeports\":\"1\",\"services.loadbalancers\":\"0\"}", NULL);
-    kg_status *st = run(f, KG_ADMISSION_CREATE, "", "Service", "services", "", service(f, "NodePort", 3, NULL), NULL,
-                        false);
+    kg_status *st =
+        run(f, KG_ADMISSION_CREATE, "", "Service", "services", "", service(f, "NodePort", 3, NULL), NULL, false);
     assert_status(st, 403, "Forbidden",
                   "services \"s\" is forbidden: exceeded quota: q, requested: services.nodeports=3, used: "
                   "services.nodeports=1, limited: services.nodeports=3");
-    assert_null(run(f, KG_ADMISSION_CREATE, "", "Service", "services", "", service(f, "LoadBalancer", 2, NULL), NULL,
-                    false));
+    assert_null(
+        run(f, KG_ADMISSION_CREATE, "", "Service", "services", "", service(f, "LoadBalancer", 2, NULL), NULL, false));
     assert_string_equal(used_of(f, "q"),
                         "{\"services\":\"1\",\"services.loadbalancers\":\"1\",\"services.nodeports\":\"3\"}");
     /* allocateLoadBalancerNodePorts=false counts only explicit node ports */
@@ -350,13 +373,13 @@ static void test_service_update_type_change(void **state)
               "{\"services\":\"1\",\"services.nodeports\":\"0\"}", NULL);
     kg_json *old = service(f, "ClusterIP", 2, NULL);
     /* ClusterIP -> NodePort with two ports: only the nodeports delta is charged, and it exceeds */
-    kg_status *st = run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "NodePort", 2, NULL), old,
-                        false);
+    kg_status *st =
+        run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "NodePort", 2, NULL), old, false);
     assert_status(st, 403, "Forbidden",
                   "services \"s\" is forbidden: exceeded quota: q, requested: services.nodeports=2, used: "
                   "services.nodeports=0, limited: services.nodeports=1");
-    assert_null(run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "NodePort", 1, NULL), old,
-                    false));
+    assert_null(
+        run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "NodePort", 1, NULL), old, false));
     assert_string_equal(used_of(f, "q"), "{\"services\":\"1\",\"services.nodeports\":\"1\"}");
     /* an update that reduces usage is free and changes nothing */
     kg_admission_memstate_stats before = kg_admission_memstate_get_stats(f->m);
@@ -379,8 +402,7 @@ static kg_json *pvc(fixture *f, const char *cls, const char *storage, const char
                                       "{\"metadata\":{\"name\":\"c\",\"namespace\":\"test\"%s%s%s},\"spec\":{%s%s%s"
                                       "\"resources\":{\"requests\":{\"storage\":\"%s\"}}}}",
                                       rv ? ",\"resourceVersion\":\"" : "", rv ? rv : "", rv ? "\"" : "",
-                                      cls ? "\"storageClassName\":\"" : "", cls ? cls : "", cls ? "\"," : "",
-                                      storage));
+                                      cls ? "\"storageClassName\":\"" : "", cls ? cls : "", cls ? "\"," : "", storage));
 }
 
 static void test_pvc_storage_classes(void **state)
@@ -418,9 +440,10 @@ static void test_pvc_update_increases_usage(void **state)
     kg_json *old = pvc(f, NULL, "1Gi", "3");
     kg_status *st = run(f, KG_ADMISSION_UPDATE, "", "PersistentVolumeClaim", "persistentvolumeclaims", "",
                         pvc(f, NULL, "3Gi", "3"), old, false);
-    assert_status(st, 403, "Forbidden",
-                  "persistentvolumeclaims \"c\" is forbidden: exceeded quota: q, requested: requests.storage=2Gi, used: "
-                  "requests.storage=1Gi, limited: requests.storage=2Gi");
+    assert_status(
+        st, 403, "Forbidden",
+        "persistentvolumeclaims \"c\" is forbidden: exceeded quota: q, requested: requests.storage=2Gi, used: "
+        "requests.storage=1Gi, limited: requests.storage=2Gi");
     assert_null(run(f, KG_ADMISSION_UPDATE, "", "PersistentVolumeClaim", "persistentvolumeclaims", "",
                     pvc(f, NULL, "2Gi", "3"), old, false));
     assert_string_equal(used_of(f, "q"), "{\"requests.storage\":\"2Gi\"}");
@@ -508,7 +531,8 @@ static void test_limited_resources(void **state)
     (void)state;
     fixture *f = new_fixture(
         "{\"apiVersion\":\"apiserver.config.k8s.io/v1\",\"kind\":\"ResourceQuotaConfiguration\",\"limitedResources\":"
-        "[{\"resource\":\"persistentvolumeclaims\",\"matchContains\":[\".storageclass.storage.k8s.io/requests.storage\"]},"
+        "[{\"resource\":\"persistentvolumeclaims\",\"matchContains\":[\".storageclass.storage.k8s.io/"
+        "requests.storage\"]},"
         "{\"resource\":\"pods\",\"matchScopes\":[{\"scopeName\":\"PriorityClass\",\"operator\":\"In\",\"values\":"
         "[\"cluster-services\"]}]}]}");
     kg_status *st = run(f, KG_ADMISSION_CREATE, "", "PersistentVolumeClaim", "persistentvolumeclaims", "",
@@ -591,10 +615,11 @@ static void test_recalculate(void **state)
     tput(f->m, "pods",
          "{\"metadata\":{\"name\":\"other\",\"namespace\":\"elsewhere\"},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}",
          0);
-    tput(f->m, "services",
-         "{\"metadata\":{\"name\":\"s\",\"namespace\":\"test\"},\"spec\":{\"type\":\"NodePort\",\"ports\":[{\"port\":1},"
-         "{\"port\":2}]}}",
-         0);
+    tput(
+        f->m, "services",
+        "{\"metadata\":{\"name\":\"s\",\"namespace\":\"test\"},\"spec\":{\"type\":\"NodePort\",\"ports\":[{\"port\":1},"
+        "{\"port\":2}]}}",
+        0);
     tput(f->m, "deployments", "{\"metadata\":{\"name\":\"d\",\"namespace\":\"test\"}}", 0);
     put_quota(f, "q",
               "{\"pods\":\"10\",\"count/pods\":\"10\",\"requests.cpu\":\"10\",\"memory\":\"10Gi\","
@@ -656,6 +681,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pod_must_specify, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pod_extended_and_hugepages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_terminal_pod_only_counts_objects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pod_resize_charges_delta_per_quota, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_best_effort, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_terminating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_priority_class_selector, setup, teardown),

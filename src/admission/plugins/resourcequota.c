@@ -44,27 +44,21 @@ typedef struct rq_state {
 static const char *json_type_go(const kg_json *v)
 {
     switch (v->type) {
-    case KG_JSON_STRING:
-        return "string";
+    case KG_JSON_STRING: return "string";
     case KG_JSON_INT:
-    case KG_JSON_NUMBER:
-        return "number";
-    case KG_JSON_BOOL:
-        return "bool";
-    case KG_JSON_ARRAY:
-        return "array";
-    case KG_JSON_OBJECT:
-        return "object";
-    default:
-        return "null";
+    case KG_JSON_NUMBER: return "number";
+    case KG_JSON_BOOL: return "bool";
+    case KG_JSON_ARRAY: return "array";
+    case KG_JSON_OBJECT: return "object";
+    default: return "null";
     }
 }
 
 /* encoding/json's UnmarshalTypeError text. */
 static bool type_error(kg_error *err, const kg_json *v, const char *field, const char *gotype)
 {
-    return kg_err_set(err, KG_EINVAL, "json: cannot unmarshal %s into Go struct field %s of type %s",
-                      json_type_go(v), field, gotype);
+    return kg_err_set(err, KG_EINVAL, "json: cannot unmarshal %s into Go struct field %s of type %s", json_type_go(v),
+                      field, gotype);
 }
 
 static bool opt_string(const kg_json *obj, const char *key, const char *field, const char **out, kg_error *err)
@@ -79,8 +73,7 @@ static bool opt_string(const kg_json *obj, const char *key, const char *field, c
     return true;
 }
 
-static bool string_array(kg_arena *ar, const kg_json *v, const char *field, const char ***out, size_t *n,
-                         kg_error *err)
+static bool string_array(kg_arena *ar, const kg_json *v, const char *field, const char ***out, size_t *n, kg_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -281,8 +274,7 @@ static void live_cache_drop(rq_state *st, const char *ns)
     pthread_mutex_unlock(lk);
 }
 
-static kg_json *get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns,
-                           kg_error *err)
+static kg_json *get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_error *err)
 {
     kg_json *items = kg_admission_list(svc, ar, "resourcequotas", ns, 0, err);
     if (!items || items->len)
@@ -311,8 +303,7 @@ static bool ignored(const char *group, const char *resource)
         return strcmp(resource, "tokenreviews") == 0 || strcmp(resource, "selfsubjectreviews") == 0;
     if (strcmp(group, "authorization.k8s.io") == 0)
         return strcmp(resource, "subjectaccessreviews") == 0 || strcmp(resource, "selfsubjectaccessreviews") == 0 ||
-               strcmp(resource, "localsubjectaccessreviews") == 0 ||
-               strcmp(resource, "selfsubjectrulesreviews") == 0;
+               strcmp(resource, "localsubjectaccessreviews") == 0 || strcmp(resource, "selfsubjectrulesreviews") == 0;
     if (strcmp(group, "events.k8s.io") == 0)
         return strcmp(resource, "events") == 0;
     return false;
@@ -356,7 +347,7 @@ static size_t matching_hard(kg_arena *ar, const rq_evaluator *ev, const rq_list 
     const char **r = kg_arena_alloc(ar, (hard->n + 1) * sizeof *r);
     size_t n = 0;
     for (size_t i = 0; i < hard->n; i++)
-        if (rq_matching_resource(ev, hard->e[i].name))
+        if (kg_admission_rq_matching_resource(ev, hard->e[i].name))
             r[n++] = hard->e[i].name;
     *out = r;
     return n;
@@ -368,7 +359,7 @@ static int quota_matches(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s
 {
     bool all = true;
     for (size_t i = 0; i < nsc; i++) {
-        int m = rq_match_scope(ar, ev, &sc[i], obj, env, errmsg);
+        int m = kg_admission_rq_match_scope(ar, ev, &sc[i], obj, env, errmsg);
         if (m < 0)
             return -1;
         all = all && m;
@@ -390,8 +381,8 @@ static void load_quota(kg_arena *ar, kg_json *obj, rq_quota *q)
     q->name = kg_json_path_str(obj, "metadata.name");
     if (!q->name)
         q->name = "";
-    rq_from_json(ar, kg_json_path(obj, "status.hard"), &q->hard);
-    rq_from_json(ar, kg_json_path(obj, "status.used"), &q->used);
+    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.hard"), &q->hard);
+    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.used"), &q->used);
 }
 
 /* CheckRequest over quotas[0..n): on success the quotas whose usage must grow are marked changed with their new
@@ -408,7 +399,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     for (size_t i = 0; i < st->nlim; i++)
         for (size_t j = 0; j < st->lim[i].nscopes; j++) {
             const char *em = NULL;
-            int m = rq_match_scope(ar, ev, &st->lim[i].scopes[j], obj, env, &em);
+            int m = kg_admission_rq_match_scope(ar, ev, &st->lim[i].scopes[j], obj, env, &em);
             if (m < 0)
                 return NULL; /* upstream: a matching error here lets the request through */
             if (!m)
@@ -432,7 +423,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             have_limited_res = true;
     if (have_limited_res) {
         rq_list u;
-        rq_usage(ar, ev, obj, env, &u);
+        kg_admission_rq_usage(ar, ev, obj, env, &u);
         limited_names = kg_arena_alloc(ar, (u.n + 1) * sizeof *limited_names);
         for (size_t k = 0; k < u.n; k++) {
             if (kg_quantity_sign(&u.e[k].q) <= 0)
@@ -464,10 +455,11 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         size_t nsc = quota_scopes(ar, q->obj, &sc);
         for (size_t j = 0; j < nsc; j++) {
             const char *em = NULL;
-            int m = rq_match_scope(ar, ev, &sc[j], obj, env, &em);
+            int m = kg_admission_rq_match_scope(ar, ev, &sc[j], obj, env, &em);
             if (m < 0)
-                return kg_admission_forbidden(a, "error matching scopes of quota %s, err: error on matching scope %s: %s",
-                                              q->name, rq_scope_string(ar, &sc[j]), em);
+                return kg_admission_pu_plain(ar,
+                                             "error matching scopes of quota %s, err: error on matching scope %s: %s",
+                                             q->name, kg_admission_rq_scope_string(ar, &sc[j]), em);
             if (!m)
                 continue;
             if (nqsm == capqsm) {
@@ -487,13 +479,13 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             return kg_admission_pu_plain(ar, "%s", em);
         if (!m)
             continue;
-        const char *cerr = rq_constraints(ar, ev, mh, nmh, obj, env);
+        const char *cerr = kg_admission_rq_constraints(ar, ev, mh, nmh, obj, env);
         if (cerr)
             return kg_admission_forbidden(a, "failed quota: %s: %s", q->name, cerr);
         for (size_t k = 0; k < nmh; k++)
-            if (!rq_find(&q->used, mh[k]))
+            if (!kg_admission_rq_find(&q->used, mh[k]))
                 return kg_admission_forbidden(a, "status unknown for quota: %s, resources: %s", q->name,
-                                              rq_pretty_names(ar, mh, nmh));
+                                              kg_admission_rq_pretty_names(ar, mh, nmh));
         interesting[i] = true;
         ninteresting++;
         if (nrestricted + nmh > caprestricted) {
@@ -510,18 +502,24 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     if (!ninteresting && !nlimited && !nlscopes)
         return NULL;
 
-    rq_list delta;
-    rq_usage(ar, ev, obj, env, &delta);
+    rq_list input;
+    kg_admission_rq_usage(ar, ev, obj, env, &input);
     {
-        const char **neg = kg_arena_alloc(ar, (delta.n + 1) * sizeof *neg);
+        const char **neg = kg_arena_alloc(ar, (input.n + 1) * sizeof *neg);
         size_t nneg = 0;
-        for (size_t k = 0; k < delta.n; k++)
-            if (kg_quantity_sign(&delta.e[k].q) < 0)
-                neg[nneg++] = delta.e[k].name;
+        for (size_t k = 0; k < input.n; k++)
+            if (kg_quantity_sign(&input.e[k].q) < 0)
+                neg[nneg++] = input.e[k].name;
         if (nneg)
             return kg_admission_forbidden(a, "quota usage is negative for resource(s): %s",
-                                          rq_pretty_names(ar, neg, nneg));
+                                          kg_admission_rq_pretty_names(ar, neg, nneg));
     }
+    /* per-quota delta: the full usage, or on an UPDATE of a stored object max(0, new - old) for the quotas that
+     * also matched the old object */
+    rq_list **deltas = kg_arena_alloc(ar, (n + 1) * sizeof *deltas);
+    for (size_t i = 0; i < n; i++)
+        deltas[i] = interesting[i] ? &input : NULL;
+    rq_list *none_delta = a->operation == KG_ADMISSION_CREATE && !ninteresting ? &input : NULL;
     if (a->operation == KG_ADMISSION_UPDATE) {
         if (!a->old_object)
             return kg_admission_forbidden(a, "unable to get previous usage since prior version of object was not "
@@ -529,31 +527,56 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         const char *rv = kg_json_path_str(a->old_object, "metadata.resourceVersion");
         if (rv && rv[0]) {
             rq_list prev;
-            rq_usage(ar, ev, a->old_object, env, &prev);
-            bool allow_negative = env->ippvs && ev->kind == RQ_EV_POD;
-            for (size_t k = 0; k < delta.n; k++) {
-                rq_entry *p = rq_find(&prev, delta.e[k].name);
+            kg_admission_rq_usage(ar, ev, a->old_object, env, &prev);
+            rq_list *delta = kg_arena_alloc(ar, sizeof *delta);
+            *delta = (rq_list){0};
+            for (size_t k = 0; k < input.n; k++) {
+                kg_quantity d = input.e[k].q;
+                rq_entry *p = kg_admission_rq_find(&prev, input.e[k].name);
                 if (p)
-                    kg_quantity_sub(&delta.e[k].q, &p->q);
-                if (!allow_negative && kg_quantity_sign(&delta.e[k].q) < 0)
-                    delta.e[k].q = kg_quantity_zero();
+                    kg_quantity_sub(&d, &p->q);
+                if (kg_quantity_sign(&d) > 0)
+                    kg_admission_rq_set(ar, delta, input.e[k].name, &d);
             }
-            if (allow_negative)
-                for (size_t k = 0; k < prev.n; k++)
-                    if (!rq_find(&delta, prev.e[k].name)) {
-                        kg_quantity nq = prev.e[k].q;
-                        kg_quantity_neg(&nq);
-                        rq_set(ar, &delta, prev.e[k].name, &nq);
-                    }
+            if (!ninteresting)
+                none_delta = delta;
+            for (size_t i = 0; i < n; i++) {
+                if (!interesting[i])
+                    continue;
+                rq_scope *sc;
+                size_t nsc = quota_scopes(ar, quotas[i].obj, &sc);
+                const char **mh;
+                size_t nmh = matching_hard(ar, ev, &quotas[i].hard, &mh);
+                const char *em = NULL;
+                int m = quota_matches(ar, ev, sc, nsc, nmh, a->old_object, env, &em);
+                if (m < 0)
+                    return kg_admission_pu_plain(ar, "%s", em);
+                if (m)
+                    deltas[i] = delta;
+            }
+        } else if (!ninteresting) {
+            none_delta = &input;
         }
     }
-    /* RemoveZeros */
-    size_t w = 0;
-    for (size_t k = 0; k < delta.n; k++)
-        if (!kg_quantity_is_zero(&delta.e[k].q))
-            delta.e[w++] = delta.e[k];
-    delta.n = w;
-    if (!delta.n)
+    /* RemoveZeros; nothing left → nothing to charge */
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!deltas[i])
+            continue;
+        rq_list *d = kg_arena_alloc(ar, sizeof *d);
+        *d = (rq_list){0};
+        for (size_t k = 0; k < deltas[i]->n; k++)
+            if (!kg_quantity_is_zero(&deltas[i]->e[k].q))
+                kg_admission_rq_set(ar, d, deltas[i]->e[k].name, &deltas[i]->e[k].q);
+        deltas[i] = d->n ? d : NULL;
+        any = any || d->n;
+    }
+    if (!ninteresting) {
+        any = false;
+        for (size_t k = 0; none_delta && k < none_delta->n && !any; k++)
+            any = !kg_quantity_is_zero(&none_delta->e[k].q);
+    }
+    if (!any)
         return NULL;
 
     /* limitedResources coverage */
@@ -568,7 +591,8 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
                 unc[nunc++] = limited_names[k];
         }
         if (nunc)
-            return kg_admission_forbidden(a, "insufficient quota to consume: %s", rq_pretty_names(ar, unc, nunc));
+            return kg_admission_forbidden(a, "insufficient quota to consume: %s",
+                                          kg_admission_rq_pretty_names(ar, unc, nunc));
     }
     {
         kg_buf b = KG_BUF_INIT;
@@ -580,7 +604,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             if (cov)
                 continue;
             kg_buf_puts(&b, nunc++ ? " " : "[");
-            kg_buf_puts(&b, rq_scope_string(ar, &lscopes[k]));
+            kg_buf_puts(&b, kg_admission_rq_scope_string(ar, &lscopes[k]));
         }
         if (nunc) {
             kg_buf_putc(&b, ']');
@@ -596,36 +620,40 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (!interesting[i])
             continue;
         rq_quota *q = &quotas[i];
+        const rq_list *delta = deltas[i];
+        if (!delta)
+            continue;
         rq_list requested = {0};
-        for (size_t k = 0; k < delta.n; k++)
-            if (rq_find(&q->hard, delta.e[k].name))
-                rq_set(ar, &requested, delta.e[k].name, &delta.e[k].q);
+        for (size_t k = 0; k < delta->n; k++)
+            if (kg_admission_rq_find(&q->hard, delta->e[k].name))
+                kg_admission_rq_set(ar, &requested, delta->e[k].name, &delta->e[k].q);
         if (!requested.n)
             continue;
         rq_list nused = {0};
-        rq_add(ar, &nused, &q->used);
-        rq_add(ar, &nused, &requested);
+        kg_admission_rq_add(ar, &nused, &q->used);
+        kg_admission_rq_add(ar, &nused, &requested);
         if (!status_sub) {
             rq_list freq = {0}, fused = {0}, fhard = {0};
             for (size_t k = 0; k < requested.n; k++) {
                 const char *name = requested.e[k].name;
-                rq_entry *nu = rq_find(&nused, name), *h = rq_find(&q->hard, name);
+                rq_entry *nu = kg_admission_rq_find(&nused, name), *h = kg_admission_rq_find(&q->hard, name);
                 if (!h || kg_quantity_cmp(&nu->q, &h->q) <= 0)
                     continue;
-                rq_set(ar, &freq, name, &requested.e[k].q);
-                rq_entry *u = rq_find(&q->used, name);
+                kg_admission_rq_set(ar, &freq, name, &requested.e[k].q);
+                rq_entry *u = kg_admission_rq_find(&q->used, name);
                 if (u)
-                    rq_set(ar, &fused, name, &u->q);
-                rq_set(ar, &fhard, name, &h->q);
+                    kg_admission_rq_set(ar, &fused, name, &u->q);
+                kg_admission_rq_set(ar, &fhard, name, &h->q);
             }
             if (freq.n)
                 return kg_admission_forbidden(a, "exceeded quota: %s, requested: %s, used: %s, limited: %s", q->name,
-                                              rq_pretty(ar, &freq), rq_pretty(ar, &fused), rq_pretty(ar, &fhard));
+                                              kg_admission_rq_pretty(ar, &freq), kg_admission_rq_pretty(ar, &fused),
+                                              kg_admission_rq_pretty(ar, &fhard));
         }
         /* quota.Equals(old used, new used) */
         bool same = nused.n == q->used.n;
         for (size_t k = 0; same && k < nused.n; k++) {
-            rq_entry *o = rq_find(&q->used, nused.e[k].name);
+            rq_entry *o = kg_admission_rq_find(&q->used, nused.e[k].name);
             same = o && kg_quantity_cmp(&o->q, &nused.e[k].q) == 0;
         }
         if (!same) {
@@ -654,8 +682,8 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return NULL;
     kg_arena *ar = a->arena;
     rq_evaluator ev;
-    rq_evaluator_for(ar, a->resource.group, a->resource.resource, &ev);
-    if (!rq_evaluator_handles(&ev, a->operation, a->subresource) || !kg_json_is(a->object, KG_JSON_OBJECT))
+    kg_admission_rq_evaluator_for(ar, a->resource.group, a->resource.resource, &ev);
+    if (!kg_admission_rq_evaluator_handles(&ev, a->operation, a->subresource) || !kg_json_is(a->object, KG_JSON_OBJECT))
         return NULL;
 
     kg_error e = {0};
@@ -690,7 +718,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
                 continue;
             kg_json *upd = kg_json_clone(ar, quotas[i].obj);
             kg_json *status = kg_json_get_or_add_object(ar, upd, "status");
-            kg_json_set(ar, status, "used", rq_to_json(ar, &quotas[i].used));
+            kg_json_set(ar, status, "used", kg_admission_rq_to_json(ar, &quotas[i].used));
             kg_error ue = {0};
             if (svc->update && svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue)) {
                 live_cache_drop(st, a->ns);
@@ -712,8 +740,8 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         size_t m = 0;
         for (size_t i = 0; i < nfailed; i++) {
             kg_error ge = {0};
-            kg_json *fresh = kg_admission_get(svc, ar, "resourcequotas", a->ns, quotas[i].name, KG_ADMISSION_GET_LIVE,
-                                              &ge);
+            kg_json *fresh =
+                kg_admission_get(svc, ar, "resourcequotas", a->ns, quotas[i].name, KG_ADMISSION_GET_LIVE, &ge);
             if (fresh)
                 load_quota(ar, fresh, &quotas[m++]);
         }
@@ -762,7 +790,7 @@ static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq
     *out = (rq_list){0};
     for (size_t i = 0; i < nres; i++) {
         kg_quantity z = kg_quantity_zero();
-        rq_set(ar, out, resources[i], &z);
+        kg_admission_rq_set(ar, out, resources[i], &z);
     }
     kg_json *items = kg_admission_list(svc, ar, ev->resource, ns, flags, err);
     if (!items)
@@ -772,13 +800,13 @@ static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq
         bool match = true;
         for (size_t j = 0; j < nsc && match; j++) {
             const char *em = NULL;
-            match = rq_match_scope(ar, ev, &sc[j], obj, env, &em) == 1;
+            match = kg_admission_rq_match_scope(ar, ev, &sc[j], obj, env, &em) == 1;
         }
         if (!match)
             continue;
         rq_list u;
-        rq_usage(ar, ev, obj, env, &u);
-        rq_add(ar, out, &u);
+        kg_admission_rq_usage(ar, ev, obj, env, &u);
+        kg_admission_rq_add(ar, out, &u);
     }
     return true;
 }
@@ -791,8 +819,8 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
         ns = "";
     rq_env env = env_of(svc);
     rq_list hard, used = {0}, prev_used;
-    rq_from_json(a, kg_json_path(quota, "spec.hard"), &hard);
-    rq_from_json(a, kg_json_path(quota, "status.used"), &prev_used);
+    kg_admission_rq_from_json(a, kg_json_path(quota, "spec.hard"), &hard);
+    kg_admission_rq_from_json(a, kg_json_path(quota, "status.used"), &prev_used);
     rq_scope *sc;
     size_t nsc = quota_scopes(a, quota, &sc);
 
@@ -801,7 +829,7 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
     size_t nevs = 0;
     static const char *const builtin[] = {"pods", "services", "persistentvolumeclaims"};
     for (size_t i = 0; i < 3; i++)
-        rq_evaluator_for(a, "", builtin[i], &evs[nevs++]);
+        kg_admission_rq_evaluator_for(a, "", builtin[i], &evs[nevs++]);
     for (size_t i = 0; i < hard.n && nevs < 64; i++) {
         const char *g, *r;
         bool legacy = strcmp(hard.e[i].name, "configmaps") == 0 || strcmp(hard.e[i].name, "secrets") == 0 ||
@@ -817,7 +845,7 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
         for (size_t j = 0; j < nevs && !dup; j++)
             dup = strcmp(evs[j].group, g) == 0 && strcmp(evs[j].resource, r) == 0;
         if (!dup && !ignored(g, r))
-            rq_evaluator_for(a, g, r, &evs[nevs++]);
+            kg_admission_rq_evaluator_for(a, g, r, &evs[nevs++]);
     }
 
     rq_list computed = {0};
@@ -831,36 +859,37 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
             return false;
         /* mask to this evaluator's hard resources */
         for (size_t k = 0; k < nmh; k++) {
-            rq_entry *s = rq_find(&stats, mh[k]);
-            rq_entry *c = rq_find(&computed, mh[k]);
+            rq_entry *s = kg_admission_rq_find(&stats, mh[k]);
+            rq_entry *c = kg_admission_rq_find(&computed, mh[k]);
             if (c)
                 kg_quantity_add(&c->q, &s->q);
             else
-                rq_set(a, &computed, mh[k], &s->q);
+                kg_admission_rq_set(a, &computed, mh[k], &s->q);
         }
     }
     /* used = previous used masked to hard, overwritten by the computed usage */
     for (size_t i = 0; i < hard.n; i++) {
-        rq_entry *c = rq_find(&computed, hard.e[i].name), *p = rq_find(&prev_used, hard.e[i].name);
+        rq_entry *c = kg_admission_rq_find(&computed, hard.e[i].name),
+                 *p = kg_admission_rq_find(&prev_used, hard.e[i].name);
         if (c)
-            rq_set(a, &used, hard.e[i].name, &c->q);
+            kg_admission_rq_set(a, &used, hard.e[i].name, &c->q);
         else if (p)
-            rq_set(a, &used, hard.e[i].name, &p->q);
+            kg_admission_rq_set(a, &used, hard.e[i].name, &p->q);
     }
     kg_json *status = kg_json_new_object(a);
-    kg_json_set(a, status, "hard", rq_to_json(a, &hard));
-    kg_json_set(a, status, "used", rq_to_json(a, &used));
+    kg_json_set(a, status, "hard", kg_admission_rq_to_json(a, &hard));
+    kg_json_set(a, status, "used", kg_admission_rq_to_json(a, &used));
     *new_status = status;
     if (changed) {
         rq_list oh;
-        rq_from_json(a, kg_json_path(quota, "status.hard"), &oh);
+        kg_admission_rq_from_json(a, kg_json_path(quota, "status.hard"), &oh);
         bool same = oh.n == hard.n && prev_used.n == used.n;
         for (size_t i = 0; same && i < hard.n; i++) {
-            rq_entry *o = rq_find(&oh, hard.e[i].name);
+            rq_entry *o = kg_admission_rq_find(&oh, hard.e[i].name);
             same = o && kg_quantity_cmp(&o->q, &hard.e[i].q) == 0;
         }
         for (size_t i = 0; same && i < used.n; i++) {
-            rq_entry *o = rq_find(&prev_used, used.e[i].name);
+            rq_entry *o = kg_admission_rq_find(&prev_used, used.e[i].name);
             same = o && kg_quantity_cmp(&o->q, &used.e[i].q) == 0;
         }
         *changed = !same;

@@ -73,15 +73,15 @@ typedef struct rq_list {
     size_t n, cap;
 } rq_list;
 
-rq_entry *rq_find(const rq_list *l, const char *name);
-void rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q);
-void rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v);
-void rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out);
-void rq_add(kg_arena *ar, rq_list *dst, const rq_list *src);
-void rq_sort(rq_list *l);
-kg_json *rq_to_json(kg_arena *ar, rq_list *l);                         /* sorted by name */
-char *rq_pretty(kg_arena *ar, rq_list *l);                             /* "a=1,b=2" sorted */
-char *rq_pretty_names(kg_arena *ar, const char **names, size_t n);     /* sorts names in place, dedups */
+rq_entry *kg_admission_rq_find(const rq_list *l, const char *name);
+void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q);
+void kg_admission_rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v);
+void kg_admission_rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out);
+void kg_admission_rq_add(kg_arena *ar, rq_list *dst, const rq_list *src);
+void kg_admission_rq_sort(rq_list *l);
+kg_json *kg_admission_rq_to_json(kg_arena *ar, rq_list *l);                     /* sorted by name */
+char *kg_admission_rq_pretty(kg_arena *ar, rq_list *l);                         /* "a=1,b=2" sorted */
+char *kg_admission_rq_pretty_names(kg_arena *ar, const char **names, size_t n); /* sorts names in place, dedups */
 
 typedef enum { RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC, RQ_EV_COUNT } rq_ev_kind;
 
@@ -107,17 +107,17 @@ typedef struct rq_scope {
     size_t nvalues;
 } rq_scope;
 
-void rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out);
-bool rq_matching_resource(const rq_evaluator *ev, const char *name);
-bool rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource);
-void rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out);
+void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out);
+bool kg_admission_rq_matching_resource(const rq_evaluator *ev, const char *name);
+bool kg_admission_rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource);
+void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out);
 /* 1 match, 0 no match, -1 error (*errmsg) */
-int rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj, const rq_env *env,
-                   const char **errmsg);
-char *rq_scope_string(kg_arena *ar, const rq_scope *s);
+int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj,
+                                const rq_env *env, const char **errmsg);
+char *kg_admission_rq_scope_string(kg_arena *ar, const rq_scope *s);
 /* Pod constraints: NULL when satisfied, else "must specify ..." */
-const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
-                           const kg_json *obj, const rq_env *env);
+const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
+                                        const kg_json *obj, const rq_env *env);
 #endif
 
 #endif

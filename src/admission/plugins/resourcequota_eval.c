@@ -17,7 +17,7 @@
 
 /* ---- resource lists ---- */
 
-rq_entry *rq_find(const rq_list *l, const char *name)
+rq_entry *kg_admission_rq_find(const rq_list *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->e[i].name, name) == 0)
@@ -25,9 +25,9 @@ rq_entry *rq_find(const rq_list *l, const char *name)
     return NULL;
 }
 
-void rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q)
+void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q)
 {
-    rq_entry *r = rq_find(l, name);
+    rq_entry *r = kg_admission_rq_find(l, name);
     if (r) {
         r->q = *q;
         return;
@@ -45,13 +45,13 @@ void rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q)
     l->n++;
 }
 
-void rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v)
+void kg_admission_rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v)
 {
     kg_quantity q = kg_quantity_new(v, KG_QFMT_DECIMAL_SI);
-    rq_set(ar, l, name, &q);
+    kg_admission_rq_set(ar, l, name, &q);
 }
 
-void rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
+void kg_admission_rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
 {
     *out = (rq_list){0};
     if (!kg_json_is(obj, KG_JSON_OBJECT))
@@ -60,27 +60,27 @@ void rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
         kg_quantity q;
         kg_error e = {0};
         if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
-            rq_set(ar, out, obj->u.members[i].key, &q);
+            kg_admission_rq_set(ar, out, obj->u.members[i].key, &q);
     }
 }
 
-void rq_add(kg_arena *ar, rq_list *dst, const rq_list *src)
+void kg_admission_rq_add(kg_arena *ar, rq_list *dst, const rq_list *src)
 {
     for (size_t i = 0; i < src->n; i++) {
-        rq_entry *r = rq_find(dst, src->e[i].name);
+        rq_entry *r = kg_admission_rq_find(dst, src->e[i].name);
         if (r)
             kg_quantity_add(&r->q, &src->e[i].q);
         else
-            rq_set(ar, dst, src->e[i].name, &src->e[i].q);
+            kg_admission_rq_set(ar, dst, src->e[i].name, &src->e[i].q);
     }
 }
 
 static void rq_max(kg_arena *ar, rq_list *dst, const rq_list *src)
 {
     for (size_t i = 0; i < src->n; i++) {
-        rq_entry *r = rq_find(dst, src->e[i].name);
+        rq_entry *r = kg_admission_rq_find(dst, src->e[i].name);
         if (!r)
-            rq_set(ar, dst, src->e[i].name, &src->e[i].q);
+            kg_admission_rq_set(ar, dst, src->e[i].name, &src->e[i].q);
         else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
             r->q = src->e[i].q;
     }
@@ -91,15 +91,15 @@ static int cmp_entry(const void *x, const void *y)
     return strcmp(((const rq_entry *)x)->name, ((const rq_entry *)y)->name);
 }
 
-void rq_sort(rq_list *l)
+void kg_admission_rq_sort(rq_list *l)
 {
     if (l->n > 1)
         qsort(l->e, l->n, sizeof *l->e, cmp_entry);
 }
 
-kg_json *rq_to_json(kg_arena *ar, rq_list *l)
+kg_json *kg_admission_rq_to_json(kg_arena *ar, rq_list *l)
 {
-    rq_sort(l);
+    kg_admission_rq_sort(l);
     kg_json *o = kg_json_new_object(ar);
     for (size_t i = 0; i < l->n; i++)
         kg_json_set(ar, o, l->e[i].name, kg_quantity_to_json(ar, &l->e[i].q));
@@ -107,9 +107,9 @@ kg_json *rq_to_json(kg_arena *ar, rq_list *l)
 }
 
 /* prettyPrint: "k=v" sorted by key, comma-joined. */
-char *rq_pretty(kg_arena *ar, rq_list *l)
+char *kg_admission_rq_pretty(kg_arena *ar, rq_list *l)
 {
-    rq_sort(l);
+    kg_admission_rq_sort(l);
     kg_buf b = KG_BUF_INIT;
     for (size_t i = 0; i < l->n; i++) {
         if (i)
@@ -129,7 +129,7 @@ static int cmp_str(const void *x, const void *y)
 }
 
 /* prettyPrintResourceNames: sorted, comma-joined. */
-char *rq_pretty_names(kg_arena *ar, const char **names, size_t n)
+char *kg_admission_rq_pretty_names(kg_arena *ar, const char **names, size_t n)
 {
     if (n > 1)
         qsort(names, n, sizeof *names, cmp_str);
@@ -228,7 +228,7 @@ static bool is_extended(const char *name)
     return qualified_name(buf);
 }
 
-void rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out)
+void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out)
 {
     *out = (rq_evaluator){0};
     out->group = group;
@@ -242,22 +242,21 @@ void rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_
         out->kind = RQ_EV_PVC;
     else
         out->kind = RQ_EV_COUNT;
-    out->count_name = core ? kg_arena_sprintf(ar, "count/%s", resource)
-                           : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
+    out->count_name =
+        core ? kg_arena_sprintf(ar, "count/%s", resource) : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
     if (core && (strcmp(resource, "configmaps") == 0 || strcmp(resource, "secrets") == 0 ||
                  strcmp(resource, "resourcequotas") == 0 || strcmp(resource, "replicationcontrollers") == 0))
         out->legacy_name = resource;
 }
 
-bool rq_matching_resource(const rq_evaluator *ev, const char *name)
+bool kg_admission_rq_matching_resource(const rq_evaluator *ev, const char *name)
 {
     switch (ev->kind) {
     case RQ_EV_POD:
         return in_list(POD_RESOURCES, name) || has_prefix(name, "hugepages-") ||
                has_prefix(name, "requests.hugepages-") ||
                (has_prefix(name, "requests.") && is_extended(name + strlen("requests.")));
-    case RQ_EV_SERVICE:
-        return in_list(SERVICE_RESOURCES, name);
+    case RQ_EV_SERVICE: return in_list(SERVICE_RESOURCES, name);
     case RQ_EV_PVC:
         return strcmp(name, "count/persistentvolumeclaims") == 0 || strcmp(name, "persistentvolumeclaims") == 0 ||
                strcmp(name, "requests.storage") == 0 || has_suffix(name, SC_SUFFIX "persistentvolumeclaims") ||
@@ -268,7 +267,7 @@ bool rq_matching_resource(const rq_evaluator *ev, const char *name)
     return false;
 }
 
-bool rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource)
+bool kg_admission_rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource)
 {
     switch (ev->kind) {
     case RQ_EV_POD:
@@ -276,10 +275,8 @@ bool rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char
             return false;
         return op == KG_ADMISSION_CREATE || (subresource[0] && op == KG_ADMISSION_UPDATE);
     case RQ_EV_SERVICE:
-    case RQ_EV_PVC:
-        return op == KG_ADMISSION_CREATE || op == KG_ADMISSION_UPDATE;
-    case RQ_EV_COUNT:
-        return op == KG_ADMISSION_CREATE && !subresource[0];
+    case RQ_EV_PVC: return op == KG_ADMISSION_CREATE || op == KG_ADMISSION_UPDATE;
+    case RQ_EV_COUNT: return op == KG_ADMISSION_CREATE && !subresource[0];
     }
     return false;
 }
@@ -295,14 +292,14 @@ static bool is_sidecar(const kg_json *c)
 /* A container's requests (defaulted from its limits, as the API defaulting does) or limits. */
 static void container_res(kg_arena *ar, const kg_json *c, bool requests, rq_list *out)
 {
-    rq_from_json(ar, kg_json_path(c, requests ? "resources.requests" : "resources.limits"), out);
+    kg_admission_rq_from_json(ar, kg_json_path(c, requests ? "resources.requests" : "resources.limits"), out);
     if (!requests)
         return;
     rq_list lim;
-    rq_from_json(ar, kg_json_path(c, "resources.limits"), &lim);
+    kg_admission_rq_from_json(ar, kg_json_path(c, "resources.limits"), &lim);
     for (size_t i = 0; i < lim.n; i++)
-        if (!rq_find(out, lim.e[i].name))
-            rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
+        if (!kg_admission_rq_find(out, lim.e[i].name))
+            kg_admission_rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
 }
 
 static const kg_json *container_status(const kg_json *pod, const char *name)
@@ -336,10 +333,10 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
         const kg_json *cst = requests && env->ippvs ? container_status(pod, kg_admission_pu_str(c, "name")) : NULL;
         if (cst) {
             rq_list alloc;
-            rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+            kg_admission_rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
             rq_max(ar, &r, &alloc);
         }
-        rq_add(ar, out, &r);
+        kg_admission_rq_add(ar, out, &r);
     }
     rq_list sidecars = {0}, init_max = {0};
     const kg_json *ics = kg_json_get(spec, "initContainers");
@@ -348,65 +345,65 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
         rq_list r;
         container_res(ar, c, requests, &r);
         if (is_sidecar(c)) {
-            rq_add(ar, out, &r);
-            rq_add(ar, &sidecars, &r);
+            kg_admission_rq_add(ar, out, &r);
+            kg_admission_rq_add(ar, &sidecars, &r);
             rq_max(ar, &init_max, &sidecars);
         } else {
             rq_list tmp = {0};
-            rq_add(ar, &tmp, &r);
-            rq_add(ar, &tmp, &sidecars);
+            kg_admission_rq_add(ar, &tmp, &r);
+            kg_admission_rq_add(ar, &tmp, &sidecars);
             rq_max(ar, &init_max, &tmp);
         }
     }
     rq_max(ar, out, &init_max);
     if (env->pod_level) {
         rq_list pl;
-        rq_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
+        kg_admission_rq_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
         if (requests) {
             rq_list pll;
-            rq_from_json(ar, kg_json_path(spec, "resources.limits"), &pll);
+            kg_admission_rq_from_json(ar, kg_json_path(spec, "resources.limits"), &pll);
             for (size_t i = 0; i < pll.n; i++)
-                if (!rq_find(&pl, pll.e[i].name))
-                    rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
+                if (!kg_admission_rq_find(&pl, pll.e[i].name))
+                    kg_admission_rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
         }
         for (size_t i = 0; i < pl.n; i++)
             if (strcmp(pl.e[i].name, "cpu") == 0 || strcmp(pl.e[i].name, "memory") == 0)
-                rq_set(ar, out, pl.e[i].name, &pl.e[i].q);
+                kg_admission_rq_set(ar, out, pl.e[i].name, &pl.e[i].q);
     }
     rq_list ovh;
-    rq_from_json(ar, kg_json_path(spec, "overhead"), &ovh);
+    kg_admission_rq_from_json(ar, kg_json_path(spec, "overhead"), &ovh);
     for (size_t i = 0; i < ovh.n; i++) {
-        rq_entry *e = rq_find(out, ovh.e[i].name);
+        rq_entry *e = kg_admission_rq_find(out, ovh.e[i].name);
         if (e)
             kg_quantity_add(&e->q, &ovh.e[i].q);
         else if (requests)
-            rq_set(ar, out, ovh.e[i].name, &ovh.e[i].q);
+            kg_admission_rq_set(ar, out, ovh.e[i].name, &ovh.e[i].q);
     }
 }
 
 /* podComputeUsageHelper */
 static void compute_usage(kg_arena *ar, const rq_list *req, const rq_list *lim, rq_list *out)
 {
-    rq_set_int(ar, out, "pods", 1);
+    kg_admission_rq_set_int(ar, out, "pods", 1);
     static const char *const base[] = {"cpu", "memory", "ephemeral-storage"};
     for (size_t i = 0; i < 3; i++) {
-        rq_entry *r = rq_find(req, base[i]);
+        rq_entry *r = kg_admission_rq_find(req, base[i]);
         if (r) {
-            rq_set(ar, out, base[i], &r->q);
-            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", base[i]), &r->q);
+            kg_admission_rq_set(ar, out, base[i], &r->q);
+            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", base[i]), &r->q);
         }
-        rq_entry *l = rq_find(lim, base[i]);
+        rq_entry *l = kg_admission_rq_find(lim, base[i]);
         if (l)
-            rq_set(ar, out, kg_arena_sprintf(ar, "limits.%s", base[i]), &l->q);
+            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "limits.%s", base[i]), &l->q);
     }
     for (size_t i = 0; i < req->n; i++) {
         const char *n = req->e[i].name;
         if (has_prefix(n, "hugepages-")) {
-            rq_set(ar, out, n, &req->e[i].q);
-            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+            kg_admission_rq_set(ar, out, n, &req->e[i].q);
+            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
         }
         if (is_extended(n))
-            rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
     }
 }
 
@@ -469,7 +466,7 @@ static bool quota_pod(const kg_json *pod, const rq_env *env)
 
 static void pod_usage(kg_arena *ar, const kg_json *pod, const rq_env *env, rq_list *out)
 {
-    rq_set_int(ar, out, "count/pods", 1);
+    kg_admission_rq_set_int(ar, out, "count/pods", 1);
     if (!quota_pod(pod, env))
         return;
     rq_list req, lim;
@@ -547,7 +544,7 @@ static bool pod_cross_ns_affinity(const kg_json *pod)
 }
 
 /* Go's %v of a ScopedResourceSelectorRequirement: {PriorityClass In [a b]}. */
-char *rq_scope_string(kg_arena *ar, const rq_scope *s)
+char *kg_admission_rq_scope_string(kg_arena *ar, const rq_scope *s)
 {
     kg_buf b = KG_BUF_INIT;
     kg_buf_printf(&b, "{%s %s [", s->name, s->op);
@@ -572,8 +569,10 @@ static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scop
     else if (strcmp(s->op, "DoesNotExist") == 0)
         op = KG_LOP_DOES_NOT_EXIST;
     else {
-        *errmsg = kg_arena_sprintf(ar, "failed to parse and convert selector: \"%s\" is not a valid scope selector "
-                                       "operator", s->op);
+        *errmsg = kg_arena_sprintf(ar,
+                                   "failed to parse and convert selector: \"%s\" is not a valid scope selector "
+                                   "operator",
+                                   s->op);
         return -1;
     }
     kg_label_req req;
@@ -591,8 +590,8 @@ static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scop
     return kg_label_req_matches(&req, labels) ? 1 : 0;
 }
 
-int rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj, const rq_env *env,
-                   const char **errmsg)
+int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj,
+                                const rq_env *env, const char **errmsg)
 {
     if (ev->kind != RQ_EV_POD)
         return 0; /* generic.MatchesNoScopeFunc */
@@ -621,13 +620,13 @@ int rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, cons
 
 static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
 {
-    rq_set_int(ar, out, "count/services", 1);
-    rq_set_int(ar, out, "services", 1);
+    kg_admission_rq_set_int(ar, out, "count/services", 1);
+    kg_admission_rq_set_int(ar, out, "services", 1);
     const char *type = kg_json_path_str(svc, "spec.type");
     const kg_json *ports = kg_json_path(svc, "spec.ports");
     int64_t nports = kg_json_is(ports, KG_JSON_ARRAY) ? ports->len : 0;
     if (type && strcmp(type, "NodePort") == 0) {
-        rq_set_int(ar, out, "services.nodeports", nports);
+        kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
     } else if (type && strcmp(type, "LoadBalancer") == 0) {
         const kg_json *alloc = kg_json_path(svc, "spec.allocateLoadBalancerNodePorts");
         if (kg_json_is(alloc, KG_JSON_BOOL) && !alloc->b) {
@@ -637,24 +636,25 @@ static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
                 if (kg_json_is(np, KG_JSON_INT) && np->u.i > 0)
                     with++;
             }
-            rq_set_int(ar, out, "services.nodeports", with);
+            kg_admission_rq_set_int(ar, out, "services.nodeports", with);
         } else {
-            rq_set_int(ar, out, "services.nodeports", nports);
+            kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
         }
-        rq_set_int(ar, out, "services.loadbalancers", 1);
+        kg_admission_rq_set_int(ar, out, "services.loadbalancers", 1);
     }
 }
 
 static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_list *out)
 {
-    rq_set_int(ar, out, "persistentvolumeclaims", 1);
-    rq_set_int(ar, out, "count/persistentvolumeclaims", 1);
+    kg_admission_rq_set_int(ar, out, "persistentvolumeclaims", 1);
+    kg_admission_rq_set_int(ar, out, "count/persistentvolumeclaims", 1);
     /* storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
-    const char *sc = kg_json_get_str(kg_json_path(pvc, "metadata.annotations"), "volume.beta.kubernetes.io/storage-class");
+    const char *sc =
+        kg_json_get_str(kg_json_path(pvc, "metadata.annotations"), "volume.beta.kubernetes.io/storage-class");
     if (!sc)
         sc = kg_json_path_str(pvc, "spec.storageClassName");
     if (sc && sc[0])
-        rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
+        kg_admission_rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
     kg_quantity q, st;
     kg_error e = {0};
     bool have = false;
@@ -664,36 +664,30 @@ static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_li
         have = true;
     }
     const kg_json *alloc = kg_json_path(pvc, "status.allocatedResources");
-    if (env->recover && kg_json_get(alloc, "storage") && kg_quantity_from_json(kg_json_get(alloc, "storage"), &st, &e) &&
-        (!have || kg_quantity_cmp(&st, &q) > 0)) {
+    if (env->recover && kg_json_get(alloc, "storage") &&
+        kg_quantity_from_json(kg_json_get(alloc, "storage"), &st, &e) && (!have || kg_quantity_cmp(&st, &q) > 0)) {
         q = st;
         kg_quantity_round_up(&q, 0);
         have = true;
     }
     if (have) {
-        rq_set(ar, out, "requests.storage", &q);
+        kg_admission_rq_set(ar, out, "requests.storage", &q);
         if (sc && sc[0])
-            rq_set(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "requests.storage", sc), &q);
+            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "requests.storage", sc), &q);
     }
 }
 
-void rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out)
+void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out)
 {
     *out = (rq_list){0};
     switch (ev->kind) {
-    case RQ_EV_POD:
-        pod_usage(ar, obj, env, out);
-        break;
-    case RQ_EV_SERVICE:
-        service_usage(ar, obj, out);
-        break;
-    case RQ_EV_PVC:
-        pvc_usage(ar, obj, env, out);
-        break;
+    case RQ_EV_POD: pod_usage(ar, obj, env, out); break;
+    case RQ_EV_SERVICE: service_usage(ar, obj, out); break;
+    case RQ_EV_PVC: pvc_usage(ar, obj, env, out); break;
     case RQ_EV_COUNT:
-        rq_set_int(ar, out, ev->count_name, 1);
+        kg_admission_rq_set_int(ar, out, ev->count_name, 1);
         if (ev->legacy_name)
-            rq_set_int(ar, out, ev->legacy_name, 1);
+            kg_admission_rq_set_int(ar, out, ev->legacy_name, 1);
         break;
     }
 }
@@ -706,11 +700,11 @@ typedef struct missing {
     size_t n, cap;
 } missing;
 
-const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
-                           const kg_json *obj, const rq_env *env)
+const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **required, size_t nrequired,
+                                        const kg_json *obj, const rq_env *env)
 {
-    static const char *const validation[] = {"cpu",        "memory",        "requests.cpu", "requests.memory",
-                                             "limits.cpu", "limits.memory", NULL};
+    static const char *const validation[] = {"cpu",           "memory", "requests.cpu", "requests.memory", "limits.cpu",
+                                             "limits.memory", NULL};
     if (ev->kind != RQ_EV_POD)
         return NULL;
     if (env->pod_level && pod_level_set(obj))
@@ -741,7 +735,7 @@ const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **re
             container_res(ar, c, false, &lim);
             compute_usage(ar, &req, &lim, &use);
             for (size_t r = 0; r < nreq; r++) {
-                if (rq_find(&use, req_set[r]))
+                if (kg_admission_rq_find(&use, req_set[r]))
                     continue;
                 missing *m = NULL;
                 for (size_t j = 0; j < nmiss; j++)
@@ -778,7 +772,7 @@ const char *rq_constraints(kg_arena *ar, const rq_evaluator *ev, const char **re
                 m = &miss[x];
         if (j)
             kg_buf_puts(&b, "; ");
-        kg_buf_printf(&b, "%s for: %s", m->res, rq_pretty_names(ar, m->names, m->n));
+        kg_buf_printf(&b, "%s for: %s", m->res, kg_admission_rq_pretty_names(ar, m->names, m->n));
     }
     char *s = kg_arena_strdup(ar, kg_buf_cstr(&b));
     kg_buf_free(&b);
