@@ -559,6 +559,24 @@ static void test_limited_resources(void **state)
     teardown((void **)&f);
 }
 
+static void test_limited_resources_legacy_config(void **state)
+{
+    (void)state;
+    fixture *f =
+        new_fixture("{\"apiVersion\":\"resourcequota.admission.k8s.io/v1beta1\",\"kind\":\"Configuration\","
+                    "\"unknownField\":1,\"limitedResources\":[{\"resource\":\"pods\",\"matchContains\":[\"cpu\"]}]}");
+    kg_status *st = create_pod(f, res_pod(f, "{\"cpu\":\"1\",\"memory\":\"1Gi\"}", "{\"cpu\":\"2\"}"));
+    assert_status(st, 403, "Forbidden",
+                  "pods \"p\" is forbidden: insufficient quota to consume: cpu,limits.cpu,requests.cpu");
+    /* a pod without cpu is not limited */
+    assert_null(create_pod(f, res_pod(f, "{\"memory\":\"1Gi\"}", "{}")));
+    /* a quota covering only requests.cpu is not enough */
+    put_quota(f, "q", "{\"requests.cpu\":\"10\"}", "{\"requests.cpu\":\"0\"}", NULL);
+    st = create_pod(f, res_pod(f, "{\"cpu\":\"1\"}", "{\"cpu\":\"2\"}"));
+    assert_status(st, 403, "Forbidden", "pods \"p\" is forbidden: insufficient quota to consume: cpu,limits.cpu");
+    teardown((void **)&f);
+}
+
 static void expect_config_error(const char *config, const char *want)
 {
     kg_arena a;
@@ -585,6 +603,11 @@ static void test_config_errors(void **state)
     expect_config_error("{\"apiVersion\":\"apiserver.config.k8s.io/v1\",\"kind\":\"Foo\"}",
                         "couldn't init admission plugin \"ResourceQuota\": no kind \"Foo\" is registered for version "
                         "\"apiserver.config.k8s.io/v1\"");
+    expect_config_error("{\"apiVersion\":\"apiserver.config.k8s.io/v1alpha1\",\"kind\":\"ResourceQuotaConfiguration\"}",
+                        "couldn't init admission plugin \"ResourceQuota\": no kind \"ResourceQuotaConfiguration\" is "
+                        "registered for version \"apiserver.config.k8s.io/v1alpha1\"");
+    expect_config_error("{\"limitedResources\":[]}", "couldn't init admission plugin \"ResourceQuota\": Object 'Kind' "
+                                                     "is missing in '{\"limitedResources\":[]}'");
     expect_config_error("{\"apiVersion\":\"resourcequota.admission.k8s.io/v1beta1\",\"kind\":\"Configuration\","
                         "\"limitedResources\":[{\"resource\":\"pods\",\"matchContains\":\"cpu\"}]}",
                         "couldn't init admission plugin \"ResourceQuota\": json: cannot unmarshal string into Go "
@@ -698,6 +721,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_conflict_retry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_lookup_when_cache_empty, setup, teardown),
         cmocka_unit_test(test_limited_resources),
+        cmocka_unit_test(test_limited_resources_legacy_config),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test_setup_teardown(test_recalculate, setup, teardown),
         cmocka_unit_test(test_resource_tracked),

@@ -115,10 +115,12 @@ static bool parse_config(rq_state *st, const kg_json *cfg, kg_error *err)
     if (!kg_json_is(cfg, KG_JSON_OBJECT))
         return kg_err_set(err, KG_EINVAL, "invalid resource quota configuration: expected an object");
     const char *av = kg_json_get_str(cfg, "apiVersion"), *kind = kg_json_get_str(cfg, "kind");
-    if (!av || !av[0] || !kind || !kind[0])
-        return kg_err_set(err, KG_EINVAL, "Object 'Kind' is missing in resource quota configuration");
-    bool v1 = strcmp(av, "apiserver.config.k8s.io/v1") == 0 || strcmp(av, "apiserver.config.k8s.io/v1alpha1") == 0 ||
-              strcmp(av, "apiserver.config.k8s.io/v1beta1") == 0;
+    if (!kind || !kind[0])
+        return kg_err_set(err, KG_EINVAL, "Object 'Kind' is missing in '%s'", kg_json_to_string(ar, cfg, 0, NULL));
+    if (!av)
+        av = "";
+    /* the v1 type lives in apiserver.config.k8s.io; the older ones in resourcequota.admission.k8s.io */
+    bool v1 = strcmp(av, "apiserver.config.k8s.io/v1") == 0;
     bool legacy = strcmp(av, "resourcequota.admission.k8s.io/v1beta1") == 0 ||
                   strcmp(av, "resourcequota.admission.k8s.io/v1alpha1") == 0;
     if (!(v1 && strcmp(kind, "ResourceQuotaConfiguration") == 0) && !(legacy && strcmp(kind, "Configuration") == 0))

@@ -9,10 +9,13 @@
  * (`count/<resource>[.<group>]`, plus the legacy names configmaps, secrets, resourcequotas, replicationcontrollers)
  * for every other resource. Quotas are matched on status.hard and spec.scopes / spec.scopeSelector.
  *
- * Configuration (optional): apiserver.config.k8s.io/v1 (or v1alpha1, v1beta1) kind ResourceQuotaConfiguration, or
- * the legacy resourcequota.admission.k8s.io/v1beta1|v1alpha1 kind Configuration, with limitedResources[]
- * {apiGroup, resource (required), matchContains[], matchScopes[]}. A bad configuration fails init with
- * `invalid resource quota configuration: limitedResources[0].resource: Required value` and the like.
+ * Configuration (optional): apiserver.config.k8s.io/v1 kind ResourceQuotaConfiguration, or the legacy
+ * resourcequota.admission.k8s.io/v1beta1|v1alpha1 kind Configuration, with limitedResources[] {apiGroup, resource
+ * (required), matchContains[], matchScopes[]}. Unknown fields are ignored (upstream's non-strict decoder). A bad
+ * configuration fails init with upstream's texts: `limitedResources[0].resource: Required value` (aggregated as
+ * "[e1, e2]"), `no kind "X" is registered for version "V"`, `Object 'Kind' is missing in '<json>'`, or Go's
+ * `json: cannot unmarshal string into Go struct field LimitedResource.limitedResources.matchContains of type
+ * []string`; the chain prefixes `couldn't init admission plugin "ResourceQuota": `.
  *
  * Usage is charged by rewriting status.used of every matching quota through the services' update before the
  * object is persisted (never on dry-run). A conflict re-reads the failed quotas live and re-checks the request
