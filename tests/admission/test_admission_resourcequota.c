@@ -1,6 +1,9 @@
 /* ResourceQuota: upstream scenarios (k8s.io/apiserver pkg/admission/plugin/resourcequota admission_test.go and
  * pkg/quota/v1/evaluator/core tests) with exact messages and codes, usage charging in status.used, dry-run,
  * conflict retries, limitedResources configuration, and the controller's usage recalculation. */
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "admission/plugins/resourcequota.h"
 #include "admission_testutil.h"
 
@@ -524,6 +527,55 @@ static void test_live_lookup_when_cache_empty(void **state)
                   "pods \"p\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0");
 }
 
+typedef struct racer {
+    fixture *f;
+    atomic_int *admitted, *rejected;
+} racer;
+
+static void *race_pods(void *arg)
+{
+    racer *r = arg;
+    for (int i = 0; i < 25; i++) {
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        kg_error e = {0};
+        const char *text = "{\"metadata\":{\"name\":\"p\",\"namespace\":\"test\"},\"spec\":{\"containers\":[{\"name\":"
+                           "\"c\",\"resources\":{\"requests\":{\"cpu\":\"10m\"}}}]}}";
+        kg_admission_attributes at;
+        kg_admission_attrs_init(&at, &a);
+        at.operation = KG_ADMISSION_CREATE;
+        at.kind = (kg_gvk){"", "v1", "Pod"};
+        at.resource = (kg_gvr){"", "v1", "pods"};
+        at.ns = "test";
+        at.name = "p";
+        at.object = kg_json_parse(&a, text, strlen(text), &e);
+        kg_status *st = kg_admission_chain_run(r->f->chain, &at);
+        if (st)
+            atomic_fetch_add(r->rejected, 1);
+        else
+            atomic_fetch_add(r->admitted, 1);
+        kg_arena_free(&a);
+    }
+    return NULL;
+}
+
+/* Concurrent creates in one namespace: exactly `hard` are admitted and status.used counts each once. */
+static void test_concurrent_creates(void **state)
+{
+    fixture *f = *state;
+    put_quota(f, "q", "{\"pods\":\"60\",\"requests.cpu\":\"100\"}", "{\"pods\":\"0\",\"requests.cpu\":\"0\"}", NULL);
+    atomic_int admitted = 0, rejected = 0;
+    pthread_t th[4];
+    racer r = {f, &admitted, &rejected};
+    for (int i = 0; i < 4; i++)
+        pthread_create(&th[i], NULL, race_pods, &r);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(atomic_load(&admitted), 60);
+    assert_int_equal(atomic_load(&rejected), 40);
+    assert_string_equal(used_of(f, "q"), "{\"pods\":\"60\",\"requests.cpu\":\"600m\"}");
+}
+
 /* ---- configuration / limitedResources ---- */
 
 static void test_limited_resources(void **state)
@@ -720,6 +772,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dry_run_not_charged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_conflict_retry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_lookup_when_cache_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_concurrent_creates, setup, teardown),
         cmocka_unit_test(test_limited_resources),
         cmocka_unit_test(test_limited_resources_legacy_config),
         cmocka_unit_test(test_config_errors),
