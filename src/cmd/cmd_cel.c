@@ -8,6 +8,9 @@
 #include "cel/cel.h"
 #include "cel/cel_json.h"
 #include "json/json.h"
+#ifdef KGATE_HAVE_CEL_K8S
+#include "cel/k8s/cel_k8s.h"
+#endif
 
 const char kg_cmd_cel_help[] = "evaluate a CEL expression: kgate cel [--var NAME=JSON|NAME=@FILE]... [--cost] EXPR";
 
@@ -117,6 +120,19 @@ int kg_cmd_cel(int argc, char **argv)
     }
     cel_env *env = cel_env_new(all_libs ? CEL_LIB_ALL : CEL_LIB_K8S);
     cel_env_set_options(env, all_libs ? CEL_OPT_PRESENCE_COST_ZERO : CEL_OPT_K8S);
+#ifdef KGATE_HAVE_CEL_K8S
+    {
+        /* the Kubernetes v1.33 libraries: quantity, url, ip/cidr, format, semver, regex find, lists, authz */
+        cel_k8s_options ko = {33, 0, false};
+        cel_error kerr;
+        if (!cel_k8s_register(env, &ko, &kerr)) {
+            fprintf(stderr, "error: Kubernetes CEL libraries: %s\n", kerr.message);
+            cel_env_free(env);
+            kg_arena_free(&a);
+            return 1;
+        }
+    }
+#endif
     for (size_t i = 0; i < nvars; i++)
         cel_env_declare_var(env, vars[i].name, cel_type_dyn());
     cel_program *prog = NULL;

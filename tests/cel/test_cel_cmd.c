@@ -86,6 +86,23 @@ static void test_vars_and_cost(void **state)
     assert_non_null(strstr(o.stderr_text, "cost: "));
 }
 
+static void test_kubernetes_libraries(void **state)
+{
+    (void)state;
+#ifdef KGATE_HAVE_CEL_K8S
+    out o =
+        run_kgate("--var 'object={\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"memory\":\"2Gi\"}}}]}}' "
+                  "\"object.spec.containers.all(c, quantity(c.resources.limits.memory).compareTo(quantity('4Gi')) < "
+                  "0)\"");
+    assert_int_equal(o.status, 0);
+    assert_string_equal(o.stdout_text, "true\n");
+    o = run_kgate("\"quantity('200K')\"");
+    assert_int_equal(o.status, 2);
+#else
+    skip();
+#endif
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -112,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_vars_and_cost),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_kubernetes_libraries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
