@@ -34,7 +34,9 @@ typedef struct wctx {
 
 struct kg_watch_pump {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;      /* pump threads wait here for ready watchers */
+    pthread_cond_t tick_cv; /* the bookmark ticker waits here (a separate condvar, so a signal meant for the pump
+                               never wakes the ticker instead) */
     wctx *head, *tail;
     wctx *all;
     int stopping;
@@ -286,7 +288,7 @@ static void *ticker_main(void *arg)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += 1;
-        pthread_cond_timedwait(&p->cv, &p->mu, &ts);
+        pthread_cond_timedwait(&p->tick_cv, &p->mu, &ts);
         if (p->stopping)
             break;
         int64_t t = now_ms();
@@ -303,6 +305,7 @@ kg_watch_pump *kg_watch_pump_start(size_t threads, int64_t bookmark_ms)
     kg_watch_pump *p = calloc(1, sizeof *p);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    pthread_cond_init(&p->tick_cv, NULL);
     p->bookmark_ms = bookmark_ms > 0 ? bookmark_ms : 60000;
     p->nthreads = threads < 1 ? 1 : threads > 4 ? 4 : threads;
     g_pump_for_cb = p;
@@ -336,12 +339,14 @@ void kg_watch_pump_stop(kg_watch_pump *p)
     pthread_mutex_lock(&p->mu);
     p->stopping = 1;
     pthread_cond_broadcast(&p->cv);
+    pthread_cond_broadcast(&p->tick_cv);
     pthread_mutex_unlock(&p->mu);
     for (size_t i = 0; i < p->nthreads; i++)
         pthread_join(p->threads[i], NULL);
     pthread_join(p->ticker, NULL);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
+    pthread_cond_destroy(&p->tick_cv);
     g_pump_for_cb = NULL;
     free(p);
 }
