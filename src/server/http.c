@@ -262,6 +262,15 @@ static void *mon_main(void *arg)
             kg_http_stream *s = evs[i].data.ptr;
             if (!s->mon_registered)
                 continue; /* stale: unregistered after epoll_wait returned */
+            /* An event may be stale: queued for a connection that has since closed, and a new stream (possibly at the
+             * same address, on the same fd number) registered in between. Only a socket that really reads EOF or an
+             * error has lost its peer. */
+            if (s->fd >= 0) {
+                char peek;
+                ssize_t pr = recv(s->fd, &peek, 1, MSG_PEEK | MSG_DONTWAIT);
+                if (pr > 0 || (pr < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)))
+                    continue;
+            }
             /* the peer hung up: stop watching the fd (level-triggered) and end the stream */
             epoll_ctl(srv->mon_ep, EPOLL_CTL_DEL, s->fd, NULL);
             s->fd = -1;
