@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "admission/plugins/batch2.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
 #include "server/apiserver.h"
@@ -15,6 +16,7 @@ struct kg_controllers {
     pthread_t thread;
     kg_store_watch *w;
     int stop; /* atomic */
+    bool initial_sync_done; /* namespace objects ensured for every namespace once; then per watch event */
 };
 
 static void finalize_namespace(kg_apiserver *s, kg_arena *a, const kg_store_kv *kv)
@@ -52,6 +54,38 @@ static void finalize_namespace(kg_apiserver *s, kg_arena *a, const kg_store_kv *
         KG_V(1, "namespace controller: namespace %s deleted", name);
 }
 
+/* The serviceaccounts controller and the root-CA publisher: every active namespace has a "default"
+ * ServiceAccount and a "kube-root-ca.crt" ConfigMap holding the CA clients trust. */
+static void ensure_namespace_objects(kg_apiserver *s, kg_arena *a, const kg_json *ns)
+{
+    const char *name = kg_json_path_str(ns, "metadata.name");
+    if (!name || !kg_sa_namespace_active(ns))
+        return;
+    kg_error err;
+    const kg_resource *sa = kg_resource_find("", "v1", "serviceaccounts");
+    kg_store_kv kv;
+    if (!kg_store_get(s->store, kg_resource_key(a, sa, name, "default"), a, &kv, &err) && err.code == KG_ENOTFOUND &&
+        !kg_apiserver_create_object(s, a, "serviceaccounts", name, kg_sa_default_serviceaccount(a, name), &err) &&
+        err.code != KG_EEXIST)
+        KG_WARN("serviceaccounts controller: %s/default: %s", name, err.msg);
+    const kg_resource *cm = kg_resource_find("", "v1", "configmaps");
+    const char *key = kg_resource_key(a, cm, name, "kube-root-ca.crt");
+    if (!kg_store_get(s->store, key, a, &kv, &err)) {
+        if (err.code == KG_ENOTFOUND &&
+            !kg_apiserver_create_object(s, a, "configmaps", name, kg_sa_root_ca_configmap(a, name, s->ca_pem), &err) &&
+            err.code != KG_EEXIST)
+            KG_WARN("root-ca-cert-publisher: %s/kube-root-ca.crt: %s", name, err.msg);
+        return;
+    }
+    kg_json *existing = kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, &err);
+    kg_json *fixed = existing ? kg_sa_root_ca_configmap_fix(a, existing, s->ca_pem) : NULL;
+    if (fixed) {
+        size_t len;
+        const char *bytes = kg_obj_encode(a, fixed, &len);
+        kg_store_update(s->store, key, bytes, len, kv.mod_revision, NULL, &err);
+    }
+}
+
 static void resync(kg_controllers *c, kg_arena *a)
 {
     const kg_resource *r = kg_resource_find("", "v1", "namespaces");
@@ -60,9 +94,17 @@ static void resync(kg_controllers *c, kg_arena *a)
     kg_error err;
     if (!kg_store_list(c->s->store, r->storage_prefix, &lo, a, &res, &err))
         return;
-    for (size_t i = 0; i < res.n; i++)
-        if (res.items[i].value && strstr(res.items[i].value, "\"deletionTimestamp\""))
+    for (size_t i = 0; i < res.n; i++) {
+        if (res.items[i].value && strstr(res.items[i].value, "\"deletionTimestamp\"")) {
             finalize_namespace(c->s, a, &res.items[i]);
+        } else if (!c->initial_sync_done) {
+            kg_error err;
+            kg_json *ns = kg_json_parse(a, res.items[i].value, res.items[i].value_len, &err);
+            if (ns)
+                ensure_namespace_objects(c->s, a, ns);
+        }
+    }
+    c->initial_sync_done = true;
 }
 
 static void *run(void *arg)
@@ -83,6 +125,11 @@ static void *run(void *arg)
                 kg_store_kv kv = {.key = ev->key, .value = ev->value, .value_len = ev->value_len,
                                   .mod_revision = ev->revision};
                 finalize_namespace(c->s, &a, &kv);
+            } else if (ev->type != KG_STORE_DELETED && ev->value) {
+                kg_error perr;
+                kg_json *ns = kg_json_parse(&a, ev->value, ev->value_len, &perr);
+                if (ns)
+                    ensure_namespace_objects(c->s, &a, ns);
             }
             kg_store_event_release(ev);
         } else if (st == KG_WATCH_ERROR || st == KG_WATCH_CLOSED) {

@@ -120,6 +120,12 @@ static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const c
     return kg_obj_decode(a, bytes, len, rev, err);
 }
 
+kg_json *kg_apiserver_create_object(kg_apiserver *s, kg_arena *a, const char *plural, const char *ns,
+                                    const kg_json *obj, kg_error *err)
+{
+    return svc_create(s, a, plural, ns, obj, err);
+}
+
 static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
                            kg_error *err)
 {
@@ -387,6 +393,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         if (!kg_tls_load_or_generate(&tc, &tls, err))
             goto fail;
     }
+    s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
     s->controllers = kg_controllers_start(s, err);
     if (!s->controllers) {
@@ -456,5 +463,6 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_store_close(s->store);
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
+    free(s->ca_pem);
     free(s);
 }

@@ -58,6 +58,7 @@ struct kg_apiserver {
     int64_t started_ms;
     int ready; /* atomic */
     char *admin_token;
+    char *ca_pem; /* CA clients trust (kube-root-ca.crt); "" when serving plain HTTP */
 };
 
 /* Storage encoding: the object serialized with apiVersion, kind, metadata first and without
@@ -77,6 +78,11 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
 void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const kg_resource *r);
 /* Send a Status (failure or success) with its HTTP code. */
 void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_status *st);
+
+/* Create an object directly in the store (system metadata and defaults applied, no admission): used by the
+ * built-in controllers. Exists → NULL with err->code KG_EEXIST. */
+kg_json *kg_apiserver_create_object(kg_apiserver *s, kg_arena *a, const char *plural, const char *ns,
+                                    const kg_json *obj, kg_error *err);
 
 /* Server-side operations reused by controllers (no HTTP, admission skipped): delete every object of a
  * namespace; remove a namespace once empty. */

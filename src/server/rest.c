@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "admission/plugins/batch2.h"
 #include "api/defaults.h"
 #include "api/protobuf.h"
 #include "api/schema.h"
@@ -305,6 +306,13 @@ static void respond_obj(rctx *c, int code, kg_json *obj)
 
 /* ---- create ---- */
 
+/* LimitRanges get their defaults when written (the LimitRanger plugin relies on it, as upstream). */
+static void limitrange_defaults(rctx *c, kg_json *obj)
+{
+    if (!c->r->group[0] && !strcmp(c->r->plural, "limitranges"))
+        kg_admission_limitrange_defaults(c->a, obj);
+}
+
 /* PrepareForCreate + BeforeCreate: system metadata, defaults, status reset. */
 static void prepare_create(rctx *c, kg_json *obj, kg_json *md)
 {
@@ -344,6 +352,7 @@ static void do_create(rctx *c)
         fail(c, st);
         return;
     }
+    kg_api_default(c->a, c->r, obj); /* what admission added gets its defaults too (idempotent) */
     md = metadata_of(c->a, obj);
     name = kg_json_get_str(md, "name");
     const char *gen = kg_json_get_str(md, "generateName");
@@ -353,6 +362,7 @@ static void do_create(rctx *c)
     }
     c->name = name ? name : "";
     prepare_create(c, obj, md);
+    limitrange_defaults(c, obj);
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     kg_api_validate(c->a, c->r, obj, NULL, &errs);
     if (errs.len) {
@@ -589,12 +599,15 @@ static upd_result finish_update(rctx *c, const kg_store_kv *cur, kg_json *old, k
         fail(c, st);
         return UPD_DONE;
     }
+    if (!c->sub)
+        kg_api_default(a, c->r, neu); /* what admission added gets its defaults too (idempotent) */
     nmd = metadata_of(a, neu);
     preserve_metadata(a, nmd, omd); /* admission may not change system metadata either */
     if (c->r->tracks_generation && !c->sub && spec_changed(old, neu)) {
         kg_json *g = kg_json_get(omd, "generation");
         kg_json_set(a, nmd, "generation", kg_json_new_int(a, (g && g->type == KG_JSON_INT ? g->u.i : 0) + 1));
     }
+    limitrange_defaults(c, neu);
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     kg_api_validate(a, c->r, neu, old, &errs);
     if (errs.len) {

@@ -45,7 +45,9 @@ expect_out "invalid merge patch body: 400" '400 {"kind":"Status"' req PATCH /api
 expect_out "JSON patch on a missing path: 422" '422 {"kind":"Status"' req PATCH /api/v1/namespaces/default/pods/p application/json-patch+json '[{"op":"replace","path":"/spec/nope/x","value":1}]'
 expect_out "unsupported patch type: 415" '415 {"kind":"Status"' req PATCH /api/v1/namespaces/default/pods/p text/plain '{}'
 RV=$(curl -sk -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/pods/p" | sed -E 's/.*"resourceVersion":"([0-9]+)".*/\1/')
-podrv() { printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":"%s","labels":{"a":"%s"}},"spec":{"containers":[{"name":"c","image":"x:1"}]}}' "$1" "$2"; }
+# a read-modify-write as clients do it (the server added fields such as the service account volume)
+curl -sk -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/pods/p" >"$W/p.json"
+podrv() { sed -e "s/\"resourceVersion\":\"[0-9]*\"/\"resourceVersion\":\"$1\"/" -e "s/\"metadata\":{/\"metadata\":{\"labels\":{\"a\":\"$2\"},/" "$W/p.json"; }
 expect_out "update with the current resourceVersion: 200" '200 {"apiVersion":"v1","kind":"Pod"' req PUT /api/v1/namespaces/default/pods/p application/json "$(podrv "$RV" 1)"
 expect_out "stale resourceVersion: 409 Conflict" '409 {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Operation cannot be fulfilled on pods \"p\": the object has been modified; please apply your changes to the latest version and try again","reason":"Conflict","details":{"name":"p","kind":"pods"},"code":409}' \
   req PUT /api/v1/namespaces/default/pods/p application/json "$(podrv "$RV" 2)"

@@ -71,7 +71,8 @@ static kg_status *admit_pod(kg_admission_attributes *a, const kg_admission_servi
             dname = kg_admission_pu_str(kg_json_get(dpc, "metadata"), "name");
             policy = kg_json_get_str(dpc, "preemptionPolicy");
         }
-        kg_json_set(ar, spec, "priorityClassName", kg_json_new_str(ar, dname));
+        if (dname[0]) /* the Go field is omitempty: no default class leaves it absent, not "" */
+            kg_json_set(ar, spec, "priorityClassName", kg_json_new_str(ar, dname));
     } else {
         kg_json *pc = kg_admission_get(svc, ar, "priorityclasses", "", pcname, 0, &e);
         if (!pc) {
