@@ -736,6 +736,38 @@ static void test_recalculate(void **state)
     assert_int_equal(e.code, KG_EIO);
 }
 
+/* InPlacePodVerticalScaling: a running pod is charged the larger of its spec and what its status reports, and only
+ * the status while the resize is infeasible. */
+static void test_recalculate_resized_pods(void **state)
+{
+    fixture *f = *state;
+    tput(f->m, "pods",
+         "{\"metadata\":{\"name\":\"up\",\"namespace\":\"test\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+         "\"resources\":{\"requests\":{\"cpu\":\"250m\"},\"limits\":{\"cpu\":\"1\"}}}]},\"status\":{"
+         "\"containerStatuses\":[{\"name\":\"c\",\"allocatedResources\":{\"cpu\":\"500m\"},\"resources\":{"
+         "\"requests\":{\"cpu\":\"300m\"},\"limits\":{\"cpu\":\"2\"}}}]}}",
+         0);
+    tput(f->m, "pods",
+         "{\"metadata\":{\"name\":\"inf\",\"namespace\":\"test\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+         "\"resources\":{\"requests\":{\"cpu\":\"4\"},\"limits\":{\"cpu\":\"4\"}}}]},\"status\":{"
+         "\"conditions\":[{\"type\":\"PodResizePending\",\"reason\":\"Infeasible\"}],"
+         "\"containerStatuses\":[{\"name\":\"c\",\"allocatedResources\":{\"cpu\":\"100m\"},\"resources\":{"
+         "\"requests\":{\"cpu\":\"100m\"},\"limits\":{\"cpu\":\"200m\"}}}]}}",
+         0);
+    put_quota(f, "q", "{\"requests.cpu\":\"10\",\"limits.cpu\":\"10\"}", "{}", NULL);
+    kg_error e = {0};
+    kg_json *q = f->svc.get(f->svc.ctx, &f->a, "resourcequotas", "test", "q", 0, &e);
+    kg_json *status = NULL;
+    assert_true(kg_quota_recalculate(&f->a, &f->svc, q, 0, &status, NULL, &e));
+    /* gate off: the spec only */
+    assert_string_equal(kg_json_to_string(&f->a, kg_json_get(status, "used"), 0, NULL),
+                        "{\"limits.cpu\":\"5\",\"requests.cpu\":\"4250m\"}");
+    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    assert_true(kg_quota_recalculate(&f->a, &f->svc, q, 0, &status, NULL, &e));
+    assert_string_equal(kg_json_to_string(&f->a, kg_json_get(status, "used"), 0, NULL),
+                        "{\"limits.cpu\":\"2200m\",\"requests.cpu\":\"600m\"}");
+}
+
 static void test_resource_tracked(void **state)
 {
     (void)state;
@@ -777,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_limited_resources_legacy_config),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test_setup_teardown(test_recalculate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_recalculate_resized_pods, setup, teardown),
         cmocka_unit_test(test_resource_tracked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -302,13 +302,51 @@ static void container_res(kg_arena *ar, const kg_json *c, bool requests, rq_list
             kg_admission_rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
 }
 
-static const kg_json *container_status(const kg_json *pod, const char *name)
+static const kg_json *container_status(const kg_json *pod, const char *list, const char *name)
 {
-    const kg_json *sts = kg_json_path(pod, "status.containerStatuses");
+    const kg_json *sts = kg_json_get(kg_json_get(pod, "status"), list);
     for (size_t i = 0; kg_json_is(sts, KG_JSON_ARRAY) && i < sts->len; i++)
         if (strcmp(kg_admission_pu_str(kg_json_at(sts, i), "name"), name) == 0)
             return kg_json_at(sts, i);
     return NULL;
+}
+
+/* helpers.IsPodResizeInfeasible: condition PodResizePending with reason Infeasible. */
+static bool resize_infeasible(const kg_json *pod)
+{
+    const kg_json *cs = kg_json_path(pod, "status.conditions");
+    for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
+        const char *t = kg_admission_pu_str(kg_json_at(cs, i), "type");
+        if (strcmp(t, "PodResizePending") == 0)
+            return strcmp(kg_admission_pu_str(kg_json_at(cs, i), "reason"), "Infeasible") == 0;
+    }
+    return false;
+}
+
+/* With InPlacePodVerticalScaling, a container whose status reports resources is charged
+ * (determineContainerReqs / determineContainerLimits): requests max(spec, status resources, allocated) — only
+ * max(status resources, allocated) while the resize is infeasible; limits max(spec, status) — only the status
+ * limits while infeasible. */
+static void with_status(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c, bool requests,
+                        const rq_env *env, rq_list *r)
+{
+    if (!env->ippvs)
+        return;
+    const kg_json *cst = container_status(pod, list, kg_admission_pu_str(c, "name"));
+    const kg_json *res = kg_json_get(cst, "resources");
+    if (!kg_json_is(res, KG_JSON_OBJECT))
+        return;
+    bool infeasible = resize_infeasible(pod);
+    rq_list st;
+    kg_admission_rq_from_json(ar, kg_json_get(res, requests ? "requests" : "limits"), &st);
+    if (infeasible)
+        *r = (rq_list){0};
+    rq_max(ar, r, &st);
+    if (requests) {
+        rq_list alloc;
+        kg_admission_rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+        rq_max(ar, r, &alloc);
+    }
 }
 
 static bool pod_level_set(const kg_json *pod)
@@ -318,9 +356,9 @@ static bool pod_level_set(const kg_json *pod)
     return (kg_json_is(req, KG_JSON_OBJECT) && req->len) || (kg_json_is(lim, KG_JSON_OBJECT) && lim->len);
 }
 
-/* resourcehelper.PodRequests / PodLimits: containers summed (requests with InPlacePodVerticalScaling: the larger
- * of spec and allocated), max with the init-container peak (restartable sidecars accumulate), pod-level cpu/memory
- * when PodLevelResources is on, then the overhead (requests: every entry; limits: only resources with a limit). */
+/* resourcehelper.PodRequests / PodLimits: containers summed (with_status when InPlacePodVerticalScaling), max with the
+ * init-container peak (restartable sidecars accumulate), pod-level cpu/memory when PodLevelResources is on, then the
+ * overhead (requests: every entry; limits: only resources with a limit). */
 static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq_env *env, rq_list *out)
 {
     *out = (rq_list){0};
@@ -330,12 +368,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
         const kg_json *c = kg_json_at(cs, i);
         rq_list r;
         container_res(ar, c, requests, &r);
-        const kg_json *cst = requests && env->ippvs ? container_status(pod, kg_admission_pu_str(c, "name")) : NULL;
-        if (cst) {
-            rq_list alloc;
-            kg_admission_rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
-            rq_max(ar, &r, &alloc);
-        }
+        with_status(ar, pod, "containerStatuses", c, requests, env, &r);
         kg_admission_rq_add(ar, out, &r);
     }
     rq_list sidecars = {0}, init_max = {0};
@@ -345,6 +378,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
         rq_list r;
         container_res(ar, c, requests, &r);
         if (is_sidecar(c)) {
+            with_status(ar, pod, "initContainerStatuses", c, requests, env, &r);
             kg_admission_rq_add(ar, out, &r);
             kg_admission_rq_add(ar, &sidecars, &r);
             rq_max(ar, &init_max, &sidecars);
