@@ -576,6 +576,17 @@ static void test_concurrent_creates(void **state)
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"60\",\"requests.cpu\":\"600m\"}");
 }
 
+static void test_quota_lookup_failure(void **state)
+{
+    fixture *f = *state;
+    kg_admission_memstate_fail_reads(f->m, "resourcequotas", 0, KG_EIO);
+    kg_status *st = create_pod(f, res_pod(f, "{}", "{}"));
+    assert_non_null(st);
+    assert_int_equal(kg_status_http_code(st), 500);
+    assert_string_equal(st->reason ? st->reason : "", "");
+    assert_true(strncmp(st->message, "error resolving quota: ", 23) == 0);
+}
+
 /* ---- configuration / limitedResources ---- */
 
 static void test_limited_resources(void **state)
@@ -805,6 +816,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_conflict_retry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_lookup_when_cache_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_creates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quota_lookup_failure, setup, teardown),
         cmocka_unit_test(test_limited_resources),
         cmocka_unit_test(test_limited_resources_legacy_config),
         cmocka_unit_test(test_config_errors),

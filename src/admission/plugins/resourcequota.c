@@ -691,7 +691,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     kg_error e = {0};
     kg_json *items = get_quotas(st, svc, ar, a->ns, &e);
     if (!items)
-        return kg_status_internal(ar, kg_arena_sprintf(ar, "error resolving quota: %s", e.msg));
+        return kg_admission_pu_plain(ar, "error resolving quota: %s", e.msg); /* a plain error: 500 */
     if (!items->len && !st->nlim)
         return NULL;
 
