@@ -9,6 +9,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "cel/regex/small_dfa.h"
 
@@ -176,7 +177,7 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
                                                   : "invalid escape sequence: " + bad);
             return nullptr;
         }
-        r->syntax = syntax;
+        r->syntax = std::move(syntax);
         r->opt = opt;
         if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
             r->dfa = new (std::nothrow) celre::SmallDFA;
@@ -187,7 +188,7 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
         }
         if (r->dfa)
             return r; /* RE2 object built lazily */
-        r->re = new (std::nothrow) re2::RE2(re2::StringPiece(syntax.data(), syntax.size()), opt);
+        r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), opt);
     } catch (...) {
         r->re = nullptr;
     }
