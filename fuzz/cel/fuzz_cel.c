@@ -8,6 +8,9 @@
 #include "cel/cel.h"
 #include "cel/cel_json.h"
 #include "json/json.h"
+#ifdef KGATE_HAVE_CEL_K8S
+#include "cel/k8s/cel_k8s.h"
+#endif
 
 static const char doc[] = "{\"metadata\":{\"name\":\"web\",\"labels\":{\"app\":\"x\"}},\"spec\":{\"replicas\":3,"
                           "\"containers\":[{\"name\":\"a\",\"image\":\"r/a:1\"},{\"name\":\"b\",\"ports\":[80,443]}]},"
@@ -23,6 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cel_env_set_options(env_checked, CEL_OPT_K8S);
         cel_env_declare_var(env_checked, "object", cel_type_dyn());
         cel_env_declare_var(env_checked, "n", cel_type_int());
+#ifdef KGATE_HAVE_CEL_K8S
+        cel_k8s_options ko = {0, 0, true};
+        cel_error kerr;
+        (void)cel_k8s_register(env_checked, &ko, &kerr);
+#endif
         env_all = cel_env_new(CEL_LIB_ALL);
         cel_env_declare_var(env_all, "object", cel_type_dyn());
         cel_env_declare_var(env_all, "n", cel_type_int());
