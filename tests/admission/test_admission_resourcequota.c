@@ -51,7 +51,7 @@ static void put_quota(fixture *f, const char *name, const char *hard, const char
 {
     char *text = kg_arena_sprintf(&f->a,
                                   "{\"apiVersion\":\"v1\",\"kind\":\"ResourceQuota\",\"metadata\":{\"name\":\"%s\","
-                                  "\"namespace\":\"test\",\"resourceVersion\":\"1\"},\"spec\":{\"hard\":%s%s%s},"
+                                  "\"namespace\":\"test\"},\"spec\":{\"hard\":%s%s%s},"
                                   "\"status\":{\"hard\":%s%s%s}}",
                                   name, hard, spec_extra ? "," : "", spec_extra ? spec_extra : "", hard,
                                   used ? ",\"used\":" : "", used ? used : "");
@@ -576,6 +576,64 @@ static void test_concurrent_creates(void **state)
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"60\",\"requests.cpu\":\"600m\"}");
 }
 
+/* Services whose cached quota list is a snapshot that never catches up (a lagging informer). */
+typedef struct stale_ctx {
+    kg_admission_services inner;
+    const char *snapshot;
+} stale_ctx;
+
+static kg_json *stale_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
+{
+    stale_ctx *c = ctx;
+    if (strcmp(resource, "resourcequotas") == 0 && !(flags & KG_ADMISSION_GET_LIVE))
+        return kg_json_parse(a, c->snapshot, strlen(c->snapshot), err);
+    return c->inner.list(c->inner.ctx, a, resource, ns, flags, err);
+}
+static kg_json *stale_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                          unsigned flags, kg_error *err)
+{
+    stale_ctx *c = ctx;
+    return c->inner.get(c->inner.ctx, a, resource, ns, name, flags, err);
+}
+static kg_json *stale_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                             kg_error *err)
+{
+    stale_ctx *c = ctx;
+    return c->inner.update(c->inner.ctx, a, resource, ns, obj, err);
+}
+
+/* The quotas this plugin wrote are used instead of older cached copies, so a lagging cache costs no conflicts. */
+static void test_lagging_cache_uses_own_writes(void **state)
+{
+    fixture *f = *state;
+    put_quota(f, "q", "{\"pods\":\"2\"}", "{\"pods\":\"0\"}", NULL);
+    kg_error e = {0};
+    kg_json *q = f->svc.get(f->svc.ctx, &f->a, "resourcequotas", "test", "q", 0, &e);
+    q = f->svc.update(f->svc.ctx, &f->a, "resourcequotas", "test", q, &e); /* gives it a resourceVersion */
+    assert_non_null(q);
+    kg_json *list = kg_json_new_array(&f->a);
+    kg_json_array_append(&f->a, list, q);
+    stale_ctx sc = {f->svc, kg_json_to_string(&f->a, list, 0, NULL)};
+    kg_admission_services svc = {.ctx = &sc, .get = stale_get, .list = stale_list, .update = stale_update};
+    const kg_admission_plugin *ps[] = {&kg_admission_plugin_resource_quota};
+    kg_admission_chain *c = kg_admission_chain_new_from(ps, 1, NULL, &svc, NULL, &e);
+    assert_non_null(c);
+    uint64_t before = kg_admission_memstate_get_stats(f->m).updates;
+    kg_status *st[3];
+    for (int i = 0; i < 3; i++) {
+        kg_admission_attributes at;
+        tattrs(&at, &f->a, KG_ADMISSION_CREATE, "Pod", "pods", "test", "p", res_pod(f, "{}", "{}"), NULL);
+        st[i] = kg_admission_chain_run(c, &at);
+    }
+    kg_admission_chain_free(c);
+    assert_null(st[0]);
+    assert_null(st[1]);
+    assert_status(st[2], 403, "Forbidden",
+                  "pods \"p\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2");
+    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates - before, 2);
+    assert_string_equal(used_of(f, "q"), "{\"pods\":\"2\"}");
+}
+
 static void test_quota_lookup_failure(void **state)
 {
     fixture *f = *state;
@@ -817,6 +875,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_lookup_when_cache_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_creates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quota_lookup_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lagging_cache_uses_own_writes, setup, teardown),
         cmocka_unit_test(test_limited_resources),
         cmocka_unit_test(test_limited_resources_legacy_config),
         cmocka_unit_test(test_config_errors),

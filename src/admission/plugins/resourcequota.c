@@ -2,6 +2,7 @@
  * per-request check (CheckRequest), charging status.used with conflict retries, and the quota controller's usage
  * recalculation. See resourcequota.h. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ typedef struct rq_state {
     pthread_mutex_t ns_locks[STRIPES];
     pthread_mutex_t cache_locks[STRIPES];
     live_slot slots[LIVE_SLOTS];
+    live_slot recent[LIVE_SLOTS]; /* quotas this plugin wrote, by "ns/name" (upstream's updatedQuotas look-aside) */
 } rq_state;
 
 static const char *json_type_go(const kg_json *v)
@@ -207,6 +209,8 @@ static void destroy(void *state)
     for (unsigned i = 0; i < LIVE_SLOTS; i++) {
         free(st->slots[i].ns);
         free(st->slots[i].items);
+        free(st->recent[i].ns);
+        free(st->recent[i].items);
     }
     for (unsigned i = 0; i < STRIPES; i++) {
         pthread_mutex_destroy(&st->ns_locks[i]);
@@ -274,6 +278,73 @@ static void live_cache_drop(rq_state *st, const char *ns)
     if (s->ns && strcmp(s->ns, ns) == 0)
         s->expiry = 0;
     pthread_mutex_unlock(lk);
+}
+
+/* ---- look-aside cache of the quotas written here: the informer may lag behind our own writes ---- */
+
+static bool parse_rv(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return true;
+}
+
+static void recent_put(rq_state *st, kg_arena *ar, const char *ns, const kg_json *stored, int64_t expiry)
+{
+    const char *name = kg_json_path_str(stored, "metadata.name");
+    if (!name)
+        return;
+    char *key = kg_arena_sprintf(ar, "%s/%s", ns, name);
+    char *k = strdup(key), *t = strdup(kg_json_to_string(ar, stored, 0, NULL));
+    if (!k || !t) {
+        free(k);
+        free(t);
+        return;
+    }
+    uint32_t slot = ns_hash(key) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->recent[slot];
+    char *old_k = s->ns, *old_t = s->items;
+    s->ns = k;
+    s->items = t;
+    s->expiry = expiry;
+    pthread_mutex_unlock(lk);
+    free(old_k);
+    free(old_t);
+}
+
+/* The quota to use: the listed one, or the copy this plugin wrote when it is newer. */
+static kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, kg_json *listed, int64_t now)
+{
+    const char *name = kg_json_path_str(listed, "metadata.name");
+    uint64_t have;
+    if (!name || !parse_rv(kg_json_path_str(listed, "metadata.resourceVersion"), &have))
+        return listed;
+    char *key = kg_arena_sprintf(ar, "%s/%s", ns, name);
+    uint32_t slot = ns_hash(key) % LIVE_SLOTS;
+    pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
+    char *text = NULL;
+    pthread_mutex_lock(lk);
+    live_slot *s = &st->recent[slot];
+    if (s->ns && strcmp(s->ns, key) == 0 && now < s->expiry)
+        text = kg_arena_strdup(ar, s->items);
+    pthread_mutex_unlock(lk);
+    if (!text)
+        return listed;
+    kg_error e = {0};
+    kg_json *mine = kg_json_parse(ar, text, strlen(text), &e);
+    uint64_t rv;
+    if (mine && parse_rv(kg_json_path_str(mine, "metadata.resourceVersion"), &rv) && rv > have)
+        return mine;
+    return listed;
 }
 
 static kg_json *get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_error *err)
@@ -694,18 +765,26 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return kg_admission_pu_plain(ar, "error resolving quota: %s", e.msg); /* a plain error: 500 */
     if (!items->len && !st->nlim)
         return NULL;
+    /* one namespace at a time (upstream: one worker per namespace) so that this server does not conflict with
+     * itself: the quotas are read again under the lock */
+    pthread_mutex_t *lk = NULL;
+    if (!a->dry_run) {
+        lk = &st->ns_locks[ns_hash(a->ns) % STRIPES];
+        pthread_mutex_lock(lk);
+        kg_err_clear(&e);
+        items = get_quotas(st, svc, ar, a->ns, &e);
+        if (!items) {
+            pthread_mutex_unlock(lk);
+            return kg_admission_pu_plain(ar, "error resolving quota: %s", e.msg);
+        }
+    }
 
     rq_env env = env_of(svc);
     size_t n = items->len;
     rq_quota *quotas = kg_arena_alloc(ar, (n + 1) * sizeof *quotas);
     for (size_t i = 0; i < n; i++)
-        load_quota(ar, kg_json_at(items, i), &quotas[i]);
+        load_quota(ar, recent_or(st, ar, a->ns, kg_json_at(items, i), env.now_ns), &quotas[i]);
 
-    pthread_mutex_t *lk = NULL;
-    if (!a->dry_run) {
-        lk = &st->ns_locks[ns_hash(a->ns) % STRIPES];
-        pthread_mutex_lock(lk);
-    }
     kg_status *result = NULL;
     for (int attempt = 0;; attempt++) {
         result = check_request(st, a, &ev, quotas, n, &env);
@@ -722,8 +801,10 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             kg_json *status = kg_json_get_or_add_object(ar, upd, "status");
             kg_json_set(ar, status, "used", kg_admission_rq_to_json(ar, &quotas[i].used));
             kg_error ue = {0};
-            if (svc->update && svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue)) {
+            kg_json *stored = svc->update ? svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue) : NULL;
+            if (stored) {
                 live_cache_drop(st, a->ns);
+                recent_put(st, ar, a->ns, stored, env.now_ns + LIVE_TTL_NS);
                 continue;
             }
             if (!svc->update)
