@@ -18,10 +18,16 @@
  * []string`; the chain prefixes `couldn't init admission plugin "ResourceQuota": `.
  *
  * Usage is charged by rewriting status.used of every matching quota through the services' update before the
- * object is persisted (never on dry-run). A conflict re-reads the failed quotas live and re-checks the request
- * against them (3 retries, as upstream); requests of one namespace are serialized on a striped lock so that one
- * apiserver does not conflict with itself. Namespaces whose cache holds no quota are re-checked with a live list
- * whose result is kept for 30 s (upstream's LRU). */
+ * object is persisted (never on dry-run); an UPDATE is charged max(0, new - old) on the quotas that matched the old
+ * object and the full usage on the others; the `status` subresource is charged but never refused. A conflict
+ * re-reads the failed quotas live and re-checks the request against them (3 retries, as upstream), then fails with
+ * the 409. Requests of one namespace are serialized on a striped lock (upstream: one worker per namespace), the
+ * quotas are read under it, and the copies this plugin wrote are preferred over older cached ones (upstream's
+ * updatedQuotas look-aside), so one apiserver does not conflict with itself. Namespaces whose cache holds no quota
+ * are re-checked with a live list whose result is kept for 30 s (upstream's LRU).
+ *
+ * Subresources: upstream's evaluators decide (pods: only pods/resize UPDATEs besides CREATE; services and PVCs:
+ * CREATE/UPDATE including /status; object counts: CREATE without subresource). */
 #ifndef KG_ADMISSION_PLUGINS_RESOURCEQUOTA_H
 #define KG_ADMISSION_PLUGINS_RESOURCEQUOTA_H
 
@@ -34,7 +40,7 @@
 #include "base/error.h"
 #include "json/json.h"
 
-/* The plugin descriptor (register it as "ResourceQuota", default on, just before the webhooks / last validating). */
+/* The plugin descriptor: the impl of registry.c's "ResourceQuota" entry (default on; its place in the fixed order). */
 extern const kg_admission_plugin kg_admission_plugin_resource_quota;
 
 /* ---- quota controller (pkg/controller/resourcequota syncResourceQuota + quota.CalculateUsage) ----
