@@ -241,9 +241,15 @@ static bool chain_add(kg_admission_chain *c, const kg_admission_plugin *p, const
     void *state = NULL;
     if (p->init) {
         kg_error e = {0};
-        if (!p->init(config, &c->svc, &state, &e))
+        if (!p->init(config, &c->svc, &state, &e)) {
+            /* upstream's text, plus the file the configuration came from so a user knows where to look */
+            if (config && c->config.file && c->config.file[0])
+                return kg_err_set(err, e.code ? e.code : KG_EINVAL,
+                                  "couldn't init admission plugin \"%s\" (configured in \"%s\"): %s", p->name,
+                                  c->config.file, e.msg);
             return kg_err_set(err, e.code ? e.code : KG_EINVAL, "couldn't init admission plugin \"%s\": %s", p->name,
                               e.msg);
+        }
     }
     c->entries[c->n].plugin = p;
     c->entries[c->n].state = state;

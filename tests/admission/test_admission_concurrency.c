@@ -51,6 +51,8 @@ static void concurrent_requests(void **state)
     kg_admission_memstate_set_clock(m, 0); /* the 50 ms missing-namespace wait is virtual here */
     tput(m, "namespaces", "{\"metadata\":{\"name\":\"default\"},\"status\":{\"phase\":\"Active\"}}", 0);
     tput(m, "namespaces", "{\"metadata\":{\"name\":\"term\"},\"status\":{\"phase\":\"Terminating\"}}", 0);
+    /* ServiceAccount (default-on) needs the default service account of the namespace, as a real cluster has */
+    tput(m, "serviceaccounts", "{\"metadata\":{\"name\":\"default\",\"namespace\":\"default\"}}", 0);
     kg_metrics_registry *r = kg_metrics_registry_new();
     kg_apiserver_metrics met;
     assert_true(kg_metrics_apiserver_register(r, &met));

@@ -490,7 +490,8 @@ static void autoprovision_then_lifecycle_in_one_chain(void **state)
 {
     fixture *f = *state;
     /* flag order reversed on purpose: AutoProvision still runs before Lifecycle */
-    kg_admission_options o = {"NamespaceAutoProvision", NULL, NULL, NULL};
+    /* ServiceAccount is off: an auto-provisioned namespace has no default service account in this fixture */
+    kg_admission_options o = {"NamespaceAutoProvision", "ServiceAccount", NULL, NULL};
     kg_error e = {0};
     kg_admission_chain *c = kg_admission_chain_new(&o, &f->svc, NULL, &e);
     assert_non_null(c);

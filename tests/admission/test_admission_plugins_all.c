@@ -126,6 +126,10 @@ static void whole_mutating_phase_is_idempotent(void **state)
          "\"kata\",\"overhead\":{\"podFixed\":{\"cpu\":\"100m\"}},\"scheduling\":{\"nodeSelector\":{\"kata\":\"yes\"},"
          "\"tolerations\":[{\"key\":\"kata\",\"operator\":\"Exists\"}]}}",
          0);
+    /* ServiceAccount (default-on) needs the namespace's default service account */
+    tput(m, "serviceaccounts", "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"default\","
+                               "\"namespace\":\"team\"}}",
+         0);
     kg_admission_services svc = kg_admission_memstate_services(m, NULL);
     kg_admission_options o = {k_batch1, NULL, NULL, NULL};
     kg_error e = {0};
@@ -149,6 +153,17 @@ static void whole_mutating_phase_is_idempotent(void **state)
         fail_msg("second admit: %s", st->message);
     assert_true(kg_json_equal(once, at.object));
     assert_null(kg_admission_chain_validate(c, &at));
+    /* ServiceAccount's additions (the volume name has a random suffix): check them, then compare the rest */
+    kg_json *spec = kg_json_get(at.object, "spec");
+    assert_string_equal(kg_json_get_str(spec, "serviceAccountName"), "default");
+    const char *vname = kg_json_get_str(kg_json_at(kg_json_get(spec, "volumes"), 0), "name");
+    assert_non_null(vname);
+    assert_int_equal(strncmp(vname, "kube-api-access-", 16), 0);
+    kg_json *c0 = kg_json_at(kg_json_get(spec, "containers"), 0);
+    assert_string_equal(kg_json_get_str(kg_json_at(kg_json_get(c0, "volumeMounts"), 0), "name"), vname);
+    kg_json_del(spec, "serviceAccountName");
+    kg_json_del(spec, "volumes");
+    kg_json_del(c0, "volumeMounts");
     assert_json(&a, kg_json_get(at.object, "spec"),
                 "{\"runtimeClassName\":\"kata\",\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"resources\":{"
                 "\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}},\"imagePullPolicy\":\"Always\"}],"

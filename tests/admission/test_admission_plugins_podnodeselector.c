@@ -233,9 +233,13 @@ static void through_the_config_file(void **state)
     kg_admission_options o = {"PodNodeSelector", NULL, NULL, path};
     kg_error e = {0};
     assert_null(kg_admission_chain_new(&o, NULL, NULL, &e));
-    assert_string_equal(e.msg,
-                        "couldn't init admission plugin \"PodNodeSelector\": "
-                        "podNodeSelectorPluginConfig.clusterDefaultNodeSelector: invalid selector: [bad selector]");
+    /* the message names the plugin, the configuration file and the field */
+    char want[1024];
+    snprintf(want, sizeof want,
+             "couldn't init admission plugin \"PodNodeSelector\" (configured in \"%s\"): "
+             "podNodeSelectorPluginConfig.clusterDefaultNodeSelector: invalid selector: [bad selector]",
+             path);
+    assert_string_equal(e.msg, want);
     unlink(path);
     rmdir(dir);
 }

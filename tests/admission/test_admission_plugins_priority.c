@@ -129,10 +129,10 @@ static void resolve_class(void **state)
     kg_admission_memstate *m = kg_admission_memstate_new();
     /* no classes at all: priority 0, name stays empty, PreemptLowerPriority */
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
-                "{\"priorityClassName\":\"\",\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+                "{\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
     tput(m, "priorityclasses", PC("nondefault", 500, false, LOWER), 0);
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
-                "{\"priorityClassName\":\"\",\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+                "{\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
     tput(m, "priorityclasses", PC("default1", 1000, true, LOWER), 0);
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
                 "{\"priorityClassName\":\"default1\",\"priority\":1000,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
@@ -147,7 +147,7 @@ static void resolve_class(void **state)
     assert_true(kg_admission_memstate_remove(m, "priorityclasses", "", "default1"));
     assert_true(kg_admission_memstate_remove(m, "priorityclasses", "", "default2"));
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
-                "{\"priorityClassName\":\"\",\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+                "{\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
     /* a class without preemptionPolicy leaves the pod's as it is */
     tput(m, "priorityclasses", PC("nopolicy", 7, false, ""), 0);
     assert_json(&a, admitted(&a, m, "ns", POD("{\"priorityClassName\":\"nopolicy\"}")),
