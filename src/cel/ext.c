@@ -779,28 +779,29 @@ static bool set_contains(cel_call_ctx *ctx, const cel_value *a, const cel_value 
     }
     return true;
 }
-/* the n*m cost is charged before the comparisons (limit enforced up front, never a long loop past it) */
-static void charge_sets(cel_call_ctx *ctx, const cel_value *a)
+/* Kubernetes' cost (pkg/cel/library/cost.go): 1 + n*m comparisons (equivalent: 1 + 2*n*m), charged before the
+ * comparisons so the limit is enforced up front, never after a long loop. */
+static void charge_sets(cel_call_ctx *ctx, const cel_value *a, uint64_t factor)
 {
     uint64_t c = (uint64_t)cel_list_size(&a[0]) * cel_list_size(&a[1]);
-    cel_charge(ctx, c ? c : 1);
+    cel_charge(ctx, 1 + factor * c);
 }
 static cel_value st_contains(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
-    charge_sets(ctx, a);
+    charge_sets(ctx, a, 1);
     return cel_bool(set_contains(ctx, &a[0], &a[1]));
 }
 static cel_value st_equivalent(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
-    charge_sets(ctx, a);
+    charge_sets(ctx, a, 2);
     return cel_bool(set_contains(ctx, &a[0], &a[1]) && set_contains(ctx, &a[1], &a[0]));
 }
 static cel_value st_intersects(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
-    charge_sets(ctx, a);
+    charge_sets(ctx, a, 1);
     size_t cnt = cel_list_size(&a[1]);
     for (size_t i = 0; i < cnt; i++) {
         cel_value e = cel_list_get(ctx, &a[1], i);

@@ -460,6 +460,51 @@ static void test_cost(void **state)
     assert_int_equal(cost, 3);
     assert_int_equal(run(f, "{'a': 1}", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 30);
+    /* runtime costs from k8s.io/apiserver pkg/cel/library/cost_test.go (core and cel-go extension functions) */
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } vectors[] = {
+        {"{'a': 1, 'b': 2}.all(k, v, v > 0)", 41},
+        {"{'a': 1, 'b': 2}.exists(k, v, v > 0)", 40},
+        {"{'a': 1, 'b': 2}.existsOne(k, v, v > 0)", 40},
+        {"{'a': 1, 'b': 2}.transformMap(k, v, v + 1)", 71},
+        {"{'a': 1, 'b': 2}.transformMap(k, v, v < 5, v + 1)", 75},
+        {"{'a': 1, 'b': 2}.transformMapEntry(k, v, {k: v + 1})", 131},
+        {"{'a': 1, 'b': 2}.transformMapEntry(k, v, v < 5, {k: v + 1})", 135},
+        {"[1, 2].exists(i, v, v > 0)", 20},
+        {"[1, 2].existsOne(i, v, v > 0)", 20},
+        {"[1, 2].transformList(i, v, v + 1)", 49},
+        {"[1, 2].transformList(i, v, v < 5, v + 1)", 53},
+        {"'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3},
+        {"'ABCDEFGHIJ abcdefghij'.lowerAscii() == 'abcdefghij ABCDEFGHIJ'.lowerAscii()", 9},
+        {"strings.quote('ABCDEFGHIJ abcdefghij') == strings.quote('ABCDEFGHIJ abcdefghij')", 9},
+        {"'abc 123 def 123'.replace('123', '456')", 3},
+        {"'abc 123 def 123'.replace('', 'x')", 3},
+        {"'abc 123 def 123'.split(' ', 1)", 3},
+        {"'abc 123 def 123'.substring(5, 8)", 2},
+        {"'  abc 123 def 123  '.trim()", 2},
+        {"['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join(' ')", 15},
+        {"['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join()", 13},
+        {"'01234567890123456789012345678901234567890123456789'.indexOf('123')", 5},
+        {"sets.contains([], [])", 21},
+        {"sets.contains([1, 2, 3, 4], [2, 3])", 29},
+        {"sets.contains([[1], [2, 3]], [[2, 3.0]])", 53},
+        {"!sets.contains([1], [2])", 23},
+        {"sets.equivalent([1, 2, 3], [3u, 2.0, 1])", 39},
+        {"sets.equivalent([[1.0], [2, 3]], [[1], [2, 3.0]])", 69},
+        {"sets.intersects([1, 2], [2u, 2, 2.0])", 27},
+        {"!sets.intersects([], [])", 22},
+        {"[bytes('012345678901'), bytes('012345678901'), bytes('012345678901'), bytes('012345678901'), "
+         "bytes('012345678901')].size()",
+         21},
+    };
+    for (size_t i = 0; i < sizeof vectors / sizeof *vectors; i++) {
+        cel_eval_status st = run(f, vectors[i].expr, &out, &cost, CEL_NO_COST_LIMIT);
+        if (st != CEL_EVAL_OK || cost != vectors[i].cost)
+            fail_msg("%s: status %d cost %llu, want %llu (%s)", vectors[i].expr, (int)st, (unsigned long long)cost,
+                     (unsigned long long)vectors[i].cost, out);
+    }
     /* exceeding the limit stops evaluation, never hangs */
     assert_int_equal(
         run(f, "lists.range(2000).all(i, lists.range(2000).all(j, i * j >= 0))", &out, &cost, CEL_PER_CALL_LIMIT),
