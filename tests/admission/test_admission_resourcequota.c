@@ -269,6 +269,18 @@ static void test_scope_priority_class_selector(void **state)
                   "pods \"p\" is forbidden: exceeded quota: high, requested: pods=1, used: pods=1, limited: pods=1");
 }
 
+static void test_scope_selector_error(void **state)
+{
+    fixture *f = *state;
+    put_quota(f, "bad", "{\"pods\":\"1\"}", "{\"pods\":\"0\"}",
+              "\"scopeSelector\":{\"matchExpressions\":[{\"scopeName\":\"PriorityClass\",\"operator\":\"Foo\","
+              "\"values\":[\"a\",\"b\"]}]}");
+    kg_status *st = create_pod(f, pod(f, "[{\"name\":\"c\"}]", "\"priorityClassName\":\"a\""));
+    assert_status(st, 500, "",
+                  "error matching scopes of quota bad, err: error on matching scope {PriorityClass Foo [a b]}: failed "
+                  "to parse and convert selector: \"Foo\" is not a valid scope selector operator");
+}
+
 static void test_scope_cross_namespace_affinity(void **state)
 {
     fixture *f = *state;
@@ -861,6 +873,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scope_best_effort, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_terminating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_priority_class_selector, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scope_selector_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scope_cross_namespace_affinity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scoped_quota_ignores_services, setup, teardown),
         cmocka_unit_test_setup_teardown(test_count_deployments, setup, teardown),
