@@ -30,6 +30,13 @@ static cel_size_range radd(cel_size_range a, cel_size_range b)
 
 static est estimate(const cel_node *n, uint64_t maxsz);
 
+/* operands whose size matters for ==, <, + (strings, bytes); unknown (unchecked) types count as sized */
+static bool sized_operand(const cel_node *n)
+{
+    const cel_type *t = n->type;
+    return !t || t->kind == CEL_T_STRING || t->kind == CEL_T_BYTES || t->kind == CEL_T_DYN;
+}
+
 static est unknown_size(uint64_t maxsz, cel_size_range cost)
 {
     est e = {cost, {0, maxsz}};
@@ -71,14 +78,24 @@ static est est_call(const cel_node *n, uint64_t maxsz)
     case OP_LE:
     case OP_GT:
     case OP_GE: {
-        uint64_t m = a[0].size.max < a[1].size.max ? a[0].size.max : a[1].size.max;
-        uint64_t c = c01(m);
-        r.cost = radd(r.cost, (cel_size_range){1, c ? c : 1});
+        if (sized_operand(n->args[0]) && sized_operand(n->args[1])) {
+            uint64_t mn = a[0].size.min < a[1].size.min ? a[0].size.min : a[1].size.min;
+            uint64_t mx = a[0].size.max < a[1].size.max ? a[0].size.max : a[1].size.max;
+            uint64_t cmin = c01(mn), cmax = c01(mx);
+            r.cost = radd(r.cost, (cel_size_range){cmin ? cmin : 1, cmax ? cmax : 1});
+        } else {
+            r.cost = radd(r.cost, (cel_size_range){1, 1});
+        }
         r.size = (cel_size_range){1, 1};
         return r;
     }
     case OP_ADD:
-        r.cost = radd(r.cost, (cel_size_range){1, c01(sadd(a[0].size.max, a[1].size.max)) | 1});
+        if (sized_operand(n->args[0]) && sized_operand(n->args[1])) {
+            uint64_t cmin = c01(sadd(a[0].size.min, a[1].size.min)), cmax = c01(sadd(a[0].size.max, a[1].size.max));
+            r.cost = radd(r.cost, (cel_size_range){cmin ? cmin : 1, cmax ? cmax : 1});
+        } else {
+            r.cost = radd(r.cost, (cel_size_range){1, 1});
+        }
         r.size = (cel_size_range){sadd(a[0].size.min, a[1].size.min), sadd(a[0].size.max, a[1].size.max)};
         return r;
     case OP_NOT_STRICTLY_FALSE:
@@ -117,17 +134,36 @@ static est est_call(const cel_node *n, uint64_t maxsz)
         const char *nm = f->name;
         if (!strcmp(nm, "startsWith") || !strcmp(nm, "endsWith") || !strcmp(nm, "lowerAscii") ||
             !strcmp(nm, "upperAscii") || !strcmp(nm, "trim") || !strcmp(nm, "substring") || !strcmp(nm, "string") ||
-            !strcmp(nm, "bytes") || !strcmp(nm, "strings.quote") || !strcmp(nm, "format"))
-            call.max = c01(sizes[0].max) | 1;
-        else if (!strcmp(nm, "replace") || !strcmp(nm, "split") || !strcmp(nm, "join"))
+            !strcmp(nm, "bytes") || !strcmp(nm, "strings.quote") || !strcmp(nm, "format") || !strcmp(nm, "indexOf") ||
+            !strcmp(nm, "lastIndexOf")) {
+            call.min = c01(sizes[0].min);
+            call.max = c01(sizes[0].max);
+            if (!call.min)
+                call.min = 1;
+            if (!call.max)
+                call.max = 1;
+            if (!strcmp(nm, "lowerAscii") || !strcmp(nm, "upperAscii") || !strcmp(nm, "trim") ||
+                !strcmp(nm, "strings.quote"))
+                r.size = (cel_size_range){!strcmp(nm, "trim") ? 0 : sizes[0].min,
+                                          sadd(sizes[0].max, !strcmp(nm, "strings.quote") ? sizes[0].max + 2 : 0)};
+        } else if (!strcmp(nm, "replace") || !strcmp(nm, "split")) {
+            call.min = c01(smul(sizes[0].min, 2));
+            call.max = c01(smul(sizes[0].max, 2));
+            if (!call.min)
+                call.min = 1;
+            if (!call.max)
+                call.max = 1;
+        } else if (!strcmp(nm, "join"))
             call.max = c01(smul(sizes[0].max, 2)) | 1;
         else if (!strcmp(nm, "contains") && na == 2)
             call.max = smul(c01(sizes[0].max) | 1, c01(sizes[1].max) | 1);
         else if (!strcmp(nm, "matches") && na == 2)
             call.max = smul(c01(sadd(sizes[0].max, 1)), (sizes[1].max + 3) / 4 ? (sizes[1].max + 3) / 4 : 1);
-        else if (!strcmp(nm, "sets.contains") || !strcmp(nm, "sets.equivalent") || !strcmp(nm, "sets.intersects"))
-            call.max = smul(sizes[0].max, sizes[1].max) | 1;
-        else if (!strcmp(nm, "size"))
+        else if (!strcmp(nm, "sets.contains") || !strcmp(nm, "sets.equivalent") || !strcmp(nm, "sets.intersects")) {
+            uint64_t f2 = !strcmp(nm, "sets.equivalent") ? 2 : 1;
+            call.min = sadd(1, smul(f2, smul(sizes[0].min, sizes[1].min)));
+            call.max = sadd(1, smul(f2, smul(sizes[0].max, sizes[1].max)));
+        } else if (!strcmp(nm, "size"))
             r.size = (cel_size_range){1, 1};
     }
     r.cost = radd(r.cost, call);
@@ -173,10 +209,10 @@ static est estimate(const cel_node *n, uint64_t maxsz)
         est init = estimate(n->accu_init, maxsz);
         est cond = estimate(n->cond, maxsz), step = estimate(n->step, maxsz), res = estimate(n->result, maxsz);
         cel_size_range per = radd(cond.cost, step.cost);
-        bool short_circuit = (n->flags & (NF_ALL | NF_EXISTS)) != 0;
+        /* as cel-go: the range size times the loop cost; short-circuiting shows in the && / || minimum */
         r.cost = radd(range.cost, init.cost);
         r.cost = radd(r.cost, res.cost);
-        r.cost.min = sadd(r.cost.min, short_circuit ? 0 : smul(range.size.min, per.min));
+        r.cost.min = sadd(r.cost.min, smul(range.size.min, per.min));
         r.cost.max = sadd(r.cost.max, smul(range.size.max, per.max));
         r.size = (n->flags & (NF_ALL | NF_EXISTS)) ? (cel_size_range){1, 1} : (cel_size_range){0, range.size.max};
         return r;

@@ -442,15 +442,38 @@ static void test_cost(void **state)
     /* k8s.io/apiserver pkg/cel/library/cost_test.go: runtime cost 21 */
     assert_int_equal(run(f, "[1, 2].all(i, v, v > 0)", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
     assert_int_equal(cost, 21);
-    /* static estimate brackets the runtime cost (cel-go reports 17..21 for this expression) */
+    /* static estimates: cel-go's {min, max} from k8s cost_test.go */
     cel_program *p;
     cel_error err;
-    assert_true(cel_compile(f->env, "[1, 2].all(i, v, v > 0)", NULL, &p, &err));
-    cel_size_range est = cel_program_estimate_cost(p, 100);
-    assert_true(est.min <= 21 && est.max >= 21 && est.max <= 30);
-    cel_program_free(p);
+    static const struct {
+        const char *expr;
+        uint64_t min, max;
+    } estimates[] = {
+        {"[1, 2].all(i, v, v > 0)", 17, 21},
+        {"[1, 2].exists(i, v, v > 0)", 19, 23},
+        {"[1, 2].existsOne(i, v, v > 0)", 18, 20},
+        {"[1, 2].transformList(i, v, v + 1)", 49, 49},
+        {"{'a': 1, 'b': 2}.all(k, v, v > 0)", 37, 41},
+        {"{'a': 1, 'b': 2}.transformMap(k, v, v + 1)", 71, 71},
+        {"{'a': 1, 'b': 2}.transformMapEntry(k, v, {k: v + 1})", 131, 131},
+        {"'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3, 3},
+        {"'abc 123 def 123'.replace('123', '456')", 3, 3},
+        {"'abc 123 def 123'.substring(5)", 2, 2},
+        {"sets.contains([1, 2, 3, 4], [2, 3])", 29, 29},
+        {"sets.equivalent([1, 2, 3], [3u, 2.0, 1])", 39, 39},
+        {"!sets.intersects([1], [2])", 23, 23},
+    };
+    for (size_t i = 0; i < sizeof estimates / sizeof *estimates; i++) {
+        assert_true(cel_compile(f->env, estimates[i].expr, NULL, &p, &err));
+        cel_size_range est = cel_program_estimate_cost(p, 100);
+        cel_program_free(p);
+        if (est.min != estimates[i].min || est.max != estimates[i].max)
+            fail_msg("%s: estimate %llu..%llu, want %llu..%llu", estimates[i].expr, (unsigned long long)est.min,
+                     (unsigned long long)est.max, (unsigned long long)estimates[i].min,
+                     (unsigned long long)estimates[i].max);
+    }
     assert_true(cel_compile(f->env, "d.all(s, s.startsWith('a'))", NULL, &p, &err));
-    est = cel_program_estimate_cost(p, 1000);
+    cel_size_range est = cel_program_estimate_cost(p, 1000);
     assert_true(est.max >= 1000 * 3 && est.min < 10);
     cel_program_free(p);
     assert_int_equal(run(f, "x == 7", &out, &cost, CEL_NO_COST_LIMIT), CEL_EVAL_OK);
