@@ -77,6 +77,7 @@ struct kg_watch_hub {
     int64_t ring_lo; /* oldest revision in the ring (ring_lo > head: empty) */
     size_t bytes, max_bytes; /* payload bytes held by the ring and the budget */
     int64_t head;    /* newest published revision */
+    atomic_llong head_pub; /* = head, readable without the lock (kg_store_current_revision is on request paths) */
     bool closing;
 
     pthread_mutex_t wl_mu; /* watcher list (notify callbacks); lock order: wl_mu before mu */
@@ -119,6 +120,7 @@ kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_hi
     if (!h->ring)
         abort();
     h->head = head;
+    atomic_init(&h->head_pub, head);
     h->ring_lo = head + 1;
     h->max_bytes = max_bytes;
     h->history = history;
@@ -155,13 +157,7 @@ void kg_watch_hub_free(kg_watch_hub *h)
     free(h);
 }
 
-int64_t kg_watch_hub_head(kg_watch_hub *h)
-{
-    pthread_mutex_lock(&h->mu);
-    int64_t r = h->head;
-    pthread_mutex_unlock(&h->mu);
-    return r;
-}
+int64_t kg_watch_hub_head(kg_watch_hub *h) { return atomic_load_explicit(&h->head_pub, memory_order_acquire); }
 
 static bool key_in(const kg_store_watch *w, const char *key, size_t klen)
 {
@@ -192,6 +188,7 @@ void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n)
         h->bytes += nb;
         h->head = rev;
     }
+    atomic_store_explicit(&h->head_pub, h->head, memory_order_release);
     pthread_cond_broadcast(&h->cond);
     pthread_mutex_unlock(&h->mu);
 
