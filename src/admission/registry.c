@@ -1,5 +1,6 @@
 #include "admission/registry.h"
 #include "admission/plugins/batch2.h"
+#include "admission/plugins/resourcequota.h"
 
 #include <string.h>
 
@@ -43,7 +44,7 @@ static const kg_admission_plugin_info k_plugins[] = {
     {"MutatingAdmissionWebhook", true, NULL},
     {"ValidatingAdmissionPolicy", true, NULL},
     {"ValidatingAdmissionWebhook", true, NULL},
-    {"ResourceQuota", true, NULL},
+    {"ResourceQuota", true, &kg_admission_plugin_resource_quota},
     {"AlwaysDeny", false, &kg_admission_plugin_always_deny},
 };
 

@@ -39,6 +39,14 @@ static void usage(FILE *f)
             "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
             "Admission flags:\n"
             "      --admission-control-config-file string   File with admission control configuration.\n"
+            "      --default-not-ready-toleration-seconds int      Indicates the tolerationSeconds of the toleration "
+            "for notReady:NoExecute\n"
+            "                                               that is added by default to every pod that does not already "
+            "have such a toleration. (default 300)\n"
+            "      --default-unreachable-toleration-seconds int    Indicates the tolerationSeconds of the toleration "
+            "for unreachable:NoExecute\n"
+            "                                               that is added by default to every pod that does not already "
+            "have such a toleration. (default 300)\n"
             "      --disable-admission-plugins strings      admission plugins that should be disabled although "
             "they are in the default enabled plugins list.\n"
             "      --enable-admission-plugins strings       admission plugins that should be enabled in addition "
@@ -99,6 +107,9 @@ static void usage(FILE *f)
                "                                        older resourceVersions get 410 Gone\n"
                "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
                "1m)\n\n"
+               "Feature gates:\n"
+               "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
+               "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n\n"
                "Logging flags:\n"
                "  -v, --v int                           number for the log level verbosity\n");
 }
@@ -185,7 +196,24 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--admission-control-config-file", o.admission.config_file)
         STRFLAG("--admission-control", o.admission.admission_control)
         STRFLAG("--storage-backend", o.storage_backend)
+        STRFLAG("--feature-gates", o.feature_gates)
 #undef STRFLAG
+        v = flag_value(argc, argv, &i, "--default-not-ready-toleration-seconds", &m);
+        if (!m)
+            v = flag_value(argc, argv, &i, "--default-unreachable-toleration-seconds", &m);
+        if (m) {
+            char *end;
+            long long n = v ? strtoll(v, &end, 10) : 0;
+            if (!v || *end) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", v ? v : "", arg);
+                return 1;
+            }
+            if (strstr(arg, "not-ready"))
+                o.default_not_ready_toleration_seconds = n;
+            else
+                o.default_unreachable_toleration_seconds = n;
+            continue;
+        }
         v = flag_value(argc, argv, &i, "--secure-port", &m);
         if (m) {
             char *end;

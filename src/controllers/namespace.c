@@ -11,8 +11,12 @@
 #include "controllers/controllers.h"
 #include "server/apiserver.h"
 
+void *kg_quota_controller_start(kg_apiserver *s, kg_error *err);
+void kg_quota_controller_stop(void *q);
+
 struct kg_controllers {
     kg_apiserver *s;
+    void *quota;
     pthread_t thread;
     kg_store_watch *w;
     int stop; /* atomic */
@@ -162,6 +166,12 @@ kg_controllers *kg_controllers_start(struct kg_apiserver *s, kg_error *err)
         free(c);
         return NULL;
     }
+    c->quota = kg_quota_controller_start(s, err);
+    if (!c->quota) {
+        kg_store_watch_close(c->w);
+        free(c);
+        return NULL;
+    }
     pthread_create(&c->thread, NULL, run, c);
     return c;
 }
@@ -171,6 +181,7 @@ void kg_controllers_stop(kg_controllers *c)
     if (!c)
         return;
     __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+    kg_quota_controller_stop(c->quota);
     if (c->w)
         kg_store_watch_cancel(c->w);
     pthread_join(c->thread, NULL);

@@ -12,7 +12,9 @@
 #include "api/openapi.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "admission/registry.h"
 #include "server/cache.h"
+#include "server/featuregates.h"
 #include "server/kubeconfig.h"
 #include "server/tls.h"
 
@@ -26,6 +28,14 @@ void kg_apiserver_options_defaults(kg_apiserver_options *o)
     o->storage_backend = "sqlite";
     o->worker_threads = 64; /* handlers mostly wait on durable commits: more of them make bigger group commits */
     o->watch_bookmark_ms = 60000;
+    o->default_not_ready_toleration_seconds = 300;
+    o->default_unreachable_toleration_seconds = 300;
+}
+
+static bool svc_feature(void *ctx, const char *gate)
+{
+    kg_apiserver *s = ctx;
+    return kg_feature_enabled(s->gates, gate);
 }
 
 /* ---- admission services over the store (cluster state reads, side-effect writes) ---- */
@@ -316,7 +326,19 @@ static bool bootstrap(kg_apiserver *s, kg_error *err)
         if (!ensure_object(s, "namespaces", json, err))
             return false;
     }
-    return true;
+    /* system-node-critical and system-cluster-critical, as the Priority plugin's bootstrap hook creates them */
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_json *pcs = kg_admission_priority_builtin_classes(&a);
+    bool ok = true;
+    for (uint32_t i = 0; pcs && i < pcs->len && ok; i++) {
+        kg_json *got = svc_create(s, &a, "priorityclasses", "", pcs->u.items[i], err);
+        ok = got || err->code == KG_EEXIST;
+    }
+    kg_arena_free(&a);
+    if (ok)
+        kg_err_clear(err);
+    return ok;
 }
 
 static int mkdir_p(const char *dir)
@@ -361,6 +383,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!s->store)
         goto fail;
 
+    s->gates = kg_feature_gates_parse(o->feature_gates, err);
+    if (!s->gates) {
+        kg_err_prefix(err, "invalid argument \"%s\" for \"--feature-gates\" flag", o->feature_gates);
+        goto fail;
+    }
+    if (kg_feature_gates_unused(s->gates)[0])
+        KG_WARN("feature gates not consulted by kgate (accepted, no effect): %s", kg_feature_gates_unused(s->gates));
+    kg_admission_default_toleration_seconds_set(o->default_not_ready_toleration_seconds,
+                                                o->default_unreachable_toleration_seconds);
     s->caches = kg_cache_set_new(s->store);
     /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
     kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
@@ -368,6 +399,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->svc.get = svc_get;
     s->svc.list = svc_list;
     s->svc.ready = svc_ready;
+    s->svc.feature_enabled = svc_feature;
     s->svc.create = svc_create;
     s->svc.update = svc_update;
     s->svc.metrics = &s->metrics;
@@ -464,5 +496,6 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
     free(s->ca_pem);
+    kg_feature_gates_free(s->gates);
     free(s);
 }

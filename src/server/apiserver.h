@@ -30,6 +30,9 @@ typedef struct kg_apiserver_options {
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
+    const char *feature_gates;   /* --feature-gates */
+    int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
+    int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
 } kg_apiserver_options;
 
 typedef struct kg_apiserver kg_apiserver;
@@ -55,6 +58,7 @@ struct kg_apiserver {
     struct kg_controllers *controllers;
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
+    struct kg_feature_gates *gates;
     int64_t started_ms;
     int ready; /* atomic */
     char *admin_token;

@@ -135,13 +135,12 @@ static void default_flags(void **state)
 #define DEFAULT_ON                                                                                                     \
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,DefaultIngressClass"
+    "CertificateSubjectRestriction,DefaultIngressClass,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
                                   "ClusterTrustBundleAttest,PodTopologyLabels,MutatingAdmissionPolicy,"
-                                  "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,"
-                                  "ResourceQuota");
+                                  "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
@@ -150,11 +149,15 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
-    "DefaultIngressClass"
+    "DefaultIngressClass,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
-    assert_string_equal(enabled("AlwaysDeny,NamespaceLifecycle", "ResourceQuota", NULL), DEFAULT_ON ",AlwaysDeny");
+    assert_string_equal(enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
+                        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
+                        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
+                        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
+                        "ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
@@ -170,9 +173,9 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "NamespaceLifecycle," NON_NS, NULL), "");
     assert_string_equal(enabled(NULL, "NamespaceLifecycle", NULL), NON_NS);
     /* disabling an unimplemented default plugin silences its report */
-    assert_string_equal(enabled(NULL, "ResourceQuota,PodSecurity", NULL), DEFAULT_ON);
+    assert_string_equal(enabled(NULL, "CertificateApproval,PodSecurity", NULL), DEFAULT_ON);
     assert_null(strstr(g_unimpl, "PodSecurity"));
-    assert_null(strstr(g_unimpl, "ResourceQuota"));
+    assert_null(strstr(g_unimpl, "CertificateApproval"));
     assert_non_null(strstr(g_unimpl, "ValidatingAdmissionWebhook"));
     /* disabling a default-off plugin is allowed and a no-op */
     assert_string_equal(enabled(NULL, "AlwaysDeny", NULL), DEFAULT_ON);
@@ -260,7 +263,7 @@ static void chain_from_flags(void **state)
     for (size_t i = 0; i < kg_admission_registry_count(); i++)
         if (kg_admission_registry_at(i)->default_on && kg_admission_registry_at(i)->impl)
             implemented_defaults++;
-    assert_true(implemented_defaults >= 12);
+    assert_true(implemented_defaults >= 13);
     assert_int_equal(kg_admission_chain_len(c), implemented_defaults);
     kg_admission_chain_free(c);
 }
