@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -266,9 +267,10 @@ static void *mon_main(void *arg)
              * same address, on the same fd number) registered in between. Only a socket that really reads EOF or an
              * error has lost its peer. */
             if (s->fd >= 0) {
-                char peek;
-                ssize_t pr = recv(s->fd, &peek, 1, MSG_PEEK | MSG_DONTWAIT);
-                if (pr > 0 || (pr < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)))
+                /* ask the socket itself, now: unlike reading, this is not fooled by pending bytes (a TLS
+                 * close_notify arrives before the FIN) */
+                struct pollfd pfd = {.fd = s->fd, .events = POLLRDHUP};
+                if (poll(&pfd, 1, 0) == 1 && !(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
                     continue;
             }
             /* the peer hung up: stop watching the fd (level-triggered) and end the stream */
