@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Built-in admission plugins through the real kubectl: LimitRanger defaults, ResourceQuota rejection and true usage
+# after deletes, the default ServiceAccount and its token volume, the default StorageClass, Priority.
+KGATE=$1
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+trap 'stop_kgate; rm -rf "$W"' EXIT
+K() { kubectl --request-timeout=20s "$@"; }
+start_kgate "$W/data" || exit 1
+
+K create namespace team >/dev/null
+# --- ServiceAccount: the namespace gets its default ServiceAccount and root CA, pods get the token volume
+for _ in $(seq 1 50); do K -n team get sa default >/dev/null 2>&1 && break; sleep 0.1; done
+expect_out "new namespace has its default ServiceAccount" "default" K -n team get sa default -o name
+expect_out "new namespace has kube-root-ca.crt" "BEGIN CERTIFICATE" K -n team get cm kube-root-ca.crt -o jsonpath='{.data.ca\.crt}'
+
+# --- LimitRanger: defaults from the namespace's LimitRange
+cat >"$W/lr.yaml" <<'Y'
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits, namespace: team}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 256Mi}
+    defaultRequest: {cpu: 100m, memory: 64Mi}
+    max: {cpu: "1"}
+Y
+K apply -f "$W/lr.yaml" >/dev/null
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: team}\nspec:\n  containers: [{name: c, image: "nginx:1.25"}]\n' >"$W/p1.yaml"
+expect_out "pod created" "pod/p1 created" K create -f "$W/p1.yaml"
+expect_eq "LimitRanger set default requests and limits" '{"limits":{"cpu":"500m","memory":"256Mi"},"requests":{"cpu":"100m","memory":"64Mi"}}' \
+  K -n team get pod p1 -o jsonpath='{.spec.containers[0].resources}'
+expect_out "LimitRanger annotation" "LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c" \
+  K -n team get pod p1 -o jsonpath='{.metadata.annotations.kubernetes\.io/limit-ranger}'
+expect_eq "ServiceAccount set the account and mounted the token volume" "default /var/run/secrets/kubernetes.io/serviceaccount" \
+  K -n team get pod p1 -o jsonpath='{.spec.serviceAccountName} {.spec.containers[0].volumeMounts[0].mountPath}'
+expect_out "kube-api-access volume" "kube-api-access-" K -n team get pod p1 -o jsonpath='{.spec.volumes[0].name}'
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: big, namespace: team}\nspec:\n  containers: [{name: c, image: "nginx:1.25", resources: {limits: {cpu: "2"}}}]\n' >"$W/big.yaml"
+expect_out "LimitRanger max rejects with the upstream message" 'pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2' K create -f "$W/big.yaml"
+expect_eq "DefaultTolerationSeconds added the two tolerations" "300 300" K -n team get pod p1 -o jsonpath='{.spec.tolerations[*].tolerationSeconds}'
+expect_eq "Priority set priority 0" "0" K -n team get pod p1 -o jsonpath='{.spec.priority}'
+expect_out "built-in PriorityClasses exist" "system-cluster-critical" K get priorityclass
+
+# --- ResourceQuota: rejection with upstream's message, true usage after deletes
+printf 'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: team}\nspec:\n  hard: {pods: "2", requests.cpu: "250m"}\n' | K apply -f - >/dev/null
+for _ in $(seq 1 50); do [ -n "$(K -n team get quota q -o jsonpath='{.status.used.pods}' 2>/dev/null)" ] && break; sleep 0.1; done
+expect_eq "quota controller computed usage" "1 100m" K -n team get quota q -o jsonpath='{.status.used.pods} {.status.used.requests\.cpu}'
+sed 's/name: p1/name: p2/' "$W/p1.yaml" | K create -f - >/dev/null
+expect_eq "creates are charged" "2 200m" K -n team get quota q -o jsonpath='{.status.used.pods} {.status.used.requests\.cpu}'
+sed 's/name: p1/name: p3/' "$W/p1.yaml" >"$W/p3.yaml"
+expect_out "over quota: exceeded quota message" 'Error from server (Forbidden): error when creating "'"$W"'/p3.yaml": pods "p3" is forbidden: exceeded quota: q, requested: pods=1,requests.cpu=100m, used: pods=2,requests.cpu=200m, limited: pods=2,requests.cpu=250m' \
+  K create -f "$W/p3.yaml"
+K -n team delete pod p2 >/dev/null
+for _ in $(seq 1 50); do [ "$(K -n team get quota q -o jsonpath='{.status.used.pods}')" = "1" ] && break; sleep 0.1; done
+expect_eq "usage is true after a delete" "1 100m" K -n team get quota q -o jsonpath='{.status.used.pods} {.status.used.requests\.cpu}'
+expect_out "kubectl get resourcequota shows usage" "pods: 1/2" K -n team get resourcequota q
+expect_out "room again after the delete" "pod/p3 created" K create -f "$W/p3.yaml"
+
+# --- DefaultStorageClass
+printf 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n  annotations: {storageclass.kubernetes.io/is-default-class: "true"}\nprovisioner: example.com/p\n' | K apply -f - >/dev/null
+printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: team}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n' | K apply -f - >/dev/null
+expect_eq "PVC without storageClassName gets the default class" "standard" K -n team get pvc data -o jsonpath='{.spec.storageClassName}'
+expect_out "StorageObjectInUseProtection finalizer" "kubernetes.io/pvc-protection" K -n team get pvc data -o jsonpath='{.metadata.finalizers}'
+
+finish
