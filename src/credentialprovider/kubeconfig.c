@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include "base/buf.h"
 #include "base/str.h"
@@ -151,9 +152,46 @@ kg_cred_kubeconfig *kg_credentialprovider_kubeconfig_load(kg_arena *a, const cha
     return kc;
 }
 
+/* libcurl is loaded on first use: only token mode talks HTTP, so the other doors (kgate serve in particular) do
+ * not map libcurl and its dependency tree (krb5, ldap, ssh2, ...: about 2 MB of resident memory). */
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} lc;
+static char lc_error[256];
+
+static bool lc_sym(void *h, void *fnp, const char *name)
+{
+    void *sym = dlsym(h, name);
+    if (!sym) {
+        snprintf(lc_error, sizeof lc_error, "libcurl.so.4 has no %s", name);
+        return false;
+    }
+    memcpy(fnp, &sym, sizeof sym); /* object pointer to function pointer, as POSIX dlsym requires */
+    return true;
+}
+
 static void curl_init_once(void)
 {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    void *h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(lc_error, sizeof lc_error, "cannot load libcurl.so.4: %s", dlerror());
+        return;
+    }
+    if (!lc_sym(h, &lc.global_init, "curl_global_init") || !lc_sym(h, &lc.easy_init, "curl_easy_init") ||
+        !lc_sym(h, &lc.easy_setopt, "curl_easy_setopt") || !lc_sym(h, &lc.easy_perform, "curl_easy_perform") ||
+        !lc_sym(h, &lc.easy_getinfo, "curl_easy_getinfo") || !lc_sym(h, &lc.easy_cleanup, "curl_easy_cleanup") ||
+        !lc_sym(h, &lc.easy_strerror, "curl_easy_strerror") || !lc_sym(h, &lc.slist_append, "curl_slist_append") ||
+        !lc_sym(h, &lc.slist_free_all, "curl_slist_free_all"))
+        return;
+    lc.global_init(CURL_GLOBAL_DEFAULT);
 }
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
@@ -171,7 +209,9 @@ static kg_json *call(kg_cred_kubeconfig *kc, kg_arena *a, const char *method, co
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, curl_init_once);
-    CURL *c = curl_easy_init();
+    if (lc_error[0])
+        return kg_err_set(err, KG_EIO, "%s", lc_error), NULL;
+    CURL *c = lc.easy_init();
     if (!c)
         return kg_err_set(err, KG_EINTERNAL, "curl_easy_init failed"), NULL;
     size_t sn = strlen(kc->server);
@@ -180,54 +220,54 @@ static kg_json *call(kg_cred_kubeconfig *kc, kg_arena *a, const char *method, co
     char *url = kg_arena_sprintf(a, "%.*s%s", (int)sn, kc->server, path);
     kg_buf resp = KG_BUF_INIT;
     struct curl_slist *h = NULL;
-    h = curl_slist_append(h, "Accept: application/json");
+    h = lc.slist_append(h, "Accept: application/json");
     if (body)
-        h = curl_slist_append(h, "Content-Type: application/json");
+        h = lc.slist_append(h, "Content-Type: application/json");
     if (kc->token && *kc->token)
-        h = curl_slist_append(h, kg_arena_sprintf(a, "Authorization: Bearer %s", kc->token));
-    h = curl_slist_append(h, "User-Agent: kgate-credentials");
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+        h = lc.slist_append(h, kg_arena_sprintf(a, "Authorization: Bearer %s", kc->token));
+    h = lc.slist_append(h, "User-Agent: kgate-credentials");
+    lc.easy_setopt(c, CURLOPT_URL, url);
+    lc.easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    lc.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    lc.easy_setopt(c, CURLOPT_WRITEDATA, &resp);
+    lc.easy_setopt(c, CURLOPT_TIMEOUT, 30L);
+    lc.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     if (body) {
-        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        lc.easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+        lc.easy_setopt(c, CURLOPT_POSTFIELDS, body);
     }
     if (kc->ca_data) {
         struct curl_blob blob = {(void *)kc->ca_data, kc->ca_len, CURL_BLOB_COPY};
-        curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
+        lc.easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
     } else if (kc->ca_file) {
-        curl_easy_setopt(c, CURLOPT_CAINFO, kc->ca_file);
+        lc.easy_setopt(c, CURLOPT_CAINFO, kc->ca_file);
     }
     if (kc->insecure) {
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+        lc.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+        lc.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
     }
     if (kc->cert_data) {
         struct curl_blob blob = {(void *)kc->cert_data, kc->cert_len, CURL_BLOB_COPY};
-        curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &blob);
-        curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
+        lc.easy_setopt(c, CURLOPT_SSLCERT_BLOB, &blob);
+        lc.easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
     } else if (kc->cert_file) {
-        curl_easy_setopt(c, CURLOPT_SSLCERT, kc->cert_file);
+        lc.easy_setopt(c, CURLOPT_SSLCERT, kc->cert_file);
     }
     if (kc->key_data) {
         struct curl_blob blob = {(void *)kc->key_data, kc->key_len, CURL_BLOB_COPY};
-        curl_easy_setopt(c, CURLOPT_SSLKEY_BLOB, &blob);
-        curl_easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
+        lc.easy_setopt(c, CURLOPT_SSLKEY_BLOB, &blob);
+        lc.easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
     } else if (kc->key_file) {
-        curl_easy_setopt(c, CURLOPT_SSLKEY, kc->key_file);
+        lc.easy_setopt(c, CURLOPT_SSLKEY, kc->key_file);
     }
-    CURLcode rc = curl_easy_perform(c);
+    CURLcode rc = lc.easy_perform(c);
     long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(h);
-    curl_easy_cleanup(c);
+    lc.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    lc.slist_free_all(h);
+    lc.easy_cleanup(c);
     kg_json *doc = NULL;
     if (rc != CURLE_OK) {
-        kg_err_set(err, KG_EIO, "%s %s: %s", method, url, curl_easy_strerror(rc));
+        kg_err_set(err, KG_EIO, "%s %s: %s", method, url, lc.easy_strerror(rc));
     } else {
         doc = kg_json_parse(a, resp.data ? resp.data : "", resp.len, NULL);
         if (status < 200 || status > 299) {
