@@ -4,6 +4,7 @@
  * scalar patch value that replaces an object is taken as is. */
 #include <string.h>
 
+#include "json/json_index.h"
 #include "meta/patch.h"
 
 /* Remove null members of objects and null array elements, recursively. */
@@ -32,55 +33,11 @@ static kg_json *prune_nulls(kg_arena *a, const kg_json *v)
  * searched linearly). Deleted members become tombstones (val NULL) until the merge of that object ends. */
 #define IDX_MIN_MEMBERS 16
 
-typedef struct midx {
-    uint32_t *slot; /* member index + 1; 0 = empty */
-    uint32_t mask, n;
-} midx;
 
-static uint64_t key_hash(const char *k, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
-    return h;
-}
-
-static void midx_insert(midx *x, const kg_json *obj, uint32_t idx)
-{
-    const kg_json_member *m = &obj->u.members[idx];
-    uint32_t i = (uint32_t)key_hash(m->key, m->key_len) & x->mask;
-    while (x->slot[i])
-        i = (i + 1) & x->mask;
-    x->slot[i] = idx + 1;
-    x->n++;
-}
-
-static void midx_build(kg_arena *a, midx *x, const kg_json *obj, uint32_t extra)
-{
-    uint32_t cap = 16;
-    while (cap < (obj->len + extra) * 2 + 2)
-        cap <<= 1;
-    x->slot = kg_arena_calloc(a, cap * sizeof *x->slot);
-    x->mask = cap - 1;
-    x->n = 0;
-    for (uint32_t i = 0; i < obj->len; i++)
-        midx_insert(x, obj, i);
-}
-
-static int64_t midx_find(const midx *x, const kg_json *obj, const char *k, size_t n)
-{
-    for (uint32_t i = (uint32_t)key_hash(k, n) & x->mask; x->slot[i]; i = (i + 1) & x->mask) {
-        const kg_json_member *m = &obj->u.members[x->slot[i] - 1];
-        if (m->key_len == n && memcmp(m->key, k, n) == 0)
-            return x->slot[i] - 1;
-    }
-    return -1;
-}
-
-static int64_t find_member(const kg_json *obj, const midx *x, const char *k, size_t n)
+static int64_t find_member(const kg_json *obj, const kg_json_index *x, const char *k, size_t n)
 {
     if (x)
-        return midx_find(x, obj, k, n);
+        return kg_json_index_find(x, obj, k, n);
     for (uint32_t j = 0; j < obj->len; j++) {
         const kg_json_member *d = &obj->u.members[j];
         if (d->key_len == n && memcmp(d->key, k, n) == 0)
@@ -89,7 +46,7 @@ static int64_t find_member(const kg_json *obj, const midx *x, const char *k, siz
     return -1;
 }
 
-static void append_member(kg_arena *a, kg_json *obj, midx *x, const char *k, size_t n, kg_json *v)
+static void append_member(kg_arena *a, kg_json *obj, kg_json_index *x, const char *k, size_t n, kg_json *v)
 {
     if (obj->len == obj->cap) {
         uint32_t nc = obj->cap ? obj->cap * 2 : 8;
@@ -103,18 +60,18 @@ static void append_member(kg_arena *a, kg_json *obj, midx *x, const char *k, siz
     m->val = v;
     if (x) {
         if ((x->n + 1) * 2 > x->mask + 1)
-            midx_build(a, x, obj, obj->len);
+            kg_json_index_build(a, x, obj, obj->len);
         else
-            midx_insert(x, obj, obj->len - 1);
+            kg_json_index_insert(x, obj, obj->len - 1);
     }
 }
 
 /* doc is a fresh (owned) object; patch is an object. */
 static void merge_docs(kg_arena *a, kg_json *doc, const kg_json *patch)
 {
-    midx ix, *x = NULL;
+    kg_json_index ix, *x = NULL;
     if (doc->len >= IDX_MIN_MEMBERS && patch->len > 1) {
-        midx_build(a, &ix, doc, patch->len);
+        kg_json_index_build(a, &ix, doc, patch->len);
         x = &ix;
     }
     bool tombstones = false;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "json/json_index.h"
 #include "meta/patch.h"
 
 #define DIRECTIVE "$patch"
@@ -856,62 +857,18 @@ static bool apply_retain_keys(smp *c, kg_json *orig, kg_json *patch)
  * until the loop ends, so indices stay valid. */
 #define OIDX_MIN_MEMBERS 16
 
-typedef struct oidx {
-    uint32_t *slot; /* member index + 1; 0 = empty */
-    uint32_t mask, n;
-} oidx;
-
-static uint64_t key_hash(const char *k, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
-    return h;
-}
-
-static void oidx_insert(oidx *x, const kg_json *obj, uint32_t idx)
-{
-    const kg_json_member *m = &obj->u.members[idx];
-    uint32_t i = (uint32_t)key_hash(m->key, m->key_len) & x->mask;
-    while (x->slot[i])
-        i = (i + 1) & x->mask;
-    x->slot[i] = idx + 1;
-    x->n++;
-}
-
-static void oidx_build(kg_arena *a, oidx *x, const kg_json *obj, uint32_t extra)
-{
-    uint32_t cap = 16;
-    while (cap < (obj->len + extra) * 2 + 2)
-        cap <<= 1;
-    x->slot = kg_arena_calloc(a, cap * sizeof *x->slot);
-    x->mask = cap - 1;
-    x->n = 0;
-    for (uint32_t i = 0; i < obj->len; i++)
-        oidx_insert(x, obj, i);
-}
-
-static int64_t oidx_find(const oidx *x, const kg_json *obj, const char *k, size_t n)
-{
-    for (uint32_t i = (uint32_t)key_hash(k, n) & x->mask; x->slot[i]; i = (i + 1) & x->mask) {
-        const kg_json_member *m = &obj->u.members[x->slot[i] - 1];
-        if (m->key_len == n && memcmp(m->key, k, n) == 0)
-            return x->slot[i] - 1;
-    }
-    return -1;
-}
 
 /* an object being merged into, with an optional index */
 typedef struct objw {
     kg_json *o;
-    oidx *ix;
+    kg_json_index *ix;
 } objw;
 
 static kg_json *ow_get(const objw *w, const char *k, size_t n)
 {
     if (!w->ix)
         return kg_json_getn(w->o, k, n);
-    int64_t i = oidx_find(w->ix, w->o, k, n);
+    int64_t i = kg_json_index_find(w->ix, w->o, k, n);
     return i < 0 ? NULL : w->o->u.members[i].val;
 }
 
@@ -921,7 +878,7 @@ static void ow_set(kg_arena *a, objw *w, const char *k, size_t n, kg_json *v)
         kg_json_setn(a, w->o, k, n, v);
         return;
     }
-    int64_t i = oidx_find(w->ix, w->o, k, n);
+    int64_t i = kg_json_index_find(w->ix, w->o, k, n);
     if (i >= 0) {
         w->o->u.members[i].val = v;
         return;
@@ -938,9 +895,9 @@ static void ow_set(kg_arena *a, objw *w, const char *k, size_t n, kg_json *v)
     m->val = v;
     o->len++;
     if ((w->ix->n + 1) * 2 > w->ix->mask + 1)
-        oidx_build(a, w->ix, o, o->len);
+        kg_json_index_build(a, w->ix, o, o->len);
     else
-        oidx_insert(w->ix, o, o->len - 1);
+        kg_json_index_insert(w->ix, o, o->len - 1);
 }
 
 static void ow_del(objw *w, const char *k, size_t n)
@@ -949,7 +906,7 @@ static void ow_del(objw *w, const char *k, size_t n)
         del_key(w->o, k, n);
         return;
     }
-    int64_t i = oidx_find(w->ix, w->o, k, n);
+    int64_t i = kg_json_index_find(w->ix, w->o, k, n);
     if (i >= 0)
         w->o->u.members[i].val = NULL; /* tombstone, compacted by ow_done */
 }
@@ -984,10 +941,10 @@ static kg_json *merge_map(smp *c, kg_json *orig, kg_json *patch, kg_patch_type t
     if (!apply_retain_keys(c, orig, patch) || !merge_set_order(c, orig, patch, t))
         return NULL;
 
-    oidx ix;
+    kg_json_index ix;
     objw w = {orig, NULL};
     if (orig->len >= OIDX_MIN_MEMBERS && patch->len > 1) {
-        oidx_build(c->a, &ix, orig, patch->len);
+        kg_json_index_build(c->a, &ix, orig, patch->len);
         w.ix = &ix;
     }
     for (uint32_t i = 0; i < patch->len; i++) {
