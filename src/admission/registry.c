@@ -38,7 +38,7 @@ static const kg_admission_plugin_info k_plugins[] = {
     {"CertificateSubjectRestriction", true, &kg_admission_plugin_certificate_subject_restriction},
     {"DefaultIngressClass", true, &kg_admission_plugin_default_ingress_class},
     {"DenyServiceExternalIPs", false, &kg_admission_plugin_deny_service_external_ips},
-    {"PodTopologyLabels", true, NULL},
+    {"PodTopologyLabels", true, &kg_admission_plugin_pod_topology_labels},
     /* "webhook, resourcequota, and deny plugins must go at the end" */
     {"MutatingAdmissionPolicy", true, NULL},
     {"MutatingAdmissionWebhook", true, NULL},

@@ -1107,6 +1107,17 @@ static void do_binding(rctx *c)
         fail(c, kg_status_invalid(c->a, KG_GK("", "Binding"), c->name, &errs));
         return;
     }
+    /* CREATE pods/binding goes through admission like any create (PodTopologyLabels labels the Binding) */
+    kg_admission_attributes at;
+    fill_attrs(c, &at, KG_ADMISSION_CREATE, "", "v1", "Binding", b, NULL);
+    kg_status *st = admit(c, &at);
+    if (!st)
+        st = admit_validate(c, &at);
+    if (st) {
+        fail(c, st);
+        return;
+    }
+    node = kg_json_path_str(b, "target.name");
     for (int attempt = 0; attempt < 100; attempt++) {
         kg_store_kv cur;
         kg_json *old;
@@ -1127,6 +1138,16 @@ static void do_binding(rctx *c)
         }
         kg_json *neu = kg_json_clone(c->a, old);
         kg_json_set(c->a, kg_json_get_or_add_object(c->a, neu, "spec"), "nodeName", kg_json_new_str(c->a, node));
+        /* the Binding's annotations and labels are copied onto the pod (setPodNodeAndMetadata) */
+        static const char *const maps[] = {"annotations", "labels"};
+        for (int mi = 0; mi < 2; mi++) {
+            kg_json *src = kg_json_path(b, mi ? "metadata.labels" : "metadata.annotations");
+            if (!src || src->type != KG_JSON_OBJECT || !src->len)
+                continue;
+            kg_json *dst = kg_json_get_or_add_object(c->a, metadata_of(c->a, neu), maps[mi]);
+            for (uint32_t k = 0; k < src->len; k++)
+                kg_json_setn(c->a, dst, src->u.members[k].key, src->u.members[k].key_len, src->u.members[k].val);
+        }
         kg_json_del(metadata_of(c->a, neu), "resourceVersion");
         if (c->dry_run)
             break;

@@ -135,11 +135,11 @@ static void default_flags(void **state)
 #define DEFAULT_ON                                                                                                     \
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,DefaultIngressClass,ResourceQuota"
+    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
-                                  "ClusterTrustBundleAttest,PodTopologyLabels,MutatingAdmissionPolicy,"
+                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy,"
                                   "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
@@ -149,7 +149,7 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
-    "DefaultIngressClass,ResourceQuota"
+    "DefaultIngressClass,PodTopologyLabels,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
@@ -157,7 +157,7 @@ static void order_is_fixed_not_flag_order(void **state)
                         "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
                         "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
                         "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+                        "PodTopologyLabels,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
@@ -263,7 +263,7 @@ static void chain_from_flags(void **state)
     for (size_t i = 0; i < kg_admission_registry_count(); i++)
         if (kg_admission_registry_at(i)->default_on && kg_admission_registry_at(i)->impl)
             implemented_defaults++;
-    assert_true(implemented_defaults >= 13);
+    assert_true(implemented_defaults >= 14);
     assert_int_equal(kg_admission_chain_len(c), implemented_defaults);
     kg_admission_chain_free(c);
 }

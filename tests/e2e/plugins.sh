@@ -63,4 +63,18 @@ printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, name
 expect_eq "PVC without storageClassName gets the default class" "standard" K -n team get pvc data -o jsonpath='{.spec.storageClassName}'
 expect_out "StorageObjectInUseProtection finalizer" "kubernetes.io/pvc-protection" K -n team get pvc data -o jsonpath='{.metadata.finalizers}'
 
+# --- PodTopologyLabels (feature gate, off by default in v1.33): binding a pod copies the node's topology labels
+stop_kgate
+start_kgate "$W/gated" --feature-gates=PodTopologyLabelsAdmission=true || exit 1
+printf 'apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {topology.kubernetes.io/zone: z1, topology.kubernetes.io/region: r1, other: x}\n' | K apply -f - >/dev/null
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: w}\nspec:\n  containers: [{name: c, image: "x:1"}]\n' | K apply -f - >/dev/null
+TOKEN=$(awk '/token:/ {print $2}' "$W/gated/admin.kubeconfig")
+URL=$(awk '/server:/ {print $2}' "$W/gated/admin.kubeconfig")
+for _ in $(seq 1 30); do K get node n1 >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 0.5 # the node cache catches up
+expect_out "pods/binding: 201" '"status":"Success","code":201' curl -sk -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -X POST \
+  "$URL/api/v1/namespaces/default/pods/w/binding" -d '{"apiVersion":"v1","kind":"Binding","metadata":{"name":"w"},"target":{"kind":"Node","name":"n1"}}'
+expect_eq "PodTopologyLabels: the bound pod carries zone and region, not other node labels" 'n1 {"topology.kubernetes.io/region":"r1","topology.kubernetes.io/zone":"z1"}' \
+  K get pod w -o jsonpath='{.spec.nodeName} {.metadata.labels}'
+
 finish
