@@ -1,7 +1,7 @@
 /* Admission of a typical pod create through the whole default chain, in-process (no HTTP, no store), with
  * populated cluster state: 50 namespaces, each with a LimitRange and a ResourceQuota, plus PriorityClasses,
  * ServiceAccounts and a default StorageClass. Prints ns per admission and the chain it ran.
- * Usage: bench_admission [seconds] */
+ * Usage: bench_admission [seconds [plugins-to-disable]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +79,8 @@ int main(int argc, char **argv)
                              "\"standard\",\"annotations\":{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},"
                              "\"provisioner\":\"x\"}");
     kg_admission_options opts = {0}; /* the v1.33 default set (the implemented part of it) */
+    if (argc > 2)
+        opts.disable_plugins = argv[2]; /* per-plugin cost: bench_admission SECONDS Plugin1,Plugin2 */
     kg_error err;
     static kg_admission_services svc;
     svc = kg_admission_memstate_services(m, NULL);
