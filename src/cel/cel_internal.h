@@ -144,6 +144,7 @@ struct cel_program {
     cleanup *cleanups;
     int max_depth; /* comprehension nesting */
     bool has_presence_cost;
+    void *plan; /* the evaluator's planned form of root (plan.c), or NULL */
 };
 
 typedef struct bound_var {
@@ -271,6 +272,10 @@ void cel_error_at(cel_error *err, const char *src, int pos, const char *fmt, ...
 bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err);
 /* resolution for unchecked programs (slots, functions) */
 bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err);
+/* compile-time preparation of calls (resolve.c) */
+bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth);
+/* the last compile step, after check and prepare (plan.c): may build p->plan for the evaluator */
+bool cel_plan(cel_program *p, const char *src, cel_error *err);
 
 /* evaluator */
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);

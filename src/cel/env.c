@@ -1,4 +1,4 @@
-/* CEL environments, types, function registry, activations, compile and eval entry points. */
+/* CEL environments, types, function registry and the compile entry point. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -616,8 +616,6 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     /* prepare hooks */
     {
         cel_prepare_ctx pc = {&p->arena, NULL};
-        extern bool cel_prepare_calls(cel_prepare_ctx * pc, const char *src, cel_node *n, cel_error *err,
-                                      int *max_depth, int depth);
         int md = 0;
         bool ok = cel_prepare_calls(&pc, src, p->root, err, &md, 0);
         p->cleanups = pc.cleanups;
@@ -626,6 +624,8 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
             goto fail;
     }
     p->has_presence_cost = !(env->opts & CEL_OPT_PRESENCE_COST_ZERO);
+    if (!cel_plan(p, src, err))
+        goto fail;
     *out = p;
     return true;
 fail:
@@ -646,120 +646,4 @@ void cel_program_free(cel_program *p)
 const cel_type *cel_program_type(const cel_program *p)
 {
     return p->type;
-}
-
-/* ---------------------------------------------------------------- activation */
-
-cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
-{
-    cel_activation *a = kg_arena_calloc(arena, sizeof *a);
-    a->env = env;
-    a->arena = arena;
-    a->nslots = env->nvars;
-    if (a->nslots) {
-        a->slots = kg_arena_calloc(arena, a->nslots * sizeof(cel_value));
-        a->slot_state = kg_arena_calloc(arena, a->nslots);
-    }
-    return a;
-}
-
-void cel_activation_set(cel_activation *act, const char *name, cel_value v)
-{
-    const var_decl *d = cel_env_var(act->env, name, strlen(name));
-    if (d && (size_t)d->slot < act->nslots) {
-        act->slots[d->slot] = v;
-        act->slot_state[d->slot] = 1;
-        return;
-    }
-    for (bound_var *b = act->extra; b; b = b->next)
-        if (!strcmp(b->name, name)) {
-            b->v = v;
-            return;
-        }
-    bound_var *b = kg_arena_alloc(act->arena, sizeof *b);
-    b->name = kg_arena_strdup(act->arena, name);
-    b->v = v;
-    b->next = act->extra;
-    act->extra = b;
-}
-
-void cel_activation_set_resolver(cel_activation *act, cel_resolve_fn fn, void *ud)
-{
-    act->resolver = fn;
-    act->resolver_ud = ud;
-}
-void cel_activation_set_host(cel_activation *act, void *host)
-{
-    act->host = host;
-}
-kg_arena *cel_activation_arena(cel_activation *act)
-{
-    return act->arena;
-}
-
-/* ---------------------------------------------------------------- call ctx */
-
-kg_arena *cel_call_arena(cel_call_ctx *ctx)
-{
-    return ctx->arena;
-}
-void *cel_call_userdata(cel_call_ctx *ctx)
-{
-    return ctx->cur_ovl ? ctx->cur_ovl->ud : NULL;
-}
-void *cel_call_state(cel_call_ctx *ctx)
-{
-    return ctx->cur_state;
-}
-void cel_call_add_cost(cel_call_ctx *ctx, uint64_t cost)
-{
-    ctx->cost += cost;
-}
-void *cel_call_host(cel_call_ctx *ctx)
-{
-    return ctx->act ? ctx->act->host : NULL;
-}
-
-/* ---------------------------------------------------------------- eval */
-
-cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
-                         uint64_t *cost)
-{
-    cel_call_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.arena = act->arena;
-    ctx.act = act;
-    ctx.prog = p;
-    ctx.limit = cost_limit;
-    ctx.presence_cost = p->has_presence_cost;
-    size_t nv = (size_t)(p->max_depth + 1) * 3;
-    compr_frame stackv[24];
-    ctx.vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame));
-    ctx.capvars = nv;
-    if (act->env != p->env) {
-        /* slots are per environment: an activation of another env would bind the wrong variables */
-        *result = cel_err(&ctx, "activation belongs to a different environment than the program");
-        if (cost)
-            *cost = 0;
-        return CEL_EVAL_ERROR;
-    }
-    jmp_buf jb;
-    ctx.jb = &jb;
-    if (setjmp(jb)) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
-    cel_value v = cel_eval_node(&ctx, p->root);
-    if (ctx.cost > ctx.limit) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
-    if (cost)
-        *cost = ctx.cost;
-    *result = v;
-    return v.kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }

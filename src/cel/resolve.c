@@ -1,0 +1,397 @@
+/* Name resolution (variables, comprehension scopes, qualified names, functions) and compile-time preparation of
+ * calls (direct overloads, prepared per-overload state such as precompiled regexes). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cel/cel_internal.h"
+
+/* ================================================================ resolution */
+
+typedef struct resolver {
+    const cel_env *env;
+    kg_arena *a;
+    const char *src;
+    cel_error *err;
+    const char *scope[64 * 3];
+    int depth; /* comprehension nesting */
+    bool failed;
+} resolver;
+
+static int scope_find(resolver *R, const char *name, size_t n)
+{
+    for (int i = R->depth * 3 - 1; i >= 0; i--)
+        if (R->scope[i] && strlen(R->scope[i]) == n && !memcmp(R->scope[i], name, n))
+            return i;
+    return -1;
+}
+
+/* pure ident/select chain → qualified name; *root receives the root ident node */
+static char *chain_name(kg_arena *a, const cel_node *n, const cel_node **root)
+{
+    if (n->kind == N_IDENT) {
+        *root = n;
+        return (char *)n->name;
+    }
+    if (n->kind == N_SELECT && !(n->flags & (NF_TEST_ONLY | NF_OPTIONAL))) {
+        char *t = chain_name(a, n->target, root);
+        return t ? kg_arena_sprintf(a, "%s.%s", t, n->name) : NULL;
+    }
+    return NULL;
+}
+
+static const cel_type *builtin_type_named(const char *name)
+{
+    static cel_type list_t = {CEL_T_LIST, "list", 0, NULL, 0, NULL, NULL};
+    static cel_type map_t = {CEL_T_MAP, "map", 0, NULL, 0, NULL, NULL};
+    static cel_type opt_t = {CEL_T_OPTIONAL, "optional_type", 0, NULL, 0, NULL, NULL};
+    static cel_type dyn_t = {CEL_T_DYN, "dyn", 0, NULL, 0, NULL, NULL};
+    if (!strcmp(name, "int"))
+        return cel_type_int();
+    if (!strcmp(name, "uint"))
+        return cel_type_uint();
+    if (!strcmp(name, "double"))
+        return cel_type_double();
+    if (!strcmp(name, "bool"))
+        return cel_type_bool();
+    if (!strcmp(name, "string"))
+        return cel_type_string();
+    if (!strcmp(name, "bytes"))
+        return cel_type_bytes();
+    if (!strcmp(name, "null_type"))
+        return cel_type_null();
+    if (!strcmp(name, "type"))
+        return cel_type_type();
+    if (!strcmp(name, "list"))
+        return &list_t;
+    if (!strcmp(name, "map"))
+        return &map_t;
+    if (!strcmp(name, "optional_type"))
+        return &opt_t;
+    (void)dyn_t;
+    if (!strcmp(name, "google.protobuf.Timestamp"))
+        return cel_type_timestamp();
+    if (!strcmp(name, "google.protobuf.Duration"))
+        return cel_type_duration();
+    return NULL;
+}
+
+/* Try container candidates for name; returns var decl or sets *type. */
+static bool lookup_name(resolver *R, const char *name, const var_decl **var, const cel_type **type)
+{
+    *var = NULL;
+    *type = NULL;
+    bool rooted = name[0] == '.';
+    if (rooted)
+        name++;
+    const char *c = R->env->container;
+    size_t cl = rooted ? 0 : strlen(c);
+    for (;;) {
+        char *cand = cl ? kg_arena_sprintf(R->a, "%.*s.%s", (int)cl, c, name) : (char *)name;
+        const var_decl *v = cel_env_var(R->env, cand, strlen(cand));
+        if (v) {
+            *var = v;
+            return true;
+        }
+        const cel_type *t = builtin_type_named(cand);
+        if (!t)
+            t = cel_type_opaque_lookup(R->env, cand);
+        if (t) {
+            *type = t;
+            return true;
+        }
+        if (cl == 0)
+            break;
+        while (cl > 0 && c[cl - 1] != '.')
+            cl--;
+        if (cl > 0)
+            cl--;
+    }
+    return false;
+}
+
+static const cel_func *lookup_func(resolver *R, const char *name)
+{
+    bool rooted = name[0] == '.';
+    if (rooted)
+        name++;
+    const char *c = R->env->container;
+    size_t cl = rooted ? 0 : strlen(c);
+    for (;;) {
+        char *cand = cl ? kg_arena_sprintf(R->a, "%.*s.%s", (int)cl, c, name) : (char *)name;
+        const cel_func *f = cel_env_func(R->env, cand);
+        if (f)
+            return f;
+        if (cl == 0)
+            return NULL;
+        while (cl > 0 && c[cl - 1] != '.')
+            cl--;
+        if (cl > 0)
+            cl--;
+    }
+}
+
+static void res(resolver *R, cel_node *n);
+
+/* Can a dotted name starting with identifier `root` name a variable or type? Only when some declared name (or
+ * the container) makes it possible; this keeps field selections like object.spec.x free of name building. */
+static bool root_may_qualify(const resolver *R, const char *root, size_t rl)
+{
+    if (R->env->container[0])
+        return true;
+    if (rl == 6 && !memcmp(root, "google", 6))
+        return true;
+    for (size_t i = 0; i < R->env->nvars; i++) {
+        const char *v = R->env->vars[i].name;
+        if (!strncmp(v, root, rl) && v[rl] == '.')
+            return true;
+    }
+    for (size_t i = 0; i < R->env->ntypes; i++) {
+        const char *v = R->env->types[i]->name;
+        if (!strncmp(v, root, rl) && v[rl] == '.')
+            return true;
+    }
+    for (size_t i = 0; i < R->env->ndyn_structs; i++) {
+        const char *v = R->env->dyn_structs[i];
+        if (!strncmp(v, root, rl) && (v[rl] == '.' || v[rl] == 0))
+            return true;
+    }
+    return false;
+}
+
+static bool resolve_qualified(resolver *R, cel_node *n)
+{
+    const cel_node *root = NULL;
+    if (n->kind == N_SELECT) {
+        const cel_node *r = n;
+        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+            r = r->target;
+        if (r->kind != N_IDENT || !root_may_qualify(R, r->name, r->name_len))
+            return false;
+    }
+    char *q = chain_name(R->a, n, &root);
+    if (!q || !root || (!(root->flags & NF_ROOT) && scope_find(R, root->name, root->name_len) >= 0))
+        return false;
+    const var_decl *v;
+    const cel_type *t;
+    const char *name = (root->flags & NF_ROOT) ? kg_arena_sprintf(R->a, ".%s", q) : q;
+    if (!lookup_name(R, name, &v, &t))
+        return false;
+    if (v) {
+        n->kind = N_IDENT;
+        n->name = v->name;
+        n->name_len = strlen(v->name);
+        n->slot = v->slot;
+        n->target = NULL;
+        n->type = v->type;
+        return true;
+    }
+    n->kind = N_CONST;
+    n->cval = cel_type_value(t);
+    n->target = NULL;
+    n->flags |= 0x8000; /* type literal: cost 0 but treated as ident for checker */
+    return true;
+}
+
+static void res(resolver *R, cel_node *n)
+{
+    if (R->failed)
+        return;
+    switch ((node_kind)n->kind) {
+    case N_CONST: return;
+    case N_IDENT: {
+        if (!(n->flags & NF_ROOT)) {
+            int k = scope_find(R, n->name, n->name_len);
+            if (k >= 0) {
+                n->slot = -2 - k;
+                return;
+            }
+        }
+        if (!resolve_qualified(R, n))
+            n->slot = -1;
+        return;
+    }
+    case N_SELECT:
+        if (!(n->flags & NF_TEST_ONLY) && resolve_qualified(R, n))
+            return;
+        res(R, n->target);
+        return;
+    case N_CALL: {
+        if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT)) {
+            const cel_node *root = NULL;
+            char *q = chain_name(R->a, n->target, &root);
+            if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0)) {
+                const char *qn = kg_arena_sprintf(R->a, "%s.%s", q, n->name);
+                const cel_func *f = lookup_func(R, qn);
+                const var_decl *v = NULL;
+                const cel_type *t = NULL;
+                /* a declared variable prefix wins over a namespaced function */
+                bool isvar = lookup_name(R, q, &v, &t) && v;
+                if (f && !isvar) {
+                    n->flags &= (uint16_t)~NF_MEMBER;
+                    n->target = NULL;
+                    n->args++;
+                    n->nargs--;
+                    n->name = f->name;
+                    n->name_len = strlen(f->name);
+                    n->fn = f;
+                    n->op = (uint8_t)(f->op ? f->op : OP_FUNC);
+                    for (size_t i = 0; i < n->nargs; i++)
+                        res(R, n->args[i]);
+                    return;
+                }
+            }
+        }
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->args[i]);
+        if (n->flags & NF_MEMBER)
+            n->target = n->args[0];
+        const cel_func *f = (n->flags & NF_MEMBER) ? cel_env_func(R->env, n->name) : lookup_func(R, n->name);
+        n->fn = f;
+        n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
+        return;
+    }
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->args[i]);
+        return;
+    case N_MAP:
+        for (size_t i = 0; i < n->nargs; i++) {
+            res(R, n->args[i]);
+            res(R, n->vals[i]);
+        }
+        return;
+    case N_STRUCT: {
+        const var_decl *v;
+        const cel_type *t;
+        if (!lookup_name(R, n->name, &v, &t) || !t || t->kind != CEL_T_OBJECT) {
+            const char *nm = n->name[0] == '.' ? n->name + 1 : n->name;
+            for (size_t i = 0; i < R->env->ndyn_structs; i++) {
+                const char *pre = R->env->dyn_structs[i];
+                size_t pl = strlen(pre);
+                if (!strncmp(nm, pre, pl) && (nm[pl] == 0 || nm[pl] == '.')) {
+                    cel_type *dt = kg_arena_calloc(R->a, sizeof *dt);
+                    dt->kind = CEL_T_OBJECT;
+                    dt->name = nm;
+                    t = dt;
+                    break;
+                }
+            }
+        }
+        if (!t || t->kind != CEL_T_OBJECT) {
+            cel_error_at(R->err, R->src, n->pos, "undeclared reference to '%s' (in container '%s')", n->name,
+                         R->env->container);
+            R->failed = true;
+            return;
+        }
+        n->struct_type = t;
+        for (size_t i = 0; i < n->nargs; i++)
+            res(R, n->vals[i]);
+        return;
+    }
+    case N_COMPR: {
+        res(R, n->range);
+        res(R, n->accu_init);
+        if (R->depth >= 63) {
+            cel_error_at(R->err, R->src, n->pos, "comprehension nesting exceeds limit");
+            R->failed = true;
+            return;
+        }
+        int b = R->depth * 3;
+        R->scope[b] = n->iter_var;
+        R->scope[b + 1] = n->iter_var2;
+        R->scope[b + 2] = n->accu_var;
+        R->depth++;
+        res(R, n->cond);
+        res(R, n->step);
+        res(R, n->result);
+        R->depth--;
+        return;
+    }
+    }
+}
+
+bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err)
+{
+    resolver R;
+    memset(&R, 0, sizeof R);
+    R.env = env;
+    R.a = a;
+    R.src = src;
+    R.err = err;
+    res(&R, root);
+    return !R.failed;
+}
+
+/* ================================================================ prepare */
+
+bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth)
+{
+    if (!n)
+        return true;
+    if (depth > *max_depth)
+        *max_depth = depth;
+    switch ((node_kind)n->kind) {
+    case N_CALL: {
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth))
+                return false;
+        const cel_func *f = n->fn;
+        if (!f)
+            return true;
+        for (size_t k = 0; k < f->novl; k++) {
+            const cel_overload *o = &f->ovls[k];
+            if (!o->prepare || o->nargs != n->nargs)
+                continue;
+            cel_value consts[8];
+            bool isc[8];
+            bool anyc = false;
+            for (size_t i = 0; i < n->nargs && i < 8; i++) {
+                isc[i] = n->args[i]->kind == N_CONST;
+                consts[i] = isc[i] ? n->args[i]->cval : cel_null();
+                anyc |= isc[i];
+            }
+            if (!anyc)
+                continue;
+            bool match = true;
+            for (size_t i = 0; i < n->nargs && i < 8; i++)
+                if (isc[i] && !cel_value_matches_type(&consts[i], o->args[i]))
+                    match = false;
+            if (!match)
+                continue;
+            const char *e = NULL;
+            void *st = o->prepare(pc, consts, isc, n->nargs, &e);
+            if (e) {
+                cel_error_at(err, src, n->pos, "%s", e);
+                return false;
+            }
+            if (st) {
+                if (!n->states)
+                    n->states = kg_arena_calloc(pc->arena, f->novl * sizeof(void *));
+                n->states[k] = st;
+            }
+        }
+        return true;
+    }
+    case N_SELECT: return cel_prepare_calls(pc, src, n->target, err, max_depth, depth);
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth))
+                return false;
+        return true;
+    case N_MAP:
+    case N_STRUCT:
+        for (size_t i = 0; i < n->nargs; i++)
+            if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth) ||
+                !cel_prepare_calls(pc, src, n->vals[i], err, max_depth, depth))
+                return false;
+        return true;
+    case N_COMPR:
+        return cel_prepare_calls(pc, src, n->range, err, max_depth, depth) &&
+               cel_prepare_calls(pc, src, n->accu_init, err, max_depth, depth) &&
+               cel_prepare_calls(pc, src, n->cond, err, max_depth, depth + 1) &&
+               cel_prepare_calls(pc, src, n->step, err, max_depth, depth + 1) &&
+               cel_prepare_calls(pc, src, n->result, err, max_depth, depth + 1);
+    default: return true;
+    }
+}
