@@ -384,7 +384,7 @@ cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
         cel_func *f = env->ftab[h];
         if (!f)
             return NULL;
-        if (strlen(f->name) == n && !memcmp(f->name, name, n))
+        if (f->name[0] == name[0] && !strncmp(f->name, name, n) && f->name[n] == 0)
             return f;
     }
 }
@@ -543,7 +543,7 @@ void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix)
 const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n)
 {
     for (size_t i = 0; i < env->nvars; i++)
-        if (strlen(env->vars[i].name) == n && !memcmp(env->vars[i].name, name, n))
+        if (env->vars[i].name[0] == name[0] && !strncmp(env->vars[i].name, name, n) && env->vars[i].name[n] == 0)
             return &env->vars[i];
     return NULL;
 }

@@ -72,13 +72,24 @@ typedef struct parser {
     jmp_buf jb;
 } parser;
 
-static const char *reserved[] = {"as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
-                                 "let", "loop",  "package", "namespace", "return", "var", "void",     "while", NULL};
-
+/* reserved words, bucketed by length so an identifier costs at most a few memcmp of its own length */
 static bool is_reserved(const char *s, size_t n)
 {
-    for (int i = 0; reserved[i]; i++)
-        if (strlen(reserved[i]) == n && memcmp(reserved[i], s, n) == 0)
+    static const char *const by_len[9][5] = {
+        [2] = {"as", "if"},
+        [3] = {"for", "let", "var"},
+        [4] = {"else", "loop", "void"},
+        [5] = {"break", "const", "while"},
+        [6] = {"import", "return"},
+        [7] = {"package"},
+        [8] = {"continue", "function"},
+    };
+    if (n < 2 || n > 9)
+        return false;
+    if (n == 9)
+        return !memcmp(s, "namespace", 9);
+    for (const char *const *w = by_len[n]; *w; w++)
+        if ((*w)[0] == s[0] && !memcmp(*w, s, n))
             return true;
     return false;
 }
@@ -810,6 +821,17 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         }
         return NULL;
     }
+    /* every member macro name starts with one of these letters: reject the rest without string compares */
+    switch (name[0]) {
+    case 'a':
+    case 'e':
+    case 'f':
+    case 'm':
+    case 'o':
+    case 's':
+    case 't': break;
+    default: return NULL;
+    }
     bool two = (libs & CEL_LIB_TWOVAR) != 0;
     int pos2 = pos;
     if (!strcmp(name, "all") || !strcmp(name, "exists") || !strcmp(name, "exists_one") || !strcmp(name, "existsOne")) {
@@ -1449,7 +1471,8 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
         char b[64];
         perr(P, cur(P)->pos, "Syntax error: extraneous input '%s' expecting <EOF>", tok_text(P, cur(P), b, sizeof b));
     }
-    if (!depth_ok(root, 0))
+    /* a path of more than CEL_MAX_AST_DEPTH edges needs more distinct nodes than that: small trees skip the walk */
+    if (P->next_id > CEL_MAX_AST_DEPTH && !depth_ok(root, 0))
         perr(P, 0, "expression recursion limit exceeded: %d", CEL_MAX_AST_DEPTH);
     out->root = root;
     out->next_id = P->next_id;

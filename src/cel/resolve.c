@@ -21,7 +21,7 @@ typedef struct resolver {
 static int scope_find(resolver *R, const char *name, size_t n)
 {
     for (int i = R->depth * 3 - 1; i >= 0; i--)
-        if (R->scope[i] && strlen(R->scope[i]) == n && !memcmp(R->scope[i], name, n))
+        if (R->scope[i] && R->scope[i][0] == name[0] && !strncmp(R->scope[i], name, n) && R->scope[i][n] == 0)
             return i;
     return -1;
 }
@@ -110,6 +110,62 @@ static bool lookup_name(resolver *R, const char *name, const var_decl **var, con
     return false;
 }
 
+/* lookup_func for a name of known length, building container candidates on the stack */
+static const cel_func *lookup_func_n(resolver *R, const char *name, size_t n)
+{
+    if (name[0] == '.')
+        return cel_env_func_n(R->env, name + 1, n - 1);
+    const char *c = R->env->container;
+    if (!c[0])
+        return cel_env_func_n(R->env, name, n);
+    size_t cl = strlen(c);
+    char buf[512];
+    for (;;) {
+        const cel_func *f;
+        if (cl == 0)
+            return cel_env_func_n(R->env, name, n);
+        if (cl + 1 + n <= sizeof buf) {
+            memcpy(buf, c, cl);
+            buf[cl] = '.';
+            memcpy(buf + cl + 1, name, n);
+            f = cel_env_func_n(R->env, buf, cl + 1 + n);
+        } else {
+            char *cand = kg_arena_sprintf(R->a, "%.*s.%.*s", (int)cl, c, (int)n, name);
+            f = cel_env_func(R->env, cand);
+        }
+        if (f)
+            return f;
+        while (cl > 0 && c[cl - 1] != '.')
+            cl--;
+        if (cl > 0)
+            cl--;
+    }
+}
+
+/* dotted name of a plain ident/select chain written into buf (not NUL-terminated): its length, -1 when n is not
+ * such a chain, -2 when it does not fit */
+static long chain_name_buf(const cel_node *n, char *buf, size_t cap, const cel_node **root)
+{
+    if (n->kind == N_IDENT) {
+        if (n->name_len > cap)
+            return -2;
+        memcpy(buf, n->name, n->name_len);
+        *root = n;
+        return (long)n->name_len;
+    }
+    if (n->kind == N_SELECT && !(n->flags & (NF_TEST_ONLY | NF_OPTIONAL))) {
+        long t = chain_name_buf(n->target, buf, cap, root);
+        if (t < 0)
+            return t;
+        if ((size_t)t + 1 + n->name_len > cap)
+            return -2;
+        buf[t] = '.';
+        memcpy(buf + t + 1, n->name, n->name_len);
+        return t + 1 + (long)n->name_len;
+    }
+    return -1;
+}
+
 static const cel_func *lookup_func(resolver *R, const char *name)
 {
     bool rooted = name[0] == '.';
@@ -143,12 +199,12 @@ static bool root_may_qualify(const resolver *R, const char *root, size_t rl)
         return true;
     for (size_t i = 0; i < R->env->nvars; i++) {
         const char *v = R->env->vars[i].name;
-        if (!strncmp(v, root, rl) && v[rl] == '.')
+        if (v[0] == root[0] && !strncmp(v, root, rl) && v[rl] == '.')
             return true;
     }
     for (size_t i = 0; i < R->env->ntypes; i++) {
         const char *v = R->env->types[i]->name;
-        if (!strncmp(v, root, rl) && v[rl] == '.')
+        if (v[0] == root[0] && !strncmp(v, root, rl) && v[rl] == '.')
             return true;
     }
     for (size_t i = 0; i < R->env->ndyn_structs; i++) {
@@ -211,23 +267,52 @@ static void res(resolver *R, cel_node *n)
             n->slot = -1;
         return;
     }
-    case N_SELECT:
-        if (!(n->flags & NF_TEST_ONLY) && resolve_qualified(R, n))
+    case N_SELECT: {
+        if (n->flags & NF_TEST_ONLY) {
+            res(R, n->target);
+            return;
+        }
+        /* every plain select of a chain a.b.c has the same root: when it cannot start a qualified name, no
+         * suffix of the chain can either, so go straight to the root instead of retrying at each level */
+        cel_node *r = n;
+        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+            r = r->target;
+        if (r->kind != N_IDENT || !root_may_qualify(R, r->name, r->name_len)) {
+            res(R, r);
+            return;
+        }
+        if (resolve_qualified(R, n))
             return;
         res(R, n->target);
         return;
+    }
     case N_CALL: {
         if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT)) {
             const cel_node *root = NULL;
-            char *q = chain_name(R->a, n->target, &root);
-            if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0)) {
-                const char *qn = kg_arena_sprintf(R->a, "%s.%s", q, n->name);
-                const cel_func *f = lookup_func(R, qn);
+            char qb[256];
+            long ql = chain_name_buf(n->target, qb, sizeof qb, &root);
+            const cel_func *f = NULL;
+            const char *q = NULL;
+            if (ql >= 0 && (size_t)ql + 1 + n->name_len <= sizeof qb) {
+                /* the qualified function name is built on the stack; names only when a function matches */
+                if ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0) {
+                    qb[ql] = '.';
+                    memcpy(qb + ql + 1, n->name, n->name_len);
+                    f = lookup_func_n(R, qb, (size_t)ql + 1 + n->name_len);
+                    if (f)
+                        q = kg_arena_strndup(R->a, qb, (size_t)ql);
+                }
+            } else if (ql != -1) {
+                q = chain_name(R->a, n->target, &root);
+                if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0))
+                    f = lookup_func(R, kg_arena_sprintf(R->a, "%s.%s", q, n->name));
+            }
+            if (f) {
                 const var_decl *v = NULL;
                 const cel_type *t = NULL;
                 /* a declared variable prefix wins over a namespaced function */
                 bool isvar = lookup_name(R, q, &v, &t) && v;
-                if (f && !isvar) {
+                if (!isvar) {
                     n->flags &= (uint16_t)~NF_MEMBER;
                     n->target = NULL;
                     n->args++;
@@ -246,7 +331,8 @@ static void res(resolver *R, cel_node *n)
             res(R, n->args[i]);
         if (n->flags & NF_MEMBER)
             n->target = n->args[0];
-        const cel_func *f = (n->flags & NF_MEMBER) ? cel_env_func(R->env, n->name) : lookup_func(R, n->name);
+        const cel_func *f = (n->flags & NF_MEMBER) ? cel_env_func_n(R->env, n->name, n->name_len)
+                                                   : lookup_func_n(R, n->name, n->name_len);
         n->fn = f;
         n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
         return;
