@@ -8,24 +8,33 @@
 
 cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
 {
-    cel_activation *a = kg_arena_calloc(arena, sizeof *a);
+    /* one zeroed block: the activation, its slots, then the slot states */
+    size_t ns = env->nvars;
+    size_t sz = sizeof(cel_activation) + ns * (sizeof(cel_value) + 1);
+    cel_activation *a = kg_arena_calloc(arena, sz);
     a->env = env;
     a->arena = arena;
-    a->nslots = env->nvars;
-    if (a->nslots) {
-        a->slots = kg_arena_calloc(arena, a->nslots * sizeof(cel_value));
-        a->slot_state = kg_arena_calloc(arena, a->nslots);
+    a->nslots = ns;
+    if (ns) {
+        a->slots = (cel_value *)(a + 1);
+        a->slot_state = (uint8_t *)(a->slots + ns);
     }
     return a;
 }
 
 void cel_activation_set(cel_activation *act, const char *name, cel_value v)
 {
-    const var_decl *d = cel_env_var(act->env, name, strlen(name));
-    if (d && (size_t)d->slot < act->nslots) {
-        act->slots[d->slot] = v;
-        act->slot_state[d->slot] = 1;
-        return;
+    const cel_env *env = act->env;
+    for (size_t i = 0; i < env->nvars; i++) {
+        const var_decl *d = &env->vars[i];
+        if (d->name[0] == name[0] && !strcmp(d->name, name)) {
+            if ((size_t)d->slot < act->nslots) {
+                act->slots[d->slot] = v;
+                act->slot_state[d->slot] = 1;
+                return;
+            }
+            break;
+        }
     }
     for (bound_var *b = act->extra; b; b = b->next)
         if (!strcmp(b->name, name)) {
@@ -81,17 +90,17 @@ void *cel_call_host(cel_call_ctx *ctx)
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost)
 {
-    cel_call_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.arena = act->arena;
-    ctx.act = act;
-    ctx.prog = p;
-    ctx.limit = cost_limit;
-    ctx.presence_cost = p->has_presence_cost;
     size_t nv = (size_t)(p->max_depth + 1) * 3;
     compr_frame stackv[24];
-    ctx.vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame));
-    ctx.capvars = nv;
+    cel_call_ctx ctx = {
+        .arena = act->arena,
+        .act = act,
+        .prog = p,
+        .limit = cost_limit,
+        .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
+        .capvars = nv,
+        .presence_cost = p->has_presence_cost,
+    };
     if (act->env != p->env) {
         /* slots are per environment: an activation of another env would bind the wrong variables */
         *result = cel_err(&ctx, "activation belongs to a different environment than the program");

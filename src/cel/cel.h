@@ -202,104 +202,67 @@ struct cel_opaque_vt {
     bool (*select)(cel_call_ctx *ctx, const cel_value *v, const char *field, size_t flen, cel_value *out);
 };
 
-/* Constructors. String/bytes constructors do not copy; *_copy variants copy into the arena. */
+/* Constructors. String/bytes constructors do not copy; *_copy variants copy into the arena. (Written as designated
+ * compound literals: the value is built in place in the destination, not assembled on the stack and copied.) */
 static inline cel_value cel_null(void)
 {
-    cel_value v = {0};
-    v.kind = CEL_NULL;
-    return v;
+    return (cel_value){.kind = CEL_NULL};
 }
 static inline cel_value cel_bool(bool b)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the whole payload word is set: u.b reads b and the other bytes are 0, as in a zero-initialised value */
+    return (cel_value){.kind = CEL_BOOL, .u.u = (uint64_t)(b != 0)};
+#else
     cel_value v = {0};
     v.kind = CEL_BOOL;
     v.u.b = b;
     return v;
+#endif
 }
 static inline cel_value cel_int(int64_t i)
 {
-    cel_value v = {0};
-    v.kind = CEL_INT;
-    v.u.i = i;
-    return v;
+    return (cel_value){.kind = CEL_INT, .u.i = i};
 }
 static inline cel_value cel_uint(uint64_t u)
 {
-    cel_value v = {0};
-    v.kind = CEL_UINT;
-    v.u.u = u;
-    return v;
+    return (cel_value){.kind = CEL_UINT, .u.u = u};
 }
 static inline cel_value cel_double(double d)
 {
-    cel_value v = {0};
-    v.kind = CEL_DOUBLE;
-    v.u.d = d;
-    return v;
+    return (cel_value){.kind = CEL_DOUBLE, .u.d = d};
 }
 static inline cel_value cel_string(const char *s, size_t n)
 {
-    cel_value v = {0};
-    v.kind = CEL_STRING;
-    v.u.s = s;
-    v.n = (uint32_t)n;
-    return v;
+    return (cel_value){.kind = CEL_STRING, .n = (uint32_t)n, .u.s = s};
 }
 static inline cel_value cel_bytes(const char *s, size_t n)
 {
-    cel_value v = {0};
-    v.kind = CEL_BYTES;
-    v.u.s = s;
-    v.n = (uint32_t)n;
-    return v;
+    return (cel_value){.kind = CEL_BYTES, .n = (uint32_t)n, .u.s = s};
 }
 static inline cel_value cel_duration(int64_t nanos)
 {
-    cel_value v = {0};
-    v.kind = CEL_DURATION;
-    v.u.i = nanos;
-    return v;
+    return (cel_value){.kind = CEL_DURATION, .u.i = nanos};
 }
 static inline cel_value cel_timestamp(int64_t secs, int32_t nanos)
 {
-    cel_value v = {0};
-    v.kind = CEL_TIMESTAMP;
-    v.u.i = secs;
-    v.n = (uint32_t)nanos;
-    return v;
+    return (cel_value){.kind = CEL_TIMESTAMP, .n = (uint32_t)nanos, .u.i = secs};
 }
 static inline cel_value cel_type_value(const cel_type *t)
 {
-    cel_value v = {0};
-    v.kind = CEL_TYPE;
-    v.u.type = t;
-    return v;
+    return (cel_value){.kind = CEL_TYPE, .u.type = t};
 }
 static inline cel_value cel_opaque(const cel_opaque_vt *vt, const void *data)
 {
-    cel_value v = {0};
-    v.kind = CEL_OPAQUE;
-    v.u.ptr = data;
-    v.aux = vt;
-    return v;
+    return (cel_value){.kind = CEL_OPAQUE, .u.ptr = data, .aux = vt};
 }
 static inline cel_value cel_list_custom(const cel_list_vt *vt, const void *data, uint32_t n_hint)
 {
-    cel_value v = {0};
-    v.kind = CEL_LIST;
-    v.u.ptr = data;
-    v.aux = vt;
-    v.n = n_hint;
-    return v;
+    return (cel_value){.kind = CEL_LIST, .n = n_hint, .u.ptr = data, .aux = vt};
 }
 static inline cel_value cel_map_custom(const cel_map_vt *vt, const void *data, uint32_t n_hint)
 {
-    cel_value v = {0};
-    v.kind = CEL_MAP;
-    v.u.ptr = data;
-    v.aux = vt;
-    v.n = n_hint;
-    return v;
+    return (cel_value){.kind = CEL_MAP, .n = n_hint, .u.ptr = data, .aux = vt};
 }
 
 cel_value cel_string_copy(kg_arena *a, const char *s, size_t n);

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "cel/cel.h"
+#include "json/json.h" /* layout of kg_json only: JSON values are wrapped lazily (eval_json.c), no link dependency */
 
 /* ---- AST / executable tree ---- */
 typedef enum node_kind {
@@ -203,6 +204,51 @@ typedef struct nopt {
 
 extern const cel_list_vt cel_nlist_vt;
 extern const cel_map_vt cel_nmap_vt;
+
+/* ---- lazily wrapped JSON (eval_json.c): the core knows these vtables so the evaluator can walk the DOM directly */
+extern const cel_list_vt cel_jarr_vt;
+extern const cel_map_vt cel_jobj_vt;
+
+static inline cel_value cel_json_wrap(const kg_json *j)
+{
+    if (!j)
+        return cel_null();
+    switch ((kg_json_type)j->type) {
+    case KG_JSON_NULL: return cel_null();
+    case KG_JSON_BOOL: return cel_bool(j->b);
+    case KG_JSON_INT: return cel_int(j->u.i);
+    case KG_JSON_NUMBER: return cel_double(j->u.num.d); /* integral values beyond int64 stay double (Kubernetes) */
+    case KG_JSON_STRING: return cel_string(j->u.s, j->len);
+    case KG_JSON_ARRAY: return cel_list_custom(&cel_jarr_vt, j, j->len);
+    case KG_JSON_OBJECT: return cel_map_custom(&cel_jobj_vt, j, j->len);
+    }
+    return cel_null();
+}
+
+/* Member lookup in a JSON object: key length first, then the bytes. Objects have unique keys (the parser and
+ * kg_json_setn keep the last of duplicates in place), so the member found is the only one with that key. */
+static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *k, uint32_t kl)
+{
+    const kg_json_member *m = o->u.members;
+    for (uint32_t i = 0, n = o->len; i < n; i++)
+        if (m[i].key_len == kl && (kl == 0 || (m[i].key[0] == k[0] && memcmp(m[i].key, k, kl) == 0)))
+            return &m[i];
+    return NULL;
+}
+
+/* The same with a hint: the index where the key was found last time (objects of the same shape hit at once). The
+ * hint is only a guess that is verified, shared by threads through relaxed atomics; results never depend on it. */
+static inline const kg_json_member *cel_jobj_find_hint(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint)
+{
+    uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
+    const kg_json_member *m = o->u.members;
+    if (h < o->len && m[h].key_len == kl && memcmp(m[h].key, k, kl) == 0)
+        return &m[h];
+    const kg_json_member *f = cel_jobj_find(o, k, kl);
+    if (f)
+        __atomic_store_n(hint, (uint32_t)(f - m), __ATOMIC_RELAXED);
+    return f;
+}
 
 /* value helpers */
 cel_value cel_err(cel_call_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

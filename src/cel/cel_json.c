@@ -5,73 +5,9 @@
 #include "cel/cel_internal.h"
 #include "cel/cel_json.h"
 
-static size_t jarr_size(const cel_value *l)
-{
-    return ((const kg_json *)l->u.ptr)->len;
-}
-static cel_value jarr_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
-{
-    (void)ctx;
-    return cel_json_to_value(((const kg_json *)l->u.ptr)->u.items[i]);
-}
-static const cel_list_vt jarr_vt = {jarr_size, jarr_get};
-
-static size_t jobj_size(const cel_value *m)
-{
-    return ((const kg_json *)m->u.ptr)->len;
-}
-
-static bool jobj_get_str(cel_call_ctx *ctx, const cel_value *m, const char *k, size_t kl, cel_value *out)
-{
-    (void)ctx;
-    const kg_json *o = m->u.ptr;
-    for (uint32_t i = 0; i < o->len; i++) {
-        const kg_json_member *mb = &o->u.members[i];
-        if (mb->key_len == kl && (kl == 0 || (mb->key[0] == k[0] && memcmp(mb->key, k, kl) == 0))) {
-            *out = cel_json_to_value(mb->val);
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool jobj_get(cel_call_ctx *ctx, const cel_value *m, const cel_value *k, cel_value *out)
-{
-    if (k->kind != CEL_STRING)
-        return false;
-    return jobj_get_str(ctx, m, k->u.s, k->n, out);
-}
-
-static void jobj_entry(cel_call_ctx *ctx, const cel_value *m, size_t i, cel_value *k, cel_value *v)
-{
-    (void)ctx;
-    const kg_json_member *mb = &((const kg_json *)m->u.ptr)->u.members[i];
-    if (k)
-        *k = cel_string(mb->key, mb->key_len);
-    if (v)
-        *v = cel_json_to_value(mb->val);
-}
-
-static const cel_map_vt jobj_vt = {jobj_size, jobj_get, jobj_entry, jobj_get_str, NULL};
-
 cel_value cel_json_to_value(const kg_json *j)
 {
-    if (!j)
-        return cel_null();
-    switch ((kg_json_type)j->type) {
-    case KG_JSON_NULL: return cel_null();
-    case KG_JSON_BOOL: return cel_bool(j->b);
-    case KG_JSON_INT: return cel_int(j->u.i);
-    case KG_JSON_NUMBER: {
-        double d = j->u.num.d;
-        /* integral values beyond int64 stay double, as Kubernetes' decoder does */
-        return cel_double(d);
-    }
-    case KG_JSON_STRING: return cel_string(j->u.s, j->len);
-    case KG_JSON_ARRAY: return cel_list_custom(&jarr_vt, j, j->len);
-    case KG_JSON_OBJECT: return cel_map_custom(&jobj_vt, j, j->len);
-    }
-    return cel_null();
+    return cel_json_wrap(j);
 }
 
 static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errcap, int depth)
