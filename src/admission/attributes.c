@@ -192,3 +192,57 @@ bool kg_admission_wait_ready(const kg_admission_services *s, const char *resourc
     }
     return kg_admission_ready(s, resource);
 }
+
+/* Fallback for services without views: the copy becomes a private document pinned to the arena (its memo slots
+ * then live as long as the request; correct, just not shared). */
+static kg_json_shared *wrap_copy(kg_arena *a, const kg_json *copy)
+{
+    kg_json_shared *s = kg_json_shared_new(copy);
+    kg_json_shared_pin(s, a);
+    kg_json_shared_unref(s);
+    return s;
+}
+
+kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                                  const char *name, kg_error *err)
+{
+    if (s && s->view)
+        return s->view(s->ctx, a, resource, ns ? ns : "", name, err);
+    kg_json *o = kg_admission_get(s, a, resource, ns, name, 0, err);
+    return o ? wrap_copy(a, o) : NULL;
+}
+
+size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                              kg_json_shared ***out, kg_error *err)
+{
+    if (s && s->view_list)
+        return s->view_list(s->ctx, a, resource, ns ? ns : "", out, err);
+    kg_json *arr = kg_admission_list(s, a, resource, ns, 0, err);
+    if (!arr)
+        return (size_t)-1;
+    kg_json_shared **v = kg_arena_alloc(a, (arr->len + 1) * sizeof *v);
+    for (uint32_t i = 0; i < arr->len; i++)
+        v[i] = wrap_copy(a, kg_json_at(arr, i));
+    *out = v;
+    return arr->len;
+}
+
+const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                     const char *ns, const char *name, kg_error *err)
+{
+    kg_json_shared *v = kg_admission_view(s, a, resource, ns, name, err);
+    return v ? kg_json_shared_root(v) : NULL;
+}
+
+const kg_json *kg_admission_view_array(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                       const char *ns, kg_error *err)
+{
+    kg_json_shared **v;
+    size_t n = kg_admission_view_list(s, a, resource, ns, &v, err);
+    if (n == (size_t)-1)
+        return NULL;
+    kg_json *arr = kg_json_new_array(a);
+    for (size_t i = 0; i < n; i++) /* the array is read-only to its users: the items stay shared */
+        kg_json_array_append(a, arr, (kg_json *)kg_json_shared_root(v[i]));
+    return arr;
+}

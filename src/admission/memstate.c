@@ -14,8 +14,8 @@ typedef struct entry {
     struct entry *next;
     uint64_t hash;
     char *resource, *ns, *name;
-    kg_arena arena; /* holds obj */
-    kg_json *obj;
+    kg_json_shared *doc; /* the object, shared with the readers of views */
+    const kg_json *obj;  /* its root */
     bool store_only;
 } entry;
 
@@ -137,7 +137,7 @@ static void entry_free(entry *e)
     free(e->resource);
     free(e->ns);
     free(e->name);
-    kg_arena_free(&e->arena);
+    kg_json_shared_unref(e->doc);
     free(e);
 }
 
@@ -192,7 +192,7 @@ static void store_locked(kg_admission_memstate *m, const char *resource, const c
     uint64_t h = hash3(resource, ns, name);
     entry *e = find(m, resource, ns, name, h);
     if (e) {
-        kg_arena_free(&e->arena);
+        kg_json_shared_unref(e->doc); /* readers that pinned it keep it alive */
     } else {
         e = calloc(1, sizeof *e);
         if (!e)
@@ -207,8 +207,8 @@ static void store_locked(kg_admission_memstate *m, const char *resource, const c
         group_add(group_find(m, resource, ns, true), e);
         group_add(group_find(m, resource, ALL_NS, true), e);
     }
-    kg_arena_init(&e->arena, 1024);
-    e->obj = kg_json_clone(&e->arena, obj);
+    e->doc = kg_json_shared_new(obj);
+    e->obj = kg_json_shared_root(e->doc);
     e->store_only = store_only;
 }
 
@@ -384,6 +384,69 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
     return arr;
 }
 
+static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                                kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    atomic_fetch_add(&m->gets, 1);
+    kg_json_shared *out = NULL;
+    pthread_rwlock_rdlock(&m->lock);
+    kg_errcode fc = read_failure(m, resource, false);
+    if (fc) {
+        kg_err_set(err, fc, "injected read failure for %s \"%s\"", resource, name);
+    } else {
+        entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
+        if (e && !e->store_only)
+            out = kg_json_shared_pin(e->doc, a);
+        else
+            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return out;
+}
+
+typedef struct view_item {
+    const char *ns, *name;
+    kg_json_shared *doc;
+} view_item;
+
+static int cmp_view_item(const void *x, const void *y)
+{
+    const view_item *a = x, *b = y;
+    int c = strcmp(a->ns, b->ns);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
+                            kg_error *err)
+{
+    kg_admission_memstate *m = ctx;
+    atomic_fetch_add(&m->lists, 1);
+    pthread_rwlock_rdlock(&m->lock);
+    kg_errcode fc = read_failure(m, resource, false);
+    if (fc) {
+        kg_err_set(err, fc, "injected read failure for %s", resource);
+        pthread_rwlock_unlock(&m->lock);
+        return (size_t)-1;
+    }
+    const group *g = group_find(m, resource, ns[0] ? ns : ALL_NS, false);
+    size_t n = 0;
+    view_item *items = g && g->n ? kg_arena_alloc(a, g->n * sizeof *items) : NULL;
+    for (size_t i = 0; g && i < g->n; i++) {
+        entry *e = g->items[i];
+        if (!e->store_only)
+            items[n++] = (view_item){e->ns, e->name, kg_json_shared_pin(e->doc, a)};
+    }
+    if (n > 1) /* under the lock: the names belong to the entries */
+        qsort(items, n, sizeof *items, cmp_view_item);
+    pthread_rwlock_unlock(&m->lock);
+    kg_json_shared **v = kg_arena_alloc(a, (n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = items[i].doc;
+    *out = v;
+    return n;
+}
+
 static bool take_write_failure(kg_admission_memstate *m, kg_error *err)
 {
     if (m->fail_writes > 0) {
@@ -503,6 +566,8 @@ kg_admission_services kg_admission_memstate_services(kg_admission_memstate *m, c
         .ctx = m,
         .get = svc_get,
         .list = svc_list,
+        .view = svc_view,
+        .view_list = svc_view_list,
         .ready = svc_ready,
         .create = svc_create,
         .update = svc_update,

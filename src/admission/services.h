@@ -16,6 +16,7 @@
 #include "base/error.h"
 #include "base/metrics.h"
 #include "json/json.h"
+#include "json/shared.h"
 
 /* kg_admission_services.get flags */
 enum {
@@ -47,6 +48,15 @@ typedef struct kg_admission_services {
     /* All objects of a resource in namespace ns ("" = all namespaces, or the cluster-scoped ones), as a JSON array
      * copied into a, ordered by namespace then name. NULL only on failure. */
     kg_json *(*list)(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err);
+    /* Read-only views of the cached objects, without copying (optional: NULL falls back to get/list copies).
+     * view: the object, pinned to arena a (valid until a is reset or freed); absent → NULL with KG_ENOTFOUND.
+     * view_list: *out = an array in a of the objects of namespace ns ("" = all), each pinned to a, ordered by
+     * namespace then name; returns the count, or (size_t)-1 on failure. The objects are shared with other
+     * requests: never modify them (kg_json_clone to edit). Never live: plugins that need a live read use get. */
+    kg_json_shared *(*view)(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                            kg_error *err);
+    size_t (*view_list)(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
+                        kg_error *err);
     /* Whether the cache for resource has synced (WaitForReady). NULL callback = always ready. */
     bool (*ready)(void *ctx, const char *resource);
 
@@ -95,6 +105,23 @@ static inline bool kg_admission_feature(const kg_admission_services *s, const ch
 {
     return s && s->feature_enabled && s->feature_enabled(s->ctx, gate);
 }
+/* Read-only views (see view/view_list above); with services that have no views, copies wrapped as documents. */
+kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                                  const char *name, kg_error *err);
+size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                              kg_json_shared ***out, kg_error *err);
+/* The same as plain JSON: the object (NULL when absent or on failure), or an array of the objects (NULL on failure)
+ * allocated in a whose items are the shared objects themselves. Read-only. */
+const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                     const char *ns, const char *name, kg_error *err);
+const kg_json *kg_admission_view_array(const kg_admission_services *s, kg_arena *a, const char *resource,
+                                       const char *ns, kg_error *err);
+/* Memo slots of shared objects (kg_json_shared_memo), per resource. */
+enum {
+    KG_ADMISSION_MEMO_LIMITRANGE = 0, /* limitranges: LimitRanger's parsed limits */
+    KG_ADMISSION_MEMO_QUOTA = 0,      /* resourcequotas: ResourceQuota's parsed hard/used/scopes */
+};
+
 int64_t kg_admission_now_ns(const kg_admission_services *s);
 void kg_admission_sleep_ns(const kg_admission_services *s, int64_t ns);
 /* upstream WaitForReady: poll ready() every 100 ms for up to 10 s (using the services' clock). */

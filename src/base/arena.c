@@ -12,6 +12,12 @@ struct kg_arena_chunk {
     _Alignas(16) char data[];
 };
 
+struct kg_arena_cleanup {
+    kg_arena_cleanup *next;
+    void (*fn)(void *);
+    void *p;
+};
+
 #define KG_ALIGN 16u
 #define KG_DEFAULT_CHUNK 8192u
 
@@ -23,8 +29,30 @@ void kg_arena_init(kg_arena *a, size_t chunk_size)
     a->chunk_size = chunk_size ? chunk_size : KG_DEFAULT_CHUNK;
 }
 
+static void run_cleanups(kg_arena *a)
+{
+    /* a cleanup may register another one (it then lives in memory that is still allocated): loop until none */
+    while (a->cleanups) {
+        kg_arena_cleanup *c = a->cleanups;
+        a->cleanups = NULL;
+        for (; c; c = c->next)
+            c->fn(c->p);
+    }
+}
+
+void kg_arena_on_reset(kg_arena *a, void (*fn)(void *), void *p)
+{
+    kg_arena_cleanup *c = kg_arena_alloc(a, sizeof *c);
+    c->fn = fn;
+    c->p = p;
+    c->next = a->cleanups;
+    a->cleanups = c;
+}
+
 void kg_arena_free(kg_arena *a)
 {
+    if (a->cleanups)
+        run_cleanups(a);
     kg_arena_chunk *c = a->head;
     while (c) {
         kg_arena_chunk *n = c->next;
@@ -38,6 +66,8 @@ void kg_arena_free(kg_arena *a)
 
 void kg_arena_reset(kg_arena *a)
 {
+    if (a->cleanups)
+        run_cleanups(a);
     if (!a->head)
         return;
     /* keep the oldest chunk (the last in the list), free the rest */

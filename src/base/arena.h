@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 typedef struct kg_arena_chunk kg_arena_chunk;
+typedef struct kg_arena_cleanup kg_arena_cleanup;
 
 typedef struct kg_arena {
     kg_arena_chunk *head;   /* current chunk (newest) */
@@ -14,6 +15,7 @@ typedef struct kg_arena {
     char *end;              /* end of head */
     size_t chunk_size;      /* default size of new chunks */
     size_t total;           /* bytes obtained from malloc, for accounting */
+    kg_arena_cleanup *cleanups; /* run (newest first) by reset and free */
 } kg_arena;
 
 /* Initialise an arena; chunk_size 0 selects the default (8 KiB). No memory is taken until the first allocation. */
@@ -22,6 +24,10 @@ void kg_arena_init(kg_arena *a, size_t chunk_size);
 void kg_arena_free(kg_arena *a);
 /* Drop every allocation but keep the first chunk for reuse. */
 void kg_arena_reset(kg_arena *a);
+
+/* Run fn(p) when the arena is next reset or freed (newest registration first), before its memory goes: how a
+ * request arena releases what it borrowed, e.g. references to shared immutable objects (json/shared.h). */
+void kg_arena_on_reset(kg_arena *a, void (*fn)(void *), void *p);
 
 /* Allocate n bytes aligned to 16. Aborts on out-of-memory (like xmalloc). */
 void *kg_arena_alloc(kg_arena *a, size_t n);

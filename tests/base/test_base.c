@@ -98,11 +98,47 @@ static void str_cut_trim(void **state)
     assert_false(kg_str_has_suffix("a", "abc"));
 }
 
+static int cleanup_log[8], ncleanup;
+static void note_cleanup(void *p)
+{
+    cleanup_log[ncleanup++] = (int)(intptr_t)p;
+}
+static kg_arena *chained_arena;
+static void register_more(void *p)
+{
+    note_cleanup(p);
+    kg_arena_on_reset(chained_arena, note_cleanup, (void *)(intptr_t)9);
+}
+
+/* cleanups run newest first, once, on reset and on free; one registered by a cleanup runs too */
+static void arena_cleanups_run_on_reset_and_free(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 64);
+    ncleanup = 0;
+    kg_arena_on_reset(&a, note_cleanup, (void *)(intptr_t)1);
+    kg_arena_on_reset(&a, note_cleanup, (void *)(intptr_t)2);
+    kg_arena_reset(&a);
+    assert_int_equal(ncleanup, 2);
+    assert_int_equal(cleanup_log[0], 2);
+    assert_int_equal(cleanup_log[1], 1);
+    kg_arena_reset(&a); /* nothing registered any more */
+    assert_int_equal(ncleanup, 2);
+    chained_arena = &a;
+    kg_arena_on_reset(&a, register_more, (void *)(intptr_t)3);
+    kg_arena_free(&a);
+    assert_int_equal(ncleanup, 4);
+    assert_int_equal(cleanup_log[2], 3);
+    assert_int_equal(cleanup_log[3], 9);
+    assert_null(a.cleanups);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(arena_alloc_is_aligned_and_distinct), cmocka_unit_test(arena_realloc_extends_last_in_place),
-        cmocka_unit_test(arena_reset_reuses_memory),           cmocka_unit_test(buf_printf_grows),
+        cmocka_unit_test(arena_reset_reuses_memory), cmocka_unit_test(arena_cleanups_run_on_reset_and_free),           cmocka_unit_test(buf_printf_grows),
         cmocka_unit_test(error_prefix_and_names),              cmocka_unit_test(str_cut_trim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         (kg_json_is(anns, KG_JSON_OBJECT) && kg_json_get(anns, BETA_CLASS_ANN)))
         return NULL;
     kg_error e = {0};
-    kg_json *list = kg_admission_list(svc, ar, "storageclasses", "", 0, &e);
+    const kg_json *list = kg_admission_view_array(svc, ar, "storageclasses", "", &e);
     if (!list)
         return kg_admission_forbidden(a, "%s", e.msg);
     const kg_json *def = kg_admission_pu_default_class(list, "storageclass.kubernetes.io/is-default-class",

@@ -695,12 +695,12 @@ static kg_status *lookup_error(const kg_admission_attributes *a)
 }
 
 /* The namespace's LimitRanges: cache, else the (cached) live list. */
-static kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a, const kg_admission_services *svc,
+static const kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a, const kg_admission_services *svc,
                                  kg_status **err_st)
 {
     kg_arena *ar = a->arena;
     kg_error e = {0};
-    kg_json *items = kg_admission_list(svc, ar, "limitranges", a->ns, 0, &e);
+    const kg_json *items = kg_admission_view_array(svc, ar, "limitranges", a->ns, &e);
     if (!items) {
         *err_st = lookup_error(a);
         return NULL;
@@ -719,7 +719,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (target_of(a, svc) != LR_POD || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
-    kg_json *lrs = get_limit_ranges(state, a, svc, &st);
+    const kg_json *lrs = get_limit_ranges(state, a, svc, &st);
     if (!lrs)
         return st;
     for (size_t i = 0; i < lrs->len; i++)
@@ -733,7 +733,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (t == LR_NONE || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
-    kg_json *lrs = get_limit_ranges(state, a, svc, &st);
+    const kg_json *lrs = get_limit_ranges(state, a, svc, &st);
     if (!lrs)
         return st;
     pod_opts o = {kg_admission_feature(svc, "PodLevelResources"),

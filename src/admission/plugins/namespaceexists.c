@@ -10,7 +10,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (!kg_admission_wait_ready(svc, "namespaces"))
         return kg_admission_forbidden(a, "not yet ready to handle request");
     kg_error e = {0};
-    if (kg_admission_get(svc, a->arena, "namespaces", "", a->ns, 0, &e))
+    if (kg_admission_view(svc, a->arena, "namespaces", "", a->ns, &e))
         return NULL;
     if (e.code != KG_ENOTFOUND)
         return kg_status_internal(a->arena, e.msg);

@@ -110,14 +110,14 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         return kg_admission_forbidden(a, "not yet ready to handle request");
 
     kg_error e = {0};
-    kg_json *ns = kg_admission_get(svc, ar, "namespaces", "", a->ns, 0, &e);
+    const kg_json *ns = kg_admission_view_obj(svc, ar, "namespaces", "", a->ns, &e);
     if (!ns && e.code != KG_ENOTFOUND)
         return kg_status_internal(ar, e.msg);
     if (!ns && a->operation == KG_ADMISSION_CREATE) {
         /* give the cache time to observe a namespace created just before */
         kg_admission_sleep_ns(svc, MISSING_NAMESPACE_WAIT_NS);
         kg_err_clear(&e);
-        ns = kg_admission_get(svc, ar, "namespaces", "", a->ns, 0, &e);
+        ns = kg_admission_view_obj(svc, ar, "namespaces", "", a->ns, &e);
         if (!ns && e.code != KG_ENOTFOUND)
             return kg_status_internal(ar, e.msg);
     }

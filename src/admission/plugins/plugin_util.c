@@ -218,10 +218,10 @@ const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *an
     return best;
 }
 
-kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st)
+const kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st)
 {
     kg_error e = {0};
-    kg_json *n = kg_admission_get(svc, ar, "namespaces", "", ns, 0, &e);
+    const kg_json *n = kg_admission_view_obj(svc, ar, "namespaces", "", ns, &e);
     if (n)
         return n;
     if (e.code != KG_ENOTFOUND) {

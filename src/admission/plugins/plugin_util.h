@@ -32,7 +32,7 @@ const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *an
 
 /* Namespace lookup: cache, then live GET on NotFound. Returns NULL with *st set on failure: 404 NotFound passes
  * through, other failures → 500 InternalError. */
-kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st);
+const kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st);
 
 /* Go's %q for a string (ASCII printable kept, others escaped). */
 char *kg_admission_pu_quote(kg_arena *ar, const char *s);

@@ -84,7 +84,7 @@ static kg_json *ns_selector(const pns_state *st, const kg_admission_attributes *
 {
     kg_arena *ar = a->arena;
     kg_error e = {0};
-    kg_json *ns = kg_admission_get(svc, ar, "namespaces", "", a->ns, 0, &e);
+    const kg_json *ns = kg_admission_view_obj(svc, ar, "namespaces", "", a->ns, &e);
     if (!ns && e.code == KG_ENOTFOUND) {
         kg_err_clear(&e);
         ns = kg_admission_get(svc, ar, "namespaces", "", a->ns, KG_ADMISSION_GET_LIVE, &e);

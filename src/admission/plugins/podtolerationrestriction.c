@@ -277,7 +277,7 @@ static kg_status *check(const ptr_state *st, const kg_admission_attributes *a, c
     return NULL;
 }
 
-static kg_json *get_ns(const kg_admission_attributes *a, const kg_admission_services *svc, kg_status **err)
+static const kg_json *get_ns(const kg_admission_attributes *a, const kg_admission_services *svc, kg_status **err)
 {
     if (!kg_admission_wait_ready(svc, "namespaces")) {
         *err = kg_admission_forbidden(a, "not yet ready to handle request");
@@ -292,7 +292,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (ignore(a))
         return NULL;
     kg_status *err = NULL;
-    kg_json *ns = get_ns(a, svc, &err);
+    const kg_json *ns = get_ns(a, svc, &err);
     if (!ns)
         return err;
     kg_arena *ar = a->arena;
@@ -326,7 +326,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (!kg_json_is(tols, KG_JSON_ARRAY) || tols->len == 0)
         return NULL;
     kg_status *err = NULL;
-    kg_json *ns = get_ns(a, svc, &err);
+    const kg_json *ns = get_ns(a, svc, &err);
     if (!ns)
         return err;
     return check(state, a, ns);

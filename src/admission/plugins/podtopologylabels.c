@@ -15,7 +15,7 @@ static kg_status *copy_from_node(const kg_admission_attributes *a, const kg_admi
                                  const char *name)
 {
     kg_error e = {0};
-    kg_json *node = kg_admission_get(svc, a->arena, "nodes", "", name, 0, &e);
+    const kg_json *node = kg_admission_view_obj(svc, a->arena, "nodes", "", name, &e);
     if (!node)
         return e.code == KG_ENOTFOUND ? NULL : kg_admission_pu_plain(a->arena, "%s", e.msg);
     const kg_json *nlabels = kg_json_path(node, "metadata.labels");

@@ -16,7 +16,7 @@
 /* The globalDefault class with the lowest value; NULL when none (or on failure, with err set). */
 static const kg_json *default_class(const kg_admission_services *svc, kg_arena *ar, kg_error *err)
 {
-    kg_json *list = kg_admission_list(svc, ar, "priorityclasses", "", 0, err);
+    const kg_json *list = kg_admission_view_array(svc, ar, "priorityclasses", "", err);
     if (!list)
         return NULL;
     const kg_json *best = NULL;
@@ -74,7 +74,7 @@ static kg_status *admit_pod(kg_admission_attributes *a, const kg_admission_servi
         if (dname[0]) /* the Go field is omitempty: no default class leaves it absent, not "" */
             kg_json_set(ar, spec, "priorityClassName", kg_json_new_str(ar, dname));
     } else {
-        kg_json *pc = kg_admission_get(svc, ar, "priorityclasses", "", pcname, 0, &e);
+        const kg_json *pc = kg_admission_view_obj(svc, ar, "priorityclasses", "", pcname, &e);
         if (!pc) {
             if (e.code == KG_ENOTFOUND)
                 return kg_admission_forbidden(a, "no PriorityClass with name %s was found", pcname);

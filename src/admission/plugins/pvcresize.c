@@ -36,7 +36,7 @@ static bool allow_resize(const kg_admission_attributes *a, const kg_admission_se
     if (!cls[0] || !old[0] || strcmp(cls, old) != 0)
         return false;
     kg_error e = {0};
-    kg_json *sc = kg_admission_get(svc, a->arena, "storageclasses", "", cls, 0, &e);
+    const kg_json *sc = kg_admission_view_obj(svc, a->arena, "storageclasses", "", cls, &e);
     const kg_json *ave = sc ? kg_json_get(sc, "allowVolumeExpansion") : NULL;
     return kg_json_is(ave, KG_JSON_BOOL) && ave->b;
 }

@@ -12,7 +12,7 @@
 #define MISMATCH "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"
 
 /* prepareObjects: the pod's RuntimeClass (cache, then live), *rc NULL when the pod names none */
-static kg_status *get_class(const kg_admission_attributes *a, const kg_admission_services *svc, kg_json **rc)
+static kg_status *get_class(const kg_admission_attributes *a, const kg_admission_services *svc, const kg_json **rc)
 {
     *rc = NULL;
     if (!kg_admission_pu_obj_kind(a->object, "Pod"))
@@ -21,7 +21,7 @@ static kg_status *get_class(const kg_admission_attributes *a, const kg_admission
     if (!name)
         return NULL;
     kg_error e = {0};
-    *rc = kg_admission_get(svc, a->arena, "runtimeclasses", "", name, 0, &e);
+    *rc = kg_admission_view_obj(svc, a->arena, "runtimeclasses", "", name, &e);
     if (!*rc && e.code == KG_ENOTFOUND) {
         kg_err_clear(&e);
         *rc = kg_admission_get(svc, a->arena, "runtimeclasses", "", name, KG_ADMISSION_GET_LIVE, &e);
@@ -61,7 +61,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
 {
     if (!kg_admission_pu_is(a, "", "pods"))
         return NULL;
-    kg_json *rc;
+    const kg_json *rc;
     kg_status *st = get_class(a, svc, &rc);
     if (st || !rc)
         return st;
@@ -111,7 +111,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
 {
     if (!kg_admission_pu_is(a, "", "pods"))
         return NULL;
-    kg_json *rc;
+    const kg_json *rc;
     kg_status *st = get_class(a, svc, &rc);
     if (st)
         return st;

@@ -46,11 +46,11 @@ static kg_json *array_of(const kg_json *obj, const char *key)
 }
 
 /* getServiceAccount: cache, then live GETs. NULL with *msg set (the error text) on failure. */
-static kg_json *get_service_account(const kg_admission_services *svc, kg_arena *ar, const char *ns, const char *name,
+static const kg_json *get_service_account(const kg_admission_services *svc, kg_arena *ar, const char *ns, const char *name,
                                     const char **msg)
 {
     kg_error e = {0};
-    kg_json *sa = kg_admission_get(svc, ar, "serviceaccounts", ns, name, 0, &e);
+    const kg_json *sa = kg_admission_view_obj(svc, ar, "serviceaccounts", ns, name, &e);
     if (sa)
         return sa;
     if (e.code != KG_ENOTFOUND) {
@@ -199,7 +199,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         kg_json_set(ar, spec, "serviceAccountName", kg_json_new_str(ar, sa_name));
     }
     const char *msg = NULL;
-    kg_json *sa = get_service_account(svc, ar, a->ns, sa_name, &msg);
+    const kg_json *sa = get_service_account(svc, ar, a->ns, sa_name, &msg);
     if (!sa)
         return lookup_failed(a, sa_name, msg);
     if (automount(sa, pod))
@@ -400,7 +400,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (!sa_name[0])
         return kg_admission_forbidden(a, "no service account specified for pod %s/%s", a->ns, pod_name);
     const char *msg = NULL;
-    kg_json *sa = get_service_account(svc, ar, a->ns, sa_name, &msg);
+    const kg_json *sa = get_service_account(svc, ar, a->ns, sa_name, &msg);
     if (!sa)
         return lookup_failed(a, sa_name, msg);
     if (!enforce_mountable(sa))
