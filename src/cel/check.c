@@ -387,9 +387,61 @@ static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local
     if (t->nparams == 0 || t->nparams > 8)
         return t;
     const cel_type *ps[8];
-    for (size_t i = 0; i < t->nparams && i < 8; i++)
+    bool changed = false;
+    for (size_t i = 0; i < t->nparams && i < 8; i++) {
         ps[i] = instantiate(C, t->params[i], local);
-    return with_params(C, t, ps);
+        changed |= ps[i] != t->params[i];
+    }
+    /* a subtree without type parameters is shared, not copied */
+    return changed ? with_params(C, t, ps) : t;
+}
+
+static bool has_tparam_slow(const cel_type *t, int depth);
+static inline bool has_tparam(const cel_type *t, int depth)
+{
+    return (t->kind == CEL_T_PARAM || t->nparams) && has_tparam_slow(t, depth);
+}
+static bool has_tparam_slow(const cel_type *t, int depth)
+{
+    if (t->kind == CEL_T_PARAM)
+        return true;
+    if (depth > 64)
+        return false;
+    for (size_t i = 0; i < t->nparams && i < 8; i++)
+        if (has_tparam(t->params[i], depth + 1))
+            return true;
+    return false;
+}
+
+static bool is_concrete_scalar(cel_type_kind k)
+{
+    switch (k) {
+    case CEL_T_BOOL:
+    case CEL_T_INT:
+    case CEL_T_UINT:
+    case CEL_T_DOUBLE:
+    case CEL_T_STRING:
+    case CEL_T_BYTES:
+    case CEL_T_TIMESTAMP:
+    case CEL_T_DURATION: return true;
+    default: return false;
+    }
+}
+
+/* assign_internal(t1, t2) is false without touching any mapping: t1 is a scalar and t2 a different concrete kind
+ * (no type parameter, dyn, any, error or null on either side) */
+static bool quick_mismatch(const cel_type *t1, const cel_type *t2)
+{
+    if (t1->kind == t2->kind || !is_concrete_scalar(t1->kind))
+        return false;
+    switch (t2->kind) {
+    case CEL_T_PARAM:
+    case CEL_T_DYN:
+    case CEL_T_ANY:
+    case CEL_T_ERROR:
+    case CEL_T_NULL: return false;
+    default: return true;
+    }
 }
 
 /* list/map literal element join (cel-go joinTypes) */
@@ -542,11 +594,27 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         const cel_overload *o = &f->ovls[k];
         if (o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
             continue;
-        mapping local = {0, 0, NULL, NULL, NULL, 0, false};
         const cel_type *iargs[8];
-        for (size_t i = 0; i < na && i < 8; i++)
-            iargs[i] = instantiate(C, o->args[i], &local);
-        const cel_type *ires = instantiate(C, o->result, &local);
+        const cel_type *ires;
+        bool generic = has_tparam(o->result, 0);
+        for (size_t i = 0; i < na && i < 8 && !generic; i++)
+            generic = has_tparam(o->args[i], 0);
+        if (generic) {
+            mapping local = {0, 0, NULL, NULL, NULL, 0, false};
+            for (size_t i = 0; i < na && i < 8; i++)
+                iargs[i] = instantiate(C, o->args[i], &local);
+            ires = instantiate(C, o->result, &local);
+        } else {
+            /* no type parameters: instantiation is the identity and takes no fresh variables */
+            bool mismatch = false;
+            for (size_t i = 0; i < na && i < 8 && !mismatch; i++)
+                mismatch = quick_mismatch(targs[i], o->args[i]);
+            if (mismatch)
+                continue;
+            for (size_t i = 0; i < na && i < 8; i++)
+                iargs[i] = o->args[i];
+            ires = o->result;
+        }
         size_t mark = C->ntrail;
         bool ok = true;
         for (size_t i = 0; i < na && ok; i++)
@@ -555,12 +623,12 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             undo_to(C, mark);
             continue;
         }
-        const cel_type *r = subst(C, ires, false);
+        const cel_type *r = generic ? subst(C, ires, false) : ires;
         cands[ncands++] = (uint16_t)k;
         if (!any) {
             result = r;
             any = true;
-        } else if (!is_dyn(result) && !same_type(result, r)) {
+        } else if (result != r && !is_dyn(result) && !same_type(result, r)) {
             multi = true;
         }
     }

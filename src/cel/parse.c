@@ -314,7 +314,79 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
         perr(P, start, "Syntax error: invalid UTF-8 in string literal");
 }
 
+/* character classes for the lexer's fast path: 1 identifier start, 2 identifier part, 4 white space */
+static const uint8_t lex_cls[256] = {
+    [' '] = 4, ['\t'] = 4, ['\n'] = 4, ['\r'] = 4, ['\f'] = 4, ['_'] = 3,
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+#define LC(c) [c] = 3, [c - 'a' + 'A'] = 3
+    LC('a'), LC('b'), LC('c'), LC('d'), LC('e'), LC('f'), LC('g'), LC('h'), LC('i'), LC('j'), LC('k'), LC('l'),
+    LC('m'), LC('n'), LC('o'), LC('p'), LC('q'), LC('r'), LC('s'), LC('t'), LC('u'), LC('v'), LC('w'), LC('x'),
+    LC('y'), LC('z'),
+#undef LC
+};
+
+/* single-character tokens that never start a longer token */
+static const uint8_t lex_punct[256] = {
+    ['('] = T_LPAREN, [')'] = T_RPAREN, ['['] = T_LBRACKET, [']'] = T_RBRACKET, ['{'] = T_LBRACE,
+    ['}'] = T_RBRACE, [','] = T_COMMA,  [':'] = T_COLON,    ['?'] = T_QUESTION, ['+'] = T_PLUS,
+    ['-'] = T_MINUS,  ['*'] = T_STAR,   ['%'] = T_PERCENT,
+};
+
+static void lex_slow(parser *P, token *t);
+
+/* Fast path for the most frequent tokens (identifiers, keywords, single-character punctuation) with the scan
+ * position in a local; everything else (strings, numbers, comments, operators) goes to lex_slow. */
 static void lex(parser *P, token *t)
+{
+    const char *s = P->src;
+    size_t len = P->len, p = P->p;
+    while (p < len && (lex_cls[(unsigned char)s[p]] & 4))
+        p++;
+    if (p < len) {
+        unsigned char c = (unsigned char)s[p];
+        unsigned k = lex_punct[c];
+        if (k) {
+            memset(t, 0, sizeof *t);
+            t->kind = (tok_kind)k;
+            t->pos = (int)p;
+            t->end = (int)p + 1;
+            P->p = p + 1;
+            return;
+        }
+        if (lex_cls[c] & 1) {
+            size_t q = p + 1;
+            while (q < len && (lex_cls[(unsigned char)s[q]] & 2))
+                q++;
+            size_t n = q - p;
+            /* r"..", b'..' and friends are string prefixes */
+            if (!(n <= 2 && q < len && (s[q] == '"' || s[q] == '\''))) {
+                memset(t, 0, sizeof *t);
+                t->pos = (int)p;
+                t->end = (int)q;
+                t->s = s + p;
+                t->n = n;
+                if (n == 4 && !memcmp(s + p, "true", 4))
+                    t->kind = T_TRUE;
+                else if (n == 5 && !memcmp(s + p, "false", 5))
+                    t->kind = T_FALSE;
+                else if (n == 4 && !memcmp(s + p, "null", 4))
+                    t->kind = T_NULL;
+                else if (n == 2 && s[p] == 'i' && s[p + 1] == 'n')
+                    t->kind = T_IN;
+                else {
+                    t->kind = T_IDENT;
+                    t->s = kg_arena_strndup(P->a, s + p, n);
+                }
+                P->p = q;
+                return;
+            }
+        }
+    }
+    P->p = p;
+    lex_slow(P, t);
+}
+
+static void lex_slow(parser *P, token *t)
 {
     const char *s = P->src;
 again:
