@@ -92,6 +92,43 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
     return arr;
 }
 
+/* a copy read from the store, as a private document pinned to a */
+static kg_json_shared *pin_copy(kg_arena *a, const kg_json *o)
+{
+    kg_json_shared *d = kg_json_shared_new(o);
+    kg_json_shared_pin(d, a);
+    kg_json_shared_unref(d);
+    return d;
+}
+
+static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                                kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (r && use_cache(s, r, 0))
+        return kg_cache_view(s->caches, r, ns, name, a, err);
+    kg_json *o = svc_get(ctx, a, resource, ns, name, KG_ADMISSION_GET_LIVE, err);
+    return o ? pin_copy(a, o) : NULL;
+}
+
+static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
+                            kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (r && use_cache(s, r, 0))
+        return kg_cache_view_list(s->caches, r, ns, a, out, err);
+    kg_json *arr = svc_list(ctx, a, resource, ns, KG_ADMISSION_GET_LIVE, err);
+    if (!arr)
+        return (size_t)-1;
+    kg_json_shared **v = kg_arena_alloc(a, (arr->len + 1) * sizeof *v);
+    for (uint32_t i = 0; i < arr->len; i++)
+        v[i] = pin_copy(a, kg_json_at(arr, i));
+    *out = v;
+    return arr->len;
+}
+
 static bool svc_ready(void *ctx, const char *resource)
 {
     kg_apiserver *s = ctx;
@@ -398,6 +435,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->svc.ctx = s;
     s->svc.get = svc_get;
     s->svc.list = svc_list;
+    s->svc.view = svc_view;
+    s->svc.view_list = svc_view_list;
     s->svc.ready = svc_ready;
     s->svc.feature_enabled = svc_feature;
     s->svc.create = svc_create;

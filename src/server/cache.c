@@ -9,10 +9,8 @@
 #include "server/apiserver.h"
 
 typedef struct centry {
-    char *key;   /* storage key (its suffix after the prefix is "ns/name" or "name": sorts like upstream lists) */
-    char *value; /* stored bytes */
-    size_t len;
-    int64_t rev;
+    char *key;           /* storage key (its suffix after the prefix is "ns/name" or "name": sorts like upstream lists) */
+    kg_json_shared *doc; /* the decoded object (with metadata.resourceVersion), shared with readers */
 } centry;
 
 typedef struct rcache {
@@ -55,21 +53,30 @@ static size_t find(const rcache *c, const char *key, bool *found)
     return lo;
 }
 
-/* caller holds the write lock */
-static void put(rcache *c, const char *key, const char *value, size_t len, int64_t rev)
+/* Decode stored bytes into a shared document (outside the lock); NULL (logged) when they do not decode. */
+static kg_json_shared *decode(const rcache *c, const char *key, size_t key_len, const char *value, size_t len,
+                              int64_t rev)
+{
+    kg_arena a;
+    kg_arena_init(&a, len + 1024);
+    kg_error err;
+    kg_json *o = kg_obj_decode(&a, value, len, rev, &err);
+    if (!o) {
+        KG_WARN("cache %s: cannot decode %.*s: %s", c->r->plural, (int)key_len, key, err.msg);
+        kg_arena_free(&a);
+        return NULL;
+    }
+    return kg_json_shared_adopt(&a, o);
+}
+
+/* caller holds the write lock; takes over doc */
+static void put(rcache *c, const char *key, kg_json_shared *doc)
 {
     bool found;
     size_t i = find(c, key, &found);
-    char *copy = malloc(len + 1);
-    if (!copy)
-        abort();
-    memcpy(copy, value, len);
-    copy[len] = 0;
     if (found) {
-        free(c->items[i].value);
-        c->items[i].value = copy;
-        c->items[i].len = len;
-        c->items[i].rev = rev;
+        kg_json_shared_unref(c->items[i].doc); /* readers that pinned it keep it alive */
+        c->items[i].doc = doc;
         return;
     }
     if (c->n == c->cap) {
@@ -79,7 +86,7 @@ static void put(rcache *c, const char *key, const char *value, size_t len, int64
             abort();
     }
     memmove(&c->items[i + 1], &c->items[i], (c->n - i) * sizeof *c->items);
-    c->items[i] = (centry){strdup(key), copy, len, rev};
+    c->items[i] = (centry){strdup(key), doc};
     c->n++;
 }
 
@@ -90,7 +97,7 @@ static void del(rcache *c, const char *key)
     if (!found)
         return;
     free(c->items[i].key);
-    free(c->items[i].value);
+    kg_json_shared_unref(c->items[i].doc);
     memmove(&c->items[i], &c->items[i + 1], (c->n - i - 1) * sizeof *c->items);
     c->n--;
 }
@@ -99,7 +106,7 @@ static void clear(rcache *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         free(c->items[i].key);
-        free(c->items[i].value);
+        kg_json_shared_unref(c->items[i].doc);
     }
     c->n = 0;
 }
@@ -114,10 +121,15 @@ static bool relist(rcache *c)
     kg_error err;
     bool ok = kg_store_list(c->cs->store, c->r->storage_prefix, &lo, &a, &res, &err);
     if (ok) {
+        kg_json_shared **docs = kg_arena_alloc(&a, (res.n + 1) * sizeof *docs);
+        for (size_t i = 0; i < res.n; i++)
+            docs[i] = decode(c, res.items[i].key, strlen(res.items[i].key), res.items[i].value,
+                             res.items[i].value_len, res.items[i].mod_revision);
         pthread_rwlock_wrlock(&c->lock);
         clear(c);
         for (size_t i = 0; i < res.n; i++)
-            put(c, res.items[i].key, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision);
+            if (docs[i])
+                put(c, res.items[i].key, docs[i]);
         pthread_rwlock_unlock(&c->lock);
         if (c->w)
             kg_store_watch_close(c->w);
@@ -147,15 +159,18 @@ static void *watch_main(void *arg)
         kg_error err;
         kg_store_watch_status st = kg_store_watch_next(c->w, 200, &ev, &err); /* re-checks `stopping` */
         if (st == KG_WATCH_EVENT) {
-            pthread_rwlock_wrlock(&c->lock);
             char key[1024];
             size_t kl = ev->key_len < sizeof key - 1 ? ev->key_len : sizeof key - 1;
             memcpy(key, ev->key, kl);
             key[kl] = 0;
-            if (ev->type == KG_STORE_DELETED)
-                del(c, key);
+            kg_json_shared *doc = NULL;
+            if (ev->type != KG_STORE_DELETED)
+                doc = decode(c, ev->key, ev->key_len, ev->value, ev->value_len, ev->revision);
+            pthread_rwlock_wrlock(&c->lock);
+            if (!doc)
+                del(c, key); /* deleted, or no longer decodable: gone from the cache */
             else
-                put(c, key, ev->value, ev->value_len, ev->revision);
+                put(c, key, doc);
             pthread_rwlock_unlock(&c->lock);
             kg_store_event_release(ev);
         } else if (st == KG_WATCH_ERROR) {
@@ -241,33 +256,51 @@ bool kg_cache_wait_synced(kg_cache_set *cs, const kg_resource *r, int timeout_ms
 kg_json *kg_cache_get(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,
                       kg_error *err)
 {
+    kg_json_shared *d = kg_cache_view(cs, r, ns, name, a, err);
+    return d ? kg_json_clone(a, kg_json_shared_root(d)) : NULL;
+}
+
+kg_json *kg_cache_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_error *err)
+{
+    kg_json_shared **docs;
+    size_t n = kg_cache_view_list(cs, r, ns, a, &docs, err);
+    kg_json *arr = kg_json_new_array(a);
+    for (size_t i = 0; i < n; i++)
+        kg_json_array_append(a, arr, kg_json_clone(a, kg_json_shared_root(docs[i])));
+    return arr;
+}
+
+kg_json_shared *kg_cache_view(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,
+                              kg_error *err)
+{
     rcache *c = &cs->caches[r->index];
     const char *key = kg_resource_key(a, r, ns ? ns : "", name);
     pthread_rwlock_rdlock(&c->lock);
     bool found;
     size_t i = find(c, key, &found);
-    kg_json *obj = NULL;
-    if (found)
-        obj = kg_obj_decode(a, c->items[i].value, c->items[i].len, c->items[i].rev, err);
+    kg_json_shared *d = found ? kg_json_shared_pin(c->items[i].doc, a) : NULL;
     pthread_rwlock_unlock(&c->lock);
     if (!found)
         kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", r->plural, name);
-    return obj;
+    return d;
 }
 
-kg_json *kg_cache_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_error *err)
+size_t kg_cache_view_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_json_shared ***out,
+                          kg_error *err)
 {
+    (void)err;
     rcache *c = &cs->caches[r->index];
     const char *prefix = kg_resource_list_prefix(a, r, ns);
     size_t pl = strlen(prefix);
-    kg_json *arr = kg_json_new_array(a);
     pthread_rwlock_rdlock(&c->lock);
     bool found;
-    for (size_t i = find(c, prefix, &found); i < c->n && !strncmp(c->items[i].key, prefix, pl); i++) {
-        kg_json *o = kg_obj_decode(a, c->items[i].value, c->items[i].len, c->items[i].rev, err);
-        if (o)
-            kg_json_array_append(a, arr, o);
-    }
+    size_t first = find(c, prefix, &found), end = first;
+    while (end < c->n && !strncmp(c->items[end].key, prefix, pl))
+        end++;
+    kg_json_shared **v = kg_arena_alloc(a, (end - first + 1) * sizeof *v);
+    for (size_t i = first; i < end; i++)
+        v[i - first] = kg_json_shared_pin(c->items[i].doc, a);
     pthread_rwlock_unlock(&c->lock);
-    return arr;
+    *out = v;
+    return end - first;
 }

@@ -1,5 +1,5 @@
-/* Watch-fed object caches (kube-apiserver's informers) for the admission services: per resource, every object's
- * stored bytes kept in memory in (namespace, name) order and updated from a store watch. Admission lookups read
+/* Watch-fed object caches (kube-apiserver's informers) for the admission services: per resource, every object
+ * kept decoded (a shared immutable document) in (namespace, name) order and updated from a store watch. Admission lookups read
  * the cache, never the store, except when a plugin asks for a live read. */
 #ifndef KG_SERVER_CACHE_H
 #define KG_SERVER_CACHE_H
@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "base/error.h"
 #include "json/json.h"
+#include "json/shared.h"
 #include "storage/storage.h"
 
 typedef struct kg_cache_set kg_cache_set;
@@ -30,5 +31,11 @@ kg_json *kg_cache_get(kg_cache_set *cs, const kg_resource *r, const char *ns, co
                       kg_error *err);
 /* Objects of namespace ns ("" = all) as a JSON array ordered by namespace then name. */
 kg_json *kg_cache_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_error *err);
+
+/* The same without copying: the cached documents themselves, pinned to a (valid until a is reset or freed). */
+kg_json_shared *kg_cache_view(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,
+                              kg_error *err);
+size_t kg_cache_view_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_json_shared ***out,
+                          kg_error *err);
 
 #endif
