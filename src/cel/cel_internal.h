@@ -91,7 +91,21 @@ struct cel_node {
     void **states;               /* per-overload prepared state (parallel to fn->ovls), or NULL */
     const cel_type *type;        /* checked type */
     const cel_type *struct_type; /* N_STRUCT */
+    /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
+    uint8_t xk;  /* xkind */
+    uint8_t xn;  /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
+    uint32_t hint; /* JSON member index found last time (selects, `"k" in x`): a verified guess, relaxed atomics */
 };
+
+/* planned node kinds (cel_node.xk) */
+enum {
+    X_NONE = 0,
+    X_PATH,      /* a.b.c...: plain field selections walked on the JSON DOM without a value per step */
+    X_IN_CONST,  /* "k" in m with a constant string key */
+    X_EQ_CONST,  /* x == "s" / x != "s" with a constant string on one side */
+    X_CONCAT,    /* a + b + c ... string concatenation chain (left-assoc), one allocation */
+};
+#define X_PATH_MAX 16
 
 /* ---- functions ---- */
 typedef struct ovl {
@@ -322,6 +336,9 @@ bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *roo
 bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth);
 /* the last compile step, after check and prepare (plan.c): may build p->plan for the evaluator */
 bool cel_plan(cel_program *p, const char *src, cel_error *err);
+/* tests: number of planned nodes; undo the plan (not thread-safe: only before any evaluation) */
+size_t cel_plan_count(const cel_program *p);
+void cel_plan_clear(cel_program *p);
 
 /* evaluator */
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);

@@ -489,6 +489,8 @@ static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *a
     return cel_no_overload(ctx, n->name, args, na);
 }
 
+static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
+
 static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
 {
     switch ((opcode)n->op) {
@@ -529,6 +531,12 @@ static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
     cel_value *args = n->nargs <= 8 ? buf : kg_arena_alloc(ctx->arena, n->nargs * sizeof(cel_value));
     for (size_t i = 0; i < n->nargs; i++)
         args[i] = ev(ctx, n->args[i]);
+    return apply_strict(ctx, n, args);
+}
+
+/* a strict call (every argument evaluated, in order) */
+static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args)
+{
     switch ((opcode)n->op) {
     case OP_NOT:
         cel_charge(ctx, 1);
@@ -646,8 +654,188 @@ static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
     return generic_call(ctx, n, args, n->nargs);
 }
 
+/* n.f (not has()) once the operand t is known: 1 unit, then the field or "no such key" */
+static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_value t)
+{
+    cel_charge(ctx, 1);
+    if (t.kind == CEL_MAP) {
+        const cel_map_vt *vt = t.aux;
+        if (vt == &cel_jobj_vt) {
+            const kg_json_member *m = cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint);
+            return m ? cel_json_wrap(m->val) : cel_err(ctx, "no such key: %.*s", (int)n->name_len, n->name);
+        }
+        /* plain field selection on a map */
+        cel_value out;
+        bool found;
+        if (vt->get_str) {
+            found = vt->get_str(ctx, &t, n->name, n->name_len, &out);
+        } else {
+            cel_value k = cel_string(n->name, n->name_len);
+            found = vt->get(ctx, &t, &k, &out);
+        }
+        return found ? out : cel_err(ctx, "no such key: %.*s", (int)n->name_len, n->name);
+    }
+    return select_field(ctx, &t, n->name, n->name_len, false, false);
+}
+
+/* X_PATH: a chain of xn plain selections over an operand; on JSON objects the chain is walked on the DOM and only
+ * the last value is wrapped. Same charges in the same order as one select at a time. */
+static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
+{
+    const cel_node *steps[X_PATH_MAX];
+    size_t k = n->xn, i = k;
+    const cel_node *s = n;
+    while (i > 0) {
+        steps[--i] = s;
+        s = s->target;
+    }
+    cel_value t = ev(ctx, s);
+    if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt) {
+        /* (the results are returned directly, not through t: building a value in place is much cheaper) */
+        const kg_json *o = t.u.ptr;
+        for (;;) {
+            const cel_node *st = steps[i++];
+            cel_charge(ctx, 1);
+            const kg_json_member *m = cel_jobj_find_hint(o, st->name, (uint32_t)st->name_len, (uint32_t *)&st->hint);
+            if (!m) {
+                /* selecting from the error: 1 unit per remaining step, the error stays */
+                for (; i < k; i++)
+                    cel_charge(ctx, 1);
+                return cel_err(ctx, "no such key: %.*s", (int)st->name_len, st->name);
+            }
+            const kg_json *c = m->val;
+            if (i == k)
+                return cel_json_wrap(c);
+            if (!c || c->type != KG_JSON_OBJECT) {
+                t = cel_json_wrap(c);
+                break;
+            }
+            o = c;
+        }
+    }
+    for (; i < k; i++)
+        t = select_step(ctx, steps[i], t);
+    return t;
+}
+
+/* X_IN_CONST: "k" in m; the constant key is evaluated first (no cost), as in the general call */
+static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value args[2] = {n->args[0]->cval, ev(ctx, n->args[1])};
+    if (args[1].kind == CEL_MAP && args[1].aux == &cel_jobj_vt) {
+        cel_charge(ctx, 1);
+        return cel_bool(cel_jobj_find_hint(args[1].u.ptr, args[0].u.s, args[0].n, (uint32_t *)&n->hint) != NULL);
+    }
+    return apply_strict(ctx, n, args);
+}
+
+/* X_EQ_CONST: x == "s" / x != "s" (the constant on either side) */
+static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value args[2];
+    size_t ci = n->xn;
+    args[ci] = n->args[ci]->cval;
+    args[1 - ci] = ev(ctx, n->args[1 - ci]);
+    const cel_value *x = &args[1 - ci];
+    if (x->kind != CEL_STRING || (x->n > 10 && args[ci].n > 10))
+        return apply_strict(ctx, n, args);
+    cel_charge(ctx, 1);
+    bool e = x->n == args[ci].n && memcmp(x->u.s, args[ci].u.s, x->n) == 0;
+    return cel_bool(n->op == OP_EQ ? e : !e);
+}
+
+/* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
+ * recorded (the charges are those of each +, in the same order) and copied once at the end; at the first operand
+ * that is not a string the string so far is built and the remaining + run as general calls. */
+static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
+{
+    const cel_node *adds[X_PATH_MAX];
+    size_t k = n->xn, i = k;
+    const cel_node *s = n;
+    while (i > 0) {
+        adds[--i] = s;
+        s = s->args[0];
+    }
+    /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
+    cel_value pieces[X_PATH_MAX + 1];
+    cel_value acc = ev(ctx, s);
+    size_t np = 0, len = 0;
+    uint64_t ulen = 0; /* code points of the pieces, computed once a cost needs them (ulen_ok) */
+    bool ulen_ok = false;
+    size_t j = 0;
+    if (acc.kind == CEL_STRING) {
+        pieces[np++] = acc;
+        len = acc.n;
+        for (; j < k; j++) {
+            cel_value b = ev(ctx, adds[j]->args[1]);
+            if (b.kind != CEL_STRING) {
+                /* build the string so far, continue generally with b */
+                cel_charge(ctx, 1);
+                if (np > 1) {
+                    char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
+                    for (size_t q = 0; q < np; q++) {
+                        memcpy(w, pieces[q].u.s, pieces[q].n);
+                        w += pieces[q].n;
+                    }
+                    *w = 0;
+                    acc = pieces[0];
+                    acc.u.s = out;
+                    acc.n = (uint32_t)len;
+                }
+                acc = arith(ctx, adds[j], &acc, &b);
+                j++;
+                goto general;
+            }
+            cel_charge(ctx, 1);
+            if (len + b.n > 10) {
+                if (!ulen_ok) {
+                    ulen = 0;
+                    for (size_t q = 0; q < np; q++)
+                        ulen += cel_utf8_len(pieces[q].u.s, pieces[q].n);
+                    ulen_ok = true;
+                }
+                uint64_t ub = cel_utf8_len(b.u.s, b.n);
+                uint64_t c = ceil01(ulen + ub);
+                if (c > 1)
+                    cel_charge(ctx, c - 1);
+                ulen += ub;
+            } else if (ulen_ok) {
+                ulen += cel_utf8_len(b.u.s, b.n);
+            }
+            pieces[np++] = b;
+            len += b.n;
+        }
+        if (j == k) {
+            char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
+            for (size_t q = 0; q < np; q++) {
+                memcpy(w, pieces[q].u.s, pieces[q].n);
+                w += pieces[q].n;
+            }
+            *w = 0;
+            acc = pieces[0];
+            acc.u.s = out;
+            acc.n = (uint32_t)len;
+            return acc;
+        }
+    }
+general:
+    for (; j < k; j++) {
+        cel_value b = ev(ctx, adds[j]->args[1]);
+        cel_charge(ctx, 1);
+        acc = arith(ctx, adds[j], &acc, &b);
+    }
+    return acc;
+}
+
 static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
 {
+    switch (n->xk) {
+    case X_NONE: break;
+    case X_PATH: return eval_path(ctx, n);
+    case X_IN_CONST: return eval_in_const(ctx, n);
+    case X_EQ_CONST: return eval_eq_const(ctx, n);
+    case X_CONCAT: return eval_concat(ctx, n);
+    }
     switch ((node_kind)n->kind) {
     case N_CONST: return n->cval;
     case N_IDENT:
@@ -657,22 +845,13 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
         return lookup_var(ctx, n);
     case N_SELECT: {
         cel_value t = ev(ctx, n->target);
-        if (!(n->flags & NF_TEST_ONLY) || ctx->presence_cost)
+        if (!(n->flags & NF_TEST_ONLY))
+            return select_step(ctx, n, t);
+        if (ctx->presence_cost)
             cel_charge(ctx, 1);
-        if (t.kind == CEL_MAP && !(n->flags & NF_TEST_ONLY)) {
-            /* fast path: plain field selection on a map */
-            const cel_map_vt *vt = t.aux;
-            cel_value out;
-            bool found;
-            if (vt->get_str) {
-                found = vt->get_str(ctx, &t, n->name, n->name_len, &out);
-            } else {
-                cel_value k = cel_string(n->name, n->name_len);
-                found = vt->get(ctx, &t, &k, &out);
-            }
-            return found ? out : cel_err(ctx, "no such key: %.*s", (int)n->name_len, n->name);
-        }
-        return select_field(ctx, &t, n->name, n->name_len, (n->flags & NF_TEST_ONLY) != 0, false);
+        if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
+            return cel_bool(cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL);
+        return select_field(ctx, &t, n->name, n->name_len, true, false);
     }
     case N_CALL: return eval_call(ctx, n);
     case N_LIST: return eval_list(ctx, n);

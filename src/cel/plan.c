@@ -1,11 +1,142 @@
-/* Planning: the last compile step, after checking and call preparation. It may turn the checked tree into a form
- * the evaluator runs faster (p->plan); today the evaluator walks the tree itself and there is nothing to plan. */
+/* Planning: the last compile step, after checking and call preparation. It marks nodes the evaluator runs in a
+ * fused form (cel_node.xk, see cel_internal.h): chains of field selections walked on the JSON DOM, `"k" in m` and
+ * `x == "s"` with a constant string, string concatenation chains. Every planned form gives the same values, errors
+ * and costs (charged in the same order) as evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks
+ * this against unplanned programs. One walk over the tree, no allocation. */
 #include "cel/cel_internal.h"
+
+static bool is_plain_select(const cel_node *n)
+{
+    return n->kind == N_SELECT && !(n->flags & NF_TEST_ONLY);
+}
+
+static bool is_const_string(const cel_node *n)
+{
+    return n->kind == N_CONST && n->cval.kind == CEL_STRING;
+}
+
+static bool is_add(const cel_node *n)
+{
+    return n->kind == N_CALL && n->op == OP_ADD && n->nargs == 2 && !(n->flags & NF_APPEND_ACCU);
+}
+
+static void plan_node(cel_node *n)
+{
+    if (!n)
+        return;
+    switch ((node_kind)n->kind) {
+    case N_CONST:
+    case N_IDENT: return;
+    case N_SELECT: {
+        if (is_plain_select(n)) {
+            size_t k = 0;
+            const cel_node *s = n;
+            while (k < X_PATH_MAX && is_plain_select(s)) {
+                k++;
+                s = s->target;
+            }
+            n->xk = X_PATH;
+            n->xn = (uint8_t)k;
+        }
+        plan_node(n->target);
+        return;
+    }
+    case N_CALL:
+        if (n->op == OP_IN && n->nargs == 2 && is_const_string(n->args[0])) {
+            n->xk = X_IN_CONST;
+        } else if ((n->op == OP_EQ || n->op == OP_NE) && n->nargs == 2 &&
+                   (is_const_string(n->args[0]) || is_const_string(n->args[1]))) {
+            n->xk = X_EQ_CONST;
+            n->xn = is_const_string(n->args[0]) ? 0 : 1;
+        } else if (is_add(n) && !n->xk) {
+            /* mark the outermost + of a left-assoc chain (the inner ones are walked from it) */
+            size_t k = 0;
+            cel_node *s = n;
+            while (k < X_PATH_MAX && is_add(s)) {
+                k++;
+                s->xk = X_CONCAT; /* inner + reached on their own (never, inside a chain) are chains too */
+                s->xn = 0;
+                s = s->args[0];
+            }
+            /* set chain lengths from the outermost down: each + is the top of a chain of its own depth */
+            s = n;
+            for (size_t d = k; d > 0; d--) {
+                s->xn = (uint8_t)d;
+                s = s->args[0];
+            }
+        }
+        for (size_t i = 0; i < n->nargs; i++)
+            plan_node(n->args[i]);
+        return;
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            plan_node(n->args[i]);
+        return;
+    case N_MAP:
+    case N_STRUCT:
+        for (size_t i = 0; i < n->nargs; i++) {
+            plan_node(n->args[i]);
+            plan_node(n->vals[i]);
+        }
+        return;
+    case N_COMPR:
+        plan_node(n->range);
+        plan_node(n->accu_init);
+        plan_node(n->cond);
+        plan_node(n->step);
+        plan_node(n->result);
+        plan_node(n->target); /* all()/exists(): the predicate */
+        return;
+    }
+}
 
 bool cel_plan(cel_program *p, const char *src, cel_error *err)
 {
     (void)src;
     (void)err;
+    plan_node(p->root);
     p->plan = NULL;
     return true;
+}
+
+/* ---- for tests: undo the plan (every node evaluated one at a time) and count planned nodes ---- */
+static size_t walk_nodes(cel_node *n, bool clear)
+{
+    if (!n)
+        return 0;
+    size_t c = n->xk != X_NONE;
+    if (clear) {
+        n->xk = X_NONE;
+        n->xn = 0;
+    }
+    switch ((node_kind)n->kind) {
+    case N_CONST:
+    case N_IDENT: break;
+    case N_SELECT: c += walk_nodes(n->target, clear); break;
+    case N_CALL:
+    case N_LIST:
+        for (size_t i = 0; i < n->nargs; i++)
+            c += walk_nodes(n->args[i], clear);
+        break;
+    case N_MAP:
+    case N_STRUCT:
+        for (size_t i = 0; i < n->nargs; i++)
+            c += walk_nodes(n->args[i], clear) + walk_nodes(n->vals[i], clear);
+        break;
+    case N_COMPR:
+        c += walk_nodes(n->range, clear) + walk_nodes(n->accu_init, clear) + walk_nodes(n->cond, clear) +
+             walk_nodes(n->step, clear) + walk_nodes(n->result, clear) + walk_nodes(n->target, clear);
+        break;
+    }
+    return c;
+}
+
+size_t cel_plan_count(const cel_program *p)
+{
+    return walk_nodes(p->root, false);
+}
+
+void cel_plan_clear(cel_program *p)
+{
+    walk_nodes(p->root, true);
 }

@@ -1,0 +1,305 @@
+/* Tests of the evaluator's planned forms (src/cel/plan.c): fused field paths on the JSON DOM, `"k" in m` and
+ * `x == "s"` with a constant string, string concatenation chains, comprehensions over JSON. Every expression is
+ * evaluated with its plan and again with the plan cleared (one node at a time, the general evaluator): values,
+ * errors, statuses and actual costs must be identical, also under every cost limit from 0 to the full cost (the
+ * cost reported when the limit is exceeded included). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cel/cel.h"
+#include "cel/cel_internal.h"
+#include "cel/cel_json.h"
+#include "json/json.h"
+
+static const char *doc_text =
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web-7d4b9c6f5-x2x9k\",\"namespace\":\"prod\","
+    "\"labels\":{\"app\":\"web\",\"tier\":\"frontend\",\"long-label-key\":\"a-value-longer-than-ten\"},"
+    "\"annotations\":{},\"uid\":\"\\u00e9t\\u00e9-\\u65e5\\u672c-0123456789\"},"
+    "\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"registry.example.com/platform/web:2.4.1\","
+    "\"resources\":{\"limits\":{\"cpu\":\"1\",\"memory\":\"512Mi\"}}},"
+    "{\"name\":\"sidecar\",\"image\":\"docker.io/envoy:1.31\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}},"
+    "{\"name\":\"third\",\"image\":\"registry.example.com/x\",\"resources\":{}}],"
+    "\"terminationGracePeriodSeconds\":30,\"priority\":0,\"ratio\":1.5,\"enabled\":true,\"nothing\":null,"
+    "\"tags\":[\"a\",\"b\",\"c\"],\"nested\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":"
+    "{\"k\":{\"l\":{\"m\":{\"n\":{\"o\":{\"p\":{\"q\":{\"r\":\"deep\"}}}}}}}}}}}}}}}}}}},"
+    "\"status\":{\"phase\":\"Pending\"}}";
+
+/* Expressions covering the planned forms and their edges (errors, non-JSON operands, long strings for size costs,
+ * non-ASCII strings, each position of a missing key, absorption around errors). */
+static const char *exprs[] = {
+    /* field paths */
+    "object.metadata.name",
+    "object.metadata.namespace",
+    "object.spec.terminationGracePeriodSeconds",
+    "object.spec.ratio",
+    "object.spec.enabled",
+    "object.spec.nothing",
+    "object.spec.containers",
+    "object.spec.containers[0].resources.limits.memory",
+    "object.spec.containers[1].resources.limits.memory",
+    "object.missing",
+    "object.missing.deeper.still",
+    "object.metadata.missing.deeper",
+    "object.metadata.name.size",
+    "object.spec.nothing.x",
+    "object.spec.tags.x.y",
+    "object.spec.nested.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r",
+    "object.spec.nested.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s",
+    "object.spec.nested.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.missing",
+    "m.a.b",
+    "m.a.c",
+    "m.x",
+    "m.a.b.c",
+    "s.x",
+    "{'a': {'b': object.metadata}}.a.b.name",
+    "object.metadata.labels['app']",
+    "[object.metadata][0].labels.tier",
+    "has(object.metadata.labels)",
+    "has(object.metadata.missing)",
+    "has(object.metadata.labels.app)",
+    "has(object.spec.containers[0].resources.limits)",
+    "has(object.spec.nothing.x)",
+    "has(m.a.b)",
+    "has(m.a.z)",
+    "has(object.missing.x)",
+    /* "k" in m */
+    "'app' in object.metadata.labels",
+    "'nope' in object.metadata.labels",
+    "'b' in object.spec.tags",
+    "'z' in object.spec.tags",
+    "'b' in m.a",
+    "'x' in m.a",
+    "'x' in object.missing",
+    "'x' in object.metadata.name",
+    "'memory' in object.spec.containers[2].resources",
+    /* x == "s" */
+    "object.metadata.namespace == 'prod'",
+    "'prod' == object.metadata.namespace",
+    "object.metadata.namespace != 'prod'",
+    "object.metadata.name == 'web-7d4b9c6f5-x2x9k'",
+    "object.metadata.name != 'web-7d4b9c6f5-x2x9k-other'",
+    "object.metadata.uid == 'something longer than ten'",
+    "object.spec.terminationGracePeriodSeconds == 'x'",
+    "object.spec.nothing == 'x'",
+    "object.missing == 'x'",
+    "'x' != object.missing",
+    "object.metadata.labels.exists(k, k == 'app')",
+    "object.metadata.labels.exists(k, k == 'long-label-key')",
+    "object.metadata.labels.all(k, k != 'zzz')",
+    "object.metadata.labels.exists(k, object.metadata.labels[k] == 'a-value-longer-than-ten')",
+    /* concatenation chains */
+    "object.metadata.namespace + '/' + object.metadata.name",
+    "'a' + 'b'",
+    "'a' + 'b' + 'c' + 'd' + 'e' + 'f' + 'g' + 'h' + 'i' + 'j' + 'k' + 'l'",
+    "object.metadata.uid + object.metadata.uid + '-' + object.metadata.uid",
+    "object.metadata.namespace + '/' + object.spec.terminationGracePeriodSeconds",
+    "object.metadata.namespace + object.missing + 'x'",
+    "object.missing + 'x' + 'y'",
+    "object.spec.terminationGracePeriodSeconds + 1 + 2",
+    "9223372036854775807 + x + 1",
+    "[1] + [2] + [3]",
+    "b'ab' + b'cd' + b'ef'",
+    "'a' + dyn(b'x') + 'c'",
+    "'x' + 'y' + dyn(1)",
+    "'0123456789' + 'abcdefghij' + 'k' + 'lmnopqrstuvwxyz0123456789'",
+    "'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + "
+    "'a' + 'a'",
+    "size(object.metadata.namespace + '/' + object.metadata.name) > 3",
+    "(object.metadata.namespace + '/') + (object.metadata.name + '!')",
+    /* comprehensions over JSON, absorption */
+    "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))",
+    "object.spec.containers.exists(c, c.image.startsWith('docker.io/'))",
+    "object.spec.containers.all(c, has(c.resources.limits) && 'memory' in c.resources.limits)",
+    "object.spec.containers.exists(c, c.resources.limits.memory == '512Mi')",
+    "object.spec.containers.all(c, c.resources.limits.memory == '512Mi')",
+    "object.spec.containers.map(c, c.name + ':' + c.image)",
+    "object.spec.containers.filter(c, c.name != 'web').map(c, c.name)",
+    "object.spec.containers.exists_one(c, c.name == 'sidecar')",
+    "object.spec.tags.all(t, t != 'z') && object.spec.tags.exists(t, t == 'c')",
+    "object.metadata.labels.all(k, v, v != 'x')",
+    "object.spec.containers.all(i, c, c.name != '' && i >= 0)",
+    "size(object.spec.containers) <= 10 && object.spec.terminationGracePeriodSeconds < 100",
+    "object.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+    "object.missing == 'x' || true",
+    "object.missing == 'x' && false",
+    "object.missing.x || object.metadata.name == 'web-7d4b9c6f5-x2x9k'",
+    "object.spec.nothing == null ? object.metadata.namespace + '!' : 'no'",
+    "cel.bind(n, object.metadata.name, n + '/' + n)",
+    "object.?metadata.?name.orValue('none') + '/' + object.?missing.?x.orValue('none')",
+};
+
+typedef struct fx {
+    cel_env *env;
+    kg_arena data, arena;
+    kg_json *doc;
+    cel_value m;
+} fx;
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    f->env = cel_env_new(CEL_LIB_K8S | CEL_LIB_BINDINGS);
+    cel_env_set_options(f->env, CEL_OPT_K8S);
+    cel_env_declare_var(f->env, "object", cel_type_dyn());
+    cel_env_declare_var(f->env, "m", cel_type_dyn());
+    cel_env_declare_var(f->env, "s", cel_type_dyn());
+    cel_env_declare_var(f->env, "x", cel_type_int());
+    kg_arena_init(&f->data, 0);
+    kg_arena_init(&f->arena, 0);
+    kg_error jerr;
+    f->doc = kg_json_parse(&f->data, doc_text, strlen(doc_text), &jerr);
+    assert_non_null(f->doc);
+    /* a native map {"a": {"b": "native"}} */
+    cel_value ik = cel_string("b", 1), iv = cel_string("native", 6);
+    cel_value inner = cel_map_new(&f->data, &ik, &iv, 1);
+    cel_value ok = cel_string("a", 1);
+    f->m = cel_map_new(&f->data, &ok, &inner, 1);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    kg_arena_free(&f->arena);
+    kg_arena_free(&f->data);
+    cel_env_free(f->env);
+    free(f);
+    return 0;
+}
+
+typedef struct outcome {
+    cel_eval_status st;
+    const char *text;
+    uint64_t cost;
+} outcome;
+
+static outcome eval_once(fx *f, const cel_program *p, uint64_t limit)
+{
+    cel_activation *act = cel_activation_new(f->env, &f->arena);
+    cel_activation_set(act, "object", cel_json_to_value(f->doc));
+    cel_activation_set(act, "m", f->m);
+    cel_activation_set(act, "s", cel_string("str", 3));
+    cel_activation_set(act, "x", cel_int(1));
+    cel_value v;
+    outcome o = {0};
+    o.st = cel_eval(p, act, limit, &v, &o.cost);
+    o.text = o.st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v) : kg_arena_strdup(&f->arena, cel_error_message(&v));
+    return o;
+}
+
+static void same(const char *src, const char *what, uint64_t limit, outcome a, outcome b)
+{
+    if (a.st != b.st || a.cost != b.cost || strcmp(a.text, b.text) != 0)
+        fail_msg("%s (%s, limit %llu): planned [%d] %s cost %llu, unplanned [%d] %s cost %llu", src, what,
+                 (unsigned long long)limit, (int)a.st, a.text, (unsigned long long)a.cost, (int)b.st, b.text,
+                 (unsigned long long)b.cost);
+}
+
+static void check_expr(fx *f, const char *src)
+{
+    cel_program *planned = NULL, *plain = NULL;
+    cel_error err;
+    if (!cel_compile(f->env, src, NULL, &planned, &err))
+        fail_msg("%s: %s", src, err.message);
+    assert_true(cel_compile(f->env, src, NULL, &plain, &err));
+    cel_plan_clear(plain);
+    assert_int_equal(cel_plan_count(plain), 0);
+    /* twice: the second run uses the member hints left by the first */
+    for (int rep = 0; rep < 2; rep++) {
+        kg_arena_reset(&f->arena);
+        outcome a = eval_once(f, planned, CEL_NO_COST_LIMIT), b = eval_once(f, plain, CEL_NO_COST_LIMIT);
+        same(src, "no limit", CEL_NO_COST_LIMIT, a, b);
+        for (uint64_t lim = 0; lim <= b.cost + 1; lim++) {
+            kg_arena_reset(&f->arena);
+            same(src, "limit", lim, eval_once(f, planned, lim), eval_once(f, plain, lim));
+        }
+    }
+    cel_program_free(planned);
+    cel_program_free(plain);
+}
+
+static void test_planned_equals_unplanned(void **state)
+{
+    fx *f = *state;
+    for (size_t i = 0; i < sizeof exprs / sizeof *exprs; i++)
+        check_expr(f, exprs[i]);
+}
+
+/* the shapes the planner is meant to catch are planned */
+static void test_plan_applies(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src;
+        size_t min_planned;
+    } cases[] = {
+        {"object.metadata.name", 1},
+        {"'app' in object.metadata.labels", 2},
+        {"object.metadata.namespace == 'prod'", 2},
+        {"object.metadata.namespace + '/' + object.metadata.name", 4},
+        {"1 + 2", 1},
+        {"true", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, cases[i].src, NULL, &p, &err));
+        if (cel_plan_count(p) < cases[i].min_planned)
+            fail_msg("%s: %zu planned nodes, want >= %zu", cases[i].src, cel_plan_count(p), cases[i].min_planned);
+        cel_program_free(p);
+    }
+}
+
+/* the member hint is only a guess: objects of other shapes (keys elsewhere, fewer members, missing keys) evaluated
+ * with the same program after each other give the right answers */
+static void test_hint_other_shapes(void **state)
+{
+    fx *f = *state;
+    static const char *docs[] = {
+        "{\"a\":{\"x\":1,\"y\":2,\"z\":3}}",
+        "{\"a\":{\"z\":30,\"y\":20,\"x\":10}}",
+        "{\"a\":{\"z\":300}}",
+        "{\"a\":{}}",
+        "{\"a\":{\"zz\":1,\"z\":4000}}",
+        "{\"b\":{}}",
+        "{\"a\":{\"y\":1,\"x\":2,\"z\":5}}",
+    };
+    static const char *want[] = {"3", "30", "300", "no such key: z", "4000", "no such key: a", "5"};
+    cel_program *p = NULL;
+    cel_error err;
+    assert_true(cel_compile(f->env, "object.a.z", NULL, &p, &err));
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+            kg_arena_reset(&f->arena);
+            kg_error jerr;
+            kg_json *d = kg_json_parse(&f->arena, docs[i], strlen(docs[i]), &jerr);
+            assert_non_null(d);
+            cel_activation *act = cel_activation_new(f->env, &f->arena);
+            cel_activation_set(act, "object", cel_json_to_value(d));
+            cel_value v;
+            cel_eval_status st = cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL);
+            const char *got =
+                st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v) : kg_arena_strdup(&f->arena, cel_error_message(&v));
+            if (strcmp(got, want[i]) != 0)
+                fail_msg("doc %zu: got %s, want %s", i, got, want[i]);
+        }
+    cel_program_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_planned_equals_unplanned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan_applies, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hint_other_shapes, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
