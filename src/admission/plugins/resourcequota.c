@@ -2,6 +2,7 @@
  * per-request check (CheckRequest), charging status.used with conflict retries, and the quota controller's usage
  * recalculation. See resourcequota.h. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ typedef struct rq_state {
     pthread_mutex_t cache_locks[STRIPES];
     live_slot slots[LIVE_SLOTS];
     live_slot recent[LIVE_SLOTS]; /* quotas this plugin wrote, by "ns/name" (upstream's updatedQuotas look-aside) */
+    _Atomic int64_t recent_until; /* no entry of recent[] is valid at or after this time */
 } rq_state;
 
 static const char *json_type_go(const kg_json *v)
@@ -317,13 +319,18 @@ static void recent_put(rq_state *st, kg_arena *ar, const char *ns, const kg_json
     s->items = t;
     s->expiry = expiry;
     pthread_mutex_unlock(lk);
+    int64_t until = atomic_load(&st->recent_until);
+    while (until < expiry && !atomic_compare_exchange_weak(&st->recent_until, &until, expiry)) {
+    }
     free(old_k);
     free(old_t);
 }
 
 /* The quota to use: the listed one, or the copy this plugin wrote when it is newer. */
-static kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, kg_json *listed, int64_t now)
+static const kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, const kg_json *listed, int64_t now)
 {
+    if (now >= atomic_load_explicit(&st->recent_until, memory_order_relaxed))
+        return listed; /* nothing written lately */
     const char *name = kg_json_path_str(listed, "metadata.name");
     uint64_t have;
     if (!name || !parse_rv(kg_json_path_str(listed, "metadata.resourceVersion"), &have))
@@ -347,21 +354,41 @@ static kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, kg_json *l
     return listed;
 }
 
-static kg_json *get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_error *err)
+/* The namespace's quotas: the cached documents (shared, with their parsed form memoised), or when the cache holds
+ * none, the (cached) live list as private copies. */
+typedef struct quota_src {
+    const kg_json *obj;
+    kg_json_shared *doc; /* NULL for a private copy */
+} quota_src;
+
+static size_t get_quotas(rq_state *st, const kg_admission_services *svc, kg_arena *ar, const char *ns, quota_src **out,
+                         kg_error *err)
 {
-    kg_json *items = kg_admission_list(svc, ar, "resourcequotas", ns, 0, err);
-    if (!items || items->len)
-        return items;
-    int64_t now = kg_admission_now_ns(svc);
-    kg_json *cached = live_cache_get(st, ar, ns, now);
-    if (cached)
-        return cached;
-    kg_err_clear(err);
-    items = kg_admission_list(svc, ar, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
-    if (!items)
-        return NULL;
-    live_cache_put(st, ns, kg_json_to_string(ar, items, 0, NULL), now + LIVE_TTL_NS);
-    return items;
+    kg_json_shared **docs;
+    size_t n = kg_admission_view_list(svc, ar, "resourcequotas", ns, &docs, err);
+    if (n == (size_t)-1)
+        return n;
+    const kg_json *items = NULL;
+    if (!n) {
+        int64_t now = kg_admission_now_ns(svc);
+        kg_json *cached = live_cache_get(st, ar, ns, now);
+        if (cached) {
+            items = cached;
+        } else {
+            kg_err_clear(err);
+            kg_json *live = kg_admission_list(svc, ar, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
+            if (!live)
+                return (size_t)-1;
+            live_cache_put(st, ns, kg_json_to_string(ar, live, 0, NULL), now + LIVE_TTL_NS);
+            items = live;
+        }
+        n = items->len;
+    }
+    quota_src *v = kg_arena_alloc(ar, (n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = items ? (quota_src){kg_json_at(items, i), NULL} : (quota_src){kg_json_shared_root(docs[i]), docs[i]};
+    *out = v;
+    return n;
 }
 
 /* ---- the check ---- */
@@ -391,7 +418,7 @@ static rq_env env_of(const kg_admission_services *svc)
 {
     return (rq_env){kg_admission_feature(svc, "InPlacePodVerticalScaling"),
                     kg_admission_feature(svc, "PodLevelResources"),
-                    kg_admission_feature(svc, "RecoverVolumeExpansionFailure"), kg_admission_now_ns(svc)};
+                    kg_admission_feature(svc, "RecoverVolumeExpansionFailure"), kg_admission_now_ns(svc), NULL};
 }
 
 /* getScopeSelectorsFromQuota: spec.scopes as Exists, then spec.scopeSelector.matchExpressions. */
@@ -441,21 +468,40 @@ static int quota_matches(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s
 }
 
 typedef struct rq_quota {
-    kg_json *obj; /* the quota object (request arena copy) */
+    const kg_json *obj; /* the quota object (shared or a request copy: never modified) */
     const char *name;
-    rq_list hard, used;
+    rq_list hard, used; /* entries shared with the memo: replaced, never edited in place */
+    rq_scope *sc;
+    size_t nsc;
     bool changed;
 } rq_quota;
 
-static void load_quota(kg_arena *ar, kg_json *obj, rq_quota *q)
+/* what a quota object parses to (memoised per shared document) */
+typedef struct quota_parsed {
+    const char *name;
+    rq_list hard, used;
+    rq_scope *sc;
+    size_t nsc;
+} quota_parsed;
+
+static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
 {
-    *q = (rq_quota){0};
-    q->obj = obj;
-    q->name = kg_json_path_str(obj, "metadata.name");
-    if (!q->name)
-        q->name = "";
-    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.hard"), &q->hard);
-    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.used"), &q->used);
+    (void)ud;
+    quota_parsed *p = kg_arena_alloc(ar, sizeof *p);
+    p->name = kg_json_path_str(obj, "metadata.name");
+    if (!p->name)
+        p->name = "";
+    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.hard"), &p->hard);
+    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.used"), &p->used);
+    p->nsc = quota_scopes(ar, obj, &p->sc);
+    return p;
+}
+
+static void load_quota(kg_arena *ar, const kg_json *obj, kg_json_shared *doc, rq_quota *q)
+{
+    const quota_parsed *p = doc ? kg_json_shared_memo(doc, KG_ADMISSION_MEMO_QUOTA, parse_quota, NULL)
+                                : parse_quota(ar, obj, NULL);
+    *q = (rq_quota){obj, p->name, p->hard, p->used, p->sc, p->nsc, false};
 }
 
 /* CheckRequest over quotas[0..n): on success the quotas whose usage must grow are marked changed with their new
@@ -524,8 +570,8 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     for (size_t i = 0; i < n; i++) {
         rq_quota *q = &quotas[i];
         interesting[i] = false;
-        rq_scope *sc;
-        size_t nsc = quota_scopes(ar, q->obj, &sc);
+        rq_scope *sc = q->sc;
+        size_t nsc = q->nsc;
         for (size_t j = 0; j < nsc; j++) {
             const char *em = NULL;
             int m = kg_admission_rq_match_scope(ar, ev, &sc[j], obj, env, &em);
@@ -616,8 +662,8 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             for (size_t i = 0; i < n; i++) {
                 if (!interesting[i])
                     continue;
-                rq_scope *sc;
-                size_t nsc = quota_scopes(ar, quotas[i].obj, &sc);
+                rq_scope *sc = quotas[i].sc;
+                size_t nsc = quotas[i].nsc;
                 const char **mh;
                 size_t nmh = matching_hard(ar, ev, &quotas[i].hard, &mh);
                 const char *em = NULL;
@@ -760,10 +806,11 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return NULL;
 
     kg_error e = {0};
-    kg_json *items = get_quotas(st, svc, ar, a->ns, &e);
-    if (!items)
+    quota_src *items;
+    size_t n = get_quotas(st, svc, ar, a->ns, &items, &e);
+    if (n == (size_t)-1)
         return kg_admission_pu_plain(ar, "error resolving quota: %s", e.msg); /* a plain error: 500 */
-    if (!items->len && !st->nlim)
+    if (!n && !st->nlim)
         return NULL;
     /* one namespace at a time (upstream: one worker per namespace) so that this server does not conflict with
      * itself: the quotas are read again under the lock */
@@ -772,18 +819,21 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         lk = &st->ns_locks[ns_hash(a->ns) % STRIPES];
         pthread_mutex_lock(lk);
         kg_err_clear(&e);
-        items = get_quotas(st, svc, ar, a->ns, &e);
-        if (!items) {
+        n = get_quotas(st, svc, ar, a->ns, &items, &e);
+        if (n == (size_t)-1) {
             pthread_mutex_unlock(lk);
             return kg_admission_pu_plain(ar, "error resolving quota: %s", e.msg);
         }
     }
 
     rq_env env = env_of(svc);
-    size_t n = items->len;
+    env.cres = kg_arena_alloc(ar, sizeof *env.cres);
+    env.cres->n = 0;
     rq_quota *quotas = kg_arena_alloc(ar, (n + 1) * sizeof *quotas);
-    for (size_t i = 0; i < n; i++)
-        load_quota(ar, recent_or(st, ar, a->ns, kg_json_at(items, i), env.now_ns), &quotas[i]);
+    for (size_t i = 0; i < n; i++) {
+        const kg_json *mine = recent_or(st, ar, a->ns, items[i].obj, env.now_ns);
+        load_quota(ar, mine, mine == items[i].obj ? items[i].doc : NULL, &quotas[i]);
+    }
 
     kg_status *result = NULL;
     for (int attempt = 0;; attempt++) {
@@ -826,7 +876,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             kg_json *fresh =
                 kg_admission_get(svc, ar, "resourcequotas", a->ns, quotas[i].name, KG_ADMISSION_GET_LIVE, &ge);
             if (fresh)
-                load_quota(ar, fresh, &quotas[m++]);
+                load_quota(ar, fresh, NULL, &quotas[m++]);
         }
         n = m;
         if (!n)

@@ -101,12 +101,25 @@ typedef struct rq_evaluator {
     const char *legacy_name; /* configmaps, secrets, resourcequotas, replicationcontrollers; else NULL */
 } rq_evaluator;
 
-/* Environment of an evaluation: feature gates and the clock. */
+/* Per-request memo of parsed container resources (objects are not modified while the plugin runs, so a container
+ * is parsed once however many quotas and checks look at it). */
+#define RQ_CRES_MEMO 16
+typedef struct rq_cres_memo {
+    struct {
+        const kg_json *c;
+        bool requests;
+        rq_list l;
+    } e[RQ_CRES_MEMO];
+    size_t n;
+} rq_cres_memo;
+
+/* Environment of an evaluation: feature gates, the clock, and the request's memo (may be NULL). */
 typedef struct rq_env {
     bool ippvs;     /* InPlacePodVerticalScaling */
     bool pod_level; /* PodLevelResources */
     bool recover;   /* RecoverVolumeExpansionFailure */
     int64_t now_ns;
+    rq_cres_memo *cres;
 } rq_env;
 
 /* ScopedResourceSelectorRequirement */

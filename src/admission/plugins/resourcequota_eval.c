@@ -290,16 +290,40 @@ static bool is_sidecar(const kg_json *c)
 }
 
 /* A container's requests (defaulted from its limits, as the API defaulting does) or limits. */
-static void container_res(kg_arena *ar, const kg_json *c, bool requests, rq_list *out)
+static void container_res_parse(kg_arena *ar, const kg_json *c, bool requests, rq_list *out)
 {
-    kg_admission_rq_from_json(ar, kg_json_path(c, requests ? "resources.requests" : "resources.limits"), out);
+    const kg_json *res = kg_json_get(c, "resources");
+    kg_admission_rq_from_json(ar, kg_json_get(res, requests ? "requests" : "limits"), out);
     if (!requests)
         return;
     rq_list lim;
-    kg_admission_rq_from_json(ar, kg_json_path(c, "resources.limits"), &lim);
+    kg_admission_rq_from_json(ar, kg_json_get(res, "limits"), &lim);
     for (size_t i = 0; i < lim.n; i++)
         if (!kg_admission_rq_find(out, lim.e[i].name))
             kg_admission_rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
+}
+
+/* the same through the request's memo; the caller gets its own copy of the entries (it may edit them) */
+static void container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env, rq_list *out)
+{
+    rq_cres_memo *m = env ? env->cres : NULL;
+    const rq_list *hit = NULL;
+    for (size_t i = 0; m && i < m->n && !hit; i++)
+        if (m->e[i].c == c && m->e[i].requests == requests)
+            hit = &m->e[i].l;
+    if (!hit) {
+        container_res_parse(ar, c, requests, out);
+        if (!m || m->n == RQ_CRES_MEMO)
+            return;
+        m->e[m->n].c = c;
+        m->e[m->n].requests = requests;
+        m->e[m->n].l = *out;
+        hit = &m->e[m->n++].l;
+    }
+    out->n = out->cap = hit->n;
+    out->e = hit->n ? kg_arena_alloc(ar, hit->n * sizeof *out->e) : NULL;
+    if (hit->n)
+        memcpy(out->e, hit->e, hit->n * sizeof *out->e);
 }
 
 static const kg_json *container_status(const kg_json *pod, const char *list, const char *name)
@@ -367,7 +391,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const kg_json *c = kg_json_at(cs, i);
         rq_list r;
-        container_res(ar, c, requests, &r);
+        container_res(ar, c, requests, env, &r);
         with_status(ar, pod, "containerStatuses", c, requests, env, &r);
         kg_admission_rq_add(ar, out, &r);
     }
@@ -376,7 +400,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
     for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
         const kg_json *c = kg_json_at(ics, i);
         rq_list r;
-        container_res(ar, c, requests, &r);
+        container_res(ar, c, requests, env, &r);
         if (is_sidecar(c)) {
             with_status(ar, pod, "initContainerStatuses", c, requests, env, &r);
             kg_admission_rq_add(ar, out, &r);
@@ -420,15 +444,17 @@ static void compute_usage(kg_arena *ar, const rq_list *req, const rq_list *lim, 
 {
     kg_admission_rq_set_int(ar, out, "pods", 1);
     static const char *const base[] = {"cpu", "memory", "ephemeral-storage"};
+    static const char *const base_req[] = {"requests.cpu", "requests.memory", "requests.ephemeral-storage"};
+    static const char *const base_lim[] = {"limits.cpu", "limits.memory", "limits.ephemeral-storage"};
     for (size_t i = 0; i < 3; i++) {
         rq_entry *r = kg_admission_rq_find(req, base[i]);
         if (r) {
             kg_admission_rq_set(ar, out, base[i], &r->q);
-            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", base[i]), &r->q);
+            kg_admission_rq_set(ar, out, base_req[i], &r->q);
         }
         rq_entry *l = kg_admission_rq_find(lim, base[i]);
         if (l)
-            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "limits.%s", base[i]), &l->q);
+            kg_admission_rq_set(ar, out, base_lim[i], &l->q);
     }
     for (size_t i = 0; i < req->n; i++) {
         const char *n = req->e[i].name;
@@ -765,8 +791,8 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
         for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
             const kg_json *c = kg_json_at(cs, i);
             rq_list req, lim, use = {0};
-            container_res(ar, c, true, &req);
-            container_res(ar, c, false, &lim);
+            container_res(ar, c, true, env, &req);
+            container_res(ar, c, false, env, &lim);
             compute_usage(ar, &req, &lim, &use);
             for (size_t r = 0; r < nreq; r++) {
                 if (kg_admission_rq_find(&use, req_set[r]))
