@@ -4,6 +4,7 @@
 
 #include <re2/re2.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -13,26 +14,68 @@
 
 #include "cel/regex/small_dfa.h"
 
-// A compiled pattern. Simple ASCII patterns get a small DFA for yes/no matching and build their RE2 object only when
-// positions or groups are needed (find/findAll), once, thread-safely; all others use RE2 from the start.
+// A compiled pattern. Simple ASCII patterns (the small DFA's subset) are only validated when compiled: their DFA is
+// built on the first boolean match and their RE2 object only when positions or groups are needed (find/findAll).
+// Both are built at most once per use, published with C11-style atomics / std::call_once, so a compiled pattern can
+// be shared by concurrent evaluations: a thread that loses the race to publish the DFA frees its own copy. All other
+// patterns use RE2 from the start.
 struct cel_regex {
     re2::RE2 *re = nullptr;
-    std::string pattern; // as given
-    std::string syntax;  // as handed to RE2 (Go syntax rewritten)
+    bool re_lazy = false; // RE2 object built on demand (re guarded by once)
+    std::string pattern;  // as given
+    std::string syntax;   // as handed to RE2 (Go syntax rewritten); for lazy patterns computed with the RE2 object
     re2::RE2::Options opt;
-    celre::SmallDFA *dfa = nullptr;
+    // nullptr: not built yet (lazy); no_dfa(): none (outside the subset or over the state limit); else the DFA
+    std::atomic<celre::SmallDFA *> dfa{nullptr};
     std::once_flag once;
 };
+
+static celre::SmallDFA *no_dfa()
+{
+    static celre::SmallDFA *const marker = reinterpret_cast<celre::SmallDFA *>(&no_dfa);
+    return marker;
+}
+
+namespace
+{
+bool go_syntax(const std::string &in, std::string *out, std::string *bad);
+}
 
 static re2::RE2 *get_re2(const cel_regex *cre)
 {
     cel_regex *r = const_cast<cel_regex *>(cre);
-    if (r->dfa) {
+    if (r->re_lazy) {
         std::call_once(r->once, [r] {
+            std::string bad;
+            if (r->syntax.empty() && !r->pattern.empty() && !go_syntax(r->pattern, &r->syntax, &bad))
+                return; // cannot happen for a validated pattern
             r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), r->opt);
         });
     }
     return r->re;
+}
+
+// The DFA of a pattern, built and published on first use; nullptr when the pattern has none.
+static const celre::SmallDFA *get_dfa(const cel_regex *cre)
+{
+    cel_regex *r = const_cast<cel_regex *>(cre);
+    celre::SmallDFA *d = r->dfa.load(std::memory_order_acquire);
+    if (!d) {
+        celre::SmallDFA *nd = new (std::nothrow) celre::SmallDFA;
+        if (!nd || !nd->build(r->pattern.data(), r->pattern.size())) {
+            delete nd;
+            nd = no_dfa();
+        }
+        celre::SmallDFA *expected = nullptr;
+        if (r->dfa.compare_exchange_strong(expected, nd, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            d = nd;
+        } else {
+            if (nd != no_dfa())
+                delete nd; // another thread published first: use its DFA
+            d = expected;
+        }
+    }
+    return d == no_dfa() ? nullptr : d;
 }
 
 namespace
@@ -169,6 +212,16 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
     }
     try {
         r->pattern.assign(pattern ? pattern : "", pattern ? len : 0);
+        r->opt = opt;
+        if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
+            // inside the small DFA's subset the pattern is valid: defer both the DFA and RE2 to first use
+            celre::SmallDFA check;
+            if (check.validate(r->pattern.data(), r->pattern.size())) {
+                r->re_lazy = true;
+                return r;
+            }
+        }
+        r->dfa.store(no_dfa(), std::memory_order_relaxed);
         std::string syntax, bad;
         if (!go_syntax(r->pattern, &syntax, &bad)) {
             delete r;
@@ -178,16 +231,6 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
             return nullptr;
         }
         r->syntax = std::move(syntax);
-        r->opt = opt;
-        if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
-            r->dfa = new (std::nothrow) celre::SmallDFA;
-            if (r->dfa && !r->dfa->build(r->pattern.data(), r->pattern.size())) {
-                delete r->dfa;
-                r->dfa = nullptr;
-            }
-        }
-        if (r->dfa)
-            return r; /* RE2 object built lazily */
         r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), opt);
     } catch (...) {
         r->re = nullptr;
@@ -220,7 +263,9 @@ void cel_regex_free(cel_regex *re)
     if (!re)
         return;
     delete re->re;
-    delete re->dfa;
+    celre::SmallDFA *d = re->dfa.load(std::memory_order_acquire);
+    if (d != no_dfa())
+        delete d;
     delete re;
 }
 
@@ -239,7 +284,7 @@ int cel_regex_num_groups(const cel_regex *re)
 
 bool cel_regex_uses_dfa(const cel_regex *re)
 {
-    return re->dfa != nullptr;
+    return get_dfa(re) != nullptr;
 }
 
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len)
@@ -266,13 +311,11 @@ static bool is_ascii(const char *text, size_t len)
 
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len)
 {
-    if (re->dfa && (!re->dfa->needs_ascii() || is_ascii(text, len)))
-        return re->dfa->partial_match(text, len);
-    if (re->dfa) {
-        re2::RE2 *r = get_re2(re);
-        return r && re2::RE2::PartialMatch(re2::StringPiece(text, len), *r);
-    }
-    return re2::RE2::PartialMatch(re2::StringPiece(text, len), *re->re);
+    const celre::SmallDFA *d = get_dfa(re);
+    if (d && (!d->needs_ascii() || is_ascii(text, len)))
+        return d->partial_match(text, len);
+    re2::RE2 *r = get_re2(re);
+    return r && re2::RE2::PartialMatch(re2::StringPiece(text, len), *r);
 }
 
 bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end)

@@ -26,6 +26,34 @@ class SmallDFA
     // Builds the DFA for pattern; false when the pattern is outside the subset (or too large).
     bool build(const char *pat, size_t len)
     {
+        int root;
+        if (!parse_pattern(pat, len, &root))
+            return false;
+        int endpos = new_leaf(Bits256());
+        if (endpos < 0)
+            return false;
+        root = new_node(CAT, root, endpos);
+        if (root < 0)
+            return false;
+        end_pos_ = nodes_[endpos].pos;
+        compute(root);
+        return determinize(nodes_[root].first);
+    }
+
+    // Only the syntax pass of build(): true when the pattern is inside the subset (and so valid Go/RE2 syntax, with
+    // at most kMaxPos - 1 positions, far below RE2's repetition limits); build() may still fail on the state limit.
+    bool validate(const char *pat, size_t len)
+    {
+        int root;
+        return parse_pattern(pat, len, &root) && int(classes_.size()) < kMaxPos;
+    }
+
+    // Whether partial_match is only valid for texts without bytes >= 0x80 (the caller checks and uses RE2 otherwise).
+    bool needs_ascii() const { return ascii_only_; }
+
+  private:
+    bool parse_pattern(const char *pat, size_t len, int *rootp)
+    {
         p_ = pat;
         n_ = len;
         i_ = 0;
@@ -51,19 +79,11 @@ class SmallDFA
         // with anchors, a top-level alternation would bind them to the first/last branch only: leave it to RE2
         if ((anchor_start_ || anchor_end_) && top_level_alt_)
             return false;
-        int endpos = new_leaf(Bits256());
-        if (endpos < 0)
-            return false;
-        root = new_node(CAT, root, endpos);
-        if (root < 0)
-            return false;
-        end_pos_ = nodes_[endpos].pos;
-        compute(root);
-        return determinize(nodes_[root].first);
+        *rootp = root;
+        return true;
     }
 
-    // Whether partial_match is only valid for texts without bytes >= 0x80 (the caller checks and uses RE2 otherwise).
-    bool needs_ascii() const { return ascii_only_; }
+  public:
 
     // RE2::PartialMatch semantics (search anywhere unless anchored).
     bool partial_match(const char *text, size_t len) const

@@ -1,0 +1,450 @@
+/* Tests of the compile-side fast paths (parser, resolver, checker, lazily built regexes): each fast path must give
+ * the same results, errors and costs as the general path it short-cuts. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cel/cel.h"
+#include "cel/regex/cel_regex.h"
+
+typedef struct fx {
+    cel_env *env;  /* no container: select chains on undeclared roots take the fast path */
+    cel_env *envc; /* a container: every name goes through the general qualified-name search */
+    kg_arena arena;
+} fx;
+
+static cel_env *mk_env(const char *container)
+{
+    cel_env *env = cel_env_new(CEL_LIB_ALL);
+    if (container)
+        cel_env_set_container(env, container);
+    cel_env_declare_var(env, "x", cel_type_int());
+    cel_env_declare_var(env, "d", cel_type_dyn());
+    cel_env_declare_var(env, "m", cel_type_map(env, cel_type_string(), cel_type_dyn()));
+    cel_env_declare_var(env, "a.b.c", cel_type_string());
+    cel_env_declare_var(env, "a.b", cel_type_map(env, cel_type_string(), cel_type_string()));
+    return env;
+}
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    f->env = mk_env(NULL);
+    f->envc = mk_env("zz.unused");
+    kg_arena_init(&f->arena, 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    kg_arena_free(&f->arena);
+    cel_env_free(f->env);
+    cel_env_free(f->envc);
+    free(f);
+    return 0;
+}
+
+/* m = {"spec": {"name": "web", "n": 3}, "k": "v"}, built by CEL itself */
+static cel_value dyn_map(cel_env *env, kg_arena *a)
+{
+    cel_program *p = NULL;
+    cel_error err;
+    cel_value v = cel_null();
+    if (cel_compile(env, "{'spec': {'name': 'web', 'n': 3}, 'k': 'v'}", NULL, &p, &err)) {
+        cel_activation *act = cel_activation_new(env, a);
+        if (cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL) != CEL_EVAL_OK)
+            v = cel_null();
+        cel_program_free(p);
+    }
+    return v;
+}
+
+/* compile + evaluate; the result text (value, runtime error or compile error) and the cost */
+static const char *run_env(fx *f, cel_env *env, const char *src, uint64_t *cost, const char **type)
+{
+    cel_program *p = NULL;
+    cel_error err;
+    if (!cel_compile(env, src, NULL, &p, &err))
+        return kg_arena_sprintf(&f->arena, "compile: %s", err.message);
+    if (type) {
+        char b[256];
+        *type = kg_arena_strdup(&f->arena, cel_type_format(cel_program_type(p), b, sizeof b));
+    }
+    cel_activation *act = cel_activation_new(env, &f->arena);
+    cel_activation_set(act, "x", cel_int(7));
+    cel_activation_set(act, "d", cel_string("dyn", 3));
+    cel_activation_set(act, "m", dyn_map(env, &f->arena));
+    cel_value v;
+    uint64_t c = 0;
+    cel_eval_status st = cel_eval(p, act, CEL_NO_COST_LIMIT, &v, &c);
+    const char *out = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v)
+                                        : kg_arena_sprintf(&f->arena, "error: %s", cel_error_message(&v));
+    if (cost)
+        *cost = c;
+    cel_program_free(p);
+    return out;
+}
+
+static void expect(fx *f, const char *src, const char *want)
+{
+    const char *got = run_env(f, f->env, src, NULL, NULL);
+    if (strncmp(got, want, strlen(want)) != 0)
+        fail_msg("%s: got %s, want %s", src, got, want);
+}
+
+/* the fast-path environment and the container environment agree on result, error text, type and cost */
+static void same_both(fx *f, const char *src)
+{
+    uint64_t c1 = 0, c2 = 0;
+    const char *t1 = "", *t2 = "";
+    const char *r1 = run_env(f, f->env, src, &c1, &t1);
+    const char *r2 = run_env(f, f->envc, src, &c2, &t2);
+    /* the container name appears in undeclared-reference errors: compare up to it */
+    const char *cut1 = strstr(r1, "(in container"), *cut2 = strstr(r2, "(in container");
+    size_t n1 = cut1 ? (size_t)(cut1 - r1) : strlen(r1), n2 = cut2 ? (size_t)(cut2 - r2) : strlen(r2);
+    if (n1 != n2 || memcmp(r1, r2, n1) != 0 || c1 != c2 || strcmp(t1, t2) != 0)
+        fail_msg("%s: [%s] %s cost %llu vs [%s] %s cost %llu", src, t1, r1, (unsigned long long)c1, t2, r2,
+                 (unsigned long long)c2);
+}
+
+static void test_parser_fast_paths(void **state)
+{
+    fx *f = *state;
+    /* every reserved word is still reserved; similar identifiers are not */
+    static const char *reserved[] = {"as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
+                                     "let", "loop",  "package", "namespace", "return", "var", "void",     "while", NULL};
+    for (int i = 0; reserved[i]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "compile: ERROR: <input>:1:1: reserved identifier: %s", reserved[i]);
+        expect(f, reserved[i], want);
+    }
+    static const char *near[] = {"a", "ass", "iff", "fo", "vars", "namespaces", "Namespace", "whilex", "_if", NULL};
+    for (int i = 0; near[i]; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "compile: ERROR: <input>:1:1: undeclared reference to '%s'", near[i]);
+        expect(f, near[i], want);
+    }
+    /* keywords and identifiers next to punctuation, string prefixes, comments, all token kinds */
+    expect(f, "true&&!false||null==null", "true");
+    expect(f, "1 in [1,2]&&x in[7]", "true");
+    expect(f, "inx", "compile: ERROR: <input>:1:1: undeclared reference to 'inx'");
+    expect(f, "r'a\\n' + b'x'.string()", "compile: ERROR: <input>:1:21: found no matching overload for 'string'");
+    expect(f, "r'a\\n' + string(b'x') + R\"q\" + string(B'y') + string(rb'z') + string(Br'w')",
+           "\"a\\\\nxqyzw\"");
+    expect(f, "x // comment\n + 1 /* not a comment */", "compile: ERROR: <input>:2:7: Syntax error: extraneous input '*'");
+    expect(f, "x // comment\n + 1", "8");
+    expect(f, "{'a': 1}.a + [1][0] - (2 * 3 % 4) + (x > 1 ? 1 : 0) + (x >= 1 ? 1 : 0) + (x < 1 ? 1 : 0) + "
+              "(x <= 1 ? 1 : 0) + (x != 1 ? 1 : 0)",
+           "3");
+    expect(f, "x = 1", "compile: ERROR: <input>:1:3: Syntax error: token recognition error at: '='");
+    expect(f, "x & 1", "compile: ERROR: <input>:1:3: Syntax error: token recognition error at: '&'");
+    expect(f, "x # 1", "compile: ERROR: <input>:1:3: Syntax error: token recognition error at: '#'");
+    expect(f, "`x`", "compile: ERROR: <input>:1:1: Syntax error: extraneous input '`x`'");
+    expect(f, "m.`a-b`", "error: no such key: a-b");
+    /* macro names are still macros; non-macro member names starting with the same letters are calls */
+    expect(f, "[1, 2].all(v, v > 0) && [1].exists(v, v == 1) && [1].exists_one(v, v == 1) && "
+              "[1].existsOne(i, v, v == 1) && [1].map(v, v * 2) == [2] && [1].filter(v, v > 1) == [] && "
+              "[3, 1].sortBy(v, v) == [1, 3] && [1].transformList(i, v, v) == [1] && "
+              "{'a': 1}.transformMap(k, v, v) == {'a': 1} && optional.of(1).optMap(v, v) == optional.of(1) && "
+              "has(m.a) == false",
+           "true");
+    expect(f, "'abc'.startsWith('a') && 'abc'.endsWith('c') && 'abc'.size() == 3 && 'a'.matches('a')", "true");
+    expect(f, "[1].allx(1, 2)", "compile: ERROR: <input>:1:9: undeclared reference to 'allx'");
+    /* the depth check still runs for large trees, and small deep-looking trees are fine */
+    {
+        size_t n = 2 + 2 * 320;
+        char *big = malloc(n + 1);
+        big[0] = 'x';
+        for (size_t i = 1; i + 1 < n; i += 2)
+            big[i] = '+', big[i + 1] = '1';
+        big[n - 1] = 0;
+        const char *got = run_env(f, f->env, big, NULL, NULL);
+        if (!strstr(got, "expression recursion limit exceeded"))
+            fail_msg("deep tree: %s", got);
+        big[2 * 150 + 1] = 0; /* 150 additions: fine */
+        got = run_env(f, f->env, big, NULL, NULL);
+        if (strcmp(got, "157") != 0)
+            fail_msg("150 additions: %s", got);
+        free(big);
+    }
+}
+
+static void test_resolver_fast_paths(void **state)
+{
+    fx *f = *state;
+    /* select chains: roots that can and cannot start a qualified name, in both environments */
+    static const char *exprs[] = {
+        "a.b.c",
+        "a.b.c + '!'",
+        "a.b['c']",
+        "a.b.x",
+        "has(a.b.c)",
+        "m.spec.name",
+        "m.spec.name.size()",
+        "has(m.spec.name)",
+        "m.?spec.name",
+        "d.spec",
+        "[{'p': {'q': 1}}].all(e, e.p.q == 1)",
+        "[{'p': {'q': 1}}].map(e, e.p.q)",
+        "{'x': {'y': 2}}.x.y",
+        "nope.a.b",
+        ".x + 1",
+        ".a.b.c",
+        "math.greatest(1, 2)",
+        "math.least([3, 1, 2])",
+        "strings.quote('a')",
+        "base64.encode(b'ab')",
+        "optional.of(1).hasValue()",
+        "optional.none().orValue(2)",
+        "sets.contains([1, 2], [1])",
+        "math.nothere(1)",
+        "m.greatest(1, 2)",
+        "x.size()",
+        "'abc'.matches('^a') && 'abc'.matches('c$')",
+        "google.protobuf.Timestamp",
+        "int",
+        "type(1) == int",
+        "cel.bind(v, 2, v * x)",
+        NULL,
+    };
+    for (int i = 0; exprs[i]; i++)
+        same_both(f, exprs[i]);
+    expect(f, "a.b.c", "error: no such attribute(s): a.b.c"); /* declared but not bound */
+    expect(f, "math.greatest(1, 2)", "2");
+    expect(f, ".x + 1", "8");
+}
+
+static void test_checker_fast_paths(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src, *type;
+    } typed[] = {
+        {"x < 1", "bool"},
+        {"x < 1.5", "bool"},
+        {"x < 1u", "bool"},
+        {"'a' < 'b'", "bool"},
+        {"d < 1", "bool"},
+        {"x + 1", "int"},
+        {"1.5 + 2.5", "double"},
+        {"'a' + 'b'", "string"},
+        {"[1] + [2]", "list(int)"},
+        {"d + 1", "int"},
+        {"d + d", "dyn"},
+        {"size('a') + size([1]) + size({1: 2})", "int"},
+        {"x == 1 ? 'a' : 'b'", "string"},
+        {"duration('1s') + timestamp('2020-01-01T00:00:00Z')", "google.protobuf.Timestamp"},
+        {"timestamp('2020-01-01T00:00:00Z') - timestamp('2020-01-01T00:00:00Z')", "google.protobuf.Duration"},
+        {"m['k']", "dyn"},
+        {"[1, 2][0]", "int"},
+        {"{'a': 1}['a']", "int"},
+        {"1 in [1]", "bool"},
+        {"[[], [1]]", "list(list(int))"},
+        {"[] + []", "list(dyn)"},
+        {NULL, NULL},
+    };
+    for (int i = 0; typed[i].src; i++) {
+        const char *t = "";
+        const char *r = run_env(f, f->env, typed[i].src, NULL, &t);
+        if (strncmp(r, "compile:", 8) == 0 || strcmp(t, typed[i].type) != 0)
+            fail_msg("%s: type %s (%s), want %s", typed[i].src, t, r, typed[i].type);
+    }
+    expect(f, "1 < 'a'",
+           "compile: ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, string)'");
+    expect(f, "'a' + 1",
+           "compile: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(string, int)'");
+    expect(f, "true - false",
+           "compile: ERROR: <input>:1:6: found no matching overload for '_-_' applied to '(bool, bool)'");
+    expect(f, "size(1)", "compile: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'");
+    expect(f, "[1] + ['a']",
+           "compile: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(list(int), list(string))'");
+    expect(f, "1 < 2u && 1.5 > 1 && 2u >= 1.0 && d < 3", "error: no such overload");
+    expect(f, "1 < 2u && 1.5 > 1 && 2u >= 1.0", "true");
+}
+
+/* ---------------------------------------------------------------- regexes */
+
+static const char *const patterns[] = {
+    "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+    "^[a-z]+$",
+    "a.c",
+    "[^a-c]x",
+    "(ab|cd)+e?",
+    "x{2,3}y",
+    "\\d\\w\\s",
+    "",
+    "^$",
+    "(?:ab)*",
+    "a|b",
+    "^a|b$",
+    "\\bfoo",
+    "(?P<n>a)",
+    "ü+",
+    "(?i)abc",
+    "(a{1000}){1000}",
+    "a{1001}",
+    "(",
+    "a)",
+    "[z-a]",
+    "a**",
+    "\\C",
+    "\\q",
+    "x{2}{3}",
+    "[[:alpha:]]+",
+    "(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h){0,8}z",
+    NULL,
+};
+static const char *const texts[] = {"", "a", "abc", "web-1", "-web", "Web", "aXc", "dx", "ababe", "cde", "xxy", "xxxy",
+                                    "1a ", "foo", "a foo", "üü", "ABC", "é", "a\nc", "abcdefghz", NULL};
+
+static void test_regex_lazy_same_results(void **state)
+{
+    (void)state;
+    for (int i = 0; patterns[i]; i++) {
+        const char *pat = patterns[i];
+        char e1[256] = "", e2[256] = "";
+        cel_regex *lazy = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, e1, sizeof e1);
+        cel_regex *eager = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, e2, sizeof e2);
+        if (!lazy != !eager || strcmp(e1, e2) != 0)
+            fail_msg("%s: compile %p '%s' vs %p '%s'", pat, (void *)lazy, e1, (void *)eager, e2);
+        if (!lazy)
+            continue;
+        assert_int_equal(cel_regex_num_groups(lazy), cel_regex_num_groups(eager));
+        size_t pl;
+        assert_string_equal(cel_regex_pattern(lazy, &pl), pat);
+        for (int j = 0; texts[j]; j++) {
+            const char *t = texts[j];
+            size_t tl = strlen(t);
+            bool a = cel_regex_partial_match(lazy, t, tl), b = cel_regex_partial_match(eager, t, tl);
+            if (a != b)
+                fail_msg("%s ~ '%s': %d vs %d", pat, t, a, b);
+            assert_int_equal(cel_regex_full_match(lazy, t, tl), cel_regex_full_match(eager, t, tl));
+            size_t s1 = 0, x1 = 0, s2 = 0, x2 = 0;
+            bool f1 = cel_regex_find(lazy, t, tl, 0, &s1, &x1), f2 = cel_regex_find(eager, t, tl, 0, &s2, &x2);
+            assert_int_equal(f1, f2);
+            if (f1) {
+                assert_int_equal(s1, s2);
+                assert_int_equal(x1, x2);
+            }
+        }
+        cel_regex_free(lazy);
+        cel_regex_free(eager);
+    }
+    /* a lazily compiled simple pattern still reports its DFA; first use may be find() (RE2) */
+    char eb[128];
+    cel_regex *re = cel_regex_compile("^[a-z]+$", 8, 0, CEL_REGEX_GO_ERRORS, eb, sizeof eb);
+    size_t s, e;
+    assert_true(cel_regex_find(re, "abc", 3, 0, &s, &e));
+    assert_true(cel_regex_uses_dfa(re));
+    assert_true(cel_regex_partial_match(re, "abc", 3));
+    cel_regex_free(re);
+    /* freed without any use */
+    re = cel_regex_compile("^[a-z]+$", 8, 0, CEL_REGEX_GO_ERRORS, eb, sizeof eb);
+    cel_regex_free(re);
+}
+
+static void test_regex_errors_at_compile(void **state)
+{
+    fx *f = *state;
+    /* invalid patterns are still rejected by cel_compile with the cel-go texts */
+    expect(f, "'abc'.matches('(')", "compile: ERROR: <input>:1:14: error parsing regexp: missing closing ): `(`");
+    expect(f, "'abc'.matches('a)')", "compile: ERROR: <input>:1:14: error parsing regexp: unexpected ): `a)`");
+    expect(f, "'abc'.matches('[z-a]')",
+           "compile: ERROR: <input>:1:14: error parsing regexp: invalid character class range: `z-a`");
+    expect(f, "'abc'.matches('\\\\C')", "compile: ERROR: <input>:1:14: error parsing regexp: invalid escape sequence");
+    expect(f, "'abc'.matches('(a{1000}){1000}')", "compile: ERROR: <input>:1:14: error parsing regexp:");
+    expect(f, "'abc'.matches('^[a-c]+$') && !'abd'.matches('^[a-c]+$') && 'ü'.matches('^.$')", "true");
+    /* a non-constant pattern is compiled (and its errors reported) when evaluated */
+    expect(f, "'abc'.matches(d)", "false");
+    /* the cost of matches() does not depend on when the pattern is compiled */
+    uint64_t c1 = 0, c2 = 0;
+    run_env(f, f->env, "'abcdefgh'.matches('^[a-z]+$')", &c1, NULL);
+    run_env(f, f->env, "'abcdefgh'.matches(string(dyn('^[a-z]+$')))", &c2, NULL);
+    assert_true(c1 > 0);
+    assert_true(c2 >= c1);
+}
+
+/* many threads race on the first use of one shared compiled pattern (and one shared program) */
+typedef struct race {
+    cel_regex *re;
+    cel_program *prog;
+    cel_env *env;
+    pthread_barrier_t *bar;
+    int bad;
+} race;
+
+static void *race_fn(void *arg)
+{
+    race *r = arg;
+    pthread_barrier_wait(r->bar);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 200; i++) {
+        if (!cel_regex_partial_match(r->re, "web-1", 5) || cel_regex_partial_match(r->re, "-web-", 5) ||
+            !cel_regex_partial_match(r->re, "a", 1))
+            r->bad++;
+        size_t s, e;
+        if (!cel_regex_find(r->re, "xx web-1", 8, 0, &s, &e) || s != 3 || e != 8)
+            r->bad++;
+        kg_arena_reset(&a);
+        cel_activation *act = cel_activation_new(r->env, &a);
+        cel_value v;
+        if (cel_eval(r->prog, act, CEL_NO_COST_LIMIT, &v, NULL) != CEL_EVAL_OK || v.kind != CEL_BOOL || !v.u.b)
+            r->bad++;
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void test_regex_concurrent_first_use(void **state)
+{
+    fx *f = *state;
+    enum { NT = 8 };
+    for (int round = 0; round < 20; round++) {
+        char eb[128];
+        cel_regex *re = cel_regex_compile("[a-z]([-a-z0-9]*[a-z0-9])?$", 27, 0, CEL_REGEX_GO_ERRORS, eb, sizeof eb);
+        assert_non_null(re);
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, "'web-1'.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && !'-x'.matches('^[a-z]+$')",
+                                NULL, &p, &err));
+        pthread_barrier_t bar;
+        pthread_barrier_init(&bar, NULL, NT);
+        pthread_t th[NT];
+        race rs[NT];
+        for (int i = 0; i < NT; i++) {
+            rs[i] = (race){re, p, f->env, &bar, 0};
+            pthread_create(&th[i], NULL, race_fn, &rs[i]);
+        }
+        for (int i = 0; i < NT; i++) {
+            pthread_join(th[i], NULL);
+            assert_int_equal(rs[i].bad, 0);
+        }
+        pthread_barrier_destroy(&bar);
+        assert_true(cel_regex_uses_dfa(re));
+        cel_regex_free(re);
+        cel_program_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_parser_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_regex_errors_at_compile, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_regex_concurrent_first_use, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
