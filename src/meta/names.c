@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "meta/gvk.h"
 #include "meta/object.h"
@@ -410,6 +411,44 @@ char *kg_name_errs_join(kg_arena *a, const kg_name_errs *errs, const char *sep)
     return out;
 }
 
+/* Per-thread xoshiro256** seeded once from getrandom (upstream: math/rand through utilrand.String): name suffixes
+ * need to be unpredictable enough to avoid collisions, not secret, and must not cost a syscall per name. */
+static _Thread_local uint64_t rng_s[4];
+static _Thread_local bool rng_seeded;
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(void)
+{
+    if (!rng_seeded) {
+        size_t got = 0;
+        while (got < sizeof rng_s) {
+            ssize_t r = getrandom((char *)rng_s + got, sizeof rng_s - got, 0);
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        if (got < sizeof rng_s || !(rng_s[0] | rng_s[1] | rng_s[2] | rng_s[3])) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            rng_s[0] ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL + (uint64_t)(uintptr_t)&rng_s;
+            rng_s[1] ^= (uint64_t)ts.tv_sec + 0xbf58476d1ce4e5b9ULL;
+        }
+        rng_seeded = true;
+    }
+    uint64_t result = rotl(rng_s[1] * 5, 7) * 9, t = rng_s[1] << 17;
+    rng_s[2] ^= rng_s[0];
+    rng_s[3] ^= rng_s[1];
+    rng_s[1] ^= rng_s[2];
+    rng_s[0] ^= rng_s[3];
+    rng_s[2] ^= t;
+    rng_s[3] = rotl(rng_s[3], 45);
+    return result;
+}
+
 char *kg_generate_name(kg_arena *a, const char *base)
 {
     static const char alphanums[] = "bcdfghjklmnpqrstvwxz2456789";
@@ -418,22 +457,12 @@ char *kg_generate_name(kg_arena *a, const char *base)
         n = KG_MAX_GENERATED_NAME_LENGTH;
     char *out = kg_arena_alloc(a, n + 6);
     memcpy(out, base, n);
-    unsigned char rnd[5];
-    size_t got = 0;
-    while (got < sizeof rnd) {
-        ssize_t r = getrandom(rnd + got, sizeof rnd - got, 0);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
     for (size_t i = 0; i < 5; i++) {
-        /* rejection-free mapping: 27 symbols, bias < 5% is acceptable for name suffixes but avoid it anyway */
-        unsigned char c = rnd[i];
-        while (c >= 243) { /* 243 = 9 * 27 */
-            if (getrandom(&c, 1, 0) != 1)
-                c = (unsigned char)(c - 243);
-        }
-        out[n + i] = alphanums[c % 27];
+        uint64_t r;
+        do /* rejection sampling: uniform over the 27 symbols */
+            r = rng_next() >> 32;
+        while (r >= 4294967274ULL); /* 27 * 159072862: the largest multiple of 27 below 2^32 */
+        out[n + i] = alphanums[r % 27];
     }
     out[n + 5] = 0;
     return out;

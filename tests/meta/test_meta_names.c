@@ -284,6 +284,17 @@ static void test_generate_name(void **st)
     for (int i = 0; i < 20; i++)
         same += strcmp(kg_generate_name(&a, "a-"), kg_generate_name(&a, "a-")) == 0;
     assert_true(same < 2);
+    /* every symbol is used, about equally (10,000 symbols: ~370 each) */
+    int counts[256] = {0};
+    for (int i = 0; i < 2000; i++) {
+        const char *g = kg_generate_name(&a, "");
+        for (int k = 0; k < 5; k++)
+            counts[(unsigned char)g[k]]++;
+    }
+    for (const char *s = "bcdfghjklmnpqrstvwxz2456789"; *s; s++) {
+        assert_true(counts[(unsigned char)*s] > 250);
+        assert_true(counts[(unsigned char)*s] < 500);
+    }
     kg_arena_free(&a);
 }
 

@@ -19,8 +19,8 @@
 
 rq_entry *kg_admission_rq_find(const rq_list *l, const char *name)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->e[i].name, name) == 0)
+    for (size_t i = 0; i < l->n; i++) /* names are often the same string (a literal, a key of one object) */
+        if (l->e[i].name == name || (l->e[i].name[0] == name[0] && strcmp(l->e[i].name, name) == 0))
             return &l->e[i];
     return NULL;
 }
@@ -784,18 +784,20 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
         return NULL;
     missing miss[8] = {{0}};
     size_t nmiss = 0;
-    static const char *const lists[] = {"containers", "initContainers"};
     for (size_t k = 0; k < 2; k++) {
-        const kg_json *cs = kg_json_path(obj, k ? "spec.initContainers" : "spec.containers");
-        (void)lists;
+        const kg_json *cs = kg_json_get(kg_json_get(obj, "spec"), k ? "initContainers" : "containers");
         for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
             const kg_json *c = kg_json_at(cs, i);
-            rq_list req, lim, use = {0};
+            rq_list req, lim;
             container_res(ar, c, true, env, &req);
             container_res(ar, c, false, env, &lim);
-            compute_usage(ar, &req, &lim, &use);
             for (size_t r = 0; r < nreq; r++) {
-                if (kg_admission_rq_find(&use, req_set[r]))
+                /* podComputeUsageHelper of the container has cpu / requests.cpu (memory alike) for a request and
+                 * limits.cpu for a limit: the only names in req_set */
+                const char *want = req_set[r];
+                bool is_limit = strncmp(want, "limits.", 7) == 0;
+                const char *base = is_limit ? want + 7 : strncmp(want, "requests.", 9) == 0 ? want + 9 : want;
+                if (kg_admission_rq_find(is_limit ? &lim : &req, base))
                     continue;
                 missing *m = NULL;
                 for (size_t j = 0; j < nmiss; j++)
