@@ -1,4 +1,5 @@
 /* Type checker: declared variables, dyn, type parameters, overload resolution, cel-go style messages. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -818,8 +819,11 @@ static const cel_type *chk(checker *C, cel_node *n)
 
 bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err)
 {
+    /* the scope arrays (3 KiB) are written before they are read: only the other fields need zeroing */
     checker C;
-    memset(&C, 0, sizeof C);
+    memset(&C, 0, offsetof(checker, scope));
+    C.depth = 0;
+    memset(&C.m, 0, sizeof C - offsetof(checker, m));
     C.env = env;
     C.a = a;
     C.src = src;

@@ -399,8 +399,10 @@ static void res(resolver *R, cel_node *n)
 
 bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err)
 {
+    /* the scope array is written before it is read (scope_find looks below depth only) */
     resolver R;
-    memset(&R, 0, sizeof R);
+    R.depth = 0;
+    R.failed = false;
     R.env = env;
     R.a = a;
     R.src = src;
