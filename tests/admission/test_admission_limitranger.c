@@ -107,6 +107,30 @@ static void defaults_applied_and_idempotent(void **state)
     assert_true(kg_json_equal(before, pod));
 }
 
+/* the parsed form is kept per LimitRange version: an update takes effect on the next request, and pods never share
+ * nodes with it (editing the pod leaves the cached LimitRange alone) */
+static void updated_limit_range_applies_next(void **state)
+{
+    fixture *f = *state;
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"default\":{\"cpu\":\"1\"}}]", 0);
+    kg_json *pod = pod1(f, "{}");
+    assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL));
+    kg_json *c = kg_json_at(kg_json_path(pod, "spec.containers"), 0);
+    assert_string_equal(path_str(c, "resources.limits.cpu"), "1");
+    kg_json_set(&f->a, kg_json_path(c, "resources.limits"), "cpu", kg_json_new_str(&f->a, "edited"));
+    pod = pod1(f, "{}");
+    assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL));
+    assert_string_equal(path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.cpu"), "1");
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"default\":{\"cpu\":\"2\"},\"max\":{\"cpu\":\"3\"}}]", 0);
+    pod = pod1(f, "{}");
+    assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL));
+    assert_string_equal(path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.cpu"), "2");
+    pod = pod1(f, "{\"limits\":{\"cpu\":\"4\"}}");
+    kg_status *s = run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL);
+    assert_non_null(s);
+    assert_non_null(strstr(s->message, "maximum cpu usage per Container is 3, but limit is 4"));
+}
+
 static void existing_keys_are_kept(void **state)
 {
     fixture *f = *state;
@@ -533,6 +557,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(defaults_applied_and_idempotent, setup, teardown),
+        cmocka_unit_test_setup_teardown(updated_limit_range_applies_next, setup, teardown),
         cmocka_unit_test_setup_teardown(existing_keys_are_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(init_containers_defaulted, setup, teardown),
         cmocka_unit_test_setup_teardown(min_request, setup, teardown),

@@ -473,38 +473,71 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, cons
     }
 }
 
-static void validate_pod(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pod, const pod_opts *o)
+/* ---- the parsed form of a LimitRange (memoised per shared document) ---- */
+
+typedef struct lr_item {
+    const char *type;
+    item_limits il;
+} lr_item;
+
+typedef struct lr_parsed {
+    kg_json *def_req, *def_lim; /* Container defaults (canonical quantities), read-only */
+    lr_item *items;
+    size_t nitems;
+} lr_parsed;
+
+static void container_defaults(kg_arena *ar, const kg_json *lr, kg_json *reqs, kg_json *lims);
+
+static void *parse_limit_range(kg_arena *ar, const kg_json *lr, void *ud)
 {
+    (void)ud;
+    lr_parsed *p = kg_arena_alloc(ar, sizeof *p);
+    p->def_req = kg_json_new_object(ar);
+    p->def_lim = kg_json_new_object(ar);
+    container_defaults(ar, lr, p->def_req, p->def_lim);
     const kg_json *items = items_of(lr);
-    const kg_json *spec = kg_json_get(pod, "spec");
-    for (size_t i = 0; items && i < items->len; i++) {
+    p->nitems = items ? items->len : 0;
+    p->items = kg_arena_alloc(ar, (p->nitems + 1) * sizeof *p->items);
+    for (size_t i = 0; i < p->nitems; i++) {
         const kg_json *item = kg_json_at(items, i);
-        const char *type = kg_admission_pu_str(item, "type");
+        p->items[i].type = kg_admission_pu_str(item, "type");
+        item_parse(ar, item, &p->items[i].il);
+    }
+    return p;
+}
+
+/* one LimitRange of the request: the document (shared or private) and its parsed form */
+typedef struct lr_ref {
+    const kg_json *obj;
+    const lr_parsed *p;
+} lr_ref;
+
+static void validate_pod(kg_arena *ar, errs *out, const lr_parsed *lr, const kg_json *pod, const pod_opts *o)
+{
+    const kg_json *spec = kg_json_get(pod, "spec");
+    for (size_t i = 0; i < lr->nitems; i++) {
+        const char *type = lr->items[i].type;
+        const item_limits *il = &lr->items[i].il;
+        if (!il->min.n && !il->max.n && !il->ratio.n)
+            continue;
         if (strcmp(type, "Container") == 0) {
-            item_limits il;
-            item_parse(ar, item, &il);
-            if (!il.min.n && !il.max.n && !il.ratio.n)
-                continue;
             static const char *const lists[] = {"containers", "initContainers"};
             for (int li = 0; li < 2; li++) {
                 const kg_json *cs = kg_json_get(spec, lists[li]);
                 for (size_t j = 0; kg_json_is(cs, KG_JSON_ARRAY) && j < cs->len; j++) {
                     const kg_json *c = kg_json_at(cs, j);
+                    const kg_json *res = kg_json_get(c, "resources");
                     rlist reqs, lims;
-                    rl_from_json(ar, kg_json_path(c, "resources.requests"), &reqs);
-                    rl_from_json(ar, kg_json_path(c, "resources.limits"), &lims);
-                    check_item(ar, out, &il, type, &reqs, &lims);
+                    rl_from_json(ar, kg_json_get(res, "requests"), &reqs);
+                    rl_from_json(ar, kg_json_get(res, "limits"), &lims);
+                    check_item(ar, out, il, type, &reqs, &lims);
                 }
             }
         } else if (strcmp(type, "Pod") == 0) {
-            item_limits il;
-            item_parse(ar, item, &il);
-            if (!il.min.n && !il.max.n && !il.ratio.n)
-                continue;
             rlist reqs, lims;
             pod_totals(ar, pod, "resources.requests", o, &reqs);
             pod_totals(ar, pod, "resources.limits", o, &lims);
-            check_item(ar, out, &il, type, &reqs, &lims);
+            check_item(ar, out, il, type, &reqs, &lims);
         }
     }
 }
@@ -562,8 +595,9 @@ static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, con
 {
     if (!defaults->len)
         return NULL;
-    const char **set = kg_arena_alloc(ar, defaults->len * sizeof *set);
-    size_t n = 0;
+    const char *stackset[16];
+    const char **set = defaults->len <= 16 ? stackset : kg_arena_alloc(ar, defaults->len * sizeof *set);
+    size_t n = 0, total = 0;
     kg_json *dst = kg_json_get(res, which);
     for (size_t i = 0; i < defaults->len; i++) {
         const kg_json_member *m = &defaults->u.members[i];
@@ -573,28 +607,31 @@ static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, con
             dst = kg_json_new_object(ar);
             kg_json_set(ar, res, which, dst);
         }
-        kg_json_set(ar, dst, m->key, kg_json_clone(ar, m->val));
+        kg_json_setn(ar, dst, m->key, m->key_len, kg_json_clone(ar, m->val));
         set[n++] = m->key;
+        total += m->key_len + 2;
     }
     if (!n)
         return NULL;
-    qsort(set, n, sizeof *set, cmp_str);
-    kg_buf b;
-    kg_buf_init(&b);
+    if (n > 1)
+        qsort(set, n, sizeof *set, cmp_str);
+    char *s = kg_arena_alloc(ar, total + 1), *p = s;
     for (size_t i = 0; i < n; i++) {
-        if (i)
-            kg_buf_puts(&b, ", ");
-        kg_buf_puts(&b, set[i]);
+        if (i) {
+            memcpy(p, ", ", 2);
+            p += 2;
+        }
+        size_t l = strlen(set[i]);
+        memcpy(p, set[i], l);
+        p += l;
     }
-    char *s = kg_arena_strdup(ar, kg_buf_cstr(&b));
-    kg_buf_free(&b);
+    *p = 0;
     return s;
 }
 
-static void mutate_pod(kg_arena *ar, kg_json *pod, const kg_json *lr)
+static void mutate_pod(kg_arena *ar, kg_json *pod, const lr_parsed *lr)
 {
-    kg_json *reqs = kg_json_new_object(ar), *lims = kg_json_new_object(ar);
-    container_defaults(ar, lr, reqs, lims);
+    const kg_json *reqs = lr->def_req, *lims = lr->def_lim;
     if (!reqs->len && !lims->len)
         return;
     kg_json *spec = kg_json_get(pod, "spec");
@@ -612,10 +649,18 @@ static void mutate_pod(kg_arena *ar, kg_json *pod, const kg_json *lr)
             const char *name = kg_admission_pu_str(c, "name");
             const char *sr = merge_keys(ar, res, "requests", reqs);
             const char *sl = merge_keys(ar, res, "limits", lims);
-            if (sr)
-                kg_buf_printf(&b, "%s%s request for %s %s", b.len ? "; " : "", sr, prefix[li], name);
-            if (sl)
-                kg_buf_printf(&b, "%s%s limit for %s %s", b.len ? "; " : "", sl, prefix[li], name);
+            const char *what[2] = {sr, sl}, *kind[2] = {" request for ", " limit for "};
+            for (int w = 0; w < 2; w++) {
+                if (!what[w])
+                    continue;
+                if (b.len)
+                    kg_buf_puts(&b, "; ");
+                kg_buf_puts(&b, what[w]);
+                kg_buf_puts(&b, kind[w]);
+                kg_buf_puts(&b, prefix[li]);
+                kg_buf_putc(&b, ' ');
+                kg_buf_puts(&b, name);
+            }
         }
     }
     if (b.len) {
@@ -694,24 +739,41 @@ static kg_status *lookup_error(const kg_admission_attributes *a)
         kg_admission_op_name(a->operation), a->resource.group, a->resource.version, a->resource.resource);
 }
 
-/* The namespace's LimitRanges: cache, else the (cached) live list. */
-static const kg_json *get_limit_ranges(lr_state *st, const kg_admission_attributes *a, const kg_admission_services *svc,
-                                 kg_status **err_st)
+/* The namespace's LimitRanges with their parsed form: the cached documents (parsed once per version), else the
+ * (cached) live list (parsed per request). Returns the count, or (size_t)-1 with *err_st set. */
+static size_t get_limit_ranges(lr_state *st, const kg_admission_attributes *a, const kg_admission_services *svc,
+                               lr_ref **out, kg_status **err_st)
 {
     kg_arena *ar = a->arena;
     kg_error e = {0};
-    const kg_json *items = kg_admission_view_array(svc, ar, "limitranges", a->ns, &e);
-    if (!items) {
+    kg_json_shared **docs;
+    size_t n = kg_admission_view_list(svc, ar, "limitranges", a->ns, &docs, &e);
+    if (n == (size_t)-1) {
         *err_st = lookup_error(a);
-        return NULL;
+        return n;
     }
-    if (items->len)
-        return items;
-    kg_err_clear(&e);
-    items = live_lookup(st, svc, ar, a->ns, kg_admission_now_ns(svc), &e);
-    if (!items)
-        *err_st = kg_admission_forbidden(a, "%s", e.msg);
-    return items;
+    const kg_json *items = NULL;
+    if (!n) {
+        kg_err_clear(&e);
+        items = live_lookup(st, svc, ar, a->ns, kg_admission_now_ns(svc), &e);
+        if (!items) {
+            *err_st = kg_admission_forbidden(a, "%s", e.msg);
+            return (size_t)-1;
+        }
+        n = items->len;
+    }
+    lr_ref *v = kg_arena_alloc(ar, (n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        if (items) {
+            v[i].obj = kg_json_at(items, i);
+            v[i].p = parse_limit_range(ar, v[i].obj, NULL);
+        } else {
+            v[i].obj = kg_json_shared_root(docs[i]);
+            v[i].p = kg_json_shared_memo(docs[i], KG_ADMISSION_MEMO_LIMITRANGE, parse_limit_range, NULL);
+        }
+    }
+    *out = v;
+    return n;
 }
 
 static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
@@ -719,11 +781,12 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (target_of(a, svc) != LR_POD || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
-    const kg_json *lrs = get_limit_ranges(state, a, svc, &st);
-    if (!lrs)
+    lr_ref *lrs;
+    size_t n = get_limit_ranges(state, a, svc, &lrs, &st);
+    if (n == (size_t)-1)
         return st;
-    for (size_t i = 0; i < lrs->len; i++)
-        mutate_pod(a->arena, a->object, kg_json_at(lrs, i));
+    for (size_t i = 0; i < n; i++)
+        mutate_pod(a->arena, a->object, lrs[i].p);
     return NULL;
 }
 
@@ -733,17 +796,18 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (t == LR_NONE || !kg_json_is(a->object, KG_JSON_OBJECT) || being_deleted(a->old_object))
         return NULL;
     kg_status *st = NULL;
-    const kg_json *lrs = get_limit_ranges(state, a, svc, &st);
-    if (!lrs)
+    lr_ref *lrs;
+    size_t n = get_limit_ranges(state, a, svc, &lrs, &st);
+    if (n == (size_t)-1)
         return st;
     pod_opts o = {kg_admission_feature(svc, "PodLevelResources"),
                   kg_admission_feature(svc, "InPlacePodVerticalScaling")};
-    for (size_t i = 0; i < lrs->len; i++) {
+    for (size_t i = 0; i < n; i++) {
         errs e = {0};
         if (t == LR_POD)
-            validate_pod(a->arena, &e, kg_json_at(lrs, i), a->object, &o);
+            validate_pod(a->arena, &e, lrs[i].p, a->object, &o);
         else
-            validate_pvc(a->arena, &e, kg_json_at(lrs, i), a->object);
+            validate_pvc(a->arena, &e, lrs[i].obj, a->object);
         if (e.n)
             return kg_admission_forbidden(a, "%s", errs_join(a->arena, &e));
     }
