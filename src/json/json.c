@@ -1020,6 +1020,33 @@ kg_json *kg_json_clone(kg_arena *a, const kg_json *v)
     return c;
 }
 
+kg_json *kg_json_clone_nodes(kg_arena *a, const kg_json *v)
+{
+    if (!v)
+        return NULL;
+    kg_json *c = kg_arena_alloc(a, sizeof *c);
+    *c = *v;
+    switch (v->type) {
+    case KG_JSON_ARRAY:
+        c->cap = v->len;
+        c->u.items = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json *)) : NULL;
+        for (uint32_t i = 0; i < v->len; i++)
+            c->u.items[i] = kg_json_clone_nodes(a, v->u.items[i]);
+        break;
+    case KG_JSON_OBJECT:
+        c->cap = v->len;
+        c->u.members = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json_member)) : NULL;
+        for (uint32_t i = 0; i < v->len; i++) {
+            c->u.members[i].key = v->u.members[i].key;
+            c->u.members[i].key_len = v->u.members[i].key_len;
+            c->u.members[i].val = kg_json_clone_nodes(a, v->u.members[i].val);
+        }
+        break;
+    default: break;
+    }
+    return c;
+}
+
 bool kg_json_equal(const kg_json *x, const kg_json *y)
 {
     if (x == y)

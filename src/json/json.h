@@ -120,6 +120,10 @@ const char *kg_json_get_str(const kg_json *obj, const char *key);
 
 /* ---- whole values ---- */
 kg_json *kg_json_clone(kg_arena *a, const kg_json *v);
+/* A copy of the nodes only: strings, keys and number texts stay shared with v. For templates that outlive every copy
+ * (e.g. built once per process); cheaper than kg_json_clone. Strings are never edited in place, so the copy is as
+ * mutable as any other object. */
+kg_json *kg_json_clone_nodes(kg_arena *a, const kg_json *v);
 /* Deep equality: object member order ignored; numbers compared by value. */
 bool kg_json_equal(const kg_json *x, const kg_json *y);
 const char *kg_json_type_name(kg_json_type t);

@@ -231,6 +231,15 @@ static void mutation_api(void **state)
     assert_true(kg_json_equal(o, c));
     kg_json_set(&a, c, "c", kg_json_new_bool(&a, false));
     assert_false(kg_json_equal(o, c));
+    /* a node copy shares strings but not structure: editing it leaves the source alone */
+    kg_json *n = kg_json_clone_nodes(&a, o);
+    assert_true(kg_json_equal(o, n));
+    assert_ptr_equal(kg_json_at(kg_json_get(o, "a"), 0) != NULL, true);
+    kg_json_set(&a, kg_json_get(n, "meta"), "k", kg_json_new_int(&a, 7));
+    kg_json_array_append(&a, kg_json_get(n, "a"), kg_json_new_int(&a, 9));
+    assert_string_equal(kg_json_to_string(&a, o, 0, NULL), "{\"a\":[0,1,3,2.5],\"c\":true,\"meta\":{\"k\":null}}");
+    assert_string_equal(kg_json_to_string(&a, n, 0, NULL), "{\"a\":[0,1,3,2.5,9],\"c\":true,\"meta\":{\"k\":7}}");
+    assert_ptr_equal(o->u.members[0].key, n->u.members[0].key);
     /* member order does not matter for equality; 1 == 1.0 */
     kg_json *x = kg_json_parse(&a, "{\"p\":1,\"q\":[true]}", 18, &err);
     kg_json *y = kg_json_parse(&a, "{\"q\":[true],\"p\":1.0}", 20, &err);

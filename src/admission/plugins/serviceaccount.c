@@ -11,6 +11,7 @@
  *     service account that exists; with the service account annotation kubernetes.io/enforce-mountable-secrets
  *     true, secret volumes, env/envFrom secret references and imagePullSecrets must be listed by it (ephemeral
  *     containers are checked on pods/ephemeralcontainers UPDATE). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,30 @@ static kg_json *token_volume(kg_arena *ar, const char *name)
     return vol;
 }
 
+/* The volume and mount are the same for every pod but for the volume name: built once, copied per pod (the copies
+ * share the template's strings, which live as long as the process). */
+static kg_arena tmpl_arena;
+static kg_json *tmpl_volume, *tmpl_mount;
+static pthread_once_t tmpl_once = PTHREAD_ONCE_INIT;
+
+static void tmpl_init(void)
+{
+    kg_arena_init(&tmpl_arena, 2048);
+    tmpl_volume = token_volume(&tmpl_arena, "");
+    tmpl_mount = kg_json_new_object(&tmpl_arena);
+    kg_json_set(&tmpl_arena, tmpl_mount, "name", kg_json_new_str(&tmpl_arena, ""));
+    kg_json_set(&tmpl_arena, tmpl_mount, "readOnly", kg_json_new_bool(&tmpl_arena, true));
+    kg_json_set(&tmpl_arena, tmpl_mount, "mountPath", kg_json_new_str(&tmpl_arena, TOKEN_MOUNT_PATH));
+}
+
+/* a copy of a template whose first member is "name", named name */
+static kg_json *named_copy(kg_arena *ar, const kg_json *tmpl, kg_json *name)
+{
+    kg_json *v = kg_json_clone_nodes(ar, tmpl);
+    v->u.members[0].val = name;
+    return v;
+}
+
 static bool has_token_mount(const kg_json *c)
 {
     const kg_json *mounts = array_of(c, "volumeMounts");
@@ -163,6 +188,8 @@ static void mount_token(kg_arena *ar, kg_json *pod)
     if (!vol_name)
         vol_name = kg_generate_name(ar, VOLUME_PREFIX);
     bool needs_volume = false;
+    pthread_once(&tmpl_once, tmpl_init);
+    kg_json *name_node = kg_json_new_str(ar, vol_name);
     static const char *const lists[] = {"initContainers", "containers"};
     for (int li = 0; li < 2; li++) {
         kg_json *cs = array_of(spec, lists[li]);
@@ -170,16 +197,13 @@ static void mount_token(kg_arena *ar, kg_json *pod)
             kg_json *c = kg_json_at(cs, i);
             if (!kg_json_is(c, KG_JSON_OBJECT) || has_token_mount(c))
                 continue;
-            kg_json *m = kg_json_new_object(ar);
-            kg_json_set(ar, m, "name", kg_json_new_str(ar, vol_name));
-            kg_json_set(ar, m, "readOnly", kg_json_new_bool(ar, true));
-            kg_json_set(ar, m, "mountPath", kg_json_new_str(ar, TOKEN_MOUNT_PATH));
-            kg_json_array_append(ar, kg_admission_pu_array(ar, c, "volumeMounts"), m);
+            kg_json_array_append(ar, kg_admission_pu_array(ar, c, "volumeMounts"),
+                                 named_copy(ar, tmpl_mount, kg_json_clone_nodes(ar, name_node)));
             needs_volume = true;
         }
     }
     if (!has_volume && needs_volume)
-        kg_json_array_append(ar, kg_admission_pu_array(ar, spec, "volumes"), token_volume(ar, vol_name));
+        kg_json_array_append(ar, kg_admission_pu_array(ar, spec, "volumes"), named_copy(ar, tmpl_volume, name_node));
 }
 
 static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc);
