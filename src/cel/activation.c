@@ -116,7 +116,8 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
             *cost = ctx.cost;
         return CEL_EVAL_COST_EXCEEDED;
     }
-    cel_value v = cel_eval_node(&ctx, p->root);
+    /* the result is produced in place (evaluation never reads *result) */
+    cel_eval_root(&ctx, p->root, result);
     if (ctx.cost > ctx.limit) {
         *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
         if (cost)
@@ -125,6 +126,5 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     }
     if (cost)
         *cost = ctx.cost;
-    *result = v;
-    return v.kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
+    return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }

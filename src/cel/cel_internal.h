@@ -342,6 +342,8 @@ void cel_plan_clear(cel_program *p);
 
 /* evaluator */
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);
+/* the whole program: like cel_eval_node, bool results are produced in place */
+void cel_eval_root(cel_call_ctx *ctx, const cel_node *n, cel_value *out);
 cel_value cel_call_overloads(cel_call_ctx *ctx, const cel_node *n, const cel_value *args, size_t nargs);
 
 /* time */

@@ -325,6 +325,41 @@ static cel_value compare_op(cel_call_ctx *ctx, const cel_node *n, cel_value *a, 
     }
 }
 
+/* the i-th iteration variables of a comprehension over range (JSON arrays/objects read in place) */
+static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_value *range, bool is_list, size_t i,
+                              compr_frame *fr)
+{
+    if (is_list) {
+        if (range->aux == &cel_jarr_vt) {
+            const kg_json *item = ((const kg_json *)range->u.ptr)->u.items[i];
+            if (n->iter_var2) {
+                fr[0].v = cel_int((int64_t)i);
+                fr[1].v = cel_json_wrap(item);
+            } else {
+                fr[0].v = cel_json_wrap(item);
+            }
+            return;
+        }
+        if (n->iter_var2) {
+            fr[0].v = cel_int((int64_t)i);
+            fr[1].v = cel_list_get(ctx, range, i);
+        } else {
+            fr[0].v = cel_list_get(ctx, range, i);
+        }
+    } else {
+        if (range->aux == &cel_jobj_vt) {
+            const kg_json_member *m = &((const kg_json *)range->u.ptr)->u.members[i];
+            fr[0].v = cel_string(m->key, m->key_len);
+            if (n->iter_var2)
+                fr[1].v = cel_json_wrap(m->val);
+            return;
+        }
+        cel_map_entry(ctx, range, i, &fr[0].v, n->iter_var2 ? &fr[1].v : NULL);
+    }
+}
+
+static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
+
 static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value range = ev(ctx, n->range);
@@ -341,61 +376,58 @@ static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
     } else {
         return cel_err(ctx, "expression of type '%s' cannot be range of a comprehension", cel_type_name_of(&range));
     }
-    cel_value accu = ev(ctx, n->accu_init);
-    /* frame base: resolved statically as (nesting depth * 3) */
-    size_t base = (size_t)(-2 - n->slot);
-    (void)base;
+    /* the initial accumulator is evaluated before this comprehension's frame is pushed (frames are resolved
+     * statically by nesting depth, and the initializer is outside the comprehension's scope) */
+    bool pred_form = (n->flags & (NF_ALL | NF_EXISTS)) != 0;
+    cel_value av, rv;
+    int ab = 2;
+    if (pred_form)
+        ab = evb(ctx, n->accu_init, &av);
+    else
+        av = ev(ctx, n->accu_init);
     compr_frame *fr = &ctx->vars[ctx->nvars];
     size_t saved = ctx->nvars;
     ctx->nvars += 3;
     fr[0].name = n->iter_var;
     fr[1].name = n->iter_var2;
     fr[2].name = n->accu_var;
-    fr[2].v = accu;
-    const cel_node *pred = (n->flags & (NF_ALL | NF_EXISTS)) ? n->target : NULL;
-    bool is_all = (n->flags & NF_ALL) != 0;
-    for (size_t i = 0; i < count; i++) {
-        if (pred) {
+    if (pred_form) {
+        /* all()/exists(): the accumulator is kept as a bool (ab 0/1) or a value (ab 2, in av) */
+        const cel_node *pred = n->target;
+        int is_all = (n->flags & NF_ALL) != 0;
+        for (size_t i = 0; i < count; i++) {
             /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
             cel_charge(ctx, is_all ? 2 : 3);
-            if (fr[2].v.kind == CEL_BOOL && fr[2].v.u.b != is_all)
+            if (ab < 2 && ab != is_all)
                 break;
-        }
-        if (is_list) {
-            cel_value e = cel_list_get(ctx, &range, i);
-            if (n->iter_var2) {
-                fr[0].v = cel_int((int64_t)i);
-                fr[1].v = e;
-            } else {
-                fr[0].v = e;
-            }
-        } else {
-            cel_value k, v;
-            cel_map_entry(ctx, &range, i, &k, n->iter_var2 ? &v : NULL);
-            fr[0].v = k;
-            if (n->iter_var2)
-                fr[1].v = v;
-        }
-        if (pred) {
+            compr_vars(ctx, n, &range, is_list, i, fr);
             /* step: accu && pred / accu || pred (accu is not the deciding value here): 1 unit for reading accu */
             cel_charge(ctx, 1);
-            cel_value l = fr[2].v, r = ev(ctx, pred);
-            if (r.kind == CEL_BOOL && (r.u.b != is_all || l.kind == CEL_BOOL))
-                fr[2].v = r;
-            else if (l.kind == CEL_ERROR)
-                fr[2].v = l;
-            else if (r.kind == CEL_ERROR)
-                fr[2].v = r;
-            else {
-                cel_value a2[2] = {l, r};
-                fr[2].v = cel_no_overload(ctx, is_all ? "_&&_" : "_||_", a2, 2);
+            fr[2].v = ab < 2 ? cel_bool(ab) : av; /* kept current for anything reading the variable */
+            int rb = evb(ctx, pred, &rv);
+            if (rb < 2 && (rb != is_all || ab < 2)) {
+                ab = rb;
+            } else if (ab == 2 && av.kind == CEL_ERROR) {
+                /* accu stays */
+            } else if (rb == 2 && rv.kind == CEL_ERROR) {
+                ab = 2;
+                av = rv;
+            } else {
+                cel_value a2[2] = {ab < 2 ? cel_bool(ab) : av, rb < 2 ? cel_bool(rb) : rv};
+                av = cel_no_overload(ctx, is_all ? "_&&_" : "_||_", a2, 2);
+                ab = 2;
             }
-            continue;
         }
-        cel_value c = ev(ctx, n->cond);
-        if (c.kind == CEL_BOOL && !c.u.b)
-            break;
-        fr[2].v = ev(ctx, n->step);
+        fr[2].v = ab < 2 ? cel_bool(ab) : av;
+    } else {
+        fr[2].v = av;
+        for (size_t i = 0; i < count; i++) {
+            compr_vars(ctx, n, &range, is_list, i, fr);
+            cel_value c = ev(ctx, n->cond);
+            if (c.kind == CEL_BOOL && !c.u.b)
+                break;
+            fr[2].v = ev(ctx, n->step);
+        }
     }
     cel_value r = ev(ctx, n->result);
     ctx->nvars = saved;
@@ -862,7 +894,156 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     return cel_err(ctx, "bad node");
 }
 
+/* ---- bool context: results in a register instead of a 24-byte value through memory ----
+ * evb evaluates n exactly as ev does and returns 0/1 when the result is a bool, else 2 with the value in *v. Used
+ * where the consumer branches on bools: the whole program, all()/exists() predicates, &&, ||, !, ?: conditions. */
+static inline int classify(const cel_value *v)
+{
+    return v->kind == CEL_BOOL ? (int)v->u.b : 2;
+}
+
+static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    switch (n->xk) {
+    case X_EQ_CONST: {
+        size_t ci = n->xn;
+        const cel_value *c = &n->args[ci]->cval;
+        cel_value x = ev(ctx, n->args[1 - ci]);
+        if (x.kind == CEL_STRING && !(x.n > 10 && c->n > 10)) {
+            cel_charge(ctx, 1);
+            bool e = x.n == c->n && memcmp(x.u.s, c->u.s, x.n) == 0;
+            return n->op == OP_EQ ? e : !e;
+        }
+        cel_value args[2];
+        args[ci] = *c;
+        args[1 - ci] = x;
+        *v = apply_strict(ctx, n, args);
+        return classify(v);
+    }
+    case X_IN_CONST: {
+        cel_value m = ev(ctx, n->args[1]);
+        if (m.kind == CEL_MAP && m.aux == &cel_jobj_vt) {
+            cel_charge(ctx, 1);
+            const cel_value *k = &n->args[0]->cval;
+            return cel_jobj_find_hint(m.u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+        }
+        cel_value args[2] = {n->args[0]->cval, m};
+        *v = apply_strict(ctx, n, args);
+        return classify(v);
+    }
+    case X_NONE: break;
+    default: *v = ev(ctx, n); return classify(v);
+    }
+    switch ((node_kind)n->kind) {
+    case N_CALL:
+        switch ((opcode)n->op) {
+        case OP_AND:
+        case OP_OR: {
+            int is_and = n->op == OP_AND;
+            cel_value lv, rv;
+            int l = evb(ctx, n->args[0], &lv);
+            if (l < 2 && l != is_and)
+                return l;
+            int r = evb(ctx, n->args[1], &rv);
+            if (r < 2 && r != is_and)
+                return r;
+            if (l < 2 && r < 2)
+                return r;
+            if (l == 2 && lv.kind == CEL_ERROR) {
+                *v = lv;
+                return 2;
+            }
+            if (r == 2 && rv.kind == CEL_ERROR) {
+                *v = rv;
+                return 2;
+            }
+            cel_value a2[2] = {l < 2 ? cel_bool(l) : lv, r < 2 ? cel_bool(r) : rv};
+            *v = cel_no_overload(ctx, n->name, a2, 2);
+            return classify(v);
+        }
+        case OP_NOT: {
+            if (n->nargs != 1)
+                break;
+            cel_value av;
+            int a = evb(ctx, n->args[0], &av);
+            cel_charge(ctx, 1);
+            if (a < 2)
+                return !a;
+            if (av.kind == CEL_ERROR) {
+                *v = av;
+                return 2;
+            }
+            *v = generic_call(ctx, n, &av, 1);
+            return classify(v);
+        }
+        case OP_NOT_STRICTLY_FALSE: {
+            cel_value av;
+            int a = evb(ctx, n->args[0], &av);
+            cel_charge(ctx, 1);
+            return a < 2 ? a : 1;
+        }
+        case OP_COND: {
+            cel_value cv;
+            int c = evb(ctx, n->args[0], &cv);
+            if (c < 2)
+                return evb(ctx, n->args[c ? 1 : 2], v);
+            if (cv.kind == CEL_ERROR) {
+                *v = cv;
+                return 2;
+            }
+            *v = cel_no_overload(ctx, "_?_:_", &cv, 1);
+            return classify(v);
+        }
+        case OP_LT:
+        case OP_LE:
+        case OP_GT:
+        case OP_GE: {
+            if (n->nargs != 2)
+                break;
+            cel_value args[2];
+            args[0] = ev(ctx, n->args[0]);
+            args[1] = ev(ctx, n->args[1]);
+            cel_charge(ctx, 1);
+            if (args[0].kind == CEL_INT && args[1].kind == CEL_INT) {
+                int64_t a = args[0].u.i, b = args[1].u.i;
+                switch ((opcode)n->op) {
+                case OP_LT: return a < b;
+                case OP_LE: return a <= b;
+                case OP_GT: return a > b;
+                default: return a >= b;
+                }
+            }
+            *v = compare_op(ctx, n, &args[0], &args[1]);
+            return classify(v);
+        }
+        default: break;
+        }
+        break;
+    case N_SELECT:
+        if (n->flags & NF_TEST_ONLY) {
+            cel_value t = ev(ctx, n->target);
+            if (ctx->presence_cost)
+                cel_charge(ctx, 1);
+            if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
+                return cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
+            *v = select_field(ctx, &t, n->name, n->name_len, true, false);
+            return classify(v);
+        }
+        break;
+    default: break;
+    }
+    *v = ev(ctx, n);
+    return classify(v);
+}
+
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n)
 {
     return ev(ctx, n);
+}
+
+void cel_eval_root(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
+{
+    int b = evb(ctx, n, out);
+    if (b < 2)
+        *out = cel_bool(b);
 }
