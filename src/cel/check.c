@@ -115,7 +115,15 @@ static bool is_dyn(const cel_type *t)
 
 static int fresh_id(const char *name)
 {
-    return !strncmp(name, "_var", 4) ? atoi(name + 4) : 0;
+    if (name[0] != '_' || name[1] != 'v' || name[2] != 'a' || name[3] != 'r')
+        return 0;
+    /* "_var" + up to 9 digits (what fresh() makes) without atoi; anything else as before */
+    int id = 0, k = 4;
+    for (; k < 13 && name[k] >= '0' && name[k] <= '9'; k++)
+        id = id * 10 + (name[k] - '0');
+    if (k > 4 && k < 13 && (name[k] < '0' || name[k] > '9'))
+        return id;
+    return atoi(name + 4);
 }
 
 static const cel_type *m_find(const mapping *m, const char *name)

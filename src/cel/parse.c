@@ -719,11 +719,8 @@ static void expect(parser *P, tok_kind k, const char *what)
 
 static cel_node *mk(parser *P, node_kind k, int pos)
 {
-    cel_node *n = kg_arena_calloc(P->a, sizeof *n);
-    n->kind = (uint8_t)k;
-    n->id = ++P->next_id;
-    n->pos = pos;
-    n->slot = -1;
+    cel_node *n = kg_arena_alloc(P->a, sizeof *n);
+    *n = (cel_node){.kind = (uint8_t)k, .id = ++P->next_id, .pos = pos, .slot = -1};
     return n;
 }
 

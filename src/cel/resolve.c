@@ -427,6 +427,12 @@ bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_er
         const cel_func *f = n->fn;
         if (!f)
             return true;
+        /* prepare hooks only ever see calls with a constant argument */
+        bool hasc = false;
+        for (size_t i = 0; i < n->nargs && i < 8 && !hasc; i++)
+            hasc = n->args[i]->kind == N_CONST;
+        if (!hasc)
+            return true;
         for (size_t k = 0; k < f->novl; k++) {
             const cel_overload *o = &f->ovls[k];
             if (!o->prepare || o->nargs != n->nargs)
