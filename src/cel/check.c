@@ -1,5 +1,4 @@
 /* Type checker: declared variables, dyn, type parameters, overload resolution, cel-go style messages. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -829,9 +828,12 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
 {
     /* the scope arrays (3 KiB) are written before they are read: only the other fields need zeroing */
     checker C;
-    memset(&C, 0, offsetof(checker, scope));
+    C.failed = false;
     C.depth = 0;
-    memset(&C.m, 0, sizeof C - offsetof(checker, m));
+    C.m = (mapping){0, 0, NULL, NULL, NULL, 0, false};
+    C.nfresh = 0;
+    C.trail = NULL;
+    C.ntrail = C.captrail = 0;
     C.env = env;
     C.a = a;
     C.src = src;

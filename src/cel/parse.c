@@ -333,6 +333,7 @@ static const uint8_t lex_punct[256] = {
 };
 
 static void lex_slow(parser *P, token *t);
+static const token tok_zero; /* copied, not memset: the compiler emits plain stores instead of rep stos */
 
 /* Fast path for the most frequent tokens (identifiers, keywords, single-character punctuation) with the scan
  * position in a local; everything else (strings, numbers, comments, operators) goes to lex_slow. */
@@ -346,7 +347,7 @@ static void lex(parser *P, token *t)
         unsigned char c = (unsigned char)s[p];
         unsigned k = lex_punct[c];
         if (k) {
-            memset(t, 0, sizeof *t);
+            *t = tok_zero;
             t->kind = (tok_kind)k;
             t->pos = (int)p;
             t->end = (int)p + 1;
@@ -360,7 +361,7 @@ static void lex(parser *P, token *t)
             size_t n = q - p;
             /* r"..", b'..' and friends are string prefixes */
             if (!(n <= 2 && q < len && (s[q] == '"' || s[q] == '\''))) {
-                memset(t, 0, sizeof *t);
+                *t = tok_zero;
                 t->pos = (int)p;
                 t->end = (int)q;
                 t->s = s + p;
@@ -401,7 +402,7 @@ again:
             break;
         }
     }
-    memset(t, 0, sizeof *t);
+    *t = tok_zero;
     t->pos = (int)P->p;
     if (P->p >= P->len) {
         t->kind = T_EOF;
@@ -719,8 +720,13 @@ static void expect(parser *P, tok_kind k, const char *what)
 
 static cel_node *mk(parser *P, node_kind k, int pos)
 {
+    /* copied from a template: compilers expand this into vector stores (a compound literal became rep stos) */
+    static const cel_node tmpl = {.slot = -1};
     cel_node *n = kg_arena_alloc(P->a, sizeof *n);
-    *n = (cel_node){.kind = (uint8_t)k, .id = ++P->next_id, .pos = pos, .slot = -1};
+    memcpy(n, &tmpl, sizeof *n);
+    n->kind = (uint8_t)k;
+    n->id = ++P->next_id;
+    n->pos = pos;
     return n;
 }
 
