@@ -122,7 +122,7 @@ static void *new_chunk(kg_arena *a, size_t n)
     return c->data;
 }
 
-void *kg_arena_alloc(kg_arena *a, size_t n)
+void *kg_arena_alloc_slow(kg_arena *a, size_t n)
 {
     n = align_up(n ? n : 1);
     if ((size_t)(a->end - a->ptr) >= n && a->ptr) {
@@ -159,14 +159,6 @@ void *kg_arena_realloc(kg_arena *a, void *p, size_t old_n, size_t new_n)
     return q;
 }
 
-char *kg_arena_strndup(kg_arena *a, const char *s, size_t n)
-{
-    char *p = kg_arena_alloc(a, n + 1);
-    if (n)
-        memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
 
 char *kg_arena_strdup(kg_arena *a, const char *s) { return kg_arena_strndup(a, s, strlen(s)); }
 

@@ -29,15 +29,32 @@ void kg_arena_reset(kg_arena *a);
  * request arena releases what it borrowed, e.g. references to shared immutable objects (json/shared.h). */
 void kg_arena_on_reset(kg_arena *a, void (*fn)(void *), void *p);
 
-/* Allocate n bytes aligned to 16. Aborts on out-of-memory (like xmalloc). */
-void *kg_arena_alloc(kg_arena *a, size_t n);
+/* Allocate n bytes aligned to 16. Aborts on out-of-memory (like xmalloc). Inline bump; a new chunk out of line. */
+void *kg_arena_alloc_slow(kg_arena *a, size_t n);
+static inline void *kg_arena_alloc(kg_arena *a, size_t n)
+{
+    n = n ? (n + 15u) & ~(size_t)15u : 16u;
+    if ((size_t)(a->end - a->ptr) >= n) {
+        void *p = a->ptr;
+        a->ptr += n;
+        return p;
+    }
+    return kg_arena_alloc_slow(a, n);
+}
 /* Allocate n zeroed bytes. */
 void *kg_arena_calloc(kg_arena *a, size_t n);
 /* Grow an allocation: returns a new block of new_n bytes holding the first old_n bytes of p.
  * If p is the most recent allocation and room remains, it is extended in place. */
 void *kg_arena_realloc(kg_arena *a, void *p, size_t old_n, size_t new_n);
 /* Copy n bytes and append a NUL. */
-char *kg_arena_strndup(kg_arena *a, const char *s, size_t n);
+static inline char *kg_arena_strndup(kg_arena *a, const char *s, size_t n)
+{
+    char *p = (char *)kg_arena_alloc(a, n + 1);
+    if (n)
+        __builtin_memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
 char *kg_arena_strdup(kg_arena *a, const char *s);
 /* printf into the arena. */
 char *kg_arena_sprintf(kg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
