@@ -737,24 +737,27 @@ static cel_node *mk_const(parser *P, int pos, cel_value v)
     return n;
 }
 
-static cel_node *mk_ident(parser *P, int pos, const char *name)
+/* the _n constructors take the name's length; the macros give it for literals at compile time */
+static cel_node *mk_ident_n(parser *P, int pos, const char *name, size_t len)
 {
     cel_node *n = mk(P, N_IDENT, pos);
     n->name = name;
-    n->name_len = strlen(name);
+    n->name_len = len;
     return n;
 }
+#define mk_ident(P, pos, name) mk_ident_n(P, pos, name, strlen(name))
 
 static cel_node **nodes(parser *P, size_t n)
 {
     return kg_arena_calloc(P->a, (n ? n : 1) * sizeof(cel_node *));
 }
 
-static cel_node *mk_call(parser *P, int pos, const char *fn, cel_node *target, cel_node **args, size_t nargs)
+static cel_node *mk_call_n(parser *P, int pos, const char *fn, size_t fnlen, cel_node *target, cel_node **args,
+                           size_t nargs)
 {
     cel_node *n = mk(P, N_CALL, pos);
     n->name = fn;
-    n->name_len = strlen(fn);
+    n->name_len = fnlen;
     if (target) {
         n->flags |= NF_MEMBER;
         n->target = target;
@@ -771,27 +774,32 @@ static cel_node *mk_call(parser *P, int pos, const char *fn, cel_node *target, c
     return n;
 }
 
-static cel_node *call1(parser *P, int pos, const char *fn, cel_node *a)
+#define mk_call(P, pos, fn, target, args, nargs) mk_call_n(P, pos, fn, strlen(fn), target, args, nargs)
+
+static cel_node *call1_n(parser *P, int pos, const char *fn, size_t fnlen, cel_node *a)
 {
     cel_node **v = nodes(P, 1);
     v[0] = a;
-    return mk_call(P, pos, fn, NULL, v, 1);
+    return mk_call_n(P, pos, fn, fnlen, NULL, v, 1);
 }
-static cel_node *call2(parser *P, int pos, const char *fn, cel_node *a, cel_node *b)
+#define call1(P, pos, fn, a) call1_n(P, pos, fn, strlen(fn), a)
+static cel_node *call2_n(parser *P, int pos, const char *fn, size_t fnlen, cel_node *a, cel_node *b)
 {
     cel_node **v = nodes(P, 2);
     v[0] = a;
     v[1] = b;
-    return mk_call(P, pos, fn, NULL, v, 2);
+    return mk_call_n(P, pos, fn, fnlen, NULL, v, 2);
 }
-static cel_node *call3(parser *P, int pos, const char *fn, cel_node *a, cel_node *b, cel_node *c)
+#define call2(P, pos, fn, a, b) call2_n(P, pos, fn, strlen(fn), a, b)
+static cel_node *call3_n(parser *P, int pos, const char *fn, size_t fnlen, cel_node *a, cel_node *b, cel_node *c)
 {
     cel_node **v = nodes(P, 3);
     v[0] = a;
     v[1] = b;
     v[2] = c;
-    return mk_call(P, pos, fn, NULL, v, 3);
+    return mk_call_n(P, pos, fn, fnlen, NULL, v, 3);
 }
+#define call3(P, pos, fn, a, b, c) call3_n(P, pos, fn, strlen(fn), a, b, c)
 
 static cel_node *parse_expr(parser *P);
 
@@ -1303,15 +1311,16 @@ static cel_node *parse_primary(parser *P)
         }
         token *it = cur(P);
         const char *name = it->s;
+        size_t nlen = it->n;
         int ipos = it->pos;
-        if (is_reserved(name, it->n))
+        if (is_reserved(name, nlen))
             perr(P, ipos, "reserved identifier: %s", name);
         next(P);
         if (cur(P)->kind == T_LPAREN) {
             const char *fname = root ? kg_arena_sprintf(P->a, ".%s", name) : name;
             return finish_call(P, ipos, fname, NULL);
         }
-        cel_node *id = mk_ident(P, root ? pos : ipos, name);
+        cel_node *id = mk_ident_n(P, root ? pos : ipos, name, nlen);
         if (root)
             id->flags |= NF_ROOT;
         return id;
@@ -1350,6 +1359,7 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
                 perr(P, f->pos, "Syntax error: no viable alternative at input '.%s'", tok_text(P, f, b, sizeof b));
             }
             const char *fname = f->s;
+            size_t flen = f->n;
             bool quoted = f->kind == T_BACKTICK;
             next(P);
             if (!opt && !quoted && cur(P)->kind == T_LPAREN) {
@@ -1364,7 +1374,7 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
             cel_node *s = mk(P, N_SELECT, dpos);
             s->target = e;
             s->name = fname;
-            s->name_len = strlen(fname);
+            s->name_len = flen;
             e = s;
             if (cur(P)->kind == T_LBRACE) {
                 const char *qn = qualified_name(P, e);

@@ -77,18 +77,18 @@ static const cel_type *builtin_type_named(const char *name)
 }
 
 /* Try container candidates for name; returns var decl or sets *type. */
-static bool lookup_name(resolver *R, const char *name, const var_decl **var, const cel_type **type)
+static bool lookup_name_n(resolver *R, const char *name, size_t len, const var_decl **var, const cel_type **type)
 {
     *var = NULL;
     *type = NULL;
     bool rooted = name[0] == '.';
     if (rooted)
-        name++;
+        name++, len--;
     const char *c = R->env->container;
-    size_t cl = rooted ? 0 : strlen(c);
+    size_t cl = rooted || !c[0] ? 0 : strlen(c);
     for (;;) {
         char *cand = cl ? kg_arena_sprintf(R->a, "%.*s.%s", (int)cl, c, name) : (char *)name;
-        const var_decl *v = cel_env_var(R->env, cand, strlen(cand));
+        const var_decl *v = cel_env_var(R->env, cand, cl ? strlen(cand) : len);
         if (v) {
             *var = v;
             return true;
@@ -108,6 +108,11 @@ static bool lookup_name(resolver *R, const char *name, const var_decl **var, con
             cl--;
     }
     return false;
+}
+
+static bool lookup_name(resolver *R, const char *name, const var_decl **var, const cel_type **type)
+{
+    return lookup_name_n(R, name, strlen(name), var, type);
 }
 
 /* lookup_func for a name of known length, building container candidates on the stack */
@@ -231,7 +236,8 @@ static bool resolve_qualified(resolver *R, cel_node *n)
     const var_decl *v;
     const cel_type *t;
     const char *name = (root->flags & NF_ROOT) ? kg_arena_sprintf(R->a, ".%s", q) : q;
-    if (!lookup_name(R, name, &v, &t))
+    if (!(n == root ? lookup_name_n(R, name, n->name_len + ((root->flags & NF_ROOT) ? 1 : 0), &v, &t)
+                    : lookup_name(R, name, &v, &t)))
         return false;
     if (v) {
         n->kind = N_IDENT;
