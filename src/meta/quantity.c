@@ -499,7 +499,11 @@ static bool is_digit(char c)
 
 static bool suffix_char(char c)
 {
-    return c && strchr("eEinumkKMGTP", c) != NULL;
+    switch (c) {
+    case 'e': case 'E': case 'i': case 'n': case 'u': case 'm': case 'k': case 'K': case 'M': case 'G': case 'T':
+    case 'P': return true;
+    default: return false;
+    }
 }
 
 /* suffixHandler.interpret */
@@ -659,14 +663,14 @@ scanned:;
     if (precision >= 0) {
         scale -= (int64_t)denom_n;
         if (scale >= KG_SCALE_NANO) {
-            char shifted[40];
-            memcpy(shifted, num, num_n);
-            memcpy(shifted + num_n, denom, denom_n);
+            /* the digits of num then denom ("shifted" upstream), read in place */
             size_t sn = num_n + denom_n;
-            shifted[sn] = 0;
+#define SHIFTED(i) ((i) < num_n ? num[(i)] : denom[(i) - num_n])
             int64_t value = 0;
-            for (size_t i = 0; i < sn; i++)
-                value = value * 10 + (shifted[i] - '0');
+            for (size_t i = 0; i < num_n; i++)
+                value = value * 10 + (num[i] - '0');
+            for (size_t i = 0; i < denom_n; i++)
+                value = value * 10 + (denom[i] - '0');
             int64_t result;
             if (mul_ovf(value, mantissa, &result)) {
                 if (!positive)
@@ -678,8 +682,10 @@ scanned:;
                 if (format == KG_QFMT_BINARY_SI)
                     canonical = exponent % 10 == 0 && (value & 0x07) != 0;
                 else
-                    canonical =
-                        scale % 3 == 0 && !(sn >= 3 && memcmp(shifted + sn - 3, "000", 3) == 0) && shifted[0] != '0';
+                    canonical = scale % 3 == 0 &&
+                                !(sn >= 3 && SHIFTED(sn - 3) == '0' && SHIFTED(sn - 2) == '0' && SHIFTED(sn - 1) == '0') &&
+                                SHIFTED(0) != '0';
+#undef SHIFTED
                 if (canonical && end < sizeof out->s) {
                     memcpy(out->s, str, end);
                     out->s[end] = 0;

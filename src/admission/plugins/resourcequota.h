@@ -107,8 +107,7 @@ typedef struct rq_evaluator {
 typedef struct rq_cres_memo {
     struct {
         const kg_json *c;
-        bool requests;
-        rq_list l;
+        rq_list req, lim; /* requests (defaulted from limits) and limits */
     } e[RQ_CRES_MEMO];
     size_t n;
 } rq_cres_memo;

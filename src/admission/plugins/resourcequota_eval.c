@@ -289,41 +289,46 @@ static bool is_sidecar(const kg_json *c)
     return rp && strcmp(rp, "Always") == 0;
 }
 
-/* A container's requests (defaulted from its limits, as the API defaulting does) or limits. */
-static void container_res_parse(kg_arena *ar, const kg_json *c, bool requests, rq_list *out)
+/* A container's requests (defaulted from its limits, as the API defaulting does) and limits. */
+static void container_res_parse(kg_arena *ar, const kg_json *c, rq_list *req, rq_list *lim)
 {
     const kg_json *res = kg_json_get(c, "resources");
-    kg_admission_rq_from_json(ar, kg_json_get(res, requests ? "requests" : "limits"), out);
-    if (!requests)
-        return;
-    rq_list lim;
-    kg_admission_rq_from_json(ar, kg_json_get(res, "limits"), &lim);
-    for (size_t i = 0; i < lim.n; i++)
-        if (!kg_admission_rq_find(out, lim.e[i].name))
-            kg_admission_rq_set(ar, out, lim.e[i].name, &lim.e[i].q);
+    kg_admission_rq_from_json(ar, kg_json_get(res, "requests"), req);
+    kg_admission_rq_from_json(ar, kg_json_get(res, "limits"), lim);
+    for (size_t i = 0; i < lim->n; i++)
+        if (!kg_admission_rq_find(req, lim->e[i].name))
+            kg_admission_rq_set(ar, req, lim->e[i].name, &lim->e[i].q);
 }
 
-/* the same through the request's memo; the caller gets its own copy of the entries (it may edit them) */
+static void copy_list(kg_arena *ar, const rq_list *from, rq_list *out)
+{
+    out->n = out->cap = from->n;
+    out->e = from->n ? kg_arena_alloc(ar, from->n * sizeof *out->e) : NULL;
+    if (from->n)
+        memcpy(out->e, from->e, from->n * sizeof *out->e);
+}
+
+/* The requests or limits of a container through the request's memo (parsed once); the caller gets its own copy of
+ * the entries (it may edit them). */
 static void container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env, rq_list *out)
 {
     rq_cres_memo *m = env ? env->cres : NULL;
-    const rq_list *hit = NULL;
-    for (size_t i = 0; m && i < m->n && !hit; i++)
-        if (m->e[i].c == c && m->e[i].requests == requests)
-            hit = &m->e[i].l;
-    if (!hit) {
-        container_res_parse(ar, c, requests, out);
-        if (!m || m->n == RQ_CRES_MEMO)
+    for (size_t i = 0; m && i < m->n; i++)
+        if (m->e[i].c == c) {
+            copy_list(ar, requests ? &m->e[i].req : &m->e[i].lim, out);
             return;
+        }
+    rq_list req, lim;
+    container_res_parse(ar, c, &req, &lim);
+    if (m && m->n < RQ_CRES_MEMO) {
         m->e[m->n].c = c;
-        m->e[m->n].requests = requests;
-        m->e[m->n].l = *out;
-        hit = &m->e[m->n++].l;
+        m->e[m->n].req = req;
+        m->e[m->n].lim = lim;
+        m->n++;
+        copy_list(ar, requests ? &req : &lim, out);
+        return;
     }
-    out->n = out->cap = hit->n;
-    out->e = hit->n ? kg_arena_alloc(ar, hit->n * sizeof *out->e) : NULL;
-    if (hit->n)
-        memcpy(out->e, hit->e, hit->n * sizeof *out->e);
+    *out = requests ? req : lim;
 }
 
 static const kg_json *container_status(const kg_json *pod, const char *list, const char *name)
