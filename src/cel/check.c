@@ -52,8 +52,28 @@ static const cel_type *ck_mk(checker *C, cel_type_kind k, const char *name, cons
     t->params = ps;
     return t;
 }
+/* the first fresh type variables are immutable statics shared by all checks: no allocation per variable */
+#define FV(n)                                                                                                          \
+    {                                                                                                                  \
+        CEL_T_PARAM, "_var" #n, 0, NULL, 0, NULL, NULL                                                                 \
+    }
+static const cel_type fresh_types[128] = {
+    FV(0),   FV(1),   FV(2),   FV(3),   FV(4),   FV(5),   FV(6),   FV(7),   FV(8),   FV(9),   FV(10),  FV(11),  FV(12),
+    FV(13),  FV(14),  FV(15),  FV(16),  FV(17),  FV(18),  FV(19),  FV(20),  FV(21),  FV(22),  FV(23),  FV(24),  FV(25),
+    FV(26),  FV(27),  FV(28),  FV(29),  FV(30),  FV(31),  FV(32),  FV(33),  FV(34),  FV(35),  FV(36),  FV(37),  FV(38),
+    FV(39),  FV(40),  FV(41),  FV(42),  FV(43),  FV(44),  FV(45),  FV(46),  FV(47),  FV(48),  FV(49),  FV(50),  FV(51),
+    FV(52),  FV(53),  FV(54),  FV(55),  FV(56),  FV(57),  FV(58),  FV(59),  FV(60),  FV(61),  FV(62),  FV(63),  FV(64),
+    FV(65),  FV(66),  FV(67),  FV(68),  FV(69),  FV(70),  FV(71),  FV(72),  FV(73),  FV(74),  FV(75),  FV(76),  FV(77),
+    FV(78),  FV(79),  FV(80),  FV(81),  FV(82),  FV(83),  FV(84),  FV(85),  FV(86),  FV(87),  FV(88),  FV(89),  FV(90),
+    FV(91),  FV(92),  FV(93),  FV(94),  FV(95),  FV(96),  FV(97),  FV(98),  FV(99),  FV(100), FV(101), FV(102), FV(103),
+    FV(104), FV(105), FV(106), FV(107), FV(108), FV(109), FV(110), FV(111), FV(112), FV(113), FV(114), FV(115), FV(116),
+    FV(117), FV(118), FV(119), FV(120), FV(121), FV(122), FV(123), FV(124), FV(125), FV(126), FV(127)};
+#undef FV
+
 static const cel_type *fresh(checker *C)
 {
+    if (C->nfresh + 1 < 128)
+        return &fresh_types[++C->nfresh];
     cel_type *t = kg_arena_calloc(C->a, sizeof *t);
     t->kind = CEL_T_PARAM;
     char buf[24];
@@ -199,9 +219,10 @@ static void undo_to(checker *C, size_t mark)
 
 static const cel_type *with_params(checker *C, const cel_type *t, const cel_type **ps)
 {
-    cel_type *nt = kg_arena_alloc(C->a, sizeof *nt);
+    /* one allocation for the type and its parameter array */
+    cel_type *nt = kg_arena_alloc(C->a, sizeof *nt + t->nparams * sizeof(cel_type *));
     *nt = *t;
-    const cel_type **np = kg_arena_alloc(C->a, t->nparams * sizeof *np);
+    const cel_type **np = (const cel_type **)(nt + 1);
     memcpy(np, ps, t->nparams * sizeof *np);
     nt->params = np;
     return nt;
@@ -608,7 +629,10 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         for (size_t i = 0; i < na && i < 8 && !generic; i++)
             generic = has_tparam(o->args[i], 0);
         if (generic) {
-            mapping local = {0, 0, NULL, NULL, NULL, 0, false};
+            /* the overload's own parameters (A, B, ...) map to fresh variables in a stack table */
+            const char *lk[8];
+            const cel_type *lv[8];
+            mapping local = {0, 8, lk, lv, NULL, 0, false};
             for (size_t i = 0; i < na && i < 8; i++)
                 iargs[i] = instantiate(C, o->args[i], &local);
             ires = instantiate(C, o->result, &local);

@@ -315,6 +315,7 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
 }
 
 /* character classes for the lexer's fast path: 1 identifier start, 2 identifier part, 4 white space */
+/* clang-format off */
 static const uint8_t lex_cls[256] = {
     [' '] = 4, ['\t'] = 4, ['\n'] = 4, ['\r'] = 4, ['\f'] = 4, ['_'] = 3,
     ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
@@ -324,6 +325,7 @@ static const uint8_t lex_cls[256] = {
     LC('y'), LC('z'),
 #undef LC
 };
+/* clang-format on */
 
 /* single-character tokens that never start a longer token */
 static const uint8_t lex_punct[256] = {

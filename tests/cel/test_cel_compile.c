@@ -120,8 +120,9 @@ static void test_parser_fast_paths(void **state)
 {
     fx *f = *state;
     /* every reserved word is still reserved; similar identifiers are not */
-    static const char *reserved[] = {"as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
-                                     "let", "loop",  "package", "namespace", "return", "var", "void",     "while", NULL};
+    static const char *reserved[] = {"as",        "break",  "const",  "continue", "else",  "for",
+                                     "function",  "if",     "import", "let",      "loop",  "package",
+                                     "namespace", "return", "var",    "void",     "while", NULL};
     for (int i = 0; reserved[i]; i++) {
         char want[128];
         snprintf(want, sizeof want, "compile: ERROR: <input>:1:1: reserved identifier: %s", reserved[i]);
@@ -138,12 +139,13 @@ static void test_parser_fast_paths(void **state)
     expect(f, "1 in [1,2]&&x in[7]", "true");
     expect(f, "inx", "compile: ERROR: <input>:1:1: undeclared reference to 'inx'");
     expect(f, "r'a\\n' + b'x'.string()", "compile: ERROR: <input>:1:21: found no matching overload for 'string'");
-    expect(f, "r'a\\n' + string(b'x') + R\"q\" + string(B'y') + string(rb'z') + string(Br'w')",
-           "\"a\\\\nxqyzw\"");
-    expect(f, "x // comment\n + 1 /* not a comment */", "compile: ERROR: <input>:2:7: Syntax error: extraneous input '*'");
+    expect(f, "r'a\\n' + string(b'x') + R\"q\" + string(B'y') + string(rb'z') + string(Br'w')", "\"a\\\\nxqyzw\"");
+    expect(f, "x // comment\n + 1 /* not a comment */",
+           "compile: ERROR: <input>:2:7: Syntax error: extraneous input '*'");
     expect(f, "x // comment\n + 1", "8");
-    expect(f, "{'a': 1}.a + [1][0] - (2 * 3 % 4) + (x > 1 ? 1 : 0) + (x >= 1 ? 1 : 0) + (x < 1 ? 1 : 0) + "
-              "(x <= 1 ? 1 : 0) + (x != 1 ? 1 : 0)",
+    expect(f,
+           "{'a': 1}.a + [1][0] - (2 * 3 % 4) + (x > 1 ? 1 : 0) + (x >= 1 ? 1 : 0) + (x < 1 ? 1 : 0) + "
+           "(x <= 1 ? 1 : 0) + (x != 1 ? 1 : 0)",
            "3");
     expect(f, "x = 1", "compile: ERROR: <input>:1:3: Syntax error: token recognition error at: '='");
     expect(f, "x & 1", "compile: ERROR: <input>:1:3: Syntax error: token recognition error at: '&'");
@@ -151,11 +153,12 @@ static void test_parser_fast_paths(void **state)
     expect(f, "`x`", "compile: ERROR: <input>:1:1: Syntax error: extraneous input '`x`'");
     expect(f, "m.`a-b`", "error: no such key: a-b");
     /* macro names are still macros; non-macro member names starting with the same letters are calls */
-    expect(f, "[1, 2].all(v, v > 0) && [1].exists(v, v == 1) && [1].exists_one(v, v == 1) && "
-              "[1].existsOne(i, v, v == 1) && [1].map(v, v * 2) == [2] && [1].filter(v, v > 1) == [] && "
-              "[3, 1].sortBy(v, v) == [1, 3] && [1].transformList(i, v, v) == [1] && "
-              "{'a': 1}.transformMap(k, v, v) == {'a': 1} && optional.of(1).optMap(v, v) == optional.of(1) && "
-              "has(m.a) == false",
+    expect(f,
+           "[1, 2].all(v, v > 0) && [1].exists(v, v == 1) && [1].exists_one(v, v == 1) && "
+           "[1].existsOne(i, v, v == 1) && [1].map(v, v * 2) == [2] && [1].filter(v, v > 1) == [] && "
+           "[3, 1].sortBy(v, v) == [1, 3] && [1].transformList(i, v, v) == [1] && "
+           "{'a': 1}.transformMap(k, v, v) == {'a': 1} && optional.of(1).optMap(v, v) == optional.of(1) && "
+           "has(m.a) == false",
            "true");
     expect(f, "'abc'.startsWith('a') && 'abc'.endsWith('c') && 'abc'.size() == 3 && 'a'.matches('a')", "true");
     expect(f, "[1].allx(1, 2)", "compile: ERROR: <input>:1:9: undeclared reference to 'allx'");
@@ -303,8 +306,9 @@ static const char *const patterns[] = {
     "(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h){0,8}z",
     NULL,
 };
-static const char *const texts[] = {"", "a", "abc", "web-1", "-web", "Web", "aXc", "dx", "ababe", "cde", "xxy", "xxxy",
-                                    "1a ", "foo", "a foo", "üü", "ABC", "é", "a\nc", "abcdefghz", NULL};
+static const char *const texts[] = {"",      "a",     "abc", "web-1", "-web", "Web",       "aXc",
+                                    "dx",    "ababe", "cde", "xxy",   "xxxy", "1a ",       "foo",
+                                    "a foo", "üü",    "ABC", "é",     "a\nc", "abcdefghz", NULL};
 
 static void test_regex_lazy_same_results(void **state)
 {
@@ -313,7 +317,8 @@ static void test_regex_lazy_same_results(void **state)
         const char *pat = patterns[i];
         char e1[256] = "", e2[256] = "";
         cel_regex *lazy = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, e1, sizeof e1);
-        cel_regex *eager = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, e2, sizeof e2);
+        cel_regex *eager =
+            cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, e2, sizeof e2);
         if (!lazy != !eager || strcmp(e1, e2) != 0)
             fail_msg("%s: compile %p '%s' vs %p '%s'", pat, (void *)lazy, e1, (void *)eager, e2);
         if (!lazy)
@@ -415,8 +420,8 @@ static void test_regex_concurrent_first_use(void **state)
         assert_non_null(re);
         cel_program *p = NULL;
         cel_error err;
-        assert_true(cel_compile(f->env, "'web-1'.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && !'-x'.matches('^[a-z]+$')",
-                                NULL, &p, &err));
+        assert_true(cel_compile(
+            f->env, "'web-1'.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && !'-x'.matches('^[a-z]+$')", NULL, &p, &err));
         pthread_barrier_t bar;
         pthread_barrier_init(&bar, NULL, NT);
         pthread_t th[NT];

@@ -84,7 +84,6 @@ class SmallDFA
     }
 
   public:
-
     // RE2::PartialMatch semantics (search anywhere unless anchored).
     bool partial_match(const char *text, size_t len) const
     {
