@@ -92,18 +92,18 @@ struct cel_node {
     const cel_type *type;        /* checked type */
     const cel_type *struct_type; /* N_STRUCT */
     /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
-    uint8_t xk;  /* xkind */
-    uint8_t xn;  /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
+    uint8_t xk;    /* xkind */
+    uint8_t xn;    /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
     uint32_t hint; /* JSON member index found last time (selects, `"k" in x`): a verified guess, relaxed atomics */
 };
 
 /* planned node kinds (cel_node.xk) */
 enum {
     X_NONE = 0,
-    X_PATH,      /* a.b.c...: plain field selections walked on the JSON DOM without a value per step */
-    X_IN_CONST,  /* "k" in m with a constant string key */
-    X_EQ_CONST,  /* x == "s" / x != "s" with a constant string on one side */
-    X_CONCAT,    /* a + b + c ... string concatenation chain (left-assoc), one allocation */
+    X_PATH,     /* a.b.c...: plain field selections walked on the JSON DOM without a value per step */
+    X_IN_CONST, /* "k" in m with a constant string key */
+    X_EQ_CONST, /* x == "s" / x != "s" with a constant string on one side */
+    X_CONCAT,   /* a + b + c ... string concatenation chain (left-assoc), one allocation */
 };
 #define X_PATH_MAX 16
 
@@ -239,13 +239,45 @@ static inline cel_value cel_json_wrap(const kg_json *j)
     return cel_null();
 }
 
+/* n bytes equal? Inline word compares (keys and literals are short: a libc memcmp call costs more than the compare);
+ * reads only the n bytes of each side. */
+static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *a = pa, *b = pb;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            uint64_t x, y;
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        uint64_t x, y;
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        uint32_t x, y, x2, y2;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&x2, a + n - 4, 4);
+        memcpy(&y2, b + n - 4, 4);
+        return x == y && x2 == y2;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* Member lookup in a JSON object: key length first, then the bytes. Objects have unique keys (the parser and
  * kg_json_setn keep the last of duplicates in place), so the member found is the only one with that key. */
 static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *k, uint32_t kl)
 {
     const kg_json_member *m = o->u.members;
     for (uint32_t i = 0, n = o->len; i < n; i++)
-        if (m[i].key_len == kl && (kl == 0 || (m[i].key[0] == k[0] && memcmp(m[i].key, k, kl) == 0)))
+        if (m[i].key_len == kl && (kl == 0 || (m[i].key[0] == k[0] && cel_bytes_eq(m[i].key, k, kl))))
             return &m[i];
     return NULL;
 }
@@ -256,7 +288,7 @@ static inline const kg_json_member *cel_jobj_find_hint(const kg_json *o, const c
 {
     uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
     const kg_json_member *m = o->u.members;
-    if (h < o->len && m[h].key_len == kl && memcmp(m[h].key, k, kl) == 0)
+    if (h < o->len && m[h].key_len == kl && cel_bytes_eq(m[h].key, k, kl))
         return &m[h];
     const kg_json_member *f = cel_jobj_find(o, k, kl);
     if (f)

@@ -9,6 +9,10 @@
 
 static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n);
 
+/* ev and evb are small dispatchers (inlined into their callers); the work is in out-of-line functions, so a node
+ * costs a switch and one call, not the prologue of one big function */
+#define NOINLINE __attribute__((noinline))
+
 static uint64_t vsize(const cel_value *v)
 {
     switch (v->kind) {
@@ -25,7 +29,18 @@ static inline uint64_t ceil01(uint64_t x)
     return (x + 9) / 10;
 }
 
-static cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value lookup_var_slow(cel_call_ctx *ctx, const cel_node *n);
+
+/* a bound declared variable is read inline; the rest (resolver, undeclared names) out of line */
+static inline cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_activation *act = ctx->act;
+    if (n->slot >= 0 && (size_t)n->slot < act->nslots && act->slot_state[n->slot] == 1)
+        return act->slots[n->slot];
+    return lookup_var_slow(ctx, n);
+}
+
+static cel_value lookup_var_slow(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_activation *act = ctx->act;
     if (n->slot >= 0 && (size_t)n->slot < act->nslots) {
@@ -360,7 +375,7 @@ static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_va
 
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
 
-static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value range = ev(ctx, n->range);
     if (range.kind == CEL_ERROR)
@@ -434,7 +449,7 @@ static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
     return r;
 }
 
-static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_charge(ctx, 10);
     nlist *l = nlist_new(ctx->arena, n->nargs);
@@ -455,7 +470,7 @@ static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
     return nlist_value(l);
 }
 
-static cel_value eval_map(cel_call_ctx *ctx, const cel_node *n, bool is_struct)
+NOINLINE static cel_value eval_map(cel_call_ctx *ctx, const cel_node *n, bool is_struct)
 {
     cel_charge(ctx, is_struct ? 40 : 30);
     nmap *m = nmap_new(ctx->arena, n->nargs);
@@ -523,7 +538,7 @@ static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *a
 
 static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
 
-static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
 {
     switch ((opcode)n->op) {
     case OP_AND:
@@ -712,7 +727,7 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
 
 /* X_PATH: a chain of xn plain selections over an operand; on JSON objects the chain is walked on the DOM and only
  * the last value is wrapped. Same charges in the same order as one select at a time. */
-static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
 {
     const cel_node *steps[X_PATH_MAX];
     size_t k = n->xn, i = k;
@@ -751,7 +766,7 @@ static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
 }
 
 /* X_IN_CONST: "k" in m; the constant key is evaluated first (no cost), as in the general call */
-static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value args[2] = {n->args[0]->cval, ev(ctx, n->args[1])};
     if (args[1].kind == CEL_MAP && args[1].aux == &cel_jobj_vt) {
@@ -762,7 +777,7 @@ static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
 }
 
 /* X_EQ_CONST: x == "s" / x != "s" (the constant on either side) */
-static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value args[2];
     size_t ci = n->xn;
@@ -772,14 +787,14 @@ static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
     if (x->kind != CEL_STRING || (x->n > 10 && args[ci].n > 10))
         return apply_strict(ctx, n, args);
     cel_charge(ctx, 1);
-    bool e = x->n == args[ci].n && memcmp(x->u.s, args[ci].u.s, x->n) == 0;
+    bool e = x->n == args[ci].n && cel_bytes_eq(x->u.s, args[ci].u.s, x->n);
     return cel_bool(n->op == OP_EQ ? e : !e);
 }
 
 /* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
  * recorded (the charges are those of each +, in the same order) and copied once at the end; at the first operand
  * that is not a string the string so far is built and the remaining + run as general calls. */
-static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
+NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
 {
     const cel_node *adds[X_PATH_MAX];
     size_t k = n->xn, i = k;
@@ -859,6 +874,23 @@ general:
     return acc;
 }
 
+NOINLINE static cel_value eval_select(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value t = ev(ctx, n->target);
+    if (!(n->flags & NF_TEST_ONLY))
+        return select_step(ctx, n, t);
+    if (ctx->presence_cost)
+        cel_charge(ctx, 1);
+    if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
+        return cel_bool(cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL);
+    return select_field(ctx, &t, n->name, n->name_len, true, false);
+}
+
+NOINLINE static cel_value bad_node(cel_call_ctx *ctx)
+{
+    return cel_err(ctx, "bad node");
+}
+
 static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
 {
     switch (n->xk) {
@@ -875,23 +907,14 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
         if (n->slot <= -2)
             return ctx->vars[-2 - n->slot].v;
         return lookup_var(ctx, n);
-    case N_SELECT: {
-        cel_value t = ev(ctx, n->target);
-        if (!(n->flags & NF_TEST_ONLY))
-            return select_step(ctx, n, t);
-        if (ctx->presence_cost)
-            cel_charge(ctx, 1);
-        if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
-            return cel_bool(cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL);
-        return select_field(ctx, &t, n->name, n->name_len, true, false);
-    }
+    case N_SELECT: return eval_select(ctx, n);
     case N_CALL: return eval_call(ctx, n);
     case N_LIST: return eval_list(ctx, n);
     case N_MAP: return eval_map(ctx, n, false);
     case N_STRUCT: return eval_map(ctx, n, true);
     case N_COMPR: return eval_compr(ctx, n);
     }
-    return cel_err(ctx, "bad node");
+    return bad_node(ctx);
 }
 
 /* ---- bool context: results in a register instead of a 24-byte value through memory ----
@@ -902,138 +925,174 @@ static inline int classify(const cel_value *v)
     return v->kind == CEL_BOOL ? (int)v->u.b : 2;
 }
 
+NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    size_t ci = n->xn;
+    const cel_value *c = &n->args[ci]->cval;
+    cel_value x = ev(ctx, n->args[1 - ci]);
+    if (x.kind == CEL_STRING && !(x.n > 10 && c->n > 10)) {
+        cel_charge(ctx, 1);
+        bool e = x.n == c->n && cel_bytes_eq(x.u.s, c->u.s, x.n);
+        return n->op == OP_EQ ? e : !e;
+    }
+    cel_value args[2];
+    args[ci] = *c;
+    args[1 - ci] = x;
+    *v = apply_strict(ctx, n, args);
+    return classify(v);
+}
+
+NOINLINE static int evb_in_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    cel_value m = ev(ctx, n->args[1]);
+    if (m.kind == CEL_MAP && m.aux == &cel_jobj_vt) {
+        cel_charge(ctx, 1);
+        const cel_value *k = &n->args[0]->cval;
+        return cel_jobj_find_hint(m.u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+    }
+    cel_value args[2] = {n->args[0]->cval, m};
+    *v = apply_strict(ctx, n, args);
+    return classify(v);
+}
+
+NOINLINE static int evb_and_or(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int is_and = n->op == OP_AND;
+    cel_value lv, rv;
+    int l = evb(ctx, n->args[0], &lv);
+    if (l < 2 && l != is_and)
+        return l;
+    int r = evb(ctx, n->args[1], &rv);
+    if (r < 2 && r != is_and)
+        return r;
+    if (l < 2 && r < 2)
+        return r;
+    if (l == 2 && lv.kind == CEL_ERROR) {
+        *v = lv;
+        return 2;
+    }
+    if (r == 2 && rv.kind == CEL_ERROR) {
+        *v = rv;
+        return 2;
+    }
+    cel_value a2[2] = {l < 2 ? cel_bool(l) : lv, r < 2 ? cel_bool(r) : rv};
+    *v = cel_no_overload(ctx, n->name, a2, 2);
+    return classify(v);
+}
+
+NOINLINE static int evb_not(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    cel_value av;
+    int a = evb(ctx, n->args[0], &av);
+    cel_charge(ctx, 1);
+    if (a < 2)
+        return !a;
+    if (av.kind == CEL_ERROR) {
+        *v = av;
+        return 2;
+    }
+    *v = generic_call(ctx, n, &av, 1);
+    return classify(v);
+}
+
+NOINLINE static int evb_not_strictly_false(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value av;
+    int a = evb(ctx, n->args[0], &av);
+    cel_charge(ctx, 1);
+    return a < 2 ? a : 1;
+}
+
+NOINLINE static int evb_cond(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    cel_value cv;
+    int c = evb(ctx, n->args[0], &cv);
+    if (c < 2)
+        return evb(ctx, n->args[c ? 1 : 2], v);
+    if (cv.kind == CEL_ERROR) {
+        *v = cv;
+        return 2;
+    }
+    *v = cel_no_overload(ctx, "_?_:_", &cv, 1);
+    return classify(v);
+}
+
+NOINLINE static int evb_compare(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    cel_value args[2];
+    args[0] = ev(ctx, n->args[0]);
+    args[1] = ev(ctx, n->args[1]);
+    cel_charge(ctx, 1);
+    if (args[0].kind == CEL_INT && args[1].kind == CEL_INT) {
+        int64_t a = args[0].u.i, b = args[1].u.i;
+        switch ((opcode)n->op) {
+        case OP_LT: return a < b;
+        case OP_LE: return a <= b;
+        case OP_GT: return a > b;
+        default: return a >= b;
+        }
+    }
+    *v = compare_op(ctx, n, &args[0], &args[1]);
+    return classify(v);
+}
+
+NOINLINE static int evb_has(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    cel_value t = ev(ctx, n->target);
+    if (ctx->presence_cost)
+        cel_charge(ctx, 1);
+    if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
+        return cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
+    *v = select_field(ctx, &t, n->name, n->name_len, true, false);
+    return classify(v);
+}
+
+NOINLINE static int evb_value(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    *v = ev(ctx, n);
+    return classify(v);
+}
+
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     switch (n->xk) {
-    case X_EQ_CONST: {
-        size_t ci = n->xn;
-        const cel_value *c = &n->args[ci]->cval;
-        cel_value x = ev(ctx, n->args[1 - ci]);
-        if (x.kind == CEL_STRING && !(x.n > 10 && c->n > 10)) {
-            cel_charge(ctx, 1);
-            bool e = x.n == c->n && memcmp(x.u.s, c->u.s, x.n) == 0;
-            return n->op == OP_EQ ? e : !e;
-        }
-        cel_value args[2];
-        args[ci] = *c;
-        args[1 - ci] = x;
-        *v = apply_strict(ctx, n, args);
-        return classify(v);
-    }
-    case X_IN_CONST: {
-        cel_value m = ev(ctx, n->args[1]);
-        if (m.kind == CEL_MAP && m.aux == &cel_jobj_vt) {
-            cel_charge(ctx, 1);
-            const cel_value *k = &n->args[0]->cval;
-            return cel_jobj_find_hint(m.u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
-        }
-        cel_value args[2] = {n->args[0]->cval, m};
-        *v = apply_strict(ctx, n, args);
-        return classify(v);
-    }
+    case X_EQ_CONST: return evb_eq_const(ctx, n, v);
+    case X_IN_CONST: return evb_in_const(ctx, n, v);
     case X_NONE: break;
-    default: *v = ev(ctx, n); return classify(v);
+    default: return evb_value(ctx, n, v);
     }
     switch ((node_kind)n->kind) {
+    case N_CONST:
+        if (n->cval.kind == CEL_BOOL)
+            return n->cval.u.b;
+        break;
     case N_CALL:
         switch ((opcode)n->op) {
         case OP_AND:
-        case OP_OR: {
-            int is_and = n->op == OP_AND;
-            cel_value lv, rv;
-            int l = evb(ctx, n->args[0], &lv);
-            if (l < 2 && l != is_and)
-                return l;
-            int r = evb(ctx, n->args[1], &rv);
-            if (r < 2 && r != is_and)
-                return r;
-            if (l < 2 && r < 2)
-                return r;
-            if (l == 2 && lv.kind == CEL_ERROR) {
-                *v = lv;
-                return 2;
-            }
-            if (r == 2 && rv.kind == CEL_ERROR) {
-                *v = rv;
-                return 2;
-            }
-            cel_value a2[2] = {l < 2 ? cel_bool(l) : lv, r < 2 ? cel_bool(r) : rv};
-            *v = cel_no_overload(ctx, n->name, a2, 2);
-            return classify(v);
-        }
-        case OP_NOT: {
-            if (n->nargs != 1)
-                break;
-            cel_value av;
-            int a = evb(ctx, n->args[0], &av);
-            cel_charge(ctx, 1);
-            if (a < 2)
-                return !a;
-            if (av.kind == CEL_ERROR) {
-                *v = av;
-                return 2;
-            }
-            *v = generic_call(ctx, n, &av, 1);
-            return classify(v);
-        }
-        case OP_NOT_STRICTLY_FALSE: {
-            cel_value av;
-            int a = evb(ctx, n->args[0], &av);
-            cel_charge(ctx, 1);
-            return a < 2 ? a : 1;
-        }
-        case OP_COND: {
-            cel_value cv;
-            int c = evb(ctx, n->args[0], &cv);
-            if (c < 2)
-                return evb(ctx, n->args[c ? 1 : 2], v);
-            if (cv.kind == CEL_ERROR) {
-                *v = cv;
-                return 2;
-            }
-            *v = cel_no_overload(ctx, "_?_:_", &cv, 1);
-            return classify(v);
-        }
+        case OP_OR: return evb_and_or(ctx, n, v);
+        case OP_NOT:
+            if (n->nargs == 1)
+                return evb_not(ctx, n, v);
+            break;
+        case OP_NOT_STRICTLY_FALSE: return evb_not_strictly_false(ctx, n);
+        case OP_COND: return evb_cond(ctx, n, v);
         case OP_LT:
         case OP_LE:
         case OP_GT:
-        case OP_GE: {
-            if (n->nargs != 2)
-                break;
-            cel_value args[2];
-            args[0] = ev(ctx, n->args[0]);
-            args[1] = ev(ctx, n->args[1]);
-            cel_charge(ctx, 1);
-            if (args[0].kind == CEL_INT && args[1].kind == CEL_INT) {
-                int64_t a = args[0].u.i, b = args[1].u.i;
-                switch ((opcode)n->op) {
-                case OP_LT: return a < b;
-                case OP_LE: return a <= b;
-                case OP_GT: return a > b;
-                default: return a >= b;
-                }
-            }
-            *v = compare_op(ctx, n, &args[0], &args[1]);
-            return classify(v);
-        }
+        case OP_GE:
+            if (n->nargs == 2)
+                return evb_compare(ctx, n, v);
+            break;
         default: break;
         }
         break;
     case N_SELECT:
-        if (n->flags & NF_TEST_ONLY) {
-            cel_value t = ev(ctx, n->target);
-            if (ctx->presence_cost)
-                cel_charge(ctx, 1);
-            if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
-                return cel_jobj_find_hint(t.u.ptr, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
-            *v = select_field(ctx, &t, n->name, n->name_len, true, false);
-            return classify(v);
-        }
+        if (n->flags & NF_TEST_ONLY)
+            return evb_has(ctx, n, v);
         break;
     default: break;
     }
-    *v = ev(ctx, n);
-    return classify(v);
+    return evb_value(ctx, n, v);
 }
 
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n)
