@@ -23,6 +23,8 @@ void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unre
 
 typedef struct dts_state {
     int64_t not_ready, unreachable;
+    kg_arena arena; /* the two tolerations, built once: pods get copies (deep: a pod may outlive the chain) */
+    kg_json *not_ready_tol, *unreachable_tol;
 } dts_state;
 
 static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
@@ -32,13 +34,18 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
         return kg_err_set(err, KG_EINTERNAL, "out of memory");
     st->not_ready = atomic_load(&g_not_ready);
     st->unreachable = atomic_load(&g_unreachable);
+    kg_arena_init(&st->arena, 1024);
+    st->not_ready_tol = kg_admission_pu_toleration(&st->arena, NOT_READY, "Exists", "NoExecute", st->not_ready);
+    st->unreachable_tol = kg_admission_pu_toleration(&st->arena, UNREACHABLE, "Exists", "NoExecute", st->unreachable);
     *state = st;
     return true;
 }
 
 static void destroy(void *state)
 {
-    free(state);
+    dts_state *st = state;
+    kg_arena_free(&st->arena);
+    free(st);
 }
 
 static bool tolerated(const kg_json *tols, const char *key)
@@ -68,10 +75,9 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         return NULL;
     tols = kg_admission_pu_array(ar, spec, "tolerations");
     if (!nr)
-        kg_json_array_append(ar, tols, kg_admission_pu_toleration(ar, NOT_READY, "Exists", "NoExecute", st->not_ready));
+        kg_json_array_append(ar, tols, kg_json_clone(ar, st->not_ready_tol));
     if (!un)
-        kg_json_array_append(ar, tols,
-                             kg_admission_pu_toleration(ar, UNREACHABLE, "Exists", "NoExecute", st->unreachable));
+        kg_json_array_append(ar, tols, kg_json_clone(ar, st->unreachable_tol));
     return NULL;
 }
 

@@ -381,6 +381,27 @@ static void item_parse(kg_arena *ar, const kg_json *item, item_limits *il)
     rl_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &il->ratio);
 }
 
+static bool constrained(const item_limits *il, const char *k)
+{
+    return rl_find(&il->min, k) || rl_find(&il->max, k) || rl_find(&il->ratio, k);
+}
+
+/* rl_from_json of only the resources the item constrains (the checks look nothing else up) */
+static void rl_from_json_for(kg_arena *ar, const kg_json *obj, const item_limits *il, rlist *out)
+{
+    *out = (rlist){0};
+    if (!kg_json_is(obj, KG_JSON_OBJECT))
+        return;
+    for (size_t i = 0; i < obj->len; i++) {
+        if (!constrained(il, obj->u.members[i].key))
+            continue;
+        kg_quantity q;
+        kg_error e = {0};
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+            rl_set(ar, out, obj->u.members[i].key, &q);
+    }
+}
+
 static void check_item(kg_arena *ar, errs *out, const item_limits *il, const char *type, const rlist *reqs,
                        const rlist *lims)
 {
@@ -528,8 +549,8 @@ static void validate_pod(kg_arena *ar, errs *out, const lr_parsed *lr, const kg_
                     const kg_json *c = kg_json_at(cs, j);
                     const kg_json *res = kg_json_get(c, "resources");
                     rlist reqs, lims;
-                    rl_from_json(ar, kg_json_get(res, "requests"), &reqs);
-                    rl_from_json(ar, kg_json_get(res, "limits"), &lims);
+                    rl_from_json_for(ar, kg_json_get(res, "requests"), il, &reqs);
+                    rl_from_json_for(ar, kg_json_get(res, "limits"), il, &lims);
                     check_item(ar, out, il, type, &reqs, &lims);
                 }
             }
