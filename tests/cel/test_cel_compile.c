@@ -357,6 +357,48 @@ static void test_regex_lazy_same_results(void **state)
     cel_regex_free(re);
 }
 
+/* the compile-time syntax check accepts exactly what the DFA's parser accepts, on listed and random patterns */
+static void test_regex_subset_check(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {
+        "a{0}",  "(a{0}){3}", "(ab){31}", "(ab){30}c", "a{62}",     "a{63}",  "(a|b){20}c{3}", "x{1,}",
+        "x{,2}", "x{2,1}",    "x{1000}",  "x{1001}",   "[a-]",      "[-a]",   "[a-b-c]",       "[]a]",
+        "[^]a]", "[\\d-z]",   "[\\d-]",   "[a-\\]]",   "[\\w]+",    "\\$",    "a\\$",          "a\\\\$",
+        "^^",    "$$",        "^a|b",     "(^a)",      "((((a))))", "(?:a|)", "(|a)",          "()",
+        "a||b",  "\\.\\*",    "(?P<x>a)", "a*?",       "a+?b??",    "a{2}?",  "a*+",           "\\",
+        "[",     "[a",        NULL,
+    };
+    for (int i = 0; extra[i]; i++) {
+        int r = cel_regex_subset_selftest(extra[i], strlen(extra[i]));
+        if (r != 0 && r != 3)
+            fail_msg("%s: quick %d full %d", extra[i], r >> 1, r & 1);
+    }
+    for (int i = 0; patterns[i]; i++) {
+        int r = cel_regex_subset_selftest(patterns[i], strlen(patterns[i]));
+        if (r != 0 && r != 3)
+            fail_msg("%s: quick %d full %d", patterns[i], r >> 1, r & 1);
+    }
+    static const char alphabet[] = "ab^$|()[]-*+?{},0123\\.dws:^?";
+    uint64_t seed = 12345;
+    int accepted = 0;
+    for (int k = 0; k < 200000; k++) {
+        char pat[16];
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        size_t n = (size_t)(seed >> 60) % 12;
+        for (size_t j = 0; j < n; j++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            pat[j] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+        }
+        pat[n] = 0;
+        int r = cel_regex_subset_selftest(pat, n);
+        if (r != 0 && r != 3)
+            fail_msg("'%s': quick %d full %d", pat, r >> 1, r & 1);
+        accepted += r == 3;
+    }
+    assert_true(accepted > 1000);
+}
+
 static void test_regex_errors_at_compile(void **state)
 {
     fx *f = *state;
@@ -448,6 +490,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_regex_subset_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_errors_at_compile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_concurrent_first_use, setup, teardown),
     };

@@ -44,6 +44,10 @@ int cel_regex_num_groups(const cel_regex *re);
 /* Whether cel_regex_partial_match runs on the small DFA (diagnostics and tests). */
 bool cel_regex_uses_dfa(const cel_regex *re);
 
+/* Test hook: bit 1 set when the compile-time syntax check accepts the pattern for lazy building, bit 0 when the
+ * small DFA's own parser does (the two must agree). */
+int cel_regex_subset_selftest(const char *pattern, size_t len);
+
 /* Whole-text match (RE2::FullMatch). */
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len);
 /* Substring match anywhere in the text (RE2::PartialMatch) - the semantics of CEL's matches(). Simple ASCII

@@ -215,8 +215,7 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
         r->opt = opt;
         if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
             // inside the small DFA's subset the pattern is valid: defer both the DFA and RE2 to first use
-            celre::SmallDFA check;
-            if (check.validate(r->pattern.data(), r->pattern.size())) {
+            if (celre::SubsetCheck::ok(r->pattern.data(), r->pattern.size())) {
                 r->re_lazy = true;
                 return r;
             }
@@ -256,6 +255,12 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
         return nullptr;
     }
     return r;
+}
+
+int cel_regex_subset_selftest(const char *pattern, size_t len)
+{
+    celre::SmallDFA full;
+    return (celre::SubsetCheck::ok(pattern, len) ? 2 : 0) | (full.validate(pattern, len) ? 1 : 0);
 }
 
 void cel_regex_free(cel_regex *re)

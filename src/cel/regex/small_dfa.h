@@ -108,8 +108,12 @@ class SmallDFA
         bool has(unsigned c) const { return (w[c >> 6] >> (c & 63)) & 1; }
         void set_range(unsigned a, unsigned b)
         {
-            for (unsigned c = a; c <= b; c++)
-                set(c);
+            // word-wise: bits a..b of each 64-bit word
+            for (unsigned k = a >> 6; k <= (b >> 6); k++) {
+                unsigned lo = k == (a >> 6) ? (a & 63) : 0, hi = k == (b >> 6) ? (b & 63) : 63;
+                uint64_t m = (hi == 63 ? ~uint64_t(0) : ((uint64_t(1) << (hi + 1)) - 1)) & (~uint64_t(0) << lo);
+                w[k] |= m;
+            }
         }
         // (only ASCII is ever set)
         void merge(const Bits256 &o)
@@ -559,6 +563,270 @@ class SmallDFA
                 dead_ = int(s);
         }
         start_ = 0;
+        return true;
+    }
+};
+
+// Syntax-only twin of SmallDFA's parser, for validating a pattern at compile time without building anything:
+// accepts exactly the patterns SmallDFA::validate accepts (same grammar, same limits; positions are counted the way
+// SmallDFA creates them, copies for repetitions included). Tests compare the two on many patterns.
+class SubsetCheck
+{
+  public:
+    static bool ok(const char *pat, size_t len)
+    {
+        SubsetCheck c(pat, len);
+        return c.run();
+    }
+
+  private:
+    static constexpr int kMaxPos = 63;
+    const char *p_;
+    size_t n_, i_ = 0;
+    int depth_ = 0, total_ = 0;
+    bool top_level_alt_ = false;
+
+    SubsetCheck(const char *p, size_t n) : p_(p), n_(n) {}
+
+    bool escaped(size_t k) const
+    {
+        size_t bs = 0;
+        while (k > bs && p_[k - bs - 1] == '\\')
+            bs++;
+        return bs & 1;
+    }
+    static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+    static bool perl_class(char c) { return c == 'd' || c == 'w' || c == 's'; }
+    static bool punct(char c)
+    {
+        return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) ||
+               (c >= 0x7b && c <= 0x7e);
+    }
+    bool leaf()
+    {
+        if (total_ >= kMaxPos)
+            return false;
+        total_++;
+        return true;
+    }
+
+    bool run()
+    {
+        bool anchor_start = false, anchor_end = false;
+        if (n_ > 0 && p_[0] == '^') {
+            anchor_start = true;
+            i_ = 1;
+        }
+        size_t end = n_;
+        if (end > i_ && p_[end - 1] == '$' && !escaped(end - 1)) {
+            anchor_end = true;
+            end--;
+        }
+        n_ = end;
+        int leaves;
+        if (!alt(&leaves) || i_ != n_)
+            return false;
+        if ((anchor_start || anchor_end) && top_level_alt_)
+            return false;
+        return total_ < kMaxPos; // room for the end marker
+    }
+
+    bool alt(int *leaves)
+    {
+        if (++depth_ > 64)
+            return false;
+        int l;
+        if (!cat(&l))
+            return false;
+        while (i_ < n_ && p_[i_] == '|') {
+            if (depth_ == 1)
+                top_level_alt_ = true;
+            i_++;
+            int r;
+            if (!cat(&r))
+                return false;
+            l += r;
+        }
+        depth_--;
+        *leaves = l;
+        return true;
+    }
+
+    bool cat(int *leaves)
+    {
+        int l = 0;
+        while (i_ < n_ && p_[i_] != '|' && p_[i_] != ')') {
+            int a;
+            if (!repeat(&a))
+                return false;
+            l += a;
+        }
+        *leaves = l;
+        return true;
+    }
+
+    bool count(int *v)
+    {
+        if (i_ >= n_ || !is_digit(p_[i_]))
+            return false;
+        int x = 0;
+        while (i_ < n_ && is_digit(p_[i_])) {
+            x = x * 10 + (p_[i_++] - '0');
+            if (x > 1000)
+                return false;
+        }
+        *v = x;
+        return true;
+    }
+
+    bool repeat(int *leaves)
+    {
+        int a;
+        if (!atom(&a))
+            return false;
+        bool quantified = false;
+        while (i_ < n_) {
+            char c = p_[i_];
+            int lo, hi;
+            if (c == '*')
+                lo = 0, hi = -1, i_++;
+            else if (c == '+')
+                lo = 1, hi = -1, i_++;
+            else if (c == '?')
+                lo = 0, hi = 1, i_++;
+            else if (c == '{') {
+                i_++;
+                if (!count(&lo))
+                    return false;
+                hi = lo;
+                if (i_ < n_ && p_[i_] == ',') {
+                    i_++;
+                    if (i_ < n_ && p_[i_] == '}')
+                        hi = -1;
+                    else if (!count(&hi))
+                        return false;
+                }
+                if (i_ >= n_ || p_[i_] != '}')
+                    return false;
+                i_++;
+                if (hi >= 0 && hi < lo)
+                    return false;
+            } else {
+                break;
+            }
+            if (quantified)
+                return false;
+            quantified = true;
+            if (i_ < n_ && p_[i_] == '?')
+                i_++;
+            // SmallDFA::repeat copies the atom (with fresh positions) this many times
+            long copies = hi < 0 ? lo : (hi > 0 ? hi - 1 : 0);
+            long add = (long)a * copies;
+            if (total_ + add > kMaxPos)
+                return false;
+            total_ += (int)add;
+            a = (lo == 0 && hi == 0) ? 0 : (int)(a * (copies + 1));
+        }
+        *leaves = a;
+        return true;
+    }
+
+    bool atom(int *leaves)
+    {
+        if (i_ >= n_)
+            return false;
+        char c = p_[i_];
+        if (c == '(') {
+            i_++;
+            if (i_ < n_ && p_[i_] == '?') {
+                if (i_ + 1 < n_ && p_[i_ + 1] == ':')
+                    i_ += 2;
+                else
+                    return false;
+            }
+            int inner;
+            if (!alt(&inner))
+                return false;
+            if (i_ >= n_ || p_[i_] != ')')
+                return false;
+            i_++;
+            *leaves = inner;
+            return true;
+        }
+        if (c == '[') {
+            i_++;
+            if (i_ < n_ && p_[i_] == '^')
+                i_++;
+            bool firstc = true, first_item = true;
+            while (i_ < n_ && (p_[i_] != ']' || firstc)) {
+                firstc = false;
+                unsigned lo;
+                if (p_[i_] == '\\') {
+                    if (i_ + 1 >= n_)
+                        return false;
+                    char e = p_[i_ + 1];
+                    if (perl_class(e)) {
+                        i_ += 2;
+                        first_item = false;
+                        if (i_ < n_ && p_[i_] == '-' && !(i_ + 1 < n_ && p_[i_ + 1] == ']'))
+                            return false;
+                        continue;
+                    }
+                    if (!punct(e))
+                        return false;
+                    lo = (unsigned char)e;
+                    i_ += 2;
+                } else if (p_[i_] == '[') {
+                    return false;
+                } else {
+                    lo = (unsigned char)p_[i_++];
+                    if (lo == '-' && !first_item && !(i_ < n_ && p_[i_] == ']'))
+                        return false;
+                }
+                first_item = false;
+                if (lo >= 0x80 || lo < 0x20)
+                    return false;
+                unsigned hi = lo;
+                if (i_ + 1 < n_ && p_[i_] == '-' && p_[i_ + 1] != ']') {
+                    i_++;
+                    if (p_[i_] == '\\') {
+                        if (i_ + 1 >= n_ || !punct(p_[i_ + 1]))
+                            return false;
+                        hi = (unsigned char)p_[i_ + 1];
+                        i_ += 2;
+                    } else {
+                        if (p_[i_] == '[')
+                            return false;
+                        hi = (unsigned char)p_[i_++];
+                    }
+                    if (hi >= 0x80 || hi < lo)
+                        return false;
+                }
+            }
+            if (i_ >= n_)
+                return false;
+            i_++;
+        } else if (c == '.') {
+            i_++;
+        } else if (c == '\\') {
+            if (i_ + 1 >= n_)
+                return false;
+            char e = p_[i_ + 1];
+            if (!perl_class(e) && !punct(e))
+                return false;
+            i_ += 2;
+        } else if (c == '^' || c == '$' || c == '*' || c == '+' || c == '?' || c == '{' || c == '}' || c == ']' ||
+                   c == ')' || c == '|') {
+            return false;
+        } else {
+            unsigned char u = (unsigned char)c;
+            if (u >= 0x80 || u < 0x20)
+                return false;
+            i_++;
+        }
+        if (!leaf())
+            return false;
+        *leaves = 1;
         return true;
     }
 };
