@@ -92,10 +92,20 @@ struct cel_node {
     const cel_type *type;        /* checked type */
     const cel_type *struct_type; /* N_STRUCT */
     /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
-    uint8_t xk;    /* xkind */
-    uint8_t xn;    /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
-    uint32_t hint; /* JSON member index found last time (selects, `"k" in x`): a verified guess, relaxed atomics */
+    uint8_t xk;     /* xkind */
+    uint8_t xn;     /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
+    uint32_t hint;  /* JSON member index found last time (selects, `"k" in x`): a verified guess, relaxed atomics */
+    const void *xp; /* planned data (X_CALL1: struct call1_plan) */
 };
+
+/* X_CALL1: a function call with exactly one candidate overload, resolved at plan time */
+typedef struct call1_plan {
+    const cel_overload *o;
+    void *state;     /* its prepared state (n->states[k]) or NULL */
+    uint8_t kind[8]; /* per argument: the cel_kind the signature requires, CALL1_ANY, or CALL1_CHECK (full check) */
+} call1_plan;
+#define CALL1_ANY 0xff
+#define CALL1_CHECK 0xfe
 
 /* planned node kinds (cel_node.xk) */
 enum {
@@ -104,6 +114,7 @@ enum {
     X_IN_CONST, /* "k" in m with a constant string key */
     X_EQ_CONST, /* x == "s" / x != "s" with a constant string on one side */
     X_CONCAT,   /* a + b + c ... string concatenation chain (left-assoc), one allocation */
+    X_CALL1,    /* f(...) / x.f(...) with a single candidate overload: no overload search */
 };
 #define X_PATH_MAX 16
 

@@ -874,6 +874,37 @@ general:
     return acc;
 }
 
+/* X_CALL1: the argument kinds are checked as the overload search would (a value of another kind than declared,
+ * e.g. bound by a host, goes to the search, which reports it exactly as before) */
+NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
+{
+    const call1_plan *cp = n->xp;
+    const cel_overload *o = cp->o;
+    size_t na = n->nargs;
+    cel_value args[8];
+    for (size_t i = 0; i < na; i++)
+        args[i] = ev(ctx, n->args[i]);
+    for (size_t i = 0; i < na; i++) {
+        uint8_t k = cp->kind[i];
+        if (k == CALL1_ANY || args[i].kind == k)
+            continue;
+        if (args[i].kind == CEL_ERROR && (o->flags & CEL_FN_NONSTRICT))
+            continue;
+        if (k == CALL1_CHECK && cel_value_matches_type(&args[i], o->args[i]))
+            continue;
+        return generic_call(ctx, n, args, na);
+    }
+    const cel_overload *saved = ctx->cur_ovl;
+    void *saved_st = ctx->cur_state;
+    ctx->cur_ovl = o;
+    ctx->cur_state = cp->state;
+    cel_value r = o->impl(ctx, args, na);
+    ctx->cur_ovl = saved;
+    ctx->cur_state = saved_st;
+    cel_charge(ctx, o->cost ? o->cost(ctx, args, na, &r) : 1);
+    return r;
+}
+
 NOINLINE static cel_value eval_select(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value t = ev(ctx, n->target);
@@ -899,6 +930,7 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_IN_CONST: return eval_in_const(ctx, n);
     case X_EQ_CONST: return eval_eq_const(ctx, n);
     case X_CONCAT: return eval_concat(ctx, n);
+    case X_CALL1: return eval_call1(ctx, n);
     }
     switch ((node_kind)n->kind) {
     case N_CONST: return n->cval;

@@ -1,8 +1,9 @@
 /* Planning: the last compile step, after checking and call preparation. It marks nodes the evaluator runs in a
  * fused form (cel_node.xk, see cel_internal.h): chains of field selections walked on the JSON DOM, `"k" in m` and
- * `x == "s"` with a constant string, string concatenation chains. Every planned form gives the same values, errors
- * and costs (charged in the same order) as evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks
- * this against unplanned programs. One walk over the tree, no allocation. */
+ * `x == "s"` with a constant string, string concatenation chains, calls with a single candidate overload. Every planned
+ * form gives the same values, errors and costs (charged in the same order) as evaluating the nodes one at a time;
+ * tests/cel/test_cel_plan.c checks this against unplanned programs. One walk over the tree; one small allocation per
+ * planned call. */
 #include "cel/cel_internal.h"
 
 static bool is_plain_select(const cel_node *n)
@@ -20,7 +21,53 @@ static bool is_add(const cel_node *n)
     return n->kind == N_CALL && n->op == OP_ADD && n->nargs == 2 && !(n->flags & NF_APPEND_ACCU);
 }
 
-static void plan_node(cel_node *n)
+/* the value kind a signature type admits, when that is the whole check (cel_value_matches_type) */
+static uint8_t kind_for(const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_DYN:
+    case CEL_T_PARAM:
+    case CEL_T_ANY:
+    case CEL_T_ERROR: return CALL1_ANY;
+    case CEL_T_NULL: return CEL_NULL;
+    case CEL_T_BOOL: return CEL_BOOL;
+    case CEL_T_INT: return CEL_INT;
+    case CEL_T_UINT: return CEL_UINT;
+    case CEL_T_DOUBLE: return CEL_DOUBLE;
+    case CEL_T_STRING: return CEL_STRING;
+    case CEL_T_BYTES: return CEL_BYTES;
+    case CEL_T_LIST: return CEL_LIST;
+    case CEL_T_MAP:
+    case CEL_T_OBJECT: return CEL_MAP;
+    case CEL_T_TYPE: return CEL_TYPE;
+    case CEL_T_TIMESTAMP: return CEL_TIMESTAMP;
+    case CEL_T_DURATION: return CEL_DURATION;
+    case CEL_T_OPTIONAL: return CEL_OPTIONAL;
+    default: return CALL1_CHECK;
+    }
+}
+
+/* a call the general evaluator sends straight to the overload search, with one statically matching candidate that
+ * the search would accept whenever the argument values match its signature */
+static void plan_call1(kg_arena *a, cel_node *n)
+{
+    if ((n->op != OP_FUNC && n->op != OP_NONE) || !n->fn || !n->cands || n->ncands != 1 || n->nargs > 8)
+        return;
+    size_t k = n->cands[0];
+    const cel_overload *o = &n->fn->ovls[k];
+    bool member = (n->flags & NF_MEMBER) != 0;
+    if (!o->impl || o->nargs != n->nargs || ((o->flags & CEL_FN_MEMBER) != 0) != member)
+        return;
+    call1_plan *cp = kg_arena_calloc(a, sizeof *cp);
+    cp->o = o;
+    cp->state = n->states ? n->states[k] : NULL;
+    for (size_t i = 0; i < n->nargs; i++)
+        cp->kind[i] = kind_for(o->args[i]);
+    n->xp = cp;
+    n->xk = X_CALL1;
+}
+
+static void plan_node(kg_arena *a, cel_node *n)
 {
     if (!n)
         return;
@@ -38,7 +85,7 @@ static void plan_node(cel_node *n)
             n->xk = X_PATH;
             n->xn = (uint8_t)k;
         }
-        plan_node(n->target);
+        plan_node(a, n->target);
         return;
     }
     case N_CALL:
@@ -48,6 +95,8 @@ static void plan_node(cel_node *n)
                    (is_const_string(n->args[0]) || is_const_string(n->args[1]))) {
             n->xk = X_EQ_CONST;
             n->xn = is_const_string(n->args[0]) ? 0 : 1;
+        } else if (n->op == OP_FUNC || n->op == OP_NONE) {
+            plan_call1(a, n);
         } else if (is_add(n) && !n->xk) {
             /* mark the outermost + of a left-assoc chain (the inner ones are walked from it) */
             size_t k = 0;
@@ -66,26 +115,26 @@ static void plan_node(cel_node *n)
             }
         }
         for (size_t i = 0; i < n->nargs; i++)
-            plan_node(n->args[i]);
+            plan_node(a, n->args[i]);
         return;
     case N_LIST:
         for (size_t i = 0; i < n->nargs; i++)
-            plan_node(n->args[i]);
+            plan_node(a, n->args[i]);
         return;
     case N_MAP:
     case N_STRUCT:
         for (size_t i = 0; i < n->nargs; i++) {
-            plan_node(n->args[i]);
-            plan_node(n->vals[i]);
+            plan_node(a, n->args[i]);
+            plan_node(a, n->vals[i]);
         }
         return;
     case N_COMPR:
-        plan_node(n->range);
-        plan_node(n->accu_init);
-        plan_node(n->cond);
-        plan_node(n->step);
-        plan_node(n->result);
-        plan_node(n->target); /* all()/exists(): the predicate */
+        plan_node(a, n->range);
+        plan_node(a, n->accu_init);
+        plan_node(a, n->cond);
+        plan_node(a, n->step);
+        plan_node(a, n->result);
+        plan_node(a, n->target); /* all()/exists(): the predicate */
         return;
     }
 }
@@ -94,7 +143,7 @@ bool cel_plan(cel_program *p, const char *src, cel_error *err)
 {
     (void)src;
     (void)err;
-    plan_node(p->root);
+    plan_node(&p->arena, p->root);
     p->plan = NULL;
     return true;
 }
@@ -108,6 +157,7 @@ static size_t walk_nodes(cel_node *n, bool clear)
     if (clear) {
         n->xk = X_NONE;
         n->xn = 0;
+        n->xp = NULL;
     }
     switch ((node_kind)n->kind) {
     case N_CONST:

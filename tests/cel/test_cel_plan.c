@@ -16,6 +16,9 @@
 #include "cel/cel.h"
 #include "cel/cel_internal.h"
 #include "cel/cel_json.h"
+#ifdef KGATE_HAVE_CEL_K8S
+#include "cel/k8s/cel_k8s.h"
+#endif
 #include "json/json.h"
 
 static const char *doc_text =
@@ -155,6 +158,27 @@ static const char *exprs[] = {
     "dyn(1) ? true : false",
     "object.spec.containers.all(c, object.spec.tags.exists(t, c.name.startsWith(t) || t == 'c'))",
     "[object.metadata.labels.exists(k, k == 'app')][0]",
+    /* calls with one candidate overload (and host values of another kind than declared) */
+    "object.metadata.name.startsWith('web')",
+    "object.metadata.name.endsWith('x9k') && object.metadata.name.contains('7d4b')",
+    "object.missing.startsWith('x')",
+    "'abc'.startsWith(object.missing)",
+    "object.spec.priority.startsWith('x')",
+    "str.startsWith('a')",
+    "str.size()",
+    "size(str)",
+    "str + 'x'",
+    "str == 'x'",
+    "size(object.spec.containers)",
+    "object.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+    "object.metadata.name.lowerAscii().upperAscii()",
+#ifdef KGATE_HAVE_CEL_K8S
+    "quantity('1Gi').isGreaterThan(quantity('1Mi'))",
+    "quantity(object.spec.containers[0].resources.limits.memory).compareTo(quantity('1Gi')) < 0",
+#endif
+    "int(object.spec.terminationGracePeriodSeconds) + 1",
+    "string(object.spec.ratio) + '!'",
+    "object.metadata.name.split('-').size() == 3",
     "object.?metadata.?name.orValue('none') + '/' + object.?missing.?x.orValue('none')",
 };
 
@@ -174,6 +198,12 @@ static int setup(void **state)
     cel_env_declare_var(f->env, "m", cel_type_dyn());
     cel_env_declare_var(f->env, "s", cel_type_dyn());
     cel_env_declare_var(f->env, "x", cel_type_int());
+    cel_env_declare_var(f->env, "str", cel_type_string());
+#ifdef KGATE_HAVE_CEL_K8S
+    cel_error kerr;
+    cel_k8s_options ko = {.version = 33};
+    assert_true(cel_k8s_register(f->env, &ko, &kerr));
+#endif
     kg_arena_init(&f->data, 0);
     kg_arena_init(&f->arena, 0);
     kg_error jerr;
@@ -211,6 +241,7 @@ static outcome eval_once(fx *f, const cel_program *p, uint64_t limit)
     cel_activation_set(act, "m", f->m);
     cel_activation_set(act, "s", cel_string("str", 3));
     cel_activation_set(act, "x", cel_int(1));
+    cel_activation_set(act, "str", cel_int(5)); /* a host binding of another type than declared */
     cel_value v;
     outcome o = {0};
     o.st = cel_eval(p, act, limit, &v, &o.cost);
