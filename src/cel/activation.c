@@ -11,13 +11,13 @@ cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
     /* one zeroed block: the activation, its slots, then the slot states */
     size_t ns = env->nvars;
     size_t sz = sizeof(cel_activation) + ns * (sizeof(cel_value) + 1);
-    cel_activation *a = kg_arena_calloc(arena, sz);
-    a->env = env;
-    a->arena = arena;
-    a->nslots = ns;
+    cel_activation *a = kg_arena_alloc(arena, sz);
+    *a = (cel_activation){.env = env, .arena = arena, .nslots = ns};
     if (ns) {
+        /* slot values are read only once their state says bound: only the states need zeroing */
         a->slots = (cel_value *)(a + 1);
         a->slot_state = (uint8_t *)(a->slots + ns);
+        memset(a->slot_state, 0, ns);
     }
     return a;
 }

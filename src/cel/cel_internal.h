@@ -115,6 +115,9 @@ enum {
     X_EQ_CONST, /* x == "s" / x != "s" with a constant string on one side */
     X_CONCAT,   /* a + b + c ... string concatenation chain (left-assoc), one allocation */
     X_CALL1,    /* f(...) / x.f(...) with a single candidate overload: no overload search */
+    X_CONST,    /* constant (the node kind folded into xk: one dispatch per node) */
+    X_VAR,      /* declared variable (slot >= 0) */
+    X_ITER,     /* comprehension variable (slot <= -2) */
 };
 #define X_PATH_MAX 16
 

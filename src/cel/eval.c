@@ -931,6 +931,9 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_EQ_CONST: return eval_eq_const(ctx, n);
     case X_CONCAT: return eval_concat(ctx, n);
     case X_CALL1: return eval_call1(ctx, n);
+    case X_CONST: return n->cval;
+    case X_VAR: cel_charge(ctx, 1); return lookup_var(ctx, n);
+    case X_ITER: cel_charge(ctx, 1); return ctx->vars[-2 - n->slot].v;
     }
     switch ((node_kind)n->kind) {
     case N_CONST: return n->cval;
@@ -1091,6 +1094,10 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
     case X_EQ_CONST: return evb_eq_const(ctx, n, v);
     case X_IN_CONST: return evb_in_const(ctx, n, v);
     case X_NONE: break;
+    case X_CONST:
+        if (n->cval.kind == CEL_BOOL)
+            return n->cval.u.b;
+        return evb_value(ctx, n, v);
     default: return evb_value(ctx, n, v);
     }
     switch ((node_kind)n->kind) {

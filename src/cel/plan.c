@@ -72,8 +72,13 @@ static void plan_node(kg_arena *a, cel_node *n)
     if (!n)
         return;
     switch ((node_kind)n->kind) {
-    case N_CONST:
-    case N_IDENT: return;
+    case N_CONST: n->xk = X_CONST; return;
+    case N_IDENT:
+        if (n->slot >= 0)
+            n->xk = X_VAR;
+        else if (n->slot <= -2)
+            n->xk = X_ITER;
+        return;
     case N_SELECT: {
         if (is_plain_select(n)) {
             size_t k = 0;
