@@ -240,7 +240,7 @@ static bool chain_add(kg_admission_chain *c, const kg_admission_plugin *p, const
 {
     void *state = NULL;
     if (p->init) {
-        kg_error e = {0};
+        KG_ERROR_DECL(e);
         if (!p->init(config, &c->svc, &state, &e)) {
             /* upstream's text, plus the file the configuration came from so a user knows where to look */
             if (config && c->config.file && c->config.file[0])
@@ -299,7 +299,7 @@ kg_admission_chain *kg_admission_chain_new(const kg_admission_options *opts, con
     }
     c = chain_alloc(n, svc, metrics);
     if (opts && opts->config_file && opts->config_file[0]) {
-        kg_error e = {0};
+        KG_ERROR_DECL(e);
         if (!kg_admission_config_load(&c->config, opts->config_file, &e)) {
             kg_err_set(err, e.code, "failed to read plugin config: %s", e.msg);
             goto fail;
@@ -307,7 +307,7 @@ kg_admission_chain *kg_admission_chain_new(const kg_admission_options *opts, con
     }
     for (size_t i = 0; i < n; i++) {
         const kg_admission_plugin *p = kg_admission_registry_at((size_t)names[i])->impl;
-        kg_error e = {0};
+        KG_ERROR_DECL(e);
         const kg_json *cfg = kg_admission_config_for(&c->config, p->name, &e);
         if (!cfg && e.code) {
             kg_err_set(err, e.code, "couldn't get config for admission plugin %s: %s", p->name, e.msg);

@@ -121,7 +121,7 @@ bool kg_admission_config_parse(kg_admission_config *c, const char *file, const c
     c->entries = NULL;
     c->nentries = 0;
     c->legacy = NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const char *t = text;
     while (t < text + len && (*t == ' ' || *t == '\t' || *t == '\r' || *t == '\n'))
         t++;
@@ -226,7 +226,7 @@ const kg_json *kg_admission_config_for(kg_admission_config *c, const char *name,
             kg_err_set(err, KG_ENOTFOUND, "open %s: %s", e->path, go_strerror(errno, eb, sizeof eb));
             return NULL;
         }
-        kg_error pe = {0};
+        KG_ERROR_DECL(pe);
         kg_json *doc = kg_yaml_or_json_parse(&c->arena, text, len, &pe);
         free(text);
         if (!doc) {

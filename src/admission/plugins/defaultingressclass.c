@@ -17,7 +17,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (kg_json_path(a->object, "spec.ingressClassName") ||
         (kg_json_is(anns, KG_JSON_OBJECT) && kg_json_get(anns, "kubernetes.io/ingress.class")))
         return NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *list = kg_admission_view_array(svc, ar, "ingressclasses", "", &e);
     if (!list)
         return kg_admission_forbidden(a, "%s", e.msg);

@@ -19,7 +19,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (kg_json_path(a->object, "spec.storageClassName") ||
         (kg_json_is(anns, KG_JSON_OBJECT) && kg_json_get(anns, BETA_CLASS_ANN)))
         return NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *list = kg_admission_view_array(svc, ar, "storageclasses", "", &e);
     if (!list)
         return kg_admission_forbidden(a, "%s", e.msg);

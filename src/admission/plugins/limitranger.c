@@ -179,8 +179,7 @@ static void rl_from_json(kg_arena *ar, const kg_json *obj, rlist *out)
         return;
     for (size_t i = 0; i < obj->len; i++) {
         kg_quantity q;
-        kg_error e = {0};
-        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
             rl_set(ar, out, obj->u.members[i].key, &q);
     }
 }
@@ -396,8 +395,7 @@ static void rl_from_json_for(kg_arena *ar, const kg_json *obj, const item_limits
         if (!constrained(il, obj->u.members[i].key))
             continue;
         kg_quantity q;
-        kg_error e = {0};
-        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
             rl_set(ar, out, obj->u.members[i].key, &q);
     }
 }
@@ -598,8 +596,7 @@ static void container_defaults(kg_arena *ar, const kg_json *lr, kg_json *reqs, k
             const kg_json *src = kg_json_get(item, keys[w]);
             for (size_t k = 0; kg_json_is(src, KG_JSON_OBJECT) && k < src->len; k++) {
                 kg_quantity q;
-                kg_error e = {0};
-                if (kg_quantity_from_json(src->u.members[k].val, &q, &e))
+                if (kg_quantity_from_json(src->u.members[k].val, &q, NULL))
                     kg_json_set(ar, w == 0 ? reqs : lims, src->u.members[k].key, kg_quantity_to_json(ar, &q));
             }
         }
@@ -766,7 +763,7 @@ static size_t get_limit_ranges(lr_state *st, const kg_admission_attributes *a, c
                                lr_ref **out, kg_status **err_st)
 {
     kg_arena *ar = a->arena;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     kg_json_shared **docs;
     size_t n = kg_admission_view_list(svc, ar, "limitranges", a->ns, &docs, &e);
     if (n == (size_t)-1) {

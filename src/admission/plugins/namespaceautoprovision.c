@@ -20,7 +20,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         return NULL;
     if (!kg_admission_wait_ready(svc, "namespaces"))
         return kg_admission_forbidden(a, "not yet ready to handle request");
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (kg_admission_view(svc, a->arena, "namespaces", "", a->ns, &e))
         return NULL;
     if (e.code != KG_ENOTFOUND)

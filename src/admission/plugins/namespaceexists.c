@@ -9,7 +9,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         return NULL;
     if (!kg_admission_wait_ready(svc, "namespaces"))
         return kg_admission_forbidden(a, "not yet ready to handle request");
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (kg_admission_view(svc, a->arena, "namespaces", "", a->ns, &e))
         return NULL;
     if (e.code != KG_ENOTFOUND)

@@ -109,7 +109,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     if (!kg_admission_wait_ready(svc, "namespaces"))
         return kg_admission_forbidden(a, "not yet ready to handle request");
 
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *ns = kg_admission_view_obj(svc, ar, "namespaces", "", a->ns, &e);
     if (!ns && e.code != KG_ENOTFOUND)
         return kg_status_internal(ar, e.msg);

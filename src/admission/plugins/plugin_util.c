@@ -220,7 +220,7 @@ const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *an
 
 const kg_json *kg_admission_pu_get_namespace(const kg_admission_services *svc, kg_arena *ar, const char *ns, kg_status **st)
 {
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *n = kg_admission_view_obj(svc, ar, "namespaces", "", ns, &e);
     if (n)
         return n;

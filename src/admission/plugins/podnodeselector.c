@@ -83,7 +83,7 @@ static kg_json *ns_selector(const pns_state *st, const kg_admission_attributes *
                             kg_status **out)
 {
     kg_arena *ar = a->arena;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *ns = kg_admission_view_obj(svc, ar, "namespaces", "", a->ns, &e);
     if (!ns && e.code == KG_ENOTFOUND) {
         kg_err_clear(&e);

@@ -200,7 +200,7 @@ static kg_status *ns_tolerations(const kg_admission_attributes *a, const kg_json
         *out = kg_json_new_array(ar);
         return NULL;
     }
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     kg_json *ts = kg_json_parse(ar, v->u.s, v->len, &e);
     if (!ts)
         return kg_status_new(ar, 500, KG_REASON_UNKNOWN, e.msg);
@@ -237,8 +237,7 @@ static bool best_effort(const kg_json *pod)
                 for (int j = 0; j < 2; j++) {
                     const kg_json *q = kg_json_is(m, KG_JSON_OBJECT) ? kg_json_get(m, res[j]) : NULL;
                     kg_quantity qq;
-                    kg_error e = {0};
-                    if (q && kg_quantity_from_json(q, &qq, &e) && kg_quantity_sign(&qq) > 0)
+                    if (q && kg_quantity_from_json(q, &qq, NULL) && kg_quantity_sign(&qq) > 0)
                         return false;
                 }
             }

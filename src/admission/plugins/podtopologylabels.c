@@ -14,7 +14,7 @@ static const char *const topology_labels[] = {"topology.kubernetes.io/zone", "to
 static kg_status *copy_from_node(const kg_admission_attributes *a, const kg_admission_services *svc, kg_json *obj,
                                  const char *name)
 {
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *node = kg_admission_view_obj(svc, a->arena, "nodes", "", name, &e);
     if (!node)
         return e.code == KG_ENOTFOUND ? NULL : kg_admission_pu_plain(a->arena, "%s", e.msg);

@@ -58,7 +58,7 @@ static kg_status *admit_pod(kg_admission_attributes *a, const kg_admission_servi
     int64_t priority = 0;
     const char *policy = NULL;
     const char *pcname = kg_json_get_str(spec, "priorityClassName");
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (!pcname || !pcname[0]) {
         const kg_json *dpc = default_class(svc, ar, &e);
         if (e.code)
@@ -126,7 +126,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     const kg_json *gd = kg_json_get(a->object, "globalDefault");
     if (!kg_json_is(gd, KG_JSON_BOOL) || !gd->b)
         return NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *dpc = default_class(svc, ar, &e);
     if (e.code)
         return kg_admission_pu_plain(ar, "failed to get default priority class: %s", e.msg);

@@ -24,8 +24,7 @@ static kg_quantity storage(const kg_json *pvc)
     kg_quantity q = kg_quantity_zero();
     const kg_json *v = kg_json_path(pvc, "spec.resources.requests");
     v = kg_json_is(v, KG_JSON_OBJECT) ? kg_json_get(v, "storage") : NULL;
-    kg_error e = {0};
-    if (v && !kg_quantity_from_json(v, &q, &e))
+    if (v && !kg_quantity_from_json(v, &q, NULL))
         q = kg_quantity_zero();
     return q;
 }
@@ -35,7 +34,7 @@ static bool allow_resize(const kg_admission_attributes *a, const kg_admission_se
     const char *cls = claim_class(a->object), *old = claim_class(a->old_object);
     if (!cls[0] || !old[0] || strcmp(cls, old) != 0)
         return false;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *sc = kg_admission_view_obj(svc, a->arena, "storageclasses", "", cls, &e);
     const kg_json *ave = sc ? kg_json_get(sc, "allowVolumeExpansion") : NULL;
     return kg_json_is(ave, KG_JSON_BOOL) && ave->b;

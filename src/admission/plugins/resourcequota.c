@@ -246,7 +246,7 @@ static kg_json *live_cache_get(rq_state *st, kg_arena *ar, const char *ns, int64
     pthread_mutex_unlock(lk);
     if (!text)
         return NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     return kg_json_parse(ar, text, strlen(text), &e);
 }
 
@@ -346,7 +346,7 @@ static const kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, cons
     pthread_mutex_unlock(lk);
     if (!text)
         return listed;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     kg_json *mine = kg_json_parse(ar, text, strlen(text), &e);
     uint64_t rv;
     if (mine && parse_rv(kg_json_path_str(mine, "metadata.resourceVersion"), &rv) && rv > have)
@@ -433,7 +433,7 @@ static size_t quota_scopes(kg_arena *ar, const kg_json *q, rq_scope **out)
         if (kg_json_is(kg_json_at(sc, i), KG_JSON_STRING))
             s[k++] = (rq_scope){kg_json_at(sc, i)->u.s, "Exists", NULL, 0};
     for (size_t i = 0; kg_json_is(me, KG_JSON_ARRAY) && i < me->len; i++) {
-        kg_error e = {0};
+        KG_ERROR_DECL(e);
         if (scope_from_json(ar, kg_json_at(me, i), "matchExpressions", &s[k], &e))
             k++;
     }
@@ -805,7 +805,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (!kg_admission_rq_evaluator_handles(&ev, a->operation, a->subresource) || !kg_json_is(a->object, KG_JSON_OBJECT))
         return NULL;
 
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     quota_src *items;
     size_t n = get_quotas(st, svc, ar, a->ns, &items, &e);
     if (n == (size_t)-1)
@@ -842,7 +842,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             break;
         /* persist the changed quotas; collect the failed ones */
         size_t nfailed = 0;
-        kg_error last = {0};
+        KG_ERROR_DECL(last);
         const char *last_name = "";
         for (size_t i = 0; i < n; i++) {
             if (!quotas[i].changed)
@@ -850,7 +850,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             kg_json *upd = kg_json_clone(ar, quotas[i].obj);
             kg_json *status = kg_json_get_or_add_object(ar, upd, "status");
             kg_json_set(ar, status, "used", kg_admission_rq_to_json(ar, &quotas[i].used));
-            kg_error ue = {0};
+            KG_ERROR_DECL(ue);
             kg_json *stored = svc->update ? svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue) : NULL;
             if (stored) {
                 live_cache_drop(st, a->ns);
@@ -872,7 +872,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
         /* re-read the failed quotas and check the request again against them only */
         size_t m = 0;
         for (size_t i = 0; i < nfailed; i++) {
-            kg_error ge = {0};
+            KG_ERROR_DECL(ge);
             kg_json *fresh =
                 kg_admission_get(svc, ar, "resourcequotas", a->ns, quotas[i].name, KG_ADMISSION_GET_LIVE, &ge);
             if (fresh)
@@ -1049,7 +1049,7 @@ bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, cons
                 break;
             kg_json *upd = kg_json_clone(a, q);
             kg_json_set(a, upd, "status", status);
-            kg_error ue = {0};
+            KG_ERROR_DECL(ue);
             if (svc->update && svc->update(svc->ctx, a, "resourcequotas", ns, upd, &ue)) {
                 if (updated)
                     (*updated)++;
@@ -1061,7 +1061,7 @@ bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, cons
                 *err = ue;
                 return false;
             }
-            kg_error ge = {0};
+            KG_ERROR_DECL(ge);
             q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_path_str(q, "metadata.name"),
                                  KG_ADMISSION_GET_LIVE, &ge);
             if (!q)

@@ -58,8 +58,7 @@ void kg_admission_rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
         return;
     for (size_t i = 0; i < obj->len; i++) {
         kg_quantity q;
-        kg_error e = {0};
-        if (kg_quantity_from_json(obj->u.members[i].val, &q, &e))
+        if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
             kg_admission_rq_set(ar, out, obj->u.members[i].key, &q);
     }
 }
@@ -552,8 +551,7 @@ static bool res_has_compute(const kg_json *res)
             if (strcmp(n, "cpu") != 0 && strcmp(n, "memory") != 0)
                 continue;
             kg_quantity q;
-            kg_error e = {0};
-            if (kg_quantity_from_json(l->u.members[i].val, &q, &e) && kg_quantity_sign(&q) > 0)
+            if (kg_quantity_from_json(l->u.members[i].val, &q, NULL) && kg_quantity_sign(&q) > 0)
                 return true;
         }
     }
@@ -641,7 +639,7 @@ static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scop
         return -1;
     }
     kg_label_req req;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (!kg_label_req_new(ar, s->name, op, s->values, s->nvalues, &req, &e)) {
         *errmsg = kg_arena_sprintf(ar, "failed to parse and convert selector: %s", e.msg);
         return -1;
@@ -721,7 +719,7 @@ static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_li
     if (sc && sc[0])
         kg_admission_rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
     kg_quantity q, st;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     bool have = false;
     const kg_json *req = kg_json_path(pvc, "spec.resources.requests");
     if (kg_json_get(req, "storage") && kg_quantity_from_json(kg_json_get(req, "storage"), &q, &e)) {

@@ -20,7 +20,7 @@ static kg_status *get_class(const kg_admission_attributes *a, const kg_admission
     const char *name = kg_json_path_str(a->object, "spec.runtimeClassName");
     if (!name)
         return NULL;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     *rc = kg_admission_view_obj(svc, a->arena, "runtimeclasses", "", name, &e);
     if (!*rc && e.code == KG_ENOTFOUND) {
         kg_err_clear(&e);
@@ -43,8 +43,7 @@ static bool resources_equal(const kg_json *x, const kg_json *y)
     for (size_t i = 0; i < nx; i++) {
         const kg_json *yv = kg_json_get(y, x->u.members[i].key);
         kg_quantity qx, qy;
-        kg_error e = {0};
-        if (!yv || !kg_quantity_from_json(x->u.members[i].val, &qx, &e) || !kg_quantity_from_json(yv, &qy, &e) ||
+        if (!yv || !kg_quantity_from_json(x->u.members[i].val, &qx, NULL) || !kg_quantity_from_json(yv, &qy, NULL) ||
             kg_quantity_cmp(&qx, &qy) != 0)
             return false;
     }

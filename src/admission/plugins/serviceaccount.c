@@ -50,7 +50,7 @@ static kg_json *array_of(const kg_json *obj, const char *key)
 static const kg_json *get_service_account(const kg_admission_services *svc, kg_arena *ar, const char *ns, const char *name,
                                     const char **msg)
 {
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     const kg_json *sa = kg_admission_view_obj(svc, ar, "serviceaccounts", ns, name, &e);
     if (sa)
         return sa;
