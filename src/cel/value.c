@@ -79,20 +79,28 @@ int cel_utf8_encode(uint32_t cp, char *out)
 
 size_t cel_utf8_len(const char *s, size_t n)
 {
-    size_t c = 0, i = 0;
-    /* ASCII fast path, 8 bytes at a time */
-    while (i + 8 <= n) {
+    /* code points = bytes - continuation bytes (10xxxxxx), counted 8 bytes at a time: a byte is a continuation byte
+     * when its bit 7 is set and its bit 6 (shifted into bit 7's place by w << 1) is clear */
+    const uint64_t hi = 0x8080808080808080ull;
+    size_t cont = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, s + i, 8);
-        if (w & 0x8080808080808080ull)
-            break;
-        c += 8;
-        i += 8;
+        if (w & hi)
+            cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
+    }
+    if (i < n && n >= 8) {
+        /* the last partial word: reload the final 8 bytes and drop the ones already counted */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        w &= ~0ull << (8 * (8 - (n - i)));
+        if (w & hi)
+            cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
+        i = n;
     }
     for (; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            c++;
-    return c;
+        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+    return n - cont;
 }
 
 bool cel_utf8_valid(const char *s, size_t n)

@@ -348,12 +348,35 @@ static void test_hint_other_shapes(void **state)
     cel_program_free(p);
 }
 
+/* cel_utf8_len (word-at-a-time count of non-continuation bytes, used by size() and the string costs) against a
+ * byte loop, for every length 0..64 at every alignment, over random bytes */
+static void test_utf8_len(void **state)
+{
+    (void)state;
+    unsigned seed = 1;
+    char buf[80];
+    for (int rep = 0; rep < 200; rep++)
+        for (size_t n = 0; n <= 64; n++)
+            for (size_t off = 0; off < 8; off++) {
+                for (size_t i = 0; i < n; i++) {
+                    seed = seed * 1103515245u + 12345u;
+                    unsigned r = seed >> 16;
+                    buf[off + i] = (char)((r & 3) == 0 ? 'a' : (r & 3) == 1 ? 0x80 | (r >> 2 & 63) : (r >> 2) & 255);
+                }
+                size_t want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += ((unsigned char)buf[off + i] & 0xC0) != 0x80;
+                assert_int_equal(cel_utf8_len(buf + off, n), want);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_planned_equals_unplanned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plan_applies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_other_shapes, setup, teardown),
+        cmocka_unit_test(test_utf8_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
