@@ -88,7 +88,7 @@ int kg_cmd_cel(int argc, char **argv)
                 text = (char *)val;
                 len = strlen(val);
             }
-            kg_error err = {0};
+            KG_ERROR_DECL(err);
             kg_json *j = kg_json_parse(&a, text, len, &err);
             if (owned)
                 free(text);

@@ -137,7 +137,7 @@ static char *base64(kg_arena *a, const char *s)
 /* Load, validate and check the bin dir, as the kubelet does at start. */
 static bool load_config(kg_arena *a, const cli *c, kg_cred_config *cfg)
 {
-    kg_error err = {0};
+    KG_ERROR_DECL(err);
     if (!c->config || !*c->config) {
         fprintf(stderr, "kgate credentials: credential provider config path is empty (give "
                         "--image-credential-provider-config or set KGATE_CREDENTIALS_CONFIG)\n");
@@ -186,7 +186,7 @@ static bool setup(kg_arena *a, const cli *c, runtime *rt)
     o->on_error = on_error;
     if (c->timeout) {
         int64_t ns;
-        kg_error err = {0};
+        KG_ERROR_DECL(err);
         if (!kg_credentialprovider_parse_duration(c->timeout, &ns, &err) || ns <= 0) {
             fprintf(stderr, "kgate credentials: --exec-timeout: %s\n", err.msg[0] ? err.msg : "must be positive");
             return false;
@@ -201,7 +201,7 @@ static bool setup(kg_arena *a, const cli *c, runtime *rt)
     if (!kubeconfig && c->sa && getenv("KUBECONFIG") && *getenv("KUBECONFIG")) /* first entry, as kubectl */
         kubeconfig = kg_arena_strndup(a, getenv("KUBECONFIG"), strcspn(getenv("KUBECONFIG"), ":"));
     if (kubeconfig) {
-        kg_error err = {0};
+        KG_ERROR_DECL(err);
         kg_cred_kubeconfig *kc = kg_credentialprovider_kubeconfig_load(a, kubeconfig, &err);
         if (!kc) {
             fprintf(stderr, "kgate credentials: %s\n", err.msg);
@@ -216,7 +216,7 @@ static bool setup(kg_arena *a, const cli *c, runtime *rt)
 static int cmd_validate(kg_arena *a, const cli *c)
 {
     kg_cred_config cfg;
-    kg_error err = {0};
+    KG_ERROR_DECL(err);
     if (!kg_credentialprovider_config_load(a, c->config, &cfg, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -258,7 +258,7 @@ static int cmd_get(kg_arena *a, const cli *c)
     for (int i = 1; i < c->npos; i++) {
         kg_cred_auth *creds;
         size_t n;
-        kg_error err = {0};
+        KG_ERROR_DECL(err);
         if (!kg_credentialprovider_lookup(a, &cfg, &rt.o, c->pos[i], &creds, &n, &err)) {
             fprintf(stderr, "kgate credentials: %s\n", err.msg);
             rc = 1;

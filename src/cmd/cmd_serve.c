@@ -275,7 +275,7 @@ int kg_cmd_serve(int argc, char **argv)
         fprintf(stderr, "Error: --storage-backend=%s is not available yet (supported: sqlite)\n", o.storage_backend);
         return 1;
     }
-    kg_error err = {0};
+    KG_ERROR_DECL(err);
     kg_apiserver *s = kg_apiserver_start(&o, &err);
     if (!s) {
         fprintf(stderr, "Error: %s\n", err.msg);

@@ -374,7 +374,7 @@ bool kg_credentialprovider_config_decode(kg_arena *a, const char *data, size_t l
     memset(out, 0, sizeof *out);
     kg_json *doc;
     doc_info info = {0};
-    kg_error perr = {0};
+    KG_ERROR_DECL(perr);
     if (!parse_doc(a, data, len, &doc, &info, &perr) && kg_credentialprovider_go_json_error(perr.msg)) {
         if (info.yaml)
             return kg_err_set(err, KG_EINVAL, "error converting YAML to JSON: %s", perr.msg);
@@ -703,7 +703,7 @@ size_t kg_credentialprovider_config_validate(kg_arena *a, const kg_cred_config *
             add_err(&l, "providers.matchImages: Required value: at least 1 item in matchImages is required");
         for (size_t m = 0; m < p->n_match_images; m++) {
             kg_cred_url u;
-            kg_error e = {0};
+            KG_ERROR_DECL(e);
             if (!kg_credentialprovider_parse_schemeless_url(a, p->match_images[m], &u, &e))
                 add_err(&l, "providers.matchImages: Invalid value: %s: match image is invalid: %s",
                         q(a, p->match_images[m]), e.msg);

@@ -348,7 +348,7 @@ static bool strict_response(kg_arena *a, const kg_json *doc, kg_cred_response *o
 bool kg_credentialprovider_decode_response(kg_arena *a, const kg_cred_provider *p, const char *data, size_t len,
                                            kg_cred_response *out, kg_error *err)
 {
-    kg_error perr = {0};
+    KG_ERROR_DECL(perr);
     kg_json *doc = kg_json_parse(a, data, len, &perr);
     kg_credentialprovider_go_json_error(perr.msg);
     if (!doc)

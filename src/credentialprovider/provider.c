@@ -100,7 +100,7 @@ static void provide_exec(kg_arena *a, const kg_cred_provider *p, const kg_cred_o
 {
     const kg_cred_token_attributes *t = p->token;
     kg_cred_response resp;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (!kg_credentialprovider_exec(a, p, o, image, token, ann, &resp, &e)) {
         report(o, p, "Failed getting credential from external registry credential provider: %s", e.msg);
         return;
@@ -160,7 +160,7 @@ void kg_credentialprovider_provide(kg_arena *a, const kg_cred_provider *p, const
                 return;
             }
             kg_cred_sa_info sa = {0};
-            kg_error e = {0};
+            KG_ERROR_DECL(e);
             if (!o->tokens->get_service_account(o->tokens->ctx, a, pod->namespace_, sa_name, &sa, &e)) {
                 report(o, p, "Failed to get service account %s/%s: %s", pod->namespace_, sa_name, e.msg);
                 return;
@@ -271,7 +271,7 @@ void kg_credentialprovider_lookup_name(kg_arena *a, const kg_cred_config *cfg, c
             if (strncmp(value, "https://", 8) && strncmp(value, "http://", 7))
                 value = kg_arena_sprintf(a, "https://%s", loc);
             kg_cred_url u;
-            kg_error e = {0};
+            KG_ERROR_DECL(e);
             if (!kg_credentialprovider_parse_url(a, value, &u, &e)) {
                 report(o, p, "Entry \"%s\" in dockercfg invalid (%s), ignoring", loc, e.msg);
                 continue;

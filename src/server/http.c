@@ -813,7 +813,7 @@ static void first_call(rq *r, const char *method)
     r->has_body = clen > 0 || (te && strcasecmp(te, "identity") != 0);
 
     /* RequestInfo */
-    kg_error err = {0};
+    KG_ERROR_DECL(err);
     if (!kg_requestinfo_parse(a, method, q->path, query_lookup, q, &r->info, &err)) {
         r->rejected = true;
         const char *m =

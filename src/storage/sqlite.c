@@ -599,7 +599,7 @@ static bool apply_one(sq *b, wreq *q, int64_t *rev, kg_error *fatal)
 
 static void run_batch(sq *b, wreq *batch)
 {
-    kg_error fatal = {0};
+    KG_ERROR_DECL(fatal);
     int64_t rev = atomic_load(&b->committed);
     bool ok = step_done(b->w[W_BEGIN]) || sql_err(&fatal, b->wdb, "begin");
     for (wreq *q = batch; ok && q; q = q->next)
@@ -700,7 +700,7 @@ static void *writer_main(void *arg)
 
         if (batch)
             run_batch(b, batch);
-        kg_error cerr = {0};
+        KG_ERROR_DECL(cerr);
         bool cfail = false;
         if (ctarget > atomic_load(&b->compacted))
             cfail = !run_compact(b, ctarget, &cerr);

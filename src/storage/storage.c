@@ -138,7 +138,7 @@ static bool decode_continue(kg_arena *a, const char *tok, const char *prefix, ch
     size_t rawn;
     if (!kg_store_b64url_decode(a, tok, &raw, &rawn))
         return kg_err_set(err, KG_EINVAL, "%s: illegal base64 data", CONTINUE_INVALID);
-    kg_error jerr = {0};
+    KG_ERROR_DECL(jerr);
     kg_json *j = kg_json_parse(a, raw, rawn, &jerr);
     if (!j)
         return kg_err_set(err, KG_EINVAL, "%s: %s", CONTINUE_INVALID, jerr.msg);
@@ -272,7 +272,7 @@ static void *compactor_main(void *arg)
                 target = by_time;
         }
         if (target > s->ops->compacted_revision(s->b)) {
-            kg_error e = {0};
+            KG_ERROR_DECL(e);
             if (!s->ops->compact(s->b, target, &e))
                 KG_WARN("storage: compaction to %lld failed: %s", (long long)target, e.msg);
             else
@@ -550,7 +550,7 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
             nanosleep(&ts, NULL);
         }
         kg_store_kv cur = {0};
-        kg_error gerr = {0};
+        KG_ERROR_DECL(gerr);
         bool exists = s->ops->get(s->b, key, a, &cur, &gerr);
         if (!exists) {
             if (gerr.code != KG_ENOTFOUND || !allow_create) {
@@ -574,7 +574,7 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
             return true;
         }
         kg_store_event *ev = NULL;
-        kg_error werr = {0};
+        KG_ERROR_DECL(werr);
         bool ok = exists ? s->ops->write(s->b, KG_WRITE_UPDATE, key, nv, nlen, cur.mod_revision, &ev, &werr)
                          : s->ops->write(s->b, KG_WRITE_CREATE, key, nv, nlen, 0, &ev, &werr);
         if (ok) {

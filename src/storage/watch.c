@@ -356,7 +356,7 @@ static bool replay_batch(kg_store_watch *w)
     kg_store_event *evs[KG_WATCH_BATCH];
     int n = 0;
     int64_t last = 0;
-    kg_error e = {0};
+    KG_ERROR_DECL(e);
     if (!w->h->history(w->h->backend, w->next_rev - 1, w->prefix, w->prefix_end, KG_WATCH_BATCH, evs, &n, &last,
                        &e)) {
         w->final_err = e;
