@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "cel/compile_internal.h"
 
 /* Type-variable substitutions. Fresh variables ("_varN") are indexed by N; other parameter names (rare: declared
  * types with parameters) use a short list. Changes to the checker's mapping are recorded in a trail so a failed
@@ -425,23 +426,6 @@ static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local
     return changed ? with_params(C, t, ps) : t;
 }
 
-static bool has_tparam_slow(const cel_type *t, int depth);
-static inline bool has_tparam(const cel_type *t, int depth)
-{
-    return (t->kind == CEL_T_PARAM || t->nparams) && has_tparam_slow(t, depth);
-}
-static bool has_tparam_slow(const cel_type *t, int depth)
-{
-    if (t->kind == CEL_T_PARAM)
-        return true;
-    if (depth > 64)
-        return false;
-    for (size_t i = 0; i < t->nparams && i < 8; i++)
-        if (has_tparam(t->params[i], depth + 1))
-            return true;
-    return false;
-}
-
 static bool is_concrete_scalar(cel_type_kind k)
 {
     switch (k) {
@@ -617,6 +601,7 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     }
     const cel_type *result = NULL;
     bool any = false, multi = false;
+    const uint8_t *meta = cel_func_ovl_meta(f);
     uint16_t *cands = kg_arena_alloc(C->a, (f->novl ? f->novl : 1) * sizeof *cands);
     uint16_t ncands = 0;
     for (size_t k = 0; k < f->novl; k++) {
@@ -625,9 +610,19 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             continue;
         const cel_type *iargs[8];
         const cel_type *ires;
-        bool generic = has_tparam(o->result, 0);
-        for (size_t i = 0; i < na && i < 8 && !generic; i++)
-            generic = has_tparam(o->args[i], 0);
+        bool generic = (meta[k] & CEL_OVL_GENERIC) != 0;
+        /* a scalar argument of another concrete kind rules the overload out before any instantiation; a generic
+         * overload still takes its fresh type variables so later ones are numbered as before */
+        bool mismatch = false;
+        for (size_t i = 0; i < na && i < 8 && !mismatch; i++)
+            mismatch = quick_mismatch(targs[i], o->args[i]);
+        if (mismatch) {
+            if (generic) {
+                unsigned np = CEL_OVL_NPARAMS(meta[k]);
+                C->nfresh += (int)(np < CEL_OVL_NPARAMS_MAX ? np : cel_ovl_count_params(o));
+            }
+            continue;
+        }
         if (generic) {
             /* the overload's own parameters (A, B, ...) map to fresh variables in a stack table */
             const char *lk[8];
@@ -638,11 +633,6 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             ires = instantiate(C, o->result, &local);
         } else {
             /* no type parameters: instantiation is the identity and takes no fresh variables */
-            bool mismatch = false;
-            for (size_t i = 0; i < na && i < 8 && !mismatch; i++)
-                mismatch = quick_mismatch(targs[i], o->args[i]);
-            if (mismatch)
-                continue;
             for (size_t i = 0; i < na && i < 8; i++)
                 iargs[i] = o->args[i];
             ires = o->result;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "cel/compile_internal.h"
 
 /* ---------------------------------------------------------------- types */
 
@@ -425,14 +426,52 @@ static cel_func *get_func(cel_env *env, const char *name)
     return f;
 }
 
+static void collect_params(const cel_type *t, const char **names, unsigned *n, int depth)
+{
+    if (depth > 64)
+        return;
+    if (t->kind == CEL_T_PARAM) {
+        for (unsigned i = 0; i < *n; i++)
+            if (!strcmp(names[i], t->name))
+                return;
+        if (*n < 64)
+            names[(*n)++] = t->name;
+        return;
+    }
+    for (size_t i = 0; i < t->nparams && i < 8; i++)
+        collect_params(t->params[i], names, n, depth + 1);
+}
+
+unsigned cel_ovl_count_params(const cel_overload *o)
+{
+    const char *names[64];
+    unsigned n = 0;
+    for (size_t i = 0; i < o->nargs && i < 8; i++)
+        if (o->args[i])
+            collect_params(o->args[i], names, &n, 0);
+    if (o->result)
+        collect_params(o->result, names, &n, 0);
+    return n;
+}
+
+/* f->ovls holds f->cap overloads followed by f->cap bytes of per-overload facts (compile_internal.h) */
 static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
 {
     if (f->novl == f->cap) {
         size_t nc = f->cap ? f->cap * 2 : 4;
-        f->ovls = kg_arena_realloc(&env->arena, f->ovls, f->cap * sizeof *f->ovls, nc * sizeof *f->ovls);
+        cel_overload *n = kg_arena_alloc(&env->arena, nc * sizeof *n + nc);
+        if (f->cap) {
+            memcpy(n, f->ovls, f->cap * sizeof *n);
+            memcpy((uint8_t *)(n + nc), cel_func_ovl_meta(f), f->cap);
+        }
+        f->ovls = n;
         f->cap = nc;
     }
-    f->ovls[f->novl++] = *o;
+    f->ovls[f->novl] = *o;
+    unsigned np = cel_ovl_count_params(o);
+    ((uint8_t *)cel_func_ovl_meta(f))[f->novl] =
+        (uint8_t)((np ? CEL_OVL_GENERIC : 0) | ((np < CEL_OVL_NPARAMS_MAX ? np : CEL_OVL_NPARAMS_MAX) << 1));
+    f->novl++;
 }
 
 void cel_env_builtin(cel_env *env, const char *name, opcode op, unsigned flags, const char *sig, cel_fn impl,

@@ -1,0 +1,23 @@
+/* Internal declarations shared by the compile-side files (env.c, check.c): facts about overloads that are fixed
+ * when an overload is registered, so overload resolution does not recompute them for every call it checks. */
+#ifndef KG_CEL_COMPILE_INTERNAL_H
+#define KG_CEL_COMPILE_INTERNAL_H
+
+#include "cel/cel_internal.h"
+
+/* One byte per overload, kept in a trailer of the f->ovls allocation (f->cap overloads, then f->cap bytes; only
+ * env.c's add_ovl allocates that array): bit 0 the signature has type parameters, bits 1..4 how many distinct ones
+ * (what instantiating it takes in fresh type variables; 15 means "15 or more": count them). */
+enum { CEL_OVL_GENERIC = 1u };
+#define CEL_OVL_NPARAMS(m) ((unsigned)(m) >> 1)
+#define CEL_OVL_NPARAMS_MAX 15u
+
+static inline const uint8_t *cel_func_ovl_meta(const cel_func *f)
+{
+    return (const uint8_t *)(f->ovls + f->cap);
+}
+
+/* distinct type parameters of an overload's signature (its nargs argument types and its result) */
+unsigned cel_ovl_count_params(const cel_overload *o);
+
+#endif
