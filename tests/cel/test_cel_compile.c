@@ -274,6 +274,79 @@ static void test_checker_fast_paths(void **state)
     expect(f, "1 < 2u && 1.5 > 1 && 2u >= 1.0", "true");
 }
 
+static cel_value f_ident(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
+    (void)ctx;
+    (void)n;
+    return args[0];
+}
+
+/* user overloads registered one by one (the overload array and its per-overload facts grow several times) resolve
+ * as before: generic and non-generic, scalar mismatches, results */
+static void test_checker_overload_registry(void **state)
+{
+    fx *f = *state;
+    cel_env *env = f->env;
+    const cel_type *A = cel_type_param(env, "A"), *B = cel_type_param(env, "B");
+    const cel_type *sig[][3] = {
+        {cel_type_int(), NULL, cel_type_int()},
+        {cel_type_string(), NULL, cel_type_string()},
+        {cel_type_list(env, A), NULL, A},
+        {cel_type_double(), NULL, cel_type_double()},
+        {cel_type_map(env, A, B), NULL, B},
+        {cel_type_bool(), NULL, cel_type_bool()},
+        {cel_type_bytes(), NULL, cel_type_bytes()},
+        {cel_type_uint(), NULL, cel_type_uint()},
+        {cel_type_int(), cel_type_int(), cel_type_int()},
+        {cel_type_list(env, A), cel_type_list(env, A), cel_type_list(env, A)},
+        {cel_type_string(), A, A},
+    };
+    for (size_t i = 0; i < sizeof sig / sizeof *sig; i++) {
+        cel_overload o;
+        memset(&o, 0, sizeof o);
+        char id[32];
+        snprintf(id, sizeof id, "pick_%zu", i);
+        o.id = id;
+        o.nargs = sig[i][1] ? 2 : 1;
+        o.args[0] = sig[i][0];
+        if (sig[i][1])
+            o.args[1] = sig[i][1];
+        o.result = sig[i][2];
+        o.impl = f_ident;
+        cel_error err;
+        assert_true(cel_env_add_function(env, "pick", &o, 1, &err));
+    }
+    static const struct {
+        const char *src, *type;
+    } typed[] = {
+        {"pick(1)", "int"},
+        {"pick('a')", "string"},
+        {"pick([1])", "int"},
+        {"pick({'a': 2.5})", "double"},
+        {"pick(true)", "bool"},
+        {"pick(1u)", "uint"},
+        {"pick(d)", "dyn"},
+        {"pick(1, 2)", "int"},
+        {"pick([1], [2])", "list(int)"},
+        {"pick('k', [1])", "list(int)"},
+        {"pick('k', d)", "dyn"},
+        {NULL, NULL},
+    };
+    for (int i = 0; typed[i].src; i++) {
+        const char *t = "";
+        const char *r = run_env(f, env, typed[i].src, NULL, &t);
+        if (strncmp(r, "compile:", 8) == 0 || strcmp(t, typed[i].type) != 0)
+            fail_msg("%s: type %s (%s), want %s", typed[i].src, t, r, typed[i].type);
+    }
+    expect(f, "pick(1)", "1");
+    expect(f, "pick(null)",
+           "compile: ERROR: <input>:1:5: found no matching overload for 'pick' applied to '(null_type)'");
+    expect(f, "pick(1, 'a')",
+           "compile: ERROR: <input>:1:5: found no matching overload for 'pick' applied to '(int, string)'");
+    expect(f, "pick([1], ['a'])",
+           "compile: ERROR: <input>:1:5: found no matching overload for 'pick' applied to '(list(int), list(string))'");
+}
+
 /* ---------------------------------------------------------------- regexes */
 
 static const char *const patterns[] = {
@@ -489,6 +562,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_parser_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_subset_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_errors_at_compile, setup, teardown),
