@@ -241,8 +241,16 @@ void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *
         out->kind = RQ_EV_PVC;
     else
         out->kind = RQ_EV_COUNT;
-    out->count_name =
-        core ? kg_arena_sprintf(ar, "count/%s", resource) : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
+    static const char *const known[][2] = {{"pods", "count/pods"},
+                                           {"services", "count/services"},
+                                           {"persistentvolumeclaims", "count/persistentvolumeclaims"}};
+    out->count_name = NULL;
+    for (size_t i = 0; core && i < 3 && !out->count_name; i++)
+        if (strcmp(resource, known[i][0]) == 0)
+            out->count_name = known[i][1];
+    if (!out->count_name)
+        out->count_name =
+            core ? kg_arena_sprintf(ar, "count/%s", resource) : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
     if (core && (strcmp(resource, "configmaps") == 0 || strcmp(resource, "secrets") == 0 ||
                  strcmp(resource, "resourcequotas") == 0 || strcmp(resource, "replicationcontrollers") == 0))
         out->legacy_name = resource;
