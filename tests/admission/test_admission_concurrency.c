@@ -2,8 +2,11 @@
  * under ASan/UBSan here; the chain and plugin states are read-only or atomic on the request path). Prints the
  * measured per-request cost. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <time.h>
 
+#include "admission/plugins/batch2.h"
 #include "admission_testutil.h"
 
 #define THREADS 4
@@ -92,10 +95,86 @@ static void concurrent_requests(void **state)
     kg_admission_memstate_free(m);
 }
 
+/* Shared views: readers pin cached LimitRanges (and their memoised parsed form) while a writer keeps replacing
+ * them; every reader sees one whole version, and the replaced documents are freed only after the last reader (ASan
+ * and ThreadSanitizer check the lifetimes and the memo publication). */
+typedef struct views_shared {
+    kg_admission_memstate *m;
+    kg_admission_chain *chain;
+    atomic_int stop;
+    atomic_int seen; /* bit per version observed */
+} views_shared;
+
+static void *views_reader(void *p)
+{
+    views_shared *s = p;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < ITERS; i++) {
+        kg_arena_reset(&a);
+        kg_admission_attributes at;
+        kg_json *pod = tj(&a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"},"
+                              "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}");
+        tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "default", "x", pod, NULL);
+        assert_null(kg_admission_chain_run(s->chain, &at));
+        const char *cpu = kg_json_path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.cpu");
+        const char *mem =
+            kg_json_path_str(kg_json_at(kg_json_path(pod, "spec.containers"), 0), "resources.limits.memory");
+        assert_non_null(cpu);
+        assert_non_null(mem);
+        /* versions pair cpu N with memory NGi: never a mix of two versions */
+        assert_true(strlen(cpu) == 1 && strlen(mem) == 3 && cpu[0] == mem[0]);
+        atomic_fetch_or(&s->seen, 1 << (cpu[0] - '0'));
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void *views_writer(void *p)
+{
+    views_shared *s = p;
+    char buf[256];
+    for (int v = 0; !atomic_load(&s->stop); v = (v + 1) % 9) {
+        snprintf(buf, sizeof buf,
+                 "{\"metadata\":{\"name\":\"lr\",\"namespace\":\"default\"},\"spec\":{\"limits\":[{\"type\":"
+                 "\"Container\",\"default\":{\"cpu\":\"%d\",\"memory\":\"%dGi\"}}]}}",
+                 v + 1, v + 1);
+        tput(s->m, "limitranges", buf, 0);
+    }
+    return NULL;
+}
+
+static void views_under_concurrent_updates(void **state)
+{
+    (void)state;
+    views_shared s = {kg_admission_memstate_new(), NULL, 0, 0};
+    tput(s.m, "limitranges",
+         "{\"metadata\":{\"name\":\"lr\",\"namespace\":\"default\"},\"spec\":{\"limits\":[{\"type\":"
+         "\"Container\",\"default\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}]}}",
+         0);
+    kg_admission_services svc = kg_admission_memstate_services(s.m, NULL);
+    const kg_admission_plugin *ps[] = {&kg_admission_plugin_limit_ranger};
+    kg_error e = {0};
+    s.chain = kg_admission_chain_new_from(ps, 1, NULL, &svc, NULL, &e);
+    assert_non_null(s.chain);
+    pthread_t w, r[3];
+    pthread_create(&w, NULL, views_writer, &s);
+    for (int i = 0; i < 3; i++)
+        pthread_create(&r[i], NULL, views_reader, &s);
+    for (int i = 0; i < 3; i++)
+        pthread_join(r[i], NULL);
+    atomic_store(&s.stop, 1);
+    pthread_join(w, NULL);
+    assert_true(__builtin_popcount((unsigned)atomic_load(&s.seen)) >= 2); /* the readers did see updates */
+    kg_admission_chain_free(s.chain);
+    kg_admission_memstate_free(s.m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(concurrent_requests),
+        cmocka_unit_test(views_under_concurrent_updates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
