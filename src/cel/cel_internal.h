@@ -98,6 +98,19 @@ struct cel_node {
     const void *xp; /* planned data (X_CALL1: struct call1_plan) */
 };
 
+/* X_PATH: the selections of a chain, from its operand outwards */
+typedef struct path_step {
+    const char *name;
+    uint32_t len;
+    uint32_t hint; /* JSON member index found last time: a verified guess, relaxed atomics */
+    const cel_node *node;
+} path_step;
+typedef struct path_plan {
+    const cel_node *base; /* the operand of the first selection */
+    size_t k;
+    path_step steps[];
+} path_plan;
+
 /* X_CALL1: a function call with exactly one candidate overload, resolved at plan time */
 typedef struct call1_plan {
     const cel_overload *o;

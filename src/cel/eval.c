@@ -725,30 +725,32 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
     return select_field(ctx, &t, n->name, n->name_len, false, false);
 }
 
-/* X_PATH: a chain of xn plain selections over an operand; on JSON objects the chain is walked on the DOM and only
+/* X_PATH: a chain of plain selections over an operand; on JSON objects the chain is walked on the DOM and only
  * the last value is wrapped. Same charges in the same order as one select at a time. */
 NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
 {
-    const cel_node *steps[X_PATH_MAX];
-    size_t k = n->xn, i = k;
-    const cel_node *s = n;
-    while (i > 0) {
-        steps[--i] = s;
-        s = s->target;
+    const path_plan *pp = n->xp;
+    const cel_node *s = pp->base;
+    size_t k = pp->k, i = 0;
+    cel_value t;
+    if (s->xk == X_ITER) {
+        cel_charge(ctx, 1);
+        t = ctx->vars[-2 - s->slot].v;
+    } else {
+        t = ev(ctx, s);
     }
-    cel_value t = ev(ctx, s);
     if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt) {
         /* (the results are returned directly, not through t: building a value in place is much cheaper) */
         const kg_json *o = t.u.ptr;
         for (;;) {
-            const cel_node *st = steps[i++];
+            path_step *st = (path_step *)&pp->steps[i++];
             cel_charge(ctx, 1);
-            const kg_json_member *m = cel_jobj_find_hint(o, st->name, (uint32_t)st->name_len, (uint32_t *)&st->hint);
+            const kg_json_member *m = cel_jobj_find_hint(o, st->name, st->len, &st->hint);
             if (!m) {
                 /* selecting from the error: 1 unit per remaining step, the error stays */
                 for (; i < k; i++)
                     cel_charge(ctx, 1);
-                return cel_err(ctx, "no such key: %.*s", (int)st->name_len, st->name);
+                return cel_err(ctx, "no such key: %.*s", (int)st->len, st->name);
             }
             const kg_json *c = m->val;
             if (i == k)
@@ -761,7 +763,7 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
         }
     }
     for (; i < k; i++)
-        t = select_step(ctx, steps[i], t);
+        t = select_step(ctx, pp->steps[i].node, t);
     return t;
 }
 

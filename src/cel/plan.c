@@ -81,14 +81,23 @@ static void plan_node(kg_arena *a, cel_node *n)
         return;
     case N_SELECT: {
         if (is_plain_select(n)) {
+            /* the whole chain is run from here: its inner selections are never evaluated on their own */
             size_t k = 0;
-            const cel_node *s = n;
-            while (k < X_PATH_MAX && is_plain_select(s)) {
+            cel_node *s = n;
+            while (is_plain_select(s)) {
                 k++;
                 s = s->target;
             }
+            path_plan *pp = kg_arena_alloc(a, sizeof *pp + k * sizeof(path_step));
+            pp->base = s;
+            pp->k = k;
+            s = n;
+            for (size_t i = k; i-- > 0; s = s->target)
+                pp->steps[i] = (path_step){s->name, (uint32_t)s->name_len, 0, s};
             n->xk = X_PATH;
-            n->xn = (uint8_t)k;
+            n->xp = pp;
+            plan_node(a, (cel_node *)pp->base);
+            return;
         }
         plan_node(a, n->target);
         return;
