@@ -366,13 +366,25 @@ const cel_type *cel_value_type(const cel_value *v)
 
 /* ---------------------------------------------------------------- env */
 
+/* function-name hash, eight bytes per step (names are short; lookups happen for every call compiled) */
 static uint64_t hstr(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
+    uint64_t h = 1469598103934665603ull ^ (n * 0x9E3779B97F4A7C15ull);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
     }
+    if (i < n) {
+        uint64_t w = 0;
+        for (unsigned k = 0; i + k < n; k++)
+            w |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    h ^= h >> 29;
     return h;
 }
 

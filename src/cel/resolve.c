@@ -283,7 +283,9 @@ static void res(resolver *R, cel_node *n)
         cel_node *r = n;
         while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
             r = r->target;
-        if (r->kind != N_IDENT || !root_may_qualify(R, r->name, r->name_len)) {
+        if (r->kind != N_IDENT ||
+            (!(r->flags & NF_ROOT) && scope_find(R, r->name, r->name_len) >= 0) /* a comprehension variable */ ||
+            !root_may_qualify(R, r->name, r->name_len)) {
             res(R, r);
             return;
         }
