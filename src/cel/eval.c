@@ -793,9 +793,35 @@ NOINLINE static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
     return cel_bool(n->op == OP_EQ ? e : !e);
 }
 
+/* code points of a string: short ones inline */
+static inline uint64_t ulen_of(const char *s, size_t n)
+{
+    if (n >= 8)
+        return cel_utf8_len(s, n);
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
 /* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
  * recorded (the charges are those of each +, in the same order) and copied once at the end; at the first operand
  * that is not a string the string so far is built and the remaining + run as general calls. */
+static cel_value concat_build(cel_call_ctx *ctx, const cel_value *first, const char *const *ps, const uint32_t *pl,
+                              size_t np, size_t len)
+{
+    char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
+    for (size_t q = 0; q < np; q++) {
+        memcpy(w, ps[q], pl[q]);
+        w += pl[q];
+    }
+    *w = 0;
+    cel_value r = *first; /* the header of the leftmost operand, as the general + keeps it */
+    r.u.s = out;
+    r.n = (uint32_t)len;
+    return r;
+}
+
 NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
 {
     const cel_node *adds[X_PATH_MAX];
@@ -806,67 +832,47 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         s = s->args[0];
     }
     /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
-    cel_value pieces[X_PATH_MAX + 1];
-    cel_value acc = ev(ctx, s);
-    size_t np = 0, len = 0;
-    uint64_t ulen = 0; /* code points of the pieces, computed once a cost needs them (ulen_ok) */
-    bool ulen_ok = false;
+    cel_value first = ev(ctx, s), acc;
     size_t j = 0;
-    if (acc.kind == CEL_STRING) {
-        pieces[np++] = acc;
-        len = acc.n;
-        for (; j < k; j++) {
-            cel_value b = ev(ctx, adds[j]->args[1]);
-            if (b.kind != CEL_STRING) {
-                /* build the string so far, continue generally with b */
-                cel_charge(ctx, 1);
-                if (np > 1) {
-                    char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
-                    for (size_t q = 0; q < np; q++) {
-                        memcpy(w, pieces[q].u.s, pieces[q].n);
-                        w += pieces[q].n;
-                    }
-                    *w = 0;
-                    acc = pieces[0];
-                    acc.u.s = out;
-                    acc.n = (uint32_t)len;
-                }
-                acc = arith(ctx, adds[j], &acc, &b);
-                j++;
-                goto general;
-            }
-            cel_charge(ctx, 1);
-            if (len + b.n > 10) {
-                if (!ulen_ok) {
-                    ulen = 0;
-                    for (size_t q = 0; q < np; q++)
-                        ulen += cel_utf8_len(pieces[q].u.s, pieces[q].n);
-                    ulen_ok = true;
-                }
-                uint64_t ub = cel_utf8_len(b.u.s, b.n);
-                uint64_t c = ceil01(ulen + ub);
-                if (c > 1)
-                    cel_charge(ctx, c - 1);
-                ulen += ub;
-            } else if (ulen_ok) {
-                ulen += cel_utf8_len(b.u.s, b.n);
-            }
-            pieces[np++] = b;
-            len += b.n;
-        }
-        if (j == k) {
-            char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
-            for (size_t q = 0; q < np; q++) {
-                memcpy(w, pieces[q].u.s, pieces[q].n);
-                w += pieces[q].n;
-            }
-            *w = 0;
-            acc = pieces[0];
-            acc.u.s = out;
-            acc.n = (uint32_t)len;
-            return acc;
-        }
+    if (first.kind != CEL_STRING) {
+        acc = first;
+        goto general;
     }
+    const char *ps[X_PATH_MAX + 1];
+    uint32_t pl[X_PATH_MAX + 1];
+    ps[0] = first.u.s;
+    pl[0] = first.n;
+    size_t np = 1, len = first.n;
+    uint64_t ulen = 0; /* code points so far, known once a cost needed them (then len > 10 for good) */
+    bool ulen_ok = false;
+    for (; j < k; j++) {
+        cel_value b = ev(ctx, adds[j]->args[1]);
+        cel_charge(ctx, 1);
+        if (b.kind != CEL_STRING) {
+            /* build the string so far, continue generally with b */
+            acc = np > 1 ? concat_build(ctx, &first, ps, pl, np, len) : first;
+            acc = arith(ctx, adds[j], &acc, &b);
+            j++;
+            goto general;
+        }
+        if (len + b.n > 10) {
+            if (!ulen_ok) {
+                for (size_t q = 0; q < np; q++)
+                    ulen += ulen_of(ps[q], pl[q]);
+                ulen_ok = true;
+            }
+            uint64_t ub = ulen_of(b.u.s, b.n);
+            uint64_t c = ceil01(ulen + ub);
+            if (c > 1)
+                cel_charge(ctx, c - 1);
+            ulen += ub;
+        }
+        ps[np] = b.u.s;
+        pl[np] = b.n;
+        np++;
+        len += b.n;
+    }
+    return concat_build(ctx, &first, ps, pl, np, len);
 general:
     for (; j < k; j++) {
         cel_value b = ev(ctx, adds[j]->args[1]);
