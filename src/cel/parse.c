@@ -1447,76 +1447,37 @@ static cel_node *parse_unary(parser *P)
     return parse_member_rest(P, parse_primary(P));
 }
 
-static cel_node *parse_mul(parser *P)
+/* Binary operators by precedence climbing: one loop instead of a function per precedence level (||, &&,
+ * relations, additive, multiplicative), all left-associative, giving the same trees, positions and node order as
+ * one recursive-descent function per level. cel-go builds balanced &&/|| trees; any shape evaluates the same. */
+static const struct binop {
+    uint8_t prec;
+    uint8_t len;
+    const char *name;
+} binops[T_ERROR + 1] = {
+    [T_OR] = {1, 4, "_||_"},   [T_AND] = {2, 4, "_&&_"},    [T_EQ] = {3, 4, "_==_"},   [T_NE] = {3, 4, "_!=_"},
+    [T_LT] = {3, 3, "_<_"},    [T_LE] = {3, 4, "_<=_"},     [T_GT] = {3, 3, "_>_"},    [T_GE] = {3, 4, "_>=_"},
+    [T_IN] = {3, 3, "@in"},    [T_PLUS] = {4, 3, "_+_"},    [T_MINUS] = {4, 3, "_-_"}, [T_STAR] = {5, 3, "_*_"},
+    [T_SLASH] = {5, 3, "_/_"}, [T_PERCENT] = {5, 3, "_%_"},
+};
+
+static cel_node *parse_bin(parser *P, int min_prec)
 {
     cel_node *l = parse_unary(P);
     for (;;) {
-        tok_kind k = cur(P)->kind;
-        const char *op = k == T_STAR ? "_*_" : k == T_SLASH ? "_/_" : k == T_PERCENT ? "_%_" : NULL;
-        if (!op)
+        const struct binop *op = &binops[cur(P)->kind];
+        if (!op->prec || op->prec < min_prec)
             return l;
         int pos = cur(P)->pos;
         next(P);
-        l = call2(P, pos, op, l, parse_unary(P));
+        cel_node *r = parse_bin(P, op->prec + 1);
+        l = call2_n(P, pos, op->name, op->len, l, r);
     }
-}
-
-static cel_node *parse_add(parser *P)
-{
-    cel_node *l = parse_mul(P);
-    for (;;) {
-        tok_kind k = cur(P)->kind;
-        const char *op = k == T_PLUS ? "_+_" : k == T_MINUS ? "_-_" : NULL;
-        if (!op)
-            return l;
-        int pos = cur(P)->pos;
-        next(P);
-        l = call2(P, pos, op, l, parse_mul(P));
-    }
-}
-
-static cel_node *parse_rel(parser *P)
-{
-    cel_node *l = parse_add(P);
-    for (;;) {
-        const char *op;
-        switch (cur(P)->kind) {
-        case T_EQ: op = "_==_"; break;
-        case T_NE: op = "_!=_"; break;
-        case T_LT: op = "_<_"; break;
-        case T_LE: op = "_<=_"; break;
-        case T_GT: op = "_>_"; break;
-        case T_GE: op = "_>=_"; break;
-        case T_IN: op = "@in"; break;
-        default: return l;
-        }
-        int pos = cur(P)->pos;
-        next(P);
-        l = call2(P, pos, op, l, parse_add(P));
-    }
-}
-
-/* && and || chains: cel-go builds balanced trees; any shape evaluates the same. */
-static cel_node *parse_and(parser *P)
-{
-    cel_node *l = parse_rel(P);
-    while (cur(P)->kind == T_AND) {
-        int pos = cur(P)->pos;
-        next(P);
-        l = call2(P, pos, "_&&_", l, parse_rel(P));
-    }
-    return l;
 }
 
 static cel_node *parse_or(parser *P)
 {
-    cel_node *l = parse_and(P);
-    while (cur(P)->kind == T_OR) {
-        int pos = cur(P)->pos;
-        next(P);
-        l = call2(P, pos, "_||_", l, parse_and(P));
-    }
-    return l;
+    return parse_bin(P, 1);
 }
 
 static cel_node *parse_expr(parser *P)
