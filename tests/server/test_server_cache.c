@@ -107,7 +107,7 @@ static void *view_reader(void *p)
             assert_non_null(v);
             assert_true(v[0] >= '0' && v[0] <= '9');
         }
-        ra->reads++;
+        __atomic_fetch_add(&ra->reads, 1, __ATOMIC_RELAXED);
         kg_arena_reset(&a); /* releases the pinned documents */
     }
     kg_arena_free(&a);
@@ -157,7 +157,7 @@ static void views_survive_updates(void **state)
     __atomic_store_n(&ra.stop, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
-    assert_true(ra.reads > 0);
+    assert_true(__atomic_load_n(&ra.reads, __ATOMIC_RELAXED) > 0);
     kg_cache_set_free(cs);
     kg_store_close(st);
     kg_arena_free(&a);
