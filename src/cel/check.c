@@ -398,8 +398,11 @@ static bool is_assignable(checker *C, const cel_type *t1, const cel_type *t2)
     return true;
 }
 
-static const cel_type *subst(checker *C, const cel_type *t, bool to_dyn)
+static inline const cel_type *subst(checker *C, const cel_type *t, bool to_dyn)
 {
+    /* most types are concrete and parameterless: nothing to substitute */
+    if (t->kind != CEL_T_PARAM && t->nparams == 0)
+        return t;
     return substitute(C, &C->m, t, to_dyn, 0);
 }
 

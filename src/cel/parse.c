@@ -906,7 +906,38 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         }
         return NULL;
     }
-    /* every member macro name starts with one of these letters: reject the rest without string compares */
+    /* which member macro (if any) the name is: one switch and at most one compare */
+    enum {
+        MM_NONE,
+        MM_ALL,
+        MM_EXISTS,
+        MM_EXISTS_ONE,
+        MM_EXISTSONE,
+        MM_MAP,
+        MM_FILTER,
+        MM_TLIST,
+        MM_TMAP,
+        MM_TMAPENTRY,
+        MM_OPTMAP,
+        MM_OPTFLATMAP,
+        MM_SORTBY
+    };
+    static const struct {
+        const char *s;
+        int id;
+    } mm[] = {{"all", MM_ALL},
+              {"exists", MM_EXISTS},
+              {"exists_one", MM_EXISTS_ONE},
+              {"existsOne", MM_EXISTSONE},
+              {"map", MM_MAP},
+              {"filter", MM_FILTER},
+              {"transformList", MM_TLIST},
+              {"transformMap", MM_TMAP},
+              {"transformMapEntry", MM_TMAPENTRY},
+              {"optMap", MM_OPTMAP},
+              {"optFlatMap", MM_OPTFLATMAP},
+              {"sortBy", MM_SORTBY}};
+    int mid = MM_NONE;
     switch (name[0]) {
     case 'a':
     case 'e':
@@ -914,16 +945,24 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
     case 'm':
     case 'o':
     case 's':
-    case 't': break;
-    default: return NULL;
+    case 't':
+        for (size_t i = 0; i < sizeof mm / sizeof *mm; i++)
+            if (mm[i].s[0] == name[0] && mm[i].s[1] == name[1] && !strcmp(mm[i].s, name)) {
+                mid = mm[i].id;
+                break;
+            }
+        break;
+    default: break;
     }
+    if (mid == MM_NONE)
+        return NULL;
     bool two = (libs & CEL_LIB_TWOVAR) != 0;
     int pos2 = pos;
-    if (!strcmp(name, "all") || !strcmp(name, "exists") || !strcmp(name, "exists_one") || !strcmp(name, "existsOne")) {
+    if (mid == MM_ALL || mid == MM_EXISTS || mid == MM_EXISTS_ONE || mid == MM_EXISTSONE) {
         const char *v1 = NULL, *v2 = NULL;
         cel_node *pred;
-        bool one = !strcmp(name, "exists_one") || !strcmp(name, "existsOne");
-        if (n == 2 && strcmp(name, "existsOne") != 0) {
+        bool one = mid == MM_EXISTS_ONE || mid == MM_EXISTSONE;
+        if (n == 2 && mid != MM_EXISTSONE) {
             v1 = var_name(P, args[0]);
             pred = args[1];
         } else if (n == 3 && two) {
@@ -937,7 +976,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         }
         if ((v1 && !strcmp(v1, ACCU)) || (v2 && !strcmp(v2, ACCU)))
             perr(P, args[0]->pos, "iteration variable overwrites accumulator variable");
-        if (!strcmp(name, "all")) {
+        if (mid == MM_ALL) {
             cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
                                    call1(P, pos, "@not_strictly_false", mk_ident(P, pos, ACCU)),
                                    call2(P, pos, "_&&_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
@@ -945,7 +984,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
             c->target = pred;
             return c;
         }
-        if (!strcmp(name, "exists")) {
+        if (mid == MM_EXISTS) {
             cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
                                    call1(P, pos, "@not_strictly_false", call1(P, pos, "!_", mk_ident(P, pos, ACCU))),
                                    call2(P, pos, "_||_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
@@ -960,7 +999,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
                               mk_ident(P, pos, ACCU)),
                         call2(P, pos, "_==_", mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))));
     }
-    if (!strcmp(name, "map") && (n == 2 || n == 3)) {
+    if (mid == MM_MAP && (n == 2 || n == 3)) {
         const char *v = var_name(P, args[0]);
         cel_node *step = append_step(P, pos, args[n - 1]);
         if (n == 3)
@@ -968,29 +1007,27 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
                         mk_ident(P, pos, ACCU));
     }
-    if (!strcmp(name, "filter") && n == 2) {
+    if (mid == MM_FILTER && n == 2) {
         const char *v = var_name(P, args[0]);
         cel_node *step =
             call3(P, pos, "_?_:_", args[1], append_step(P, pos, mk_ident(P, pos, v)), mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
                         mk_ident(P, pos, ACCU));
     }
-    if (two &&
-        (!strcmp(name, "transformList") || !strcmp(name, "transformMap") || !strcmp(name, "transformMapEntry")) &&
-        (n == 3 || n == 4)) {
+    if (two && (mid == MM_TLIST || mid == MM_TMAP || mid == MM_TMAPENTRY) && (n == 3 || n == 4)) {
         const char *v1 = var_name(P, args[0]);
         const char *v2 = var_name(P, args[1]);
         if (!strcmp(v1, v2))
             perr(P, args[1]->pos, "duplicate variable name: %s", v1);
         cel_node *init, *step;
-        if (!strcmp(name, "transformList")) {
+        if (mid == MM_TLIST) {
             init = empty_list(P, pos);
             step = append_step(P, pos, args[n - 1]);
         } else {
             init = mk(P, N_MAP, pos);
             init->args = nodes(P, 0);
             init->vals = nodes(P, 0);
-            if (!strcmp(name, "transformMap"))
+            if (mid == MM_TMAP)
                 step = call3(P, pos, "cel.@mapInsert", mk_ident(P, pos, ACCU), mk_ident(P, pos, v1), args[n - 1]);
             else
                 step = call2(P, pos, "cel.@mapInsert", mk_ident(P, pos, ACCU), args[n - 1]);
@@ -999,14 +1036,14 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
             step = call3(P, pos, "_?_:_", args[2], step, mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v1, v2, init, mk_const(P, pos, cel_bool(true)), step, mk_ident(P, pos, ACCU));
     }
-    if ((libs & CEL_LIB_OPTIONALS) && (!strcmp(name, "optMap") || !strcmp(name, "optFlatMap")) && n == 2) {
+    if ((libs & CEL_LIB_OPTIONALS) && (mid == MM_OPTMAP || mid == MM_OPTFLATMAP) && n == 2) {
         const char *v = var_name(P, args[0]);
         cel_node *val = mk_call(P, pos, "value", target, NULL, 0);
         cel_node *bind = mk_compr(P, pos, empty_list(P, pos), "#unused", NULL, val, mk_const(P, pos, cel_bool(false)),
                                   mk_ident(P, pos, v), args[1]);
         bind->accu_var = v;
         cel_node *yes = bind;
-        if (!strcmp(name, "optMap")) {
+        if (mid == MM_OPTMAP) {
             cel_node *optof = mk_call(P, pos, "optional.of", NULL, nodes(P, 1), 1);
             optof->args[0] = bind;
             yes = optof;
@@ -1014,7 +1051,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         cel_node *none = mk_call(P, pos, "optional.none", NULL, nodes(P, 0), 0);
         return call3(P, pos, "_?_:_", mk_call(P, pos, "hasValue", target, NULL, 0), yes, none);
     }
-    if ((libs & CEL_LIB_LISTS) && !strcmp(name, "sortBy") && n == 2) {
+    if ((libs & CEL_LIB_LISTS) && mid == MM_SORTBY && n == 2) {
         const char *v = var_name(P, args[0]);
         cel_node *keys = mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)),
                                   append_step(P, pos, args[1]), mk_ident(P, pos, ACCU));
