@@ -321,8 +321,9 @@ static bool apply_op(kg_arena *a, kg_json **docp, const kg_json *op, kg_error *e
         if (con->type == KG_JSON_OBJECT) {
             kg_json_set(a, con, key, nv);
         } else {
-            int64_t i;
-            arr_index(con, key, &i, eb, sizeof eb);
+            int64_t i = 0; /* con_get just succeeded: the index is valid */
+            if (arr_index(con, key, &i, eb, sizeof eb) != GET_OK)
+                FAIL("replace operation does not apply: doc is missing key: %s: missing value", path);
             con->u.items[i] = nv;
         }
         return true;
