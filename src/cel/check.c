@@ -37,6 +37,8 @@ typedef struct checker {
     int nfresh;
     trail_ent *trail;
     size_t ntrail, captrail;
+    cel_check_extra *extra; /* call nodes for the prepare step, max nesting (or NULL) */
+    size_t capcalls;
 } checker;
 
 static const cel_type *chk(checker *C, cel_node *n);
@@ -579,6 +581,21 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         cerr(C, n->pos, "undeclared reference to '%s' (in container '%s')", n->name, C->env->container);
         return cel_type_error();
     }
+    if (C->extra) {
+        /* after its arguments' calls, as the prepare walk visits them */
+        bool hasc = false;
+        for (size_t i = 0; i < na && i < 8 && !hasc; i++)
+            hasc = n->args[i]->kind == N_CONST;
+        if (hasc) {
+            cel_check_extra *x = C->extra;
+            if (x->ncalls == C->capcalls) {
+                size_t nc = C->capcalls ? C->capcalls * 2 : 8;
+                x->calls = kg_arena_realloc(C->a, x->calls, C->capcalls * sizeof *x->calls, nc * sizeof *x->calls);
+                C->capcalls = nc;
+            }
+            x->calls[x->ncalls++] = n;
+        }
+    }
     if (n->op == OP_OPT_SELECT) {
         const cel_type *t = targs[0];
         if (t->kind == CEL_T_OPTIONAL)
@@ -722,6 +739,8 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     C->scope[b + 1] = v2;
     C->scope[b + 2] = at;
     C->depth++;
+    if (C->extra && C->depth > C->extra->max_depth)
+        C->extra->max_depth = C->depth;
     chk(C, n->cond);
     const cel_type *st = chk(C, n->step);
     if (!C->failed && !is_assignable(C, at, st)) {
@@ -843,6 +862,12 @@ static const cel_type *chk(checker *C, cel_node *n)
 
 bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err)
 {
+    return cel_check_ex(env, a, src, root, out, err, NULL);
+}
+
+bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err,
+                  cel_check_extra *extra)
+{
     /* the scope arrays (3 KiB) are written before they are read: only the other fields need zeroing */
     checker C;
     C.failed = false;
@@ -851,6 +876,10 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
     C.nfresh = 0;
     C.trail = NULL;
     C.ntrail = C.captrail = 0;
+    C.extra = extra;
+    C.capcalls = 0;
+    if (extra)
+        *extra = (cel_check_extra){NULL, 0, 0};
     C.env = env;
     C.a = a;
     C.src = src;

@@ -20,4 +20,17 @@ static inline const uint8_t *cel_func_ovl_meta(const cel_func *f)
 /* distinct type parameters of an overload's signature (its nargs argument types and its result) */
 unsigned cel_ovl_count_params(const cel_overload *o);
 
+/* Type check that also lists, in the order cel_prepare_calls would visit them, the call nodes with a constant
+ * argument (the only ones prepare hooks act on), and the deepest comprehension nesting: compiling a checked
+ * program then prepares those nodes instead of walking the tree once more. */
+typedef struct cel_check_extra {
+    cel_node **calls; /* arena array */
+    size_t ncalls;
+    int max_depth;
+} cel_check_extra;
+bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err,
+                  cel_check_extra *extra);
+/* prepare hooks of one call node (resolve.c); cel_prepare_calls is this over the whole tree */
+bool cel_prepare_call(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err);
+
 #endif

@@ -655,8 +655,10 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     p->root = pr.root;
     if (!cel_resolve(env, &p->arena, src, p->root, err))
         goto fail;
-    if (!(flags & CEL_COMPILE_NO_CHECK)) {
-        if (!cel_check(env, &p->arena, src, p->root, &p->type, err))
+    cel_check_extra cx;
+    bool checked = !(flags & CEL_COMPILE_NO_CHECK);
+    if (checked) {
+        if (!cel_check_ex(env, &p->arena, src, p->root, &p->type, err, &cx))
             goto fail;
         if (opts && opts->expect_type && opts->expect_type->kind != CEL_T_DYN && p->type->kind != CEL_T_DYN &&
             !cel_type_equal(opts->expect_type, p->type)) {
@@ -672,7 +674,15 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     {
         cel_prepare_ctx pc = {&p->arena, NULL};
         int md = 0;
-        bool ok = cel_prepare_calls(&pc, src, p->root, err, &md, 0);
+        bool ok = true;
+        if (checked) {
+            /* the checker listed the calls the prepare walk would act on, in its order */
+            for (size_t i = 0; i < cx.ncalls && ok; i++)
+                ok = cel_prepare_call(&pc, src, cx.calls[i], err);
+            md = cx.max_depth;
+        } else {
+            ok = cel_prepare_calls(&pc, src, p->root, err, &md, 0);
+        }
         p->cleanups = pc.cleanups;
         p->max_depth = md;
         if (!ok)

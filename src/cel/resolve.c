@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "cel/compile_internal.h"
 
 /* ================================================================ resolution */
 
@@ -421,6 +422,53 @@ bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *roo
 
 /* ================================================================ prepare */
 
+/* the prepare hooks of one call node (its arguments are prepared already) */
+bool cel_prepare_call(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err)
+{
+    const cel_func *f = n->fn;
+    if (!f)
+        return true;
+    /* prepare hooks only ever see calls with a constant argument */
+    bool hasc = false;
+    for (size_t i = 0; i < n->nargs && i < 8 && !hasc; i++)
+        hasc = n->args[i]->kind == N_CONST;
+    if (!hasc)
+        return true;
+    for (size_t k = 0; k < f->novl; k++) {
+        const cel_overload *o = &f->ovls[k];
+        if (!o->prepare || o->nargs != n->nargs)
+            continue;
+        cel_value consts[8];
+        bool isc[8];
+        bool anyc = false;
+        for (size_t i = 0; i < n->nargs && i < 8; i++) {
+            isc[i] = n->args[i]->kind == N_CONST;
+            consts[i] = isc[i] ? n->args[i]->cval : cel_null();
+            anyc |= isc[i];
+        }
+        if (!anyc)
+            continue;
+        bool match = true;
+        for (size_t i = 0; i < n->nargs && i < 8; i++)
+            if (isc[i] && !cel_value_matches_type(&consts[i], o->args[i]))
+                match = false;
+        if (!match)
+            continue;
+        const char *e = NULL;
+        void *st = o->prepare(pc, consts, isc, n->nargs, &e);
+        if (e) {
+            cel_error_at(err, src, n->pos, "%s", e);
+            return false;
+        }
+        if (st) {
+            if (!n->states)
+                n->states = kg_arena_calloc(pc->arena, f->novl * sizeof(void *));
+            n->states[k] = st;
+        }
+    }
+    return true;
+}
+
 bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth)
 {
     if (!n)
@@ -432,48 +480,7 @@ bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_er
         for (size_t i = 0; i < n->nargs; i++)
             if (!cel_prepare_calls(pc, src, n->args[i], err, max_depth, depth))
                 return false;
-        const cel_func *f = n->fn;
-        if (!f)
-            return true;
-        /* prepare hooks only ever see calls with a constant argument */
-        bool hasc = false;
-        for (size_t i = 0; i < n->nargs && i < 8 && !hasc; i++)
-            hasc = n->args[i]->kind == N_CONST;
-        if (!hasc)
-            return true;
-        for (size_t k = 0; k < f->novl; k++) {
-            const cel_overload *o = &f->ovls[k];
-            if (!o->prepare || o->nargs != n->nargs)
-                continue;
-            cel_value consts[8];
-            bool isc[8];
-            bool anyc = false;
-            for (size_t i = 0; i < n->nargs && i < 8; i++) {
-                isc[i] = n->args[i]->kind == N_CONST;
-                consts[i] = isc[i] ? n->args[i]->cval : cel_null();
-                anyc |= isc[i];
-            }
-            if (!anyc)
-                continue;
-            bool match = true;
-            for (size_t i = 0; i < n->nargs && i < 8; i++)
-                if (isc[i] && !cel_value_matches_type(&consts[i], o->args[i]))
-                    match = false;
-            if (!match)
-                continue;
-            const char *e = NULL;
-            void *st = o->prepare(pc, consts, isc, n->nargs, &e);
-            if (e) {
-                cel_error_at(err, src, n->pos, "%s", e);
-                return false;
-            }
-            if (st) {
-                if (!n->states)
-                    n->states = kg_arena_calloc(pc->arena, f->novl * sizeof(void *));
-                n->states[k] = st;
-            }
-        }
-        return true;
+        return cel_prepare_call(pc, src, n, err);
     }
     case N_SELECT: return cel_prepare_calls(pc, src, n->target, err, max_depth, depth);
     case N_LIST:
