@@ -111,11 +111,16 @@ typedef struct path_plan {
     path_step steps[];
 } path_plan;
 
-/* X_CALL1: a function call with exactly one candidate overload, resolved at plan time */
-typedef struct call1_plan {
+/* X_CALL1: a function call whose candidate overloads (those the overload search can accept at all, in its order)
+ * are resolved at plan time, with the argument kind each one requires */
+typedef struct call_cand {
     const cel_overload *o;
     void *state;     /* its prepared state (n->states[k]) or NULL */
     uint8_t kind[8]; /* per argument: the cel_kind the signature requires, CALL1_ANY, or CALL1_CHECK (full check) */
+} call_cand;
+typedef struct call1_plan {
+    size_t nc;
+    call_cand c[];
 } call1_plan;
 #define CALL1_ANY 0xff
 #define CALL1_CHECK 0xfe
@@ -127,7 +132,7 @@ enum {
     X_IN_CONST, /* "k" in m with a constant string key */
     X_EQ_CONST, /* x == "s" / x != "s" with a constant string on one side */
     X_CONCAT,   /* a + b + c ... string concatenation chain (left-assoc), one allocation */
-    X_CALL1,    /* f(...) / x.f(...) with a single candidate overload: no overload search */
+    X_CALL1,    /* f(...) / x.f(...) with candidates resolved at plan time: no overload search */
     X_CONST,    /* constant (the node kind folded into xk: one dispatch per node) */
     X_VAR,      /* declared variable (slot >= 0) */
     X_ITER,     /* comprehension variable (slot <= -2) */

@@ -882,35 +882,46 @@ general:
     return acc;
 }
 
-/* X_CALL1: the argument kinds are checked as the overload search would (a value of another kind than declared,
- * e.g. bound by a host, goes to the search, which reports it exactly as before) */
+/* X_CALL1: the candidates are tried in the overload search's order with the same argument checks; when none
+ * accepts the values the search itself runs (and reports exactly as before) */
+static inline bool cand_accepts(const call_cand *cc, const cel_value *args, size_t na)
+{
+    for (size_t i = 0; i < na; i++) {
+        uint8_t k = cc->kind[i];
+        if (k == CALL1_ANY || args[i].kind == k)
+            continue;
+        if (args[i].kind == CEL_ERROR && (cc->o->flags & CEL_FN_NONSTRICT))
+            continue;
+        if (k == CALL1_CHECK && cel_value_matches_type(&args[i], cc->o->args[i]))
+            continue;
+        return false;
+    }
+    return true;
+}
+
 NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
 {
     const call1_plan *cp = n->xp;
-    const cel_overload *o = cp->o;
     size_t na = n->nargs;
     cel_value args[8];
     for (size_t i = 0; i < na; i++)
         args[i] = ev(ctx, n->args[i]);
-    for (size_t i = 0; i < na; i++) {
-        uint8_t k = cp->kind[i];
-        if (k == CALL1_ANY || args[i].kind == k)
+    for (size_t c = 0; c < cp->nc; c++) {
+        const call_cand *cc = &cp->c[c];
+        if (!cand_accepts(cc, args, na))
             continue;
-        if (args[i].kind == CEL_ERROR && (o->flags & CEL_FN_NONSTRICT))
-            continue;
-        if (k == CALL1_CHECK && cel_value_matches_type(&args[i], o->args[i]))
-            continue;
-        return generic_call(ctx, n, args, na);
+        const cel_overload *o = cc->o;
+        const cel_overload *saved = ctx->cur_ovl;
+        void *saved_st = ctx->cur_state;
+        ctx->cur_ovl = o;
+        ctx->cur_state = cc->state;
+        cel_value r = o->impl(ctx, args, na);
+        ctx->cur_ovl = saved;
+        ctx->cur_state = saved_st;
+        cel_charge(ctx, o->cost ? o->cost(ctx, args, na, &r) : 1);
+        return r;
     }
-    const cel_overload *saved = ctx->cur_ovl;
-    void *saved_st = ctx->cur_state;
-    ctx->cur_ovl = o;
-    ctx->cur_state = cp->state;
-    cel_value r = o->impl(ctx, args, na);
-    ctx->cur_ovl = saved;
-    ctx->cur_state = saved_st;
-    cel_charge(ctx, o->cost ? o->cost(ctx, args, na, &r) : 1);
-    return r;
+    return generic_call(ctx, n, args, na);
 }
 
 NOINLINE static cel_value eval_select(cel_call_ctx *ctx, const cel_node *n)

@@ -47,22 +47,33 @@ static uint8_t kind_for(const cel_type *t)
     }
 }
 
-/* a call the general evaluator sends straight to the overload search, with one statically matching candidate that
- * the search would accept whenever the argument values match its signature */
+/* a call the general evaluator sends straight to the overload search: its candidates (at most 8) are listed in the
+ * search's order, without those it skips whatever the argument values (no implementation, other arity or style) */
 static void plan_call1(kg_arena *a, cel_node *n)
 {
-    if ((n->op != OP_FUNC && n->op != OP_NONE) || !n->fn || !n->cands || n->ncands != 1 || n->nargs > 8)
+    if ((n->op != OP_FUNC && n->op != OP_NONE) || !n->fn || n->nargs > 8)
         return;
-    size_t k = n->cands[0];
-    const cel_overload *o = &n->fn->ovls[k];
+    const cel_func *f = n->fn;
+    size_t nc = n->cands ? n->ncands : f->novl;
+    if (nc == 0 || nc > 8)
+        return;
     bool member = (n->flags & NF_MEMBER) != 0;
-    if (!o->impl || o->nargs != n->nargs || ((o->flags & CEL_FN_MEMBER) != 0) != member)
+    call1_plan *cp = kg_arena_alloc(a, sizeof *cp + nc * sizeof(call_cand));
+    cp->nc = 0;
+    for (size_t c = 0; c < nc; c++) {
+        size_t k = n->cands ? n->cands[c] : c;
+        const cel_overload *o = &f->ovls[k];
+        if (!o->impl || o->nargs != n->nargs || ((o->flags & CEL_FN_MEMBER) != 0) != member)
+            continue;
+        call_cand *cc = &cp->c[cp->nc++];
+        memset(cc, 0, sizeof *cc);
+        cc->o = o;
+        cc->state = n->states ? n->states[k] : NULL;
+        for (size_t i = 0; i < n->nargs; i++)
+            cc->kind[i] = kind_for(o->args[i]);
+    }
+    if (cp->nc == 0)
         return;
-    call1_plan *cp = kg_arena_calloc(a, sizeof *cp);
-    cp->o = o;
-    cp->state = n->states ? n->states[k] : NULL;
-    for (size_t i = 0; i < n->nargs; i++)
-        cp->kind[i] = kind_for(o->args[i]);
     n->xp = cp;
     n->xk = X_CALL1;
 }
