@@ -434,9 +434,12 @@ bool cel_prepare_call(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_err
         hasc = n->args[i]->kind == N_CONST;
     if (!hasc)
         return true;
+    /* only overloads the call can dispatch to (same arity and receiver style) are prepared: a member call never
+     * runs a global overload's state (matches() has both, which used to compile the same pattern twice) */
+    bool member = (n->flags & NF_MEMBER) != 0;
     for (size_t k = 0; k < f->novl; k++) {
         const cel_overload *o = &f->ovls[k];
-        if (!o->prepare || o->nargs != n->nargs)
+        if (!o->prepare || o->nargs != n->nargs || ((o->flags & CEL_FN_MEMBER) != 0) != member)
             continue;
         cel_value consts[8];
         bool isc[8];

@@ -477,6 +477,8 @@ static void test_regex_errors_at_compile(void **state)
     fx *f = *state;
     /* invalid patterns are still rejected by cel_compile with the cel-go texts */
     expect(f, "'abc'.matches('(')", "compile: ERROR: <input>:1:14: error parsing regexp: missing closing ): `(`");
+    expect(f, "matches('abc', '(')", "compile: ERROR: <input>:1:8: error parsing regexp: missing closing ): `(`");
+    expect(f, "matches('abc', '^a') && !matches('abc', '^b') && 'abc'.matches('c$')", "true");
     expect(f, "'abc'.matches('a)')", "compile: ERROR: <input>:1:14: error parsing regexp: unexpected ): `a)`");
     expect(f, "'abc'.matches('[z-a]')",
            "compile: ERROR: <input>:1:14: error parsing regexp: invalid character class range: `z-a`");

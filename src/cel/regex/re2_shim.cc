@@ -21,14 +21,36 @@
 // patterns use RE2 from the start.
 struct cel_regex {
     re2::RE2 *re = nullptr;
-    bool re_lazy = false; // RE2 object built on demand (re guarded by once)
-    std::string pattern;  // as given
-    std::string syntax;   // as handed to RE2 (Go syntax rewritten); for lazy patterns computed with the RE2 object
+    bool re_lazy = false;      // RE2 object built on demand (re guarded by once)
+    const char *pat = nullptr; // as given, NUL-terminated: stored right behind the object (one allocation)
+    size_t plen = 0;
+    std::string syntax; // as handed to RE2 (Go syntax rewritten); for lazy patterns computed with the RE2 object
     re2::RE2::Options opt;
     // nullptr: not built yet (lazy); no_dfa(): none (outside the subset or over the state limit); else the DFA
     std::atomic<celre::SmallDFA *> dfa{nullptr};
     std::once_flag once;
 };
+
+static cel_regex *regex_new(const char *p, size_t n)
+{
+    void *mem = ::operator new(sizeof(cel_regex) + n + 1, std::nothrow);
+    if (!mem)
+        return nullptr;
+    cel_regex *r = new (mem) cel_regex;
+    char *buf = reinterpret_cast<char *>(r + 1);
+    if (n)
+        std::memcpy(buf, p, n);
+    buf[n] = '\0';
+    r->pat = buf;
+    r->plen = n;
+    return r;
+}
+
+static void regex_delete(cel_regex *r)
+{
+    r->~cel_regex();
+    ::operator delete(r);
+}
 
 static celre::SmallDFA *no_dfa()
 {
@@ -47,7 +69,7 @@ static re2::RE2 *get_re2(const cel_regex *cre)
     if (r->re_lazy) {
         std::call_once(r->once, [r] {
             std::string bad;
-            if (r->syntax.empty() && !r->pattern.empty() && !go_syntax(r->pattern, &r->syntax, &bad))
+            if (r->syntax.empty() && r->plen && !go_syntax(std::string(r->pat, r->plen), &r->syntax, &bad))
                 return; // cannot happen for a validated pattern
             r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), r->opt);
         });
@@ -62,7 +84,7 @@ static const celre::SmallDFA *get_dfa(const cel_regex *cre)
     celre::SmallDFA *d = r->dfa.load(std::memory_order_acquire);
     if (!d) {
         celre::SmallDFA *nd = new (std::nothrow) celre::SmallDFA;
-        if (!nd || !nd->build(r->pattern.data(), r->pattern.size())) {
+        if (!nd || !nd->build(r->pat, r->plen)) {
             delete nd;
             nd = no_dfa();
         }
@@ -205,25 +227,24 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
     opt.set_log_errors(false);
     opt.set_max_mem(max_mem > 0 ? max_mem : CEL_REGEX_DEFAULT_MAX_MEM);
     opt.set_encoding((flags & CEL_REGEX_LATIN1) ? re2::RE2::Options::EncodingLatin1 : re2::RE2::Options::EncodingUTF8);
-    cel_regex *r = new (std::nothrow) cel_regex;
+    cel_regex *r = regex_new(pattern, pattern ? len : 0);
     if (!r) {
         put_err(err, errcap, "out of memory");
         return nullptr;
     }
     try {
-        r->pattern.assign(pattern ? pattern : "", pattern ? len : 0);
         r->opt = opt;
         if (!(flags & CEL_REGEX_LATIN1) && !(flags & CEL_REGEX_NO_DFA)) {
             // inside the small DFA's subset the pattern is valid: defer both the DFA and RE2 to first use
-            if (celre::SubsetCheck::ok(r->pattern.data(), r->pattern.size())) {
+            if (celre::SubsetCheck::ok(r->pat, r->plen)) {
                 r->re_lazy = true;
                 return r;
             }
         }
         r->dfa.store(no_dfa(), std::memory_order_relaxed);
         std::string syntax, bad;
-        if (!go_syntax(r->pattern, &syntax, &bad)) {
-            delete r;
+        if (!go_syntax(std::string(r->pat, r->plen), &syntax, &bad)) {
+            regex_delete(r);
             put_err(err, errcap,
                     (flags & CEL_REGEX_GO_ERRORS) ? "error parsing regexp: invalid escape sequence: `" + bad + "`"
                                                   : "invalid escape sequence: " + bad);
@@ -235,7 +256,7 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
         r->re = nullptr;
     }
     if (!r->re) {
-        delete r;
+        regex_delete(r);
         put_err(err, errcap, "out of memory");
         return nullptr;
     }
@@ -251,7 +272,8 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, int64_t max_mem, u
             put_err(err, errcap, r->re->error());
         }
         delete r->re;
-        delete r;
+        r->re = nullptr;
+        regex_delete(r);
         return nullptr;
     }
     return r;
@@ -271,14 +293,14 @@ void cel_regex_free(cel_regex *re)
     celre::SmallDFA *d = re->dfa.load(std::memory_order_acquire);
     if (d != no_dfa())
         delete d;
-    delete re;
+    regex_delete(re);
 }
 
 const char *cel_regex_pattern(const cel_regex *re, size_t *len)
 {
     if (len)
-        *len = re->pattern.size();
-    return re->pattern.c_str();
+        *len = re->plen;
+    return re->pat;
 }
 
 int cel_regex_num_groups(const cel_regex *re)

@@ -652,10 +652,43 @@ class SubsetCheck
         return true;
     }
 
+    // a literal atom: printable ASCII other than the metacharacters
+    static bool plain(unsigned char c)
+    {
+        if (c < 0x20 || c >= 0x80)
+            return false;
+        switch (c) {
+        case '(':
+        case ')':
+        case '[':
+        case ']':
+        case '{':
+        case '}':
+        case '.':
+        case '\\':
+        case '^':
+        case '$':
+        case '*':
+        case '+':
+        case '?':
+        case '|': return false;
+        default: return true;
+        }
+    }
+    static bool quantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
+
     bool cat(int *leaves)
     {
         int l = 0;
         while (i_ < n_ && p_[i_] != '|' && p_[i_] != ')') {
+            // fast path: an unquantified literal is one position
+            if (plain((unsigned char)p_[i_]) && !(i_ + 1 < n_ && quantifier(p_[i_ + 1]))) {
+                if (!leaf())
+                    return false;
+                i_++;
+                l++;
+                continue;
+            }
             int a;
             if (!repeat(&a))
                 return false;
@@ -759,6 +792,14 @@ class SubsetCheck
                 i_++;
             bool firstc = true, first_item = true;
             while (i_ < n_ && (p_[i_] != ']' || firstc)) {
+                unsigned char pc = (unsigned char)p_[i_];
+                if (pc >= 0x20 && pc < 0x80 && pc != '\\' && pc != '[' && pc != ']' && pc != '-' &&
+                    !(i_ + 1 < n_ && p_[i_ + 1] == '-')) {
+                    // fast path: a single ordinary class member
+                    firstc = first_item = false;
+                    i_++;
+                    continue;
+                }
                 firstc = false;
                 unsigned lo;
                 if (p_[i_] == '\\') {
