@@ -79,27 +79,37 @@ int cel_utf8_encode(uint32_t cp, char *out)
 
 size_t cel_utf8_len(const char *s, size_t n)
 {
-    /* code points = bytes - continuation bytes (10xxxxxx), counted 8 bytes at a time: a byte is a continuation byte
-     * when its bit 7 is set and its bit 6 (shifted into bit 7's place by w << 1) is clear */
+    /* code points = bytes - continuation bytes (10xxxxxx). Strings are mostly ASCII: first one pass that only ORs
+     * the words together; only when a byte has bit 7 set, count the continuation bytes 8 at a time (bit 7 set and
+     * bit 6, shifted into bit 7's place by w << 1, clear) */
     const uint64_t hi = 0x8080808080808080ull;
-    size_t cont = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (w & hi)
-            cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
+    if (n < 8) {
+        size_t c = 0;
+        for (size_t i = 0; i < n; i++)
+            c += ((unsigned char)s[i] & 0xC0) != 0x80;
+        return c;
     }
-    if (i < n && n >= 8) {
-        /* the last partial word: reload the final 8 bytes and drop the ones already counted */
-        uint64_t w;
+    uint64_t any = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        any |= w;
+    }
+    memcpy(&w, s + n - 8, 8); /* the last 8 bytes (overlapping the words above when n is not a multiple of 8) */
+    any |= w;
+    if (!(any & hi))
+        return n;
+    size_t cont = 0;
+    for (i = 0; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
+    }
+    if (i < n) {
+        /* the last partial word: the final 8 bytes without the ones already counted */
         memcpy(&w, s + n - 8, 8);
         w &= ~0ull << (8 * (8 - (n - i)));
-        if (w & hi)
-            cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
-        i = n;
+        cont += (size_t)__builtin_popcountll(w & hi & ~(w << 1));
     }
-    for (; i < n; i++)
-        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
     return n - cont;
 }
 
