@@ -366,26 +366,38 @@ const cel_type *cel_value_type(const cel_value *v)
 
 /* ---------------------------------------------------------------- env */
 
-/* function-name hash, eight bytes per step (names are short; lookups happen for every call compiled) */
+/* function-name hash from the length and the first and last (up to) eight bytes: two loads for most names, and
+ * lookups happen for every call compiled. Collisions only cost a probe (names are compared in full). */
 static uint64_t hstr(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ (n * 0x9E3779B97F4A7C15ull);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
+    uint64_t a = 0, b = 0;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        a = x;
+        b = y;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            a |= (uint64_t)(unsigned char)s[i] << (8 * i);
     }
-    if (i < n) {
-        uint64_t w = 0;
-        for (unsigned k = 0; i + k < n; k++)
-            w |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
+    uint64_t h = (a ^ (n * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    h = (h ^ b) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
     return h;
+}
+
+/* f's name equals name[0..n) (f's name is NUL-terminated, name need not be) */
+static inline bool name_is(const char *fname, const char *name, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fname[i] != name[i] || !fname[i])
+            return false; /* never reads past fname's NUL */
+    return fname[n] == 0;
 }
 
 cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
@@ -397,7 +409,7 @@ cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
         cel_func *f = env->ftab[h];
         if (!f)
             return NULL;
-        if (f->name[0] == name[0] && !strncmp(f->name, name, n) && f->name[n] == 0)
+        if (name_is(f->name, name, n))
             return f;
     }
 }
