@@ -334,7 +334,7 @@ static const uint8_t lex_punct[256] = {
     ['-'] = T_MINUS,  ['*'] = T_STAR,   ['%'] = T_PERCENT,
 };
 
-static void lex_slow(parser *P, token *t);
+static void lex_slow(parser *P, token *t) __attribute__((noinline));
 static const token tok_zero; /* copied, not memset: the compiler emits plain stores instead of rep stos */
 
 /* Fast path for the most frequent tokens (identifiers, keywords, single-character punctuation) with the scan
@@ -343,6 +343,10 @@ static void lex(parser *P, token *t)
 {
     const char *s = P->src;
     size_t len = P->len, p = P->p;
+    /* tokens are mostly preceded by no or one space: take that one without a data-dependent branch, then loop
+     * (rarely) for more white space */
+    if (p < len)
+        p += s[p] == ' ';
     while (p < len && (lex_cls[(unsigned char)s[p]] & 4))
         p++;
     if (p < len) {
