@@ -202,17 +202,40 @@ struct cel_opaque_vt {
     bool (*select)(cel_call_ctx *ctx, const cel_value *v, const char *field, size_t flen, cel_value *out);
 };
 
-/* Constructors. String/bytes constructors do not copy; *_copy variants copy into the arena. (Written as designated
- * compound literals: the value is built in place in the destination, not assembled on the stack and copied.) */
+/* Constructors. String/bytes constructors do not copy; *_copy variants copy into the arena.
+ * With GCC/Clang on little-endian targets a value is built as one 16-byte store (kind, n, payload) plus aux: values
+ * are mostly copied whole right after they are made (returned, stored in argument arrays), and a 16-byte copy is
+ * forwarded from one 16-byte store but must wait for several narrower ones to retire. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef uint64_t cel_value_lo_ __attribute__((vector_size(16)));
+static inline cel_value cel_value_make_(uint8_t kind, uint32_t n, uint64_t payload, const void *aux)
+{
+    cel_value v;
+    cel_value_lo_ lo = {(uint64_t)kind | ((uint64_t)n << 32), payload};
+    __builtin_memcpy(&v, &lo, 16);
+    v.aux = aux;
+    return v;
+}
+#else
+static inline cel_value cel_value_make_(uint8_t kind, uint32_t n, uint64_t payload, const void *aux)
+{
+    cel_value v = {0};
+    v.kind = kind;
+    v.n = n;
+    v.u.u = payload;
+    v.aux = aux;
+    return v;
+}
+#endif
 static inline cel_value cel_null(void)
 {
-    return (cel_value){.kind = CEL_NULL};
+    return cel_value_make_(CEL_NULL, 0, 0, NULL);
 }
 static inline cel_value cel_bool(bool b)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* the whole payload word is set: u.b reads b and the other bytes are 0, as in a zero-initialised value */
-    return (cel_value){.kind = CEL_BOOL, .u.u = (uint64_t)(b != 0)};
+    return cel_value_make_(CEL_BOOL, 0, (uint64_t)(b != 0), NULL);
 #else
     cel_value v = {0};
     v.kind = CEL_BOOL;
@@ -222,47 +245,49 @@ static inline cel_value cel_bool(bool b)
 }
 static inline cel_value cel_int(int64_t i)
 {
-    return (cel_value){.kind = CEL_INT, .u.i = i};
+    return cel_value_make_(CEL_INT, 0, (uint64_t)i, NULL);
 }
 static inline cel_value cel_uint(uint64_t u)
 {
-    return (cel_value){.kind = CEL_UINT, .u.u = u};
+    return cel_value_make_(CEL_UINT, 0, u, NULL);
 }
 static inline cel_value cel_double(double d)
 {
-    return (cel_value){.kind = CEL_DOUBLE, .u.d = d};
+    uint64_t bits;
+    __builtin_memcpy(&bits, &d, sizeof bits);
+    return cel_value_make_(CEL_DOUBLE, 0, bits, NULL);
 }
 static inline cel_value cel_string(const char *s, size_t n)
 {
-    return (cel_value){.kind = CEL_STRING, .n = (uint32_t)n, .u.s = s};
+    return cel_value_make_(CEL_STRING, (uint32_t)n, (uint64_t)(uintptr_t)s, NULL);
 }
 static inline cel_value cel_bytes(const char *s, size_t n)
 {
-    return (cel_value){.kind = CEL_BYTES, .n = (uint32_t)n, .u.s = s};
+    return cel_value_make_(CEL_BYTES, (uint32_t)n, (uint64_t)(uintptr_t)s, NULL);
 }
 static inline cel_value cel_duration(int64_t nanos)
 {
-    return (cel_value){.kind = CEL_DURATION, .u.i = nanos};
+    return cel_value_make_(CEL_DURATION, 0, (uint64_t)nanos, NULL);
 }
 static inline cel_value cel_timestamp(int64_t secs, int32_t nanos)
 {
-    return (cel_value){.kind = CEL_TIMESTAMP, .n = (uint32_t)nanos, .u.i = secs};
+    return cel_value_make_(CEL_TIMESTAMP, (uint32_t)nanos, (uint64_t)secs, NULL);
 }
 static inline cel_value cel_type_value(const cel_type *t)
 {
-    return (cel_value){.kind = CEL_TYPE, .u.type = t};
+    return cel_value_make_(CEL_TYPE, 0, (uint64_t)(uintptr_t)t, NULL);
 }
 static inline cel_value cel_opaque(const cel_opaque_vt *vt, const void *data)
 {
-    return (cel_value){.kind = CEL_OPAQUE, .u.ptr = data, .aux = vt};
+    return cel_value_make_(CEL_OPAQUE, 0, (uint64_t)(uintptr_t)data, vt);
 }
 static inline cel_value cel_list_custom(const cel_list_vt *vt, const void *data, uint32_t n_hint)
 {
-    return (cel_value){.kind = CEL_LIST, .n = n_hint, .u.ptr = data, .aux = vt};
+    return cel_value_make_(CEL_LIST, n_hint, (uint64_t)(uintptr_t)data, vt);
 }
 static inline cel_value cel_map_custom(const cel_map_vt *vt, const void *data, uint32_t n_hint)
 {
-    return (cel_value){.kind = CEL_MAP, .n = n_hint, .u.ptr = data, .aux = vt};
+    return cel_value_make_(CEL_MAP, n_hint, (uint64_t)(uintptr_t)data, vt);
 }
 
 cel_value cel_string_copy(kg_arena *a, const char *s, size_t n);

@@ -262,11 +262,11 @@ static inline cel_value cel_json_wrap(const kg_json *j)
     switch ((kg_json_type)j->type) {
     case KG_JSON_NULL: return cel_null();
     case KG_JSON_BOOL: return cel_bool(j->b);
-    case KG_JSON_INT: return cel_int(j->u.i);
+    case KG_JSON_INT: return cel_value_make_(CEL_INT, 0, (uint64_t)j->u.i, NULL);
     case KG_JSON_NUMBER: return cel_double(j->u.num.d); /* integral values beyond int64 stay double (Kubernetes) */
-    case KG_JSON_STRING: return cel_string(j->u.s, j->len);
-    case KG_JSON_ARRAY: return cel_list_custom(&cel_jarr_vt, j, j->len);
-    case KG_JSON_OBJECT: return cel_map_custom(&cel_jobj_vt, j, j->len);
+    case KG_JSON_STRING: return cel_value_make_(CEL_STRING, j->len, (uint64_t)(uintptr_t)j->u.s, NULL);
+    case KG_JSON_ARRAY: return cel_value_make_(CEL_LIST, j->len, (uint64_t)(uintptr_t)j, &cel_jarr_vt);
+    case KG_JSON_OBJECT: return cel_value_make_(CEL_MAP, j->len, (uint64_t)(uintptr_t)j, &cel_jobj_vt);
     }
     return cel_null();
 }
