@@ -112,8 +112,8 @@ static const char *exprs[] = {
     "'a' + dyn(b'x') + 'c'",
     "'x' + 'y' + dyn(1)",
     "'0123456789' + 'abcdefghij' + 'k' + 'lmnopqrstuvwxyz0123456789'",
-    "'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + "
-    "'a' + 'a'",
+    /* a chain longer than the planned form (16 +): the rest is a chain of its own */
+    "'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a'",
     "size(object.metadata.namespace + '/' + object.metadata.name) > 3",
     "(object.metadata.namespace + '/') + (object.metadata.name + '!')",
     /* comprehensions over JSON, absorption */
