@@ -255,6 +255,15 @@ extern const cel_map_vt cel_nmap_vt;
 extern const cel_list_vt cel_jarr_vt;
 extern const cel_map_vt cel_jobj_vt;
 
+/* v with another n and payload (same kind, flags and aux), built in place like the constructors */
+static inline cel_value cel_value_with(const cel_value *v, uint32_t n, const void *payload)
+{
+    cel_value r = cel_value_make_(v->kind, n, (uint64_t)(uintptr_t)payload, v->aux);
+    r.flags = v->flags;
+    r.pad = v->pad;
+    return r;
+}
+
 static inline cel_value cel_json_wrap(const kg_json *j)
 {
     if (!j)

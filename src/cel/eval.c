@@ -251,10 +251,7 @@ static cel_value arith(cel_call_ctx *ctx, const cel_node *n, cel_value *a, cel_v
         memcpy(s, a->u.s, a->n);
         memcpy(s + a->n, b->u.s, b->n);
         s[len] = 0;
-        cel_value r = *a;
-        r.u.s = s;
-        r.n = (uint32_t)len;
-        return r;
+        return cel_value_with(a, (uint32_t)len, s);
     } else if (op == OP_ADD && a->kind == CEL_LIST && b->kind == CEL_LIST) {
         size_t na = cel_list_size(a), nb = cel_list_size(b);
         if ((n->flags & NF_APPEND_ACCU) && a->aux == &cel_nlist_vt) {
@@ -816,10 +813,7 @@ static cel_value concat_build(cel_call_ctx *ctx, const cel_value *first, const c
         w += pl[q];
     }
     *w = 0;
-    cel_value r = *first; /* the header of the leftmost operand, as the general + keeps it */
-    r.u.s = out;
-    r.n = (uint32_t)len;
-    return r;
+    return cel_value_with(first, (uint32_t)len, out); /* the header of the leftmost operand, as + keeps it */
 }
 
 NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
