@@ -351,15 +351,6 @@ static void lex(parser *P, token *t)
         p++;
     if (p < len) {
         unsigned char c = (unsigned char)s[p];
-        unsigned k = lex_punct[c];
-        if (k) {
-            *t = tok_zero;
-            t->kind = (tok_kind)k;
-            t->pos = (int)p;
-            t->end = (int)p + 1;
-            P->p = p + 1;
-            return;
-        }
         if (lex_cls[c] & 1) {
             size_t q = p + 1;
             while (q < len && (lex_cls[(unsigned char)s[q]] & 2))
@@ -385,6 +376,59 @@ static void lex(parser *P, token *t)
                     t->s = kg_arena_strndup(P->a, s + p, n);
                 }
                 P->p = q;
+                return;
+            }
+        }
+        unsigned k = lex_punct[c];
+        if (k) {
+            *t = tok_zero;
+            t->kind = (tok_kind)k;
+            t->pos = (int)p;
+            t->end = (int)p + 1;
+            P->p = p + 1;
+            return;
+        }
+        if (c == '.' && !(p + 1 < len && s[p + 1] >= '0' && s[p + 1] <= '9')) {
+            *t = tok_zero;
+            t->kind = T_DOT;
+            t->pos = (int)p;
+            t->end = (int)p + 1;
+            P->p = p + 1;
+            return;
+        }
+        {
+            /* two-character operators, and the one-character ones that could start them */
+            char c1 = p + 1 < len ? s[p + 1] : 0;
+            tok_kind k2 = T_EOF;
+            if (c1 == '=') {
+                if (c == '=')
+                    k2 = T_EQ;
+                else if (c == '!')
+                    k2 = T_NE;
+                else if (c == '<')
+                    k2 = T_LE;
+                else if (c == '>')
+                    k2 = T_GE;
+            } else if (c == '&' && c1 == '&') {
+                k2 = T_AND;
+            } else if (c == '|' && c1 == '|') {
+                k2 = T_OR;
+            }
+            if (k2 != T_EOF) {
+                *t = tok_zero;
+                t->kind = k2;
+                t->pos = (int)p;
+                t->end = (int)p + 2;
+                P->p = p + 2;
+                return;
+            }
+            k2 = c == '!' ? T_NOT : c == '<' ? T_LT : c == '>' ? T_GT : T_EOF;
+            if (k2 != T_EOF) {
+                *t = tok_zero;
+                t->kind = k2;
+                t->pos = (int)p;
+                t->end = (int)p + 1;
+                P->p = p + 1;
                 return;
             }
         }
