@@ -39,6 +39,7 @@ typedef struct checker {
     size_t ntrail, captrail;
     cel_check_extra *extra; /* call nodes for the prepare step, max nesting (or NULL) */
     size_t capcalls;
+    const cel_type *var_inline[32]; /* first fresh-variable substitutions (m.var), grown in the arena beyond */
 } checker;
 
 static const cel_type *chk(checker *C, cel_node *n);
@@ -872,7 +873,9 @@ bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, co
     checker C;
     C.failed = false;
     C.depth = 0;
-    C.m = (mapping){0, 0, NULL, NULL, NULL, 0, false};
+    static const cel_type *const no_vars[32];
+    memcpy(C.var_inline, no_vars, sizeof C.var_inline);
+    C.m = (mapping){0, 0, NULL, NULL, C.var_inline, 32, false};
     C.nfresh = 0;
     C.trail = NULL;
     C.ntrail = C.captrail = 0;

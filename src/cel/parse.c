@@ -695,9 +695,17 @@ again:
                 t->kind = T_DOUBLE;
                 t->d = strtod(tmp, NULL);
             } else {
-                errno = 0;
-                unsigned long long v = strtoull(tmp, NULL, 10);
-                bool ovf = errno == ERANGE;
+                unsigned long long v = 0;
+                bool ovf = false;
+                if (n <= 18) {
+                    /* cannot overflow: no strtoull */
+                    for (size_t i = 0; i < n; i++)
+                        v = v * 10 + (unsigned)(tmp[i] - '0');
+                } else {
+                    errno = 0;
+                    v = strtoull(tmp, NULL, 10);
+                    ovf = errno == ERANGE;
+                }
                 if (q < P->len && (s[q] == 'u' || s[q] == 'U')) {
                     q++;
                     if (ovf)
