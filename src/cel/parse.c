@@ -1593,7 +1593,15 @@ static cel_node *parse_expr(parser *P)
 bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, unsigned flags, parse_result *out,
                cel_error *err)
 {
-    parser *P = kg_arena_calloc(a, sizeof *P);
+    /* parser state on the stack, only the fields read before being written are initialised (the jump buffer and
+     * tokens are written first); after a longjmp nothing in it is read */
+    parser ps;
+    parser *P = &ps;
+    P->p = 0;
+    P->has_peek = false;
+    P->failed = false;
+    P->next_id = 0;
+    P->depth = 0;
     P->a = a;
     P->env = env;
     P->src = src;
