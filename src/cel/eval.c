@@ -975,30 +975,31 @@ static inline int classify(const cel_value *v)
 
 NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
+    /* (the operand is evaluated straight into the argument array: copied whole as it was stored, never split) */
     size_t ci = n->xn;
-    const cel_value *c = &n->args[ci]->cval;
-    cel_value x = ev(ctx, n->args[1 - ci]);
-    if (x.kind == CEL_STRING && !(x.n > 10 && c->n > 10)) {
+    cel_value args[2];
+    args[1 - ci] = ev(ctx, n->args[1 - ci]);
+    const cel_value *c = &n->args[ci]->cval, *x = &args[1 - ci];
+    if (x->kind == CEL_STRING && !(x->n > 10 && c->n > 10)) {
         cel_charge(ctx, 1);
-        bool e = x.n == c->n && cel_bytes_eq(x.u.s, c->u.s, x.n);
+        bool e = x->n == c->n && cel_bytes_eq(x->u.s, c->u.s, x->n);
         return n->op == OP_EQ ? e : !e;
     }
-    cel_value args[2];
     args[ci] = *c;
-    args[1 - ci] = x;
     *v = apply_strict(ctx, n, args);
     return classify(v);
 }
 
 NOINLINE static int evb_in_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    cel_value m = ev(ctx, n->args[1]);
-    if (m.kind == CEL_MAP && m.aux == &cel_jobj_vt) {
+    cel_value args[2];
+    args[1] = ev(ctx, n->args[1]);
+    if (args[1].kind == CEL_MAP && args[1].aux == &cel_jobj_vt) {
         cel_charge(ctx, 1);
         const cel_value *k = &n->args[0]->cval;
-        return cel_jobj_find_hint(m.u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+        return cel_jobj_find_hint(args[1].u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
     }
-    cel_value args[2] = {n->args[0]->cval, m};
+    args[0] = n->args[0]->cval;
     *v = apply_strict(ctx, n, args);
     return classify(v);
 }
