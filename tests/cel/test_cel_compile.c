@@ -18,6 +18,9 @@ typedef struct fx {
     cel_env *env;  /* no container: select chains on undeclared roots take the fast path */
     cel_env *envc; /* a container: every name goes through the general qualified-name search */
     kg_arena arena;
+    kg_arena marena;    /* the value bound to m */
+    cel_program *mprog; /* the program that built it */
+    cel_value m;
 } fx;
 
 static cel_env *mk_env(const char *container)
@@ -39,6 +42,7 @@ static int setup(void **state)
     f->env = mk_env(NULL);
     f->envc = mk_env("zz.unused");
     kg_arena_init(&f->arena, 0);
+    kg_arena_init(&f->marena, 0);
     *state = f;
     return 0;
 }
@@ -47,25 +51,28 @@ static int teardown(void **state)
 {
     fx *f = *state;
     kg_arena_free(&f->arena);
+    cel_program_free(f->mprog);
+    kg_arena_free(&f->marena);
     cel_env_free(f->env);
     cel_env_free(f->envc);
     free(f);
     return 0;
 }
 
-/* m = {"spec": {"name": "web", "n": 3}, "k": "v"}, built by CEL itself */
-static cel_value dyn_map(cel_env *env, kg_arena *a)
+/* m = {"spec": {"name": "web", "n": 3}, "k": "v"}, built by CEL itself; its strings live in the program, which
+ * stays alive until teardown */
+static cel_value dyn_map(fx *f)
 {
-    cel_program *p = NULL;
+    if (f->mprog)
+        return f->m;
     cel_error err;
-    cel_value v = cel_null();
-    if (cel_compile(env, "{'spec': {'name': 'web', 'n': 3}, 'k': 'v'}", NULL, &p, &err)) {
-        cel_activation *act = cel_activation_new(env, a);
-        if (cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL) != CEL_EVAL_OK)
-            v = cel_null();
-        cel_program_free(p);
+    f->m = cel_null();
+    if (cel_compile(f->env, "{'spec': {'name': 'web', 'n': 3}, 'k': 'v'}", NULL, &f->mprog, &err)) {
+        cel_activation *act = cel_activation_new(f->env, &f->marena);
+        if (cel_eval(f->mprog, act, CEL_NO_COST_LIMIT, &f->m, NULL) != CEL_EVAL_OK)
+            f->m = cel_null();
     }
-    return v;
+    return f->m;
 }
 
 /* compile + evaluate; the result text (value, runtime error or compile error) and the cost */
@@ -82,7 +89,7 @@ static const char *run_env(fx *f, cel_env *env, const char *src, uint64_t *cost,
     cel_activation *act = cel_activation_new(env, &f->arena);
     cel_activation_set(act, "x", cel_int(7));
     cel_activation_set(act, "d", cel_string("dyn", 3));
-    cel_activation_set(act, "m", dyn_map(env, &f->arena));
+    cel_activation_set(act, "m", dyn_map(f));
     cel_value v;
     uint64_t c = 0;
     cel_eval_status st = cel_eval(p, act, CEL_NO_COST_LIMIT, &v, &c);
