@@ -67,35 +67,37 @@ enum {
 };
 
 struct cel_node {
+    /* first cache line: what the evaluator reads for every node (kind, planned form, arguments, constant) */
     uint8_t kind;
     uint8_t op;
     uint16_t flags;
+    /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
+    uint8_t xk;     /* xkind */
+    uint8_t xn;     /* X_CONCAT: number of + in the chain ending here; X_EQ_CONST: index of the constant */
+    uint32_t hint;  /* JSON member index found last time (has(), fallback selects): a verified guess, relaxed atomics */
+    int slot;       /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
+    const void *xp; /* planned data (X_PATH: path_plan, X_CALL1: call1_plan) */
+    cel_node **args; /* call args (receiver first for member calls), list elements, map keys */
+    size_t nargs;
+    cel_value cval; /* N_CONST */
+    /* the rest */
     int32_t id;
     int32_t pos;      /* byte offset in source */
     const char *name; /* ident / select field / function / struct type name */
     size_t name_len;
-    cel_value cval;   /* N_CONST */
     cel_node *target; /* select operand, call receiver (also stored as args[0] for member calls) */
-    cel_node **args;  /* call args (receiver first for member calls), list elements, map keys */
     cel_node **vals;  /* map values, struct field values */
     uint8_t *opt;     /* list/map: optional element/entry flags (NULL if none) */
-    size_t nargs;
     /* comprehension */
     const char *iter_var, *iter_var2, *accu_var;
     cel_node *range, *accu_init, *cond, *step, *result;
     /* resolution */
-    int slot;           /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
     const cel_func *fn; /* call */
     uint16_t *cands;    /* checked calls: indexes of the overloads that match statically */
     uint16_t ncands;
     void **states;               /* per-overload prepared state (parallel to fn->ovls), or NULL */
     const cel_type *type;        /* checked type */
     const cel_type *struct_type; /* N_STRUCT */
-    /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
-    uint8_t xk;     /* xkind */
-    uint8_t xn;     /* X_PATH: number of plain selects in the chain ending here; X_EQ_CONST: index of the constant */
-    uint32_t hint;  /* JSON member index found last time (selects, `"k" in x`): a verified guess, relaxed atomics */
-    const void *xp; /* planned data (X_CALL1: struct call1_plan) */
 };
 
 /* X_PATH: the selections of a chain, from its operand outwards */
