@@ -805,9 +805,12 @@ static cel_node *mk_ident_n(parser *P, int pos, const char *name, size_t len)
 }
 #define mk_ident(P, pos, name) mk_ident_n(P, pos, name, strlen(name))
 
+/* node arrays: callers fill every slot they count (nargs), so only the placeholder of an empty array is zeroed */
 static cel_node **nodes(parser *P, size_t n)
 {
-    return kg_arena_calloc(P->a, (n ? n : 1) * sizeof(cel_node *));
+    cel_node **v = kg_arena_alloc(P->a, (n ? n : 1) * sizeof(cel_node *));
+    v[0] = NULL;
+    return v;
 }
 
 static cel_node *mk_call_n(parser *P, int pos, const char *fn, size_t fnlen, cel_node *target, cel_node **args,
