@@ -893,13 +893,39 @@ static inline bool cand_accepts(const call_cand *cc, const cel_value *args, size
     return true;
 }
 
+static inline cel_value call1_apply(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
+
 NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
 {
-    const call1_plan *cp = n->xp;
     size_t na = n->nargs;
     cel_value args[8];
     for (size_t i = 0; i < na; i++)
         args[i] = ev(ctx, n->args[i]);
+    return call1_apply(ctx, n, args, na);
+}
+
+/* X_AFFIX: x.startsWith("c") / x.endsWith("c") resolved to the standard overload: the same result and cost
+ * (ceil(size(x) / 10), at least 1) without the call machinery; anything but a string receiver goes the X_CALL1 way */
+NOINLINE static cel_value eval_affix(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value args[2];
+    args[0] = ev(ctx, n->args[0]);
+    if (args[0].kind != CEL_STRING) {
+        args[1] = n->args[1]->cval;
+        return call1_apply(ctx, n, args, 2);
+    }
+    const cel_value *c = &n->args[1]->cval;
+    const char *s = args[0].u.s;
+    bool r = c->n <= args[0].n && cel_bytes_eq(n->xn ? s + args[0].n - c->n : s, c->u.s, c->n);
+    uint64_t cost = ceil01(cel_utf8_len(s, args[0].n));
+    cel_charge(ctx, cost ? cost : 1);
+    return cel_bool(r);
+}
+
+__attribute__((always_inline)) static inline cel_value call1_apply(cel_call_ctx *ctx, const cel_node *n,
+                                                                   cel_value *args, size_t na)
+{
+    const call1_plan *cp = n->xp;
     for (size_t c = 0; c < cp->nc; c++) {
         const call_cand *cc = &cp->c[c];
         if (!cand_accepts(cc, args, na))
@@ -944,6 +970,7 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_EQ_CONST: return eval_eq_const(ctx, n);
     case X_CONCAT: return eval_concat(ctx, n);
     case X_CALL1: return eval_call1(ctx, n);
+    case X_AFFIX: return eval_affix(ctx, n);
     case X_CONST: return n->cval;
     case X_VAR: cel_charge(ctx, 1); return lookup_var(ctx, n);
     case X_ITER: cel_charge(ctx, 1); return ctx->vars[-2 - n->slot].v;

@@ -76,6 +76,14 @@ static void plan_call1(kg_arena *a, cel_node *n)
         return;
     n->xp = cp;
     n->xk = X_CALL1;
+    /* x.startsWith("c") / x.endsWith("c") with the standard overload only */
+    const cel_overload *o = cp->c[0].o;
+    if (cp->nc == 1 && n->nargs == 2 && member && is_const_string(n->args[1]) && o->cost == cel_std_cost_arg0_01 &&
+        (o->impl == cel_std_starts_with || o->impl == cel_std_ends_with) && cp->c[0].kind[0] == CEL_STRING &&
+        cp->c[0].kind[1] == CEL_STRING) {
+        n->xk = X_AFFIX;
+        n->xn = o->impl == cel_std_ends_with;
+    }
 }
 
 static void plan_node(kg_arena *a, cel_node *n)

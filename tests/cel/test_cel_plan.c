@@ -162,6 +162,12 @@ static const char *exprs[] = {
     "object.metadata.name.startsWith('web')",
     "object.metadata.name.endsWith('x9k') && object.metadata.name.contains('7d4b')",
     "object.missing.startsWith('x')",
+    "object.metadata.uid.startsWith('\\u00e9t') && object.metadata.uid.endsWith('0123456789')",
+    "object.metadata.uid.startsWith('') && object.metadata.uid.endsWith('')",
+    "'ab'.startsWith('abc') || 'ab'.endsWith('xab') || ''.startsWith('a')",
+    "object.spec.containers.map(c, c.image.endsWith(':2.4.1'))",
+    "object.spec.containers[0].image.startsWith(object.metadata.namespace)",
+    "dyn(object.spec.tags).startsWith('a')",
     "'abc'.startsWith(object.missing)",
     "object.spec.priority.startsWith('x')",
     "str.startsWith('a')",
@@ -309,6 +315,7 @@ static void test_plan_applies(void **state)
         {"object.metadata.namespace == 'prod'", 2},
         {"object.metadata.namespace + '/' + object.metadata.name", 4},
         {"1 + 2", 1},
+        {"object.metadata.name.startsWith('web')", 2},
         {"true", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
