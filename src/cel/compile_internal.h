@@ -17,6 +17,20 @@ static inline const uint8_t *cel_func_ovl_meta(const cel_func *f)
     return (const uint8_t *)(f->ovls + f->cap);
 }
 
+/* z (NUL-terminated) starts with s[0..n), compared inline (short names; no library call); never reads past z's NUL */
+static inline bool cel_prefix_is(const char *z, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (z[i] != s[i] || !z[i])
+            return false;
+    return true;
+}
+/* z (NUL-terminated) equals s[0..n) */
+static inline bool cel_name_is(const char *z, const char *s, size_t n)
+{
+    return cel_prefix_is(z, s, n) && z[n] == 0;
+}
+
 /* distinct type parameters of an overload's signature (its nargs argument types and its result) */
 unsigned cel_ovl_count_params(const cel_overload *o);
 

@@ -391,15 +391,6 @@ static uint64_t hstr(const char *s, size_t n)
     return h;
 }
 
-/* f's name equals name[0..n) (f's name is NUL-terminated, name need not be) */
-static inline bool name_is(const char *fname, const char *name, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (fname[i] != name[i] || !fname[i])
-            return false; /* never reads past fname's NUL */
-    return fname[n] == 0;
-}
-
 cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
 {
     if (!env->ftab_cap)
@@ -409,7 +400,7 @@ cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
         cel_func *f = env->ftab[h];
         if (!f)
             return NULL;
-        if (name_is(f->name, name, n))
+        if (cel_name_is(f->name, name, n))
             return f;
     }
 }
@@ -606,7 +597,7 @@ void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix)
 const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n)
 {
     for (size_t i = 0; i < env->nvars; i++)
-        if (env->vars[i].name[0] == name[0] && !strncmp(env->vars[i].name, name, n) && env->vars[i].name[n] == 0)
+        if (cel_name_is(env->vars[i].name, name, n))
             return &env->vars[i];
     return NULL;
 }

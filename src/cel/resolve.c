@@ -22,7 +22,7 @@ typedef struct resolver {
 static int scope_find(resolver *R, const char *name, size_t n)
 {
     for (int i = R->depth * 3 - 1; i >= 0; i--)
-        if (R->scope[i] && R->scope[i][0] == name[0] && !strncmp(R->scope[i], name, n) && R->scope[i][n] == 0)
+        if (R->scope[i] && cel_name_is(R->scope[i], name, n))
             return i;
     return -1;
 }
@@ -205,12 +205,12 @@ static bool root_may_qualify(const resolver *R, const char *root, size_t rl)
         return true;
     for (size_t i = 0; i < R->env->nvars; i++) {
         const char *v = R->env->vars[i].name;
-        if (v[0] == root[0] && !strncmp(v, root, rl) && v[rl] == '.')
+        if (cel_prefix_is(v, root, rl) && v[rl] == '.')
             return true;
     }
     for (size_t i = 0; i < R->env->ntypes; i++) {
         const char *v = R->env->types[i]->name;
-        if (v[0] == root[0] && !strncmp(v, root, rl) && v[rl] == '.')
+        if (cel_prefix_is(v, root, rl) && v[rl] == '.')
             return true;
     }
     for (size_t i = 0; i < R->env->ndyn_structs; i++) {
