@@ -349,6 +349,14 @@ static void lex(parser *P, token *t)
         p += s[p] == ' ';
     while (p < len && (lex_cls[(unsigned char)s[p]] & 4))
         p++;
+    if (p >= len) {
+        /* end of input (a comment would have stopped the white space loop) */
+        *t = tok_zero;
+        t->kind = T_EOF;
+        t->pos = t->end = (int)p;
+        P->p = p;
+        return;
+    }
     if (p < len) {
         unsigned char c = (unsigned char)s[p];
         if (lex_cls[c] & 1) {
@@ -387,6 +395,24 @@ static void lex(parser *P, token *t)
             t->end = (int)p + 1;
             P->p = p + 1;
             return;
+        }
+        if (c >= '0' && c <= '9') {
+            /* short decimal int literals (no fraction, exponent, hex or uint suffix) */
+            size_t q = p;
+            uint64_t v = 0;
+            while (q < len && q - p < 19 && s[q] >= '0' && s[q] <= '9')
+                v = v * 10 + (uint64_t)(s[q++] - '0');
+            char nc = q < len ? s[q] : 0;
+            if (q - p < 19 && nc != '.' && nc != 'e' && nc != 'E' && nc != 'u' && nc != 'U' &&
+                !(c == '0' && q == p + 1 && (nc == 'x' || nc == 'X'))) {
+                *t = tok_zero;
+                t->kind = T_INT;
+                t->u = v;
+                t->pos = (int)p;
+                t->end = (int)q;
+                P->p = q;
+                return;
+            }
         }
         if (c == '.' && !(p + 1 < len && s[p + 1] >= '0' && s[p + 1] <= '9')) {
             *t = tok_zero;

@@ -150,6 +150,16 @@ static void test_parser_fast_paths(void **state)
     expect(f, "x // comment\n + 1 /* not a comment */",
            "compile: ERROR: <input>:2:7: Syntax error: extraneous input '*'");
     expect(f, "x // comment\n + 1", "8");
+    /* number literals: the lexer's short-int fast path and everything it leaves to the general path */
+    expect(f, "[0, 7, 00, 10, 123456789012345678, 1234567890123456789, 9223372036854775807]",
+           "[0, 7, 0, 10, 123456789012345678, 1234567890123456789, 9223372036854775807]");
+    expect(f, "9223372036854775808", "compile: ERROR: <input>:1:1: invalid int literal");
+    expect(f, "[0x1F, 10u, 18446744073709551615u, 1.5, 1e3, 2.5e-1, 0XfU, -9223372036854775808]",
+           "[31, 10u, 18446744073709551615u, 1.5, 1000, 0.25, 15u, -9223372036854775808]");
+    expect(f, "[1].size()==1 && 1<2 && 2>1 && 1<=1 && 1>=1 && 1!=2 && !(1==2)", "true");
+    expect(f, "x", "7");
+    expect(f, " x ", "7");
+    expect(f, "x //", "7");
     expect(f,
            "{'a': 1}.a + [1][0] - (2 * 3 % 4) + (x > 1 ? 1 : 0) + (x >= 1 ? 1 : 0) + (x < 1 ? 1 : 0) + "
            "(x <= 1 ? 1 : 0) + (x != 1 ? 1 : 0)",
