@@ -449,11 +449,11 @@ static bool is_concrete_scalar(cel_type_kind k)
 
 /* assign_internal(t1, t2) is false without touching any mapping: t1 is a scalar and t2 a different concrete kind
  * (no type parameter, dyn, any, error or null on either side) */
-static bool quick_mismatch(const cel_type *t1, const cel_type *t2)
+static inline bool quick_mismatch_k(cel_type_kind k1, cel_type_kind k2)
 {
-    if (t1->kind == t2->kind || !is_concrete_scalar(t1->kind))
+    if (k1 == k2 || !is_concrete_scalar(k1))
         return false;
-    switch (t2->kind) {
+    switch (k2) {
     case CEL_T_PARAM:
     case CEL_T_DYN:
     case CEL_T_ANY:
@@ -461,6 +461,11 @@ static bool quick_mismatch(const cel_type *t1, const cel_type *t2)
     case CEL_T_NULL: return false;
     default: return true;
     }
+}
+
+static inline bool quick_mismatch(const cel_type *t1, const cel_type *t2)
+{
+    return quick_mismatch_k(t1->kind, t2->kind);
 }
 
 /* list/map literal element join (cel-go joinTypes) */
@@ -622,25 +627,33 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     }
     const cel_type *result = NULL;
     bool any = false, multi = false;
-    const uint8_t *meta = cel_func_ovl_meta(f);
+    const uint32_t *meta = cel_func_ovl_meta(f);
     uint16_t *cands = kg_arena_alloc(C->a, (f->novl ? f->novl : 1) * sizeof *cands);
     uint16_t ncands = 0;
+    /* arity and receiver style from the compact per-overload words; the overload itself is read only when they fit */
+    const uint32_t mask = CEL_OVL_MEMBER | (CEL_OVL_MAX4 << 2);
+    const uint32_t want = (member ? CEL_OVL_MEMBER : 0) | ((uint32_t)(na < CEL_OVL_MAX4 ? na : CEL_OVL_MAX4) << 2);
+    const cel_type_kind tk0 = na > 0 ? targs[0]->kind : CEL_T_DYN, tk1 = na > 1 ? targs[1]->kind : CEL_T_DYN;
     for (size_t k = 0; k < f->novl; k++) {
+        const uint32_t m = meta[k];
+        if ((m & mask) != want)
+            continue;
         const cel_overload *o = &f->ovls[k];
-        if (o->nargs != na || ((o->flags & CEL_FN_MEMBER) != 0) != member)
+        if (na >= CEL_OVL_MAX4 && o->nargs != na)
             continue;
         const cel_type *iargs[8];
         const cel_type *ires;
-        bool generic = (meta[k] & CEL_OVL_GENERIC) != 0;
+        bool generic = (m & CEL_OVL_GENERIC) != 0;
         /* a scalar argument of another concrete kind rules the overload out before any instantiation; a generic
          * overload still takes its fresh type variables so later ones are numbered as before */
-        bool mismatch = false;
-        for (size_t i = 0; i < na && i < 8 && !mismatch; i++)
+        bool mismatch = (na > 0 && quick_mismatch_k(tk0, (cel_type_kind)CEL_OVL_KIND(m, 0))) ||
+                        (na > 1 && quick_mismatch_k(tk1, (cel_type_kind)CEL_OVL_KIND(m, 1)));
+        for (size_t i = 2; i < na && i < 8 && !mismatch; i++)
             mismatch = quick_mismatch(targs[i], o->args[i]);
         if (mismatch) {
             if (generic) {
-                unsigned np = CEL_OVL_NPARAMS(meta[k]);
-                C->nfresh += (int)(np < CEL_OVL_NPARAMS_MAX ? np : cel_ovl_count_params(o));
+                unsigned np = CEL_OVL_NPARAMS(m);
+                C->nfresh += (int)(np < CEL_OVL_MAX4 ? np : cel_ovl_count_params(o));
             }
             continue;
         }

@@ -5,16 +5,25 @@
 
 #include "cel/cel_internal.h"
 
-/* One byte per overload, kept in a trailer of the f->ovls allocation (f->cap overloads, then f->cap bytes; only
- * env.c's add_ovl allocates that array): bit 0 the signature has type parameters, bits 1..4 how many distinct ones
- * (what instantiating it takes in fresh type variables; 15 means "15 or more": count them). */
-enum { CEL_OVL_GENERIC = 1u };
-#define CEL_OVL_NPARAMS(m) ((unsigned)(m) >> 1)
-#define CEL_OVL_NPARAMS_MAX 15u
+/* One 32-bit word per overload, kept in a trailer of the f->ovls allocation (f->cap overloads, then f->cap words;
+ * only env.c's add_ovl allocates that array; later code only ever sets an overload's prepare hook), so overload
+ * resolution scans a compact array and reads an overload only when it can match:
+ *   bit 0      the signature has type parameters
+ *   bit 1      member (receiver-style) overload
+ *   bits 2-5   number of arguments (15: 15 or more, read the overload)
+ *   bits 6-9   distinct type parameters, what instantiating it takes in fresh variables (15: 15 or more, count)
+ *   bits 10-14 kind of argument 0, bits 15-19 kind of argument 1 (CEL_OVL_NOKIND when absent) */
+#define CEL_OVL_GENERIC 1u
+#define CEL_OVL_MEMBER 2u
+#define CEL_OVL_NARGS(m) (((m) >> 2) & 15u)
+#define CEL_OVL_NPARAMS(m) (((m) >> 6) & 15u)
+#define CEL_OVL_KIND(m, i) (((m) >> (10 + 5 * (i))) & 31u)
+#define CEL_OVL_NOKIND 31u
+#define CEL_OVL_MAX4 15u
 
-static inline const uint8_t *cel_func_ovl_meta(const cel_func *f)
+static inline const uint32_t *cel_func_ovl_meta(const cel_func *f)
 {
-    return (const uint8_t *)(f->ovls + f->cap);
+    return (const uint32_t *)(f->ovls + f->cap);
 }
 
 /* z (NUL-terminated) starts with s[0..n), compared inline (short names; no library call); never reads past z's NUL */

@@ -474,18 +474,24 @@ static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
 {
     if (f->novl == f->cap) {
         size_t nc = f->cap ? f->cap * 2 : 4;
-        cel_overload *n = kg_arena_alloc(&env->arena, nc * sizeof *n + nc);
+        cel_overload *n = kg_arena_alloc(&env->arena, nc * sizeof *n + nc * sizeof(uint32_t));
         if (f->cap) {
             memcpy(n, f->ovls, f->cap * sizeof *n);
-            memcpy((uint8_t *)(n + nc), cel_func_ovl_meta(f), f->cap);
+            memcpy((uint32_t *)(n + nc), cel_func_ovl_meta(f), f->cap * sizeof(uint32_t));
         }
         f->ovls = n;
         f->cap = nc;
     }
     f->ovls[f->novl] = *o;
     unsigned np = cel_ovl_count_params(o);
-    ((uint8_t *)cel_func_ovl_meta(f))[f->novl] =
-        (uint8_t)((np ? CEL_OVL_GENERIC : 0) | ((np < CEL_OVL_NPARAMS_MAX ? np : CEL_OVL_NPARAMS_MAX) << 1));
+    uint32_t m = (np ? CEL_OVL_GENERIC : 0) | ((o->flags & CEL_FN_MEMBER) ? CEL_OVL_MEMBER : 0);
+    m |= (uint32_t)(o->nargs < CEL_OVL_MAX4 ? o->nargs : CEL_OVL_MAX4) << 2;
+    m |= (uint32_t)(np < CEL_OVL_MAX4 ? np : CEL_OVL_MAX4) << 6;
+    for (unsigned i = 0; i < 2; i++) {
+        unsigned k = i < o->nargs && o->args[i] ? (unsigned)o->args[i]->kind : CEL_OVL_NOKIND;
+        m |= (uint32_t)(k < CEL_OVL_NOKIND ? k : CEL_OVL_NOKIND) << (10 + 5 * i);
+    }
+    ((uint32_t *)cel_func_ovl_meta(f))[f->novl] = m;
     f->novl++;
 }
 
