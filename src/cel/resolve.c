@@ -17,6 +17,10 @@ typedef struct resolver {
     const char *scope[64 * 3];
     int depth; /* comprehension nesting */
     bool failed;
+    /* root_may_qualify's last answer (expressions keep selecting from the same root, e.g. object) */
+    const char *mq_root;
+    size_t mq_len;
+    bool mq_ans;
 } resolver;
 
 static int scope_find(resolver *R, const char *name, size_t n)
@@ -197,7 +201,18 @@ static void res(resolver *R, cel_node *n);
 
 /* Can a dotted name starting with identifier `root` name a variable or type? Only when some declared name (or
  * the container) makes it possible; this keeps field selections like object.spec.x free of name building. */
-static bool root_may_qualify(const resolver *R, const char *root, size_t rl)
+static bool root_may_qualify_scan(const resolver *R, const char *root, size_t rl);
+static bool root_may_qualify(resolver *R, const char *root, size_t rl)
+{
+    if (R->mq_root && R->mq_len == rl && !memcmp(R->mq_root, root, rl))
+        return R->mq_ans;
+    R->mq_ans = root_may_qualify_scan(R, root, rl);
+    R->mq_root = root;
+    R->mq_len = rl;
+    return R->mq_ans;
+}
+
+static bool root_may_qualify_scan(const resolver *R, const char *root, size_t rl)
 {
     if (R->env->container[0])
         return true;
@@ -412,6 +427,9 @@ bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *roo
     resolver R;
     R.depth = 0;
     R.failed = false;
+    R.mq_root = NULL;
+    R.mq_len = 0;
+    R.mq_ans = false;
     R.env = env;
     R.a = a;
     R.src = src;
