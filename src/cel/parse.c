@@ -180,14 +180,15 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
     if (!triple) {
         /* fast path: no escapes, no line breaks — copy the body directly */
         size_t e = p;
+        unsigned char hi = 0; /* any byte >= 0x80? pure ASCII needs no UTF-8 validation */
         while (e < P->len && s[e] != q && s[e] != '\\' && s[e] != '\n' && s[e] != '\r')
-            e++;
+            hi |= (unsigned char)s[e++];
         if (e < P->len && s[e] == q) {
             t->kind = bytes ? T_BYTES : T_STRING;
             t->n = e - p;
             t->s = kg_arena_strndup(P->a, s + p, e - p);
             P->p = e + 1;
-            if (!bytes && !cel_utf8_valid(t->s, t->n))
+            if (!bytes && (hi & 0x80) && !cel_utf8_valid(t->s, t->n))
                 perr(P, start, "Syntax error: invalid UTF-8 in string literal");
             return;
         }
