@@ -646,8 +646,11 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         bool generic = (m & CEL_OVL_GENERIC) != 0;
         /* a scalar argument of another concrete kind rules the overload out before any instantiation; a generic
          * overload still takes its fresh type variables so later ones are numbered as before */
-        bool mismatch = (na > 0 && quick_mismatch_k(tk0, (cel_type_kind)CEL_OVL_KIND(m, 0))) ||
-                        (na > 1 && quick_mismatch_k(tk1, (cel_type_kind)CEL_OVL_KIND(m, 1)));
+        const unsigned k0 = CEL_OVL_KIND(m, 0), k1 = CEL_OVL_KIND(m, 1);
+        bool mismatch = (na > 0 && (k0 == CEL_OVL_NOKIND ? quick_mismatch(targs[0], o->args[0])
+                                                         : quick_mismatch_k(tk0, (cel_type_kind)k0))) ||
+                        (na > 1 && (k1 == CEL_OVL_NOKIND ? quick_mismatch(targs[1], o->args[1])
+                                                         : quick_mismatch_k(tk1, (cel_type_kind)k1)));
         for (size_t i = 2; i < na && i < 8 && !mismatch; i++)
             mismatch = quick_mismatch(targs[i], o->args[i]);
         if (mismatch) {

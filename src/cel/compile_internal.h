@@ -18,7 +18,8 @@
 #define CEL_OVL_NARGS(m) (((m) >> 2) & 15u)
 #define CEL_OVL_NPARAMS(m) (((m) >> 6) & 15u)
 #define CEL_OVL_KIND(m, i) (((m) >> (10 + 5 * (i))) & 31u)
-#define CEL_OVL_NOKIND 31u
+#define CEL_OVL_NOKIND 31u /* also for a kind that does not fit: the checker then reads the overload */
+_Static_assert(CEL_T_ANY < 31, "cel_type_kind values must fit the per-overload word");
 #define CEL_OVL_MAX4 15u
 
 static inline const uint32_t *cel_func_ovl_meta(const cel_func *f)
