@@ -164,10 +164,14 @@ static void plan_node(kg_arena *a, cel_node *n)
     case N_COMPR:
         plan_node(a, n->range);
         plan_node(a, n->accu_init);
-        plan_node(a, n->cond);
-        plan_node(a, n->step);
+        if (n->flags & (NF_ALL | NF_EXISTS)) {
+            /* the evaluator runs the predicate (target) itself, never the loop condition and step around it */
+            plan_node(a, n->target);
+        } else {
+            plan_node(a, n->cond);
+            plan_node(a, n->step);
+        }
         plan_node(a, n->result);
-        plan_node(a, n->target); /* all()/exists(): the predicate */
         return;
     }
 }
