@@ -8,6 +8,7 @@
 /* ================================================================ evaluation */
 
 static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n);
+static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n);
 
 /* ev and evb are small dispatchers (inlined into their callers); the work is in out-of-line functions, so a node
  * costs a switch and one call, not the prologue of one big function */
@@ -574,7 +575,7 @@ NOINLINE static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
     cel_value buf[8];
     cel_value *args = n->nargs <= 8 ? buf : kg_arena_alloc(ctx->arena, n->nargs * sizeof(cel_value));
     for (size_t i = 0; i < n->nargs; i++)
-        args[i] = ev(ctx, n->args[i]);
+        args[i] = ev_arg(ctx, n->args[i]);
     return apply_strict(ctx, n, args);
 }
 
@@ -840,7 +841,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     uint64_t ulen = 0; /* code points so far, known once a cost needed them (then len > 10 for good) */
     bool ulen_ok = false;
     for (; j < k; j++) {
-        cel_value b = ev(ctx, adds[j]->args[1]);
+        cel_value b = ev_arg(ctx, adds[j]->args[1]);
         cel_charge(ctx, 1);
         if (b.kind != CEL_STRING) {
             /* build the string so far, continue generally with b */
@@ -869,7 +870,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     return concat_build(ctx, &first, ps, pl, np, len);
 general:
     for (; j < k; j++) {
-        cel_value b = ev(ctx, adds[j]->args[1]);
+        cel_value b = ev_arg(ctx, adds[j]->args[1]);
         cel_charge(ctx, 1);
         acc = arith(ctx, adds[j], &acc, &b);
     }
@@ -900,7 +901,7 @@ NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
     size_t na = n->nargs;
     cel_value args[8];
     for (size_t i = 0; i < na; i++)
-        args[i] = ev(ctx, n->args[i]);
+        args[i] = ev_arg(ctx, n->args[i]);
     return call1_apply(ctx, n, args, na);
 }
 
@@ -990,6 +991,15 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case N_COMPR: return eval_compr(ctx, n);
     }
     return bad_node(ctx);
+}
+
+/* an argument or operand: constants are tested first with a plain branch, so the jump on the node kind at a call
+ * site that alternates between constants and other nodes (f(x, "c"), a + "/" + b) stays predictable */
+static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n)
+{
+    if (n->xk == X_CONST)
+        return n->cval;
+    return ev(ctx, n);
 }
 
 /* ---- bool context: results in a register instead of a 24-byte value through memory ----
