@@ -660,7 +660,22 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             }
             continue;
         }
-        if (generic) {
+        bool dyn_fast = false;
+        if (generic && o->result->kind != CEL_T_PARAM && o->result->nparams == 0) {
+            /* dyn arguments against parameterised (but not bare-parameter) signature types, e.g. size(dyn) against
+             * size(list(A)): every assignment succeeds without binding anything and the result is the declared
+             * one, so instantiating only has to advance the fresh-variable counter */
+            dyn_fast = true;
+            for (size_t i = 0; i < na && dyn_fast; i++)
+                dyn_fast = is_dyn(targs[i]) && o->args[i]->kind != CEL_T_PARAM;
+        }
+        if (dyn_fast) {
+            unsigned np = CEL_OVL_NPARAMS(m);
+            C->nfresh += (int)(np < CEL_OVL_MAX4 ? np : cel_ovl_count_params(o));
+            for (size_t i = 0; i < na && i < 8; i++)
+                iargs[i] = o->args[i]; /* assignable: dyn on the left */
+            ires = o->result;
+        } else if (generic) {
             /* the overload's own parameters (A, B, ...) map to fresh variables in a stack table */
             const char *lk[8];
             const cel_type *lv[8];
@@ -682,7 +697,7 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             undo_to(C, mark);
             continue;
         }
-        const cel_type *r = generic ? subst(C, ires, false) : ires;
+        const cel_type *r = generic && !dyn_fast ? subst(C, ires, false) : ires;
         cands[ncands++] = (uint16_t)k;
         if (!any) {
             result = r;

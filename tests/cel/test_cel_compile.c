@@ -270,6 +270,12 @@ static void test_checker_fast_paths(void **state)
         {"1 in [1]", "bool"},
         {"[[], [1]]", "list(list(int))"},
         {"[] + []", "list(dyn)"},
+        {"size(d)", "int"},
+        {"d.size() + size(m)", "int"},
+        {"d[0]", "dyn"},
+        {"m['a']['b']", "dyn"},
+        {"[d][0]", "dyn"},
+        {"size(d) < size([d]) ? d : [d]", "dyn"},
         {NULL, NULL},
     };
     for (int i = 0; typed[i].src; i++) {
