@@ -227,8 +227,8 @@ size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const
     return arr->len;
 }
 
-const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource,
-                                     const char *ns, const char *name, kg_error *err)
+const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                                     const char *name, kg_error *err)
 {
     kg_json_shared *v = kg_admission_view(s, a, resource, ns, name, err);
     return v ? kg_json_shared_root(v) : NULL;

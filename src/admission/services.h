@@ -112,8 +112,8 @@ size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const
                               kg_json_shared ***out, kg_error *err);
 /* The same as plain JSON: the object (NULL when absent or on failure), or an array of the objects (NULL on failure)
  * allocated in a whose items are the shared objects themselves. Read-only. */
-const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource,
-                                     const char *ns, const char *name, kg_error *err);
+const kg_json *kg_admission_view_obj(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
+                                     const char *name, kg_error *err);
 const kg_json *kg_admission_view_array(const kg_admission_services *s, kg_arena *a, const char *resource,
                                        const char *ns, kg_error *err);
 /* Memo slots of shared objects (kg_json_shared_memo), per resource. */

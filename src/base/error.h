@@ -34,7 +34,10 @@ bool kg_err_prefix(kg_error *err, const char *fmt, ...) __attribute__((format(pr
 void kg_err_clear(kg_error *err);
 /* Declare an empty kg_error without zeroing its KG_ERR_MSG_MAX message buffer (`= {0}` writes all of it): for hot
  * paths. */
-#define KG_ERROR_DECL(name) kg_error name; name.code = KG_OK; name.msg[0] = 0
+#define KG_ERROR_DECL(name)                                                                                            \
+    kg_error name;                                                                                                     \
+    name.code = KG_OK;                                                                                                 \
+    name.msg[0] = 0
 const char *kg_errcode_name(kg_errcode code);
 
 #endif

@@ -500,7 +500,17 @@ static bool is_digit(char c)
 static bool suffix_char(char c)
 {
     switch (c) {
-    case 'e': case 'E': case 'i': case 'n': case 'u': case 'm': case 'k': case 'K': case 'M': case 'G': case 'T':
+    case 'e':
+    case 'E':
+    case 'i':
+    case 'n':
+    case 'u':
+    case 'm':
+    case 'k':
+    case 'K':
+    case 'M':
+    case 'G':
+    case 'T':
     case 'P': return true;
     default: return false;
     }
@@ -665,7 +675,7 @@ scanned:;
         if (scale >= KG_SCALE_NANO) {
             /* the digits of num then denom ("shifted" upstream), read in place */
             size_t sn = num_n + denom_n;
-#define SHIFTED(i) ((i) < num_n ? num[(i)] : denom[(i) - num_n])
+#define SHIFTED(i) ((i) < num_n ? num[(i)] : denom[(i)-num_n])
             int64_t value = 0;
             for (size_t i = 0; i < num_n; i++)
                 value = value * 10 + (num[i] - '0');
@@ -682,9 +692,10 @@ scanned:;
                 if (format == KG_QFMT_BINARY_SI)
                     canonical = exponent % 10 == 0 && (value & 0x07) != 0;
                 else
-                    canonical = scale % 3 == 0 &&
-                                !(sn >= 3 && SHIFTED(sn - 3) == '0' && SHIFTED(sn - 2) == '0' && SHIFTED(sn - 1) == '0') &&
-                                SHIFTED(0) != '0';
+                    canonical =
+                        scale % 3 == 0 &&
+                        !(sn >= 3 && SHIFTED(sn - 3) == '0' && SHIFTED(sn - 2) == '0' && SHIFTED(sn - 1) == '0') &&
+                        SHIFTED(0) != '0';
 #undef SHIFTED
                 if (canonical && end < sizeof out->s) {
                     memcpy(out->s, str, end);

@@ -9,7 +9,7 @@
 #include "server/apiserver.h"
 
 typedef struct centry {
-    char *key;           /* storage key (its suffix after the prefix is "ns/name" or "name": sorts like upstream lists) */
+    char *key; /* storage key (its suffix after the prefix is "ns/name" or "name": sorts like upstream lists) */
     kg_json_shared *doc; /* the decoded object (with metadata.resourceVersion), shared with readers */
 } centry;
 
@@ -123,8 +123,8 @@ static bool relist(rcache *c)
     if (ok) {
         kg_json_shared **docs = kg_arena_alloc(&a, (res.n + 1) * sizeof *docs);
         for (size_t i = 0; i < res.n; i++)
-            docs[i] = decode(c, res.items[i].key, strlen(res.items[i].key), res.items[i].value,
-                             res.items[i].value_len, res.items[i].mod_revision);
+            docs[i] = decode(c, res.items[i].key, strlen(res.items[i].key), res.items[i].value, res.items[i].value_len,
+                             res.items[i].mod_revision);
         pthread_rwlock_wrlock(&c->lock);
         clear(c);
         for (size_t i = 0; i < res.n; i++)

@@ -499,8 +499,8 @@ static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
 
 static void load_quota(kg_arena *ar, const kg_json *obj, kg_json_shared *doc, rq_quota *q)
 {
-    const quota_parsed *p = doc ? kg_json_shared_memo(doc, KG_ADMISSION_MEMO_QUOTA, parse_quota, NULL)
-                                : parse_quota(ar, obj, NULL);
+    const quota_parsed *p =
+        doc ? kg_json_shared_memo(doc, KG_ADMISSION_MEMO_QUOTA, parse_quota, NULL) : parse_quota(ar, obj, NULL);
     *q = (rq_quota){obj, p->name, p->hard, p->used, p->sc, p->nsc, false};
 }
 

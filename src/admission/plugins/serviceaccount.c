@@ -47,8 +47,8 @@ static kg_json *array_of(const kg_json *obj, const char *key)
 }
 
 /* getServiceAccount: cache, then live GETs. NULL with *msg set (the error text) on failure. */
-static const kg_json *get_service_account(const kg_admission_services *svc, kg_arena *ar, const char *ns, const char *name,
-                                    const char **msg)
+static const kg_json *get_service_account(const kg_admission_services *svc, kg_arena *ar, const char *ns,
+                                          const char *name, const char **msg)
 {
     KG_ERROR_DECL(e);
     const kg_json *sa = kg_admission_view_obj(svc, ar, "serviceaccounts", ns, name, &e);
