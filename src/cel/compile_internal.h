@@ -1,5 +1,6 @@
-/* Internal declarations shared by the compile-side files (env.c, check.c): facts about overloads that are fixed
- * when an overload is registered, so overload resolution does not recompute them for every call it checks. */
+/* Internal declarations shared by the compile-side files (env.c, resolve.c, check.c): facts about overloads fixed
+ * when an overload is registered (so overload resolution does not recompute them for every call it checks), inline
+ * name comparisons, and the checker/prepare hand-over. */
 #ifndef KG_CEL_COMPILE_INTERNAL_H
 #define KG_CEL_COMPILE_INTERNAL_H
 

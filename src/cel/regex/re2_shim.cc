@@ -68,10 +68,14 @@ static re2::RE2 *get_re2(const cel_regex *cre)
     cel_regex *r = const_cast<cel_regex *>(cre);
     if (r->re_lazy) {
         std::call_once(r->once, [r] {
-            std::string bad;
-            if (r->syntax.empty() && r->plen && !go_syntax(std::string(r->pat, r->plen), &r->syntax, &bad))
-                return; // cannot happen for a validated pattern
-            r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), r->opt);
+            try {
+                std::string bad;
+                if (r->syntax.empty() && r->plen && !go_syntax(std::string(r->pat, r->plen), &r->syntax, &bad))
+                    return; // cannot happen for a validated pattern
+                r->re = new (std::nothrow) re2::RE2(re2::StringPiece(r->syntax.data(), r->syntax.size()), r->opt);
+            } catch (...) {
+                r->re = nullptr; // out of memory: no exception crosses the C interface
+            }
         });
     }
     return r->re;
@@ -84,7 +88,13 @@ static const celre::SmallDFA *get_dfa(const cel_regex *cre)
     celre::SmallDFA *d = r->dfa.load(std::memory_order_acquire);
     if (!d) {
         celre::SmallDFA *nd = new (std::nothrow) celre::SmallDFA;
-        if (!nd || !nd->build(r->pat, r->plen)) {
+        bool built = false;
+        try {
+            built = nd && nd->build(r->pat, r->plen);
+        } catch (...) {
+            built = false; // out of memory in the builder: RE2 answers instead
+        }
+        if (!built) {
             delete nd;
             nd = no_dfa();
         }
