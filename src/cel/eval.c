@@ -372,12 +372,18 @@ static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_va
 }
 
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
+static inline int classify(const cel_value *v);
 
-NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
+/* want_bool: for a bool context, the result of all()/exists() whose result is the accumulator (plan: xn = 1) is
+ * returned as 0/1 without making a value; otherwise the result value goes to *out and 2 is returned */
+__attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
+                                                            bool want_bool)
 {
     cel_value range = ev(ctx, n->range);
-    if (range.kind == CEL_ERROR)
-        return range;
+    if (range.kind == CEL_ERROR) {
+        *out = range;
+        return 2;
+    }
     size_t count;
     bool is_list;
     if (range.kind == CEL_LIST) {
@@ -387,7 +393,8 @@ NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
         is_list = false;
         count = cel_map_size(&range);
     } else {
-        return cel_err(ctx, "expression of type '%s' cannot be range of a comprehension", cel_type_name_of(&range));
+        *out = cel_err(ctx, "expression of type '%s' cannot be range of a comprehension", cel_type_name_of(&range));
+        return 2;
     }
     /* the initial accumulator is evaluated before this comprehension's frame is pushed (frames are resolved
      * statically by nesting depth, and the initializer is outside the comprehension's scope) */
@@ -431,6 +438,15 @@ NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
                 ab = 2;
             }
         }
+        if (want_bool && n->xn) {
+            /* the result is the accumulator variable: 1 unit for reading it */
+            cel_charge(ctx, 1);
+            ctx->nvars = saved;
+            if (ab < 2)
+                return ab;
+            *out = av;
+            return 2;
+        }
         fr[2].v = ab < 2 ? cel_bool(ab) : av;
     } else {
         fr[2].v = av;
@@ -442,9 +458,22 @@ NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
             fr[2].v = ev(ctx, n->step);
         }
     }
-    cel_value r = ev(ctx, n->result);
+    *out = ev(ctx, n->result);
     ctx->nvars = saved;
+    return 2;
+}
+
+NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value r;
+    compr_core(ctx, n, &r, false);
     return r;
+}
+
+NOINLINE static int evb_compr(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = compr_core(ctx, n, v, true);
+    return b < 2 ? b : classify(v);
 }
 
 NOINLINE static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
@@ -1180,6 +1209,7 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
         if (n->flags & NF_TEST_ONLY)
             return evb_has(ctx, n, v);
         break;
+    case N_COMPR: return evb_compr(ctx, n, v);
     default: break;
     }
     return evb_value(ctx, n, v);

@@ -167,6 +167,10 @@ static void plan_node(kg_arena *a, cel_node *n)
         if (n->flags & (NF_ALL | NF_EXISTS)) {
             /* the evaluator runs the predicate (target) itself, never the loop condition and step around it */
             plan_node(a, n->target);
+            /* result = the accumulator variable: a bool context takes the accumulator as it is */
+            const cel_node *r = n->result;
+            if (r && r->kind == N_IDENT && n->accu_var && r->name && !strcmp(r->name, n->accu_var) && r->slot <= -2)
+                n->xn = 1;
         } else {
             plan_node(a, n->cond);
             plan_node(a, n->step);
