@@ -936,20 +936,34 @@ NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
 
 /* X_AFFIX: x.startsWith("c") / x.endsWith("c") resolved to the standard overload: the same result and cost
  * (ceil(size(x) / 10), at least 1) without the call machinery; anything but a string receiver goes the X_CALL1 way */
-NOINLINE static cel_value eval_affix(cel_call_ctx *ctx, const cel_node *n)
+__attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
 {
     cel_value args[2];
     args[0] = ev(ctx, n->args[0]);
     if (args[0].kind != CEL_STRING) {
         args[1] = n->args[1]->cval;
-        return call1_apply(ctx, n, args, 2);
+        *out = call1_apply(ctx, n, args, 2);
+        return 2;
     }
     const cel_value *c = &n->args[1]->cval;
     const char *s = args[0].u.s;
     bool r = c->n <= args[0].n && cel_bytes_eq(n->xn ? s + args[0].n - c->n : s, c->u.s, c->n);
     uint64_t cost = ceil01(cel_utf8_len(s, args[0].n));
     cel_charge(ctx, cost ? cost : 1);
-    return cel_bool(r);
+    return r;
+}
+
+NOINLINE static cel_value eval_affix(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value v;
+    int b = affix_core(ctx, n, &v);
+    return b < 2 ? cel_bool(b) : v;
+}
+
+NOINLINE static int evb_affix(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = affix_core(ctx, n, v);
+    return b < 2 ? b : classify(v);
 }
 
 __attribute__((always_inline)) static inline cel_value call1_apply(cel_call_ctx *ctx, const cel_node *n,
@@ -1173,6 +1187,7 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
     switch (n->xk) {
     case X_EQ_CONST: return evb_eq_const(ctx, n, v);
     case X_IN_CONST: return evb_in_const(ctx, n, v);
+    case X_AFFIX: return evb_affix(ctx, n, v);
     case X_NONE: break;
     case X_CONST:
         if (n->cval.kind == CEL_BOOL)
