@@ -463,6 +463,17 @@ static inline bool quick_mismatch_k(cel_type_kind k1, cel_type_kind k2)
     }
 }
 
+/* no type parameter anywhere in t */
+static bool ground(const cel_type *t, int depth)
+{
+    if (t->kind == CEL_T_PARAM || depth > 64)
+        return false;
+    for (size_t i = 0; i < t->nparams; i++)
+        if (!ground(t->params[i], depth + 1))
+            return false;
+    return true;
+}
+
 static inline bool quick_mismatch(const cel_type *t1, const cel_type *t2)
 {
     return quick_mismatch_k(t1->kind, t2->kind);
@@ -668,6 +679,27 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             dyn_fast = true;
             for (size_t i = 0; i < na && dyn_fast; i++)
                 dyn_fast = is_dyn(targs[i]) && o->args[i]->kind != CEL_T_PARAM;
+        }
+        if (!dyn_fast && generic && na == 2 && o->result->kind != CEL_T_PARAM && o->result->nparams == 0 &&
+            o->args[0]->kind == CEL_T_PARAM && o->args[1]->kind == CEL_T_PARAM &&
+            !strcmp(o->args[0]->name, o->args[1]->name) && ground(targs[0], 0) && ground(targs[1], 0)) {
+            /* (A, A) -> R with parameter-free argument types, e.g. _==_: the fresh variable for A takes the first
+             * argument's type and the second must then be it or assignable to it (what valid_sub does); the binding
+             * itself is visible to nothing (R has no parameters), so only the counter advances */
+            unsigned np = CEL_OVL_NPARAMS(m);
+            C->nfresh += (int)(np < CEL_OVL_MAX4 ? np : cel_ovl_count_params(o));
+            if (!(targs[1]->kind == targs[0]->kind && exact(targs[1], targs[0])) &&
+                !assign_internal(C, &C->m, targs[1], targs[0], 1))
+                continue;
+            const cel_type *r = o->result;
+            cands[ncands++] = (uint16_t)k;
+            if (!any) {
+                result = r;
+                any = true;
+            } else if (result != r && !is_dyn(result) && !same_type(result, r)) {
+                multi = true;
+            }
+            continue;
         }
         if (dyn_fast) {
             unsigned np = CEL_OVL_NPARAMS(m);

@@ -270,6 +270,9 @@ static void test_checker_fast_paths(void **state)
         {"1 in [1]", "bool"},
         {"[[], [1]]", "list(list(int))"},
         {"[] + []", "list(dyn)"},
+        {"1 == 1 && 'a' != 'b' && d == 1 && 1 == d && d != d && null == null && [1] == [2]", "bool"},
+        {"{'a': 1} == {'b': 2} && [d] == [1] && timestamp('2020-01-01T00:00:00Z') != timestamp(d)", "bool"},
+        {"[] == [] && [1] == [] && {} == {'a': [1]}", "bool"},
         {"size(d)", "int"},
         {"d.size() + size(m)", "int"},
         {"d[0]", "dyn"},
@@ -291,6 +294,14 @@ static void test_checker_fast_paths(void **state)
     expect(f, "true - false",
            "compile: ERROR: <input>:1:6: found no matching overload for '_-_' applied to '(bool, bool)'");
     expect(f, "size(1)", "compile: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'");
+    expect(f, "1 == 'a'",
+           "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, string)'");
+    expect(f, "[1] != ['a']",
+           "compile: ERROR: <input>:1:5: found no matching overload for '_!=_' applied to '(list(int), list(string))'");
+    expect(f, "null == 1",
+           "compile: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(null_type, int)'");
+    expect(f, "1 == 1u", "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, uint)'");
+    expect(f, "x == 7 && d == 'dyn' && [x, 1] == [7, 1]", "true");
     expect(f, "[1] + ['a']",
            "compile: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(list(int), list(string))'");
     expect(f, "1 < 2u && 1.5 > 1 && 2u >= 1.0 && d < 3", "error: no such overload");
