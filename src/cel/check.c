@@ -673,12 +673,13 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         }
         bool dyn_fast = false;
         if (generic && o->result->kind != CEL_T_PARAM && o->result->nparams == 0) {
-            /* dyn arguments against parameterised (but not bare-parameter) signature types, e.g. size(dyn) against
-             * size(list(A)): every assignment succeeds without binding anything and the result is the declared
-             * one, so instantiating only has to advance the fresh-variable counter */
+            /* dyn arguments (e.g. size(dyn) against size(list(A)), "k" in dyn against @in(A, list(A))), and a first
+             * argument of a parameter-free type against a bare parameter: every assignment succeeds, whatever it
+             * binds is visible to nothing (the result has no parameters), so instantiating only has to advance the
+             * fresh-variable counter */
             dyn_fast = true;
             for (size_t i = 0; i < na && dyn_fast; i++)
-                dyn_fast = is_dyn(targs[i]) && o->args[i]->kind != CEL_T_PARAM;
+                dyn_fast = is_dyn(targs[i]) || (i == 0 && o->args[0]->kind == CEL_T_PARAM && ground(targs[0], 0));
         }
         if (!dyn_fast && generic && na == 2 && o->result->kind != CEL_T_PARAM && o->result->nparams == 0 &&
             o->args[0]->kind == CEL_T_PARAM && o->args[1]->kind == CEL_T_PARAM &&
@@ -702,12 +703,20 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             continue;
         }
         if (dyn_fast) {
+            /* a candidate without any assignment (none could fail or leave a visible binding) */
             unsigned np = CEL_OVL_NPARAMS(m);
             C->nfresh += (int)(np < CEL_OVL_MAX4 ? np : cel_ovl_count_params(o));
-            for (size_t i = 0; i < na && i < 8; i++)
-                iargs[i] = o->args[i]; /* assignable: dyn on the left */
-            ires = o->result;
-        } else if (generic) {
+            const cel_type *r = o->result;
+            cands[ncands++] = (uint16_t)k;
+            if (!any) {
+                result = r;
+                any = true;
+            } else if (result != r && !is_dyn(result) && !same_type(result, r)) {
+                multi = true;
+            }
+            continue;
+        }
+        if (generic) {
             /* the overload's own parameters (A, B, ...) map to fresh variables in a stack table */
             const char *lk[8];
             const cel_type *lv[8];
@@ -729,7 +738,7 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             undo_to(C, mark);
             continue;
         }
-        const cel_type *r = generic && !dyn_fast ? subst(C, ires, false) : ires;
+        const cel_type *r = generic ? subst(C, ires, false) : ires;
         cands[ncands++] = (uint16_t)k;
         if (!any) {
             result = r;

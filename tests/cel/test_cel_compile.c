@@ -273,6 +273,9 @@ static void test_checker_fast_paths(void **state)
         {"1 == 1 && 'a' != 'b' && d == 1 && 1 == d && d != d && null == null && [1] == [2]", "bool"},
         {"{'a': 1} == {'b': 2} && [d] == [1] && timestamp('2020-01-01T00:00:00Z') != timestamp(d)", "bool"},
         {"[] == [] && [1] == [] && {} == {'a': [1]}", "bool"},
+        {"'a' in d && 'a' in m && 1 in [1] && 'a' in {'a': 1} && d in d && [1] in [[1]] && d in [1] && d in {1: 'a'}",
+         "bool"},
+        {"[1, 2].exists(v, v in d) && m.all(k, k in d) && has(m.a) && size(d) > 0", "bool"},
         {"size(d)", "int"},
         {"d.size() + size(m)", "int"},
         {"d[0]", "dyn"},
@@ -302,6 +305,11 @@ static void test_checker_fast_paths(void **state)
            "compile: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(null_type, int)'");
     expect(f, "1 == 1u", "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, uint)'");
     expect(f, "x == 7 && d == 'dyn' && [x, 1] == [7, 1]", "true");
+    expect(f, "'a' in [1]",
+           "compile: ERROR: <input>:1:5: found no matching overload for '@in' applied to '(string, list(int))'");
+    expect(f, "1 in 1", "compile: ERROR: <input>:1:3: found no matching overload for '@in' applied to '(int, int)'");
+    expect(f, "'y' in d", "error: no such overload");
+    expect(f, "'a' in ['a'] && 'k' in m && !('z' in m)", "true");
     expect(f, "[1] + ['a']",
            "compile: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(list(int), list(string))'");
     expect(f, "1 < 2u && 1.5 > 1 && 2u >= 1.0 && d < 3", "error: no such overload");
