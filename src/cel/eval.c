@@ -953,6 +953,30 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
     return r;
 }
 
+/* X_SIZE: when a candidate accepts the argument's kind, the standard size (the implementation every candidate has)
+ * with cost 1; anything else goes the X_CALL1 way */
+NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value args[1];
+    args[0] = ev(ctx, n->args[0]);
+    const call1_plan *cp = n->xp;
+    uint8_t k = args[0].kind;
+    for (size_t c = 0; c < cp->nc; c++)
+        if (cp->c[c].kind[0] == k || cp->c[c].kind[0] == CALL1_ANY) {
+            int64_t r;
+            switch (k) {
+            case CEL_STRING: r = (int64_t)cel_utf8_len(args[0].u.s, args[0].n); break;
+            case CEL_BYTES: r = (int64_t)args[0].n; break;
+            case CEL_LIST: r = (int64_t)cel_list_size(&args[0]); break;
+            case CEL_MAP: r = (int64_t)cel_map_size(&args[0]); break;
+            default: return call1_apply(ctx, n, args, 1);
+            }
+            cel_charge(ctx, 1);
+            return cel_int(r);
+        }
+    return call1_apply(ctx, n, args, 1);
+}
+
 NOINLINE static cel_value eval_affix(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value v;
@@ -1015,6 +1039,7 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_CONCAT: return eval_concat(ctx, n);
     case X_CALL1: return eval_call1(ctx, n);
     case X_AFFIX: return eval_affix(ctx, n);
+    case X_SIZE: return eval_size(ctx, n);
     case X_CONST: return n->cval;
     case X_VAR: cel_charge(ctx, 1); return lookup_var(ctx, n);
     case X_ITER: cel_charge(ctx, 1); return ctx->vars[-2 - n->slot].v;

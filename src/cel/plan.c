@@ -76,6 +76,16 @@ static void plan_call1(kg_arena *a, cel_node *n)
         return;
     n->xp = cp;
     n->xk = X_CALL1;
+    /* size(x) / x.size(): every candidate is the standard overload (one implementation for strings, bytes, lists
+     * and maps, cost 1) and checks only the argument's kind */
+    bool all_size = n->nargs == 1;
+    for (size_t c = 0; c < cp->nc && all_size; c++)
+        all_size = cp->c[c].o->impl == cel_std_size && !cp->c[c].o->cost && cp->c[c].kind[0] != CALL1_CHECK &&
+                   !(cp->c[c].o->flags & CEL_FN_NONSTRICT);
+    if (all_size) {
+        n->xk = X_SIZE;
+        return;
+    }
     /* x.startsWith("c") / x.endsWith("c") with the standard overload only */
     const cel_overload *o = cp->c[0].o;
     if (cp->nc == 1 && n->nargs == 2 && member && is_const_string(n->args[1]) && o->cost == cel_std_cost_arg0_01 &&

@@ -82,7 +82,8 @@ static uint64_t cost_arg0_01(cel_call_ctx *ctx, const cel_value *args, size_t n,
     return c ? c : 1;
 }
 
-/* the evaluator recognises these overloads to run x.startsWith("c") / x.endsWith("c") inline (eval.c) */
+/* the evaluator recognises these overloads to run size(x), x.startsWith("c") / x.endsWith("c") inline (eval.c) */
+const cel_fn cel_std_size = f_size;
 const cel_fn cel_std_starts_with = f_starts;
 const cel_fn cel_std_ends_with = f_ends;
 const cel_cost_fn cel_std_cost_arg0_01 = cost_arg0_01;

@@ -178,6 +178,9 @@ static const char *exprs[] = {
     "size(object.spec.containers)",
     "size(object.metadata.name) + size(object.metadata.labels) + size(dyn(b'abc')) + size(object.metadata.uid)",
     "size(object.spec.priority)",
+    "object.metadata.uid.size() + object.spec.tags.size() + object.metadata.labels.size() + size([1, 2]) + size({})",
+    "size(object.spec.nothing)",
+    "size(b'\\xff\\x00') + size('\\u65e5\\u672c')",
     "size(object.missing)",
     "int(dyn('12')) + int(object.spec.ratio) + int(object.spec.terminationGracePeriodSeconds)",
     "int(object.metadata.name)",
@@ -316,6 +319,7 @@ static void test_plan_applies(void **state)
         {"object.metadata.namespace + '/' + object.metadata.name", 4},
         {"1 + 2", 1},
         {"object.metadata.name.startsWith('web')", 2},
+        {"size(object.metadata.name)", 2},
         {"true", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
