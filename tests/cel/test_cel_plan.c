@@ -3,6 +3,7 @@
  * evaluated with its plan and again with the plan cleared (one node at a time, the general evaluator): values,
  * errors, statuses and actual costs must be identical, also under every cost limit from 0 to the full cost (the
  * cost reported when the limit is exceeded included). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -368,6 +369,64 @@ static void test_hint_other_shapes(void **state)
     cel_program_free(p);
 }
 
+/* one program evaluated by several threads at once over documents of different shapes: the shared member hints
+ * move all the time, the answers never do */
+typedef struct hint_thread {
+    cel_env *env;
+    const cel_program *p;
+    kg_json *docs[3];
+    int failures;
+} hint_thread;
+
+static void *hint_worker(void *arg)
+{
+    hint_thread *t = arg;
+    static const char *want[3] = {"3", "30", "no such key: z"};
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 3000; i++) {
+        kg_arena_reset(&a);
+        int d = (i + (int)(uintptr_t)t % 3) % 3;
+        cel_activation *act = cel_activation_new(t->env, &a);
+        cel_activation_set(act, "object", cel_json_to_value(t->docs[d]));
+        cel_value v;
+        cel_eval_status st = cel_eval(t->p, act, CEL_NO_COST_LIMIT, &v, NULL);
+        const char *got = st == CEL_EVAL_OK ? cel_value_debug(&a, &v) : cel_error_message(&v);
+        if (strcmp(got, want[d]) != 0)
+            t->failures++;
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void test_hint_threads(void **state)
+{
+    fx *f = *state;
+    static const char *docs[3] = {"{\"a\":{\"x\":1,\"y\":2,\"z\":3}}", "{\"a\":{\"z\":30,\"y\":20}}",
+                                  "{\"a\":{\"y\":1}}"};
+    cel_program *p = NULL;
+    cel_error err;
+    assert_true(cel_compile(f->env, "object.a.z", NULL, &p, &err));
+    hint_thread ts[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        ts[i].env = f->env;
+        ts[i].p = p;
+        ts[i].failures = 0;
+        for (int d = 0; d < 3; d++) {
+            kg_error jerr;
+            ts[i].docs[d] = kg_json_parse(&f->data, docs[d], strlen(docs[d]), &jerr);
+            assert_non_null(ts[i].docs[d]);
+        }
+        assert_int_equal(pthread_create(&th[i], NULL, hint_worker, &ts[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(ts[i].failures, 0);
+    }
+    cel_program_free(p);
+}
+
 /* cel_utf8_len (word-at-a-time count of non-continuation bytes, used by size() and the string costs) against a
  * byte loop, for every length 0..64 at every alignment, over random bytes */
 static void test_utf8_len(void **state)
@@ -397,6 +456,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plan_applies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_other_shapes, setup, teardown),
         cmocka_unit_test(test_utf8_len),
+        cmocka_unit_test_setup_teardown(test_hint_threads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
