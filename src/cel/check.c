@@ -432,35 +432,9 @@ static const cel_type *instantiate(checker *C, const cel_type *t, mapping *local
     return changed ? with_params(C, t, ps) : t;
 }
 
-static bool is_concrete_scalar(cel_type_kind k)
-{
-    switch (k) {
-    case CEL_T_BOOL:
-    case CEL_T_INT:
-    case CEL_T_UINT:
-    case CEL_T_DOUBLE:
-    case CEL_T_STRING:
-    case CEL_T_BYTES:
-    case CEL_T_TIMESTAMP:
-    case CEL_T_DURATION: return true;
-    default: return false;
-    }
-}
-
-/* assign_internal(t1, t2) is false without touching any mapping: t1 is a scalar and t2 a different concrete kind
- * (no type parameter, dyn, any, error or null on either side) */
 static inline bool quick_mismatch_k(cel_type_kind k1, cel_type_kind k2)
 {
-    if (k1 == k2 || !is_concrete_scalar(k1))
-        return false;
-    switch (k2) {
-    case CEL_T_PARAM:
-    case CEL_T_DYN:
-    case CEL_T_ANY:
-    case CEL_T_ERROR:
-    case CEL_T_NULL: return false;
-    default: return true;
-    }
+    return cel_quick_mismatch(k1, k2);
 }
 
 /* no type parameter anywhere in t */
@@ -645,7 +619,27 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     const uint32_t mask = CEL_OVL_MEMBER | (CEL_OVL_MAX4 << 2);
     const uint32_t want = (member ? CEL_OVL_MEMBER : 0) | ((uint32_t)(na < CEL_OVL_MAX4 ? na : CEL_OVL_MAX4) << 2);
     const cel_type_kind tk0 = na > 0 ? targs[0]->kind : CEL_T_DYN, tk1 = na > 1 ? targs[1]->kind : CEL_T_DYN;
+    /* with the index: only the overloads of the call's shape whose first two argument kinds fit, plus the generic
+     * ones the kinds ruled out (they still take their fresh variables, in order) */
+    const bool indexed = f->novl > 3 && f->novl <= CEL_OVL_INDEXED; /* a short list is scanned as fast */
+    uint64_t visit = 0, fit = 0;
+    if (indexed) {
+        const cel_ovl_index *ix = cel_func_ovl_index(f);
+        uint64_t shape = ix->shape[cel_ovl_shape(member, na)];
+        fit = shape;
+        if (na > 0 && (unsigned)tk0 < CEL_OVL_NKINDS)
+            fit &= ix->kind0[tk0];
+        if (na > 1 && (unsigned)tk1 < CEL_OVL_NKINDS)
+            fit &= ix->kind1[tk1];
+        visit = fit | (shape & ~fit & ix->generic);
+    }
     for (size_t k = 0; k < f->novl; k++) {
+        if (indexed) {
+            if (!visit)
+                break;
+            k = (size_t)__builtin_ctzll(visit);
+            visit &= visit - 1;
+        }
         const uint32_t m = meta[k];
         if ((m & mask) != want)
             continue;

@@ -28,6 +28,61 @@ static inline const uint32_t *cel_func_ovl_meta(const cel_func *f)
     return (const uint32_t *)(f->ovls + f->cap);
 }
 
+/* Per-function index of its first 64 overloads, behind the words: bit k of shape[s] is set when overload k has
+ * shape s (receiver style and arity, see cel_ovl_shape), bit k of kind0[t] / kind1[t] when an argument of kind t
+ * in position 0 / 1 does not rule overload k out by kind alone (quick mismatch), generic marks the generic ones.
+ * Overload resolution intersects these masks and visits only the overloads left (and the generic ones that the
+ * kinds ruled out, to number fresh variables as before). Functions with more than 64 overloads are scanned. */
+#define CEL_OVL_INDEXED 64u
+#define CEL_OVL_NKINDS 20u
+typedef struct cel_ovl_index {
+    uint64_t shape[16];
+    uint64_t kind0[CEL_OVL_NKINDS], kind1[CEL_OVL_NKINDS];
+    uint64_t generic;
+} cel_ovl_index;
+_Static_assert(CEL_T_ANY < CEL_OVL_NKINDS, "cel_type_kind values must fit the overload index");
+
+static inline unsigned cel_ovl_shape(bool member, size_t nargs)
+{
+    return (member ? 8u : 0u) | (unsigned)(nargs < 7 ? nargs : 7);
+}
+
+static inline const cel_ovl_index *cel_func_ovl_index(const cel_func *f)
+{
+    return (const cel_ovl_index *)(cel_func_ovl_meta(f) + f->cap);
+}
+
+static inline bool cel_concrete_scalar(cel_type_kind k)
+{
+    switch (k) {
+    case CEL_T_BOOL:
+    case CEL_T_INT:
+    case CEL_T_UINT:
+    case CEL_T_DOUBLE:
+    case CEL_T_STRING:
+    case CEL_T_BYTES:
+    case CEL_T_TIMESTAMP:
+    case CEL_T_DURATION: return true;
+    default: return false;
+    }
+}
+
+/* assignability of an argument of kind k1 to a signature type of kind k2 fails for sure, without touching any
+ * mapping: k1 is a scalar and k2 a different concrete kind (no type parameter, dyn, any, error or null) */
+static inline bool cel_quick_mismatch(cel_type_kind k1, cel_type_kind k2)
+{
+    if (k1 == k2 || !cel_concrete_scalar(k1))
+        return false;
+    switch (k2) {
+    case CEL_T_PARAM:
+    case CEL_T_DYN:
+    case CEL_T_ANY:
+    case CEL_T_ERROR:
+    case CEL_T_NULL: return false;
+    default: return true;
+    }
+}
+
 /* z (NUL-terminated) starts with s[0..n), compared inline (short names; no library call); never reads past z's NUL */
 static inline bool cel_prefix_is(const char *z, const char *s, size_t n)
 {

@@ -474,10 +474,14 @@ static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
 {
     if (f->novl == f->cap) {
         size_t nc = f->cap ? f->cap * 2 : 4;
-        cel_overload *n = kg_arena_alloc(&env->arena, nc * sizeof *n + nc * sizeof(uint32_t));
+        cel_overload *n = kg_arena_alloc(&env->arena, nc * sizeof *n + nc * sizeof(uint32_t) + sizeof(cel_ovl_index));
+        cel_ovl_index *nix = (cel_ovl_index *)((uint32_t *)(n + nc) + nc);
         if (f->cap) {
             memcpy(n, f->ovls, f->cap * sizeof *n);
             memcpy((uint32_t *)(n + nc), cel_func_ovl_meta(f), f->cap * sizeof(uint32_t));
+            memcpy(nix, cel_func_ovl_index(f), sizeof *nix);
+        } else {
+            memset(nix, 0, sizeof *nix);
         }
         f->ovls = n;
         f->cap = nc;
@@ -492,6 +496,19 @@ static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
         m |= (uint32_t)(k < CEL_OVL_NOKIND ? k : CEL_OVL_NOKIND) << (10 + 5 * i);
     }
     ((uint32_t *)cel_func_ovl_meta(f))[f->novl] = m;
+    if (f->novl < CEL_OVL_INDEXED) {
+        cel_ovl_index *ix = (cel_ovl_index *)cel_func_ovl_index(f);
+        uint64_t bit = (uint64_t)1 << f->novl;
+        ix->shape[cel_ovl_shape((o->flags & CEL_FN_MEMBER) != 0, o->nargs)] |= bit;
+        if (np)
+            ix->generic |= bit;
+        for (unsigned t = 0; t < CEL_OVL_NKINDS; t++) {
+            if (!(o->nargs > 0 && o->args[0] && cel_quick_mismatch((cel_type_kind)t, o->args[0]->kind)))
+                ix->kind0[t] |= bit;
+            if (!(o->nargs > 1 && o->args[1] && cel_quick_mismatch((cel_type_kind)t, o->args[1]->kind)))
+                ix->kind1[t] |= bit;
+        }
+    }
     f->novl++;
 }
 

@@ -380,6 +380,42 @@ static void test_checker_overload_registry(void **state)
         if (strncmp(r, "compile:", 8) == 0 || strcmp(t, typed[i].type) != 0)
             fail_msg("%s: type %s (%s), want %s", typed[i].src, t, r, typed[i].type);
     }
+    /* more overloads than the resolution index covers (64): the rest are scanned */
+    for (int i = 0; i < 70; i++) {
+        char tn[32], id[32];
+        snprintf(tn, sizeof tn, "test.T%d", i);
+        snprintf(id, sizeof id, "many_%d", i);
+        cel_overload o;
+        memset(&o, 0, sizeof o);
+        o.id = id;
+        o.nargs = 1;
+        o.args[0] = cel_type_opaque(env, tn, NULL, 0);
+        o.result = cel_type_int();
+        o.impl = f_ident;
+        cel_error err;
+        assert_true(cel_env_add_function(env, "many", &o, 1, &err));
+    }
+    {
+        cel_overload o;
+        memset(&o, 0, sizeof o);
+        o.id = "many_string";
+        o.nargs = 1;
+        o.args[0] = cel_type_string();
+        o.result = cel_type_string();
+        o.impl = f_ident;
+        cel_error err;
+        assert_true(cel_env_add_function(env, "many", &o, 1, &err));
+    }
+    {
+        const char *t = "";
+        const char *r = run_env(f, env, "many('a')", NULL, &t);
+        if (strcmp(t, "string") != 0 || strcmp(r, "\"a\"") != 0)
+            fail_msg("many('a'): %s %s", t, r);
+        r = run_env(f, env, "many(d)", NULL, &t);
+        if (strcmp(t, "dyn") != 0)
+            fail_msg("many(d): %s %s", t, r);
+    }
+    expect(f, "many(1)", "compile: ERROR: <input>:1:5: found no matching overload for 'many' applied to '(int)'");
     expect(f, "pick(1)", "1");
     expect(f, "pick(null)",
            "compile: ERROR: <input>:1:5: found no matching overload for 'pick' applied to '(null_type)'");
