@@ -344,12 +344,22 @@ static void lex(parser *P, token *t)
 {
     const char *s = P->src;
     size_t len = P->len, p = P->p;
-    /* tokens are mostly preceded by no or one space: take that one without a data-dependent branch, then loop
-     * (rarely) for more white space */
-    if (p < len)
-        p += s[p] == ' ';
-    while (p < len && (lex_cls[(unsigned char)s[p]] & 4))
-        p++;
+    /* tokens are mostly preceded by no or one space: the two candidate first bytes are loaded together and the
+     * space taken without a data-dependent branch; more white space (rare) is looped over */
+    unsigned char c = 0;
+    if (p + 1 < len) {
+        unsigned char c0 = (unsigned char)s[p], c1 = (unsigned char)s[p + 1];
+        bool sp = c0 == ' ';
+        p += sp;
+        c = sp ? c1 : c0;
+    } else if (p < len) {
+        c = (unsigned char)s[p];
+    }
+    if (p < len && (lex_cls[c] & 4)) {
+        while (p < len && (lex_cls[(unsigned char)s[p]] & 4))
+            p++;
+        c = p < len ? (unsigned char)s[p] : 0;
+    }
     if (p >= len) {
         /* end of input (a comment would have stopped the white space loop) */
         *t = tok_zero;
@@ -358,8 +368,7 @@ static void lex(parser *P, token *t)
         P->p = p;
         return;
     }
-    if (p < len) {
-        unsigned char c = (unsigned char)s[p];
+    {
         if (lex_cls[c] & 1) {
             size_t q = p + 1;
             while (q < len && (lex_cls[(unsigned char)s[q]] & 2))
