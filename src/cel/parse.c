@@ -406,6 +406,15 @@ static void lex(parser *P, token *t)
             P->p = p + 1;
             return;
         }
+        if (c == '"' || c == '\'') {
+            /* string literals (all forms) straight to the string lexer */
+            *t = tok_zero;
+            t->pos = (int)p;
+            P->p = p;
+            lex_string(P, t, false, false, (int)p);
+            t->end = (int)P->p;
+            return;
+        }
         if (c >= '0' && c <= '9') {
             /* short decimal int literals (no fraction, exponent, hex or uint suffix) */
             size_t q = p;
