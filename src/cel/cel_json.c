@@ -10,6 +10,19 @@ cel_value cel_json_to_value(const kg_json *j)
     return cel_json_wrap(j);
 }
 
+/* kg_json_new_double for a finite d: values beyond the int64 range become a number node directly (the DOM's
+ * constructor first casts to int64 to test for an integral value, undefined for them) */
+static kg_json *json_double(kg_arena *a, double d)
+{
+    if (d > -9.2e18 && d < 9.2e18)
+        return kg_json_new_double(a, d);
+    kg_json *n = kg_json_new_null(a);
+    n->type = KG_JSON_NUMBER;
+    n->u.num.d = d;
+    n->u.num.raw = NULL;
+    return n;
+}
+
 static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errcap, int depth)
 {
     if (depth > 100) {
@@ -26,7 +39,7 @@ static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errca
         if (v->u.u <= (uint64_t)INT64_MAX)
             return kg_json_new_int(a, (int64_t)v->u.u);
         {
-            kg_json *n = kg_json_new_double(a, (double)v->u.u);
+            kg_json *n = json_double(a, (double)v->u.u);
             n->u.num.raw = kg_arena_sprintf(a, "%llu", (unsigned long long)v->u.u);
             n->len = (uint32_t)strlen(n->u.num.raw);
             return n;
@@ -40,7 +53,7 @@ static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errca
             return NULL;
         }
         {
-            kg_json *n = kg_json_new_double(a, v->u.d);
+            kg_json *n = json_double(a, v->u.d);
             cel_format_double(&b, v->u.d);
             n->u.num.raw = kg_arena_strndup(a, b.data, b.len);
             n->len = (uint32_t)b.len;

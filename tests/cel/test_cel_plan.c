@@ -386,7 +386,7 @@ static void *hint_worker(void *arg)
     kg_arena_init(&a, 0);
     for (int i = 0; i < 3000; i++) {
         kg_arena_reset(&a);
-        int d = (i + (int)(uintptr_t)t % 3) % 3;
+        int d = (int)(((uintptr_t)i + (uintptr_t)t / sizeof *t) % 3);
         cel_activation *act = cel_activation_new(t->env, &a);
         cel_activation_set(act, "object", cel_json_to_value(t->docs[d]));
         cel_value v;
@@ -427,6 +427,31 @@ static void test_hint_threads(void **state)
     cel_program_free(p);
 }
 
+/* CEL -> JSON of numbers beyond the int64 range (the fuzz target met 2.2222e+28): number nodes with their text,
+ * no int64 conversion of the double (undefined behaviour, UBSan) */
+static void test_json_big_numbers(void **state)
+{
+    fx *f = *state;
+    struct {
+        cel_value v;
+        const char *want;
+    } cases[] = {
+        {cel_double(2.2222e28), "2.2222e+28"},
+        {cel_double(-9.3e18), "-9300000000000000000"},
+        {cel_uint(18446744073709551615ull), "18446744073709551615"},
+        {cel_double(4096.0), "4096"},
+        {cel_double(1.5), "1.5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char eb[128];
+        kg_json *j = cel_value_to_json(&f->arena, &cases[i].v, eb, sizeof eb);
+        assert_non_null(j);
+        const char *got = kg_json_to_string(&f->arena, j, 0, NULL);
+        if (strcmp(got, cases[i].want) != 0)
+            fail_msg("case %zu: got %s, want %s", i, got, cases[i].want);
+    }
+}
+
 /* cel_utf8_len (word-at-a-time count of non-continuation bytes, used by size() and the string costs) against a
  * byte loop, for every length 0..64 at every alignment, over random bytes */
 static void test_utf8_len(void **state)
@@ -456,6 +481,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plan_applies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_other_shapes, setup, teardown),
         cmocka_unit_test(test_utf8_len),
+        cmocka_unit_test_setup_teardown(test_json_big_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_threads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
