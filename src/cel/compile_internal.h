@@ -83,6 +83,16 @@ static inline bool cel_quick_mismatch(cel_type_kind k1, cel_type_kind k2)
     }
 }
 
+/* The env's variable and named-type arrays (allocated only by env.c) carry a 256-bit trailer: bit c is set when a
+ * name starting with byte c contains a '.'. A select chain whose root starts with another byte cannot be the start
+ * of a qualified variable or type name, so the resolver skips scanning the names. */
+static inline bool cel_env_dotted_first(const cel_env *e, unsigned char c)
+{
+    const uint64_t *v = e->capvars ? (const uint64_t *)(e->vars + e->capvars) : NULL;
+    const uint64_t *t = e->captypes ? (const uint64_t *)(e->types + e->captypes) : NULL;
+    return ((v && ((v[c >> 6] >> (c & 63)) & 1)) || (t && ((t[c >> 6] >> (c & 63)) & 1)));
+}
+
 /* z (NUL-terminated) starts with s[0..n), compared inline (short names; no library call); never reads past z's NUL */
 static inline bool cel_prefix_is(const char *z, const char *s, size_t n)
 {

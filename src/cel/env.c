@@ -106,15 +106,32 @@ const cel_type *cel_type_opaque_lookup(const cel_env *env, const char *name)
     return find_named(env, name);
 }
 
+/* a name array's trailer of 4 words (compile_internal.h): which first bytes start a dotted name */
+static void mark_dotted(uint64_t *bits, const char *name)
+{
+    if (name && name[0] && strchr(name, '.')) {
+        unsigned char c = (unsigned char)name[0];
+        bits[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+}
+
 static void add_named(cel_env *env, cel_type *t)
 {
     if (env->ntypes == env->captypes) {
         size_t nc = env->captypes ? env->captypes * 2 : 8;
-        env->types =
-            kg_arena_realloc(&env->arena, env->types, env->captypes * sizeof(cel_type *), nc * sizeof(cel_type *));
+        cel_type **n = kg_arena_alloc(&env->arena, nc * sizeof *n + 4 * sizeof(uint64_t));
+        uint64_t *bits = (uint64_t *)(n + nc);
+        if (env->captypes) {
+            memcpy(n, env->types, env->ntypes * sizeof *n);
+            memcpy(bits, env->types + env->captypes, 4 * sizeof(uint64_t));
+        } else {
+            memset(bits, 0, 4 * sizeof(uint64_t));
+        }
+        env->types = n;
         env->captypes = nc;
     }
     env->types[env->ntypes++] = t;
+    mark_dotted((uint64_t *)(env->types + env->captypes), t->name);
 }
 
 const cel_type *cel_type_opaque(cel_env *env, const char *name, const cel_type *const *params, size_t np)
@@ -632,7 +649,15 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
         return cel_type_equal(d->type, type);
     if (env->nvars == env->capvars) {
         size_t nc = env->capvars ? env->capvars * 2 : 8;
-        env->vars = kg_arena_realloc(&env->arena, env->vars, env->capvars * sizeof *env->vars, nc * sizeof *env->vars);
+        var_decl *n = kg_arena_alloc(&env->arena, nc * sizeof *n + 4 * sizeof(uint64_t));
+        uint64_t *bits = (uint64_t *)(n + nc);
+        if (env->capvars) {
+            memcpy(n, env->vars, env->nvars * sizeof *n);
+            memcpy(bits, env->vars + env->capvars, 4 * sizeof(uint64_t));
+        } else {
+            memset(bits, 0, 4 * sizeof(uint64_t));
+        }
+        env->vars = n;
         env->capvars = nc;
     }
     var_decl *v = &env->vars[env->nvars];
@@ -640,6 +665,7 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
     v->type = type;
     v->slot = (int)env->nvars;
     env->nvars++;
+    mark_dotted((uint64_t *)(env->vars + env->capvars), v->name);
     return true;
 }
 

@@ -218,6 +218,8 @@ static bool root_may_qualify_scan(const resolver *R, const char *root, size_t rl
         return true;
     if (rl == 6 && !memcmp(root, "google", 6))
         return true;
+    if (rl && !cel_env_dotted_first(R->env, (unsigned char)root[0]))
+        goto dyn_structs; /* no dotted variable or type name starts like root */
     for (size_t i = 0; i < R->env->nvars; i++) {
         const char *v = R->env->vars[i].name;
         if (cel_prefix_is(v, root, rl) && v[rl] == '.')
@@ -228,6 +230,7 @@ static bool root_may_qualify_scan(const resolver *R, const char *root, size_t rl
         if (cel_prefix_is(v, root, rl) && v[rl] == '.')
             return true;
     }
+dyn_structs:
     for (size_t i = 0; i < R->env->ndyn_structs; i++) {
         const char *v = R->env->dyn_structs[i];
         if (!strncmp(v, root, rl) && (v[rl] == '.' || v[rl] == 0))

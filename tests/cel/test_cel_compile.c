@@ -33,6 +33,7 @@ static cel_env *mk_env(const char *container)
     cel_env_declare_var(env, "m", cel_type_map(env, cel_type_string(), cel_type_dyn()));
     cel_env_declare_var(env, "a.b.c", cel_type_string());
     cel_env_declare_var(env, "a.b", cel_type_map(env, cel_type_string(), cel_type_string()));
+    cel_type_object(env, "qq.Obj"); /* a dotted type name: roots starting with 'q' may qualify */
     return env;
 }
 
@@ -234,6 +235,11 @@ static void test_resolver_fast_paths(void **state)
         "int",
         "type(1) == int",
         "cel.bind(v, 2, v * x)",
+        "qq.Obj",
+        "type(1) != qq.Obj",
+        "qq.Other",
+        "[qq.Obj].size()",
+        "qq",
         NULL,
     };
     for (int i = 0; exprs[i]; i++)
