@@ -137,6 +137,7 @@ enum {
     X_CALL1,    /* f(...) / x.f(...) with candidates resolved at plan time: no overload search */
     X_AFFIX,    /* s.startsWith("c") / s.endsWith("c"): the stdlib overload inline (xn: 0 starts, 1 ends) */
     X_SIZE,     /* size(x) / x.size() whose candidates are all the standard size overload (cost 1) */
+    X_MATCHES,  /* s.matches("re") / matches(s, "re") with the regex compiled at compile time (hint: pattern cost) */
     X_CONST,    /* constant (the node kind folded into xk: one dispatch per node) */
     X_VAR,      /* declared variable (slot >= 0) */
     X_ITER,     /* comprehension variable (slot <= -2) */
@@ -395,8 +396,8 @@ void cel_env_builtin(cel_env *env, const char *name, opcode op, unsigned flags, 
                      cel_cost_fn cost);
 void cel_stdlib_register(cel_env *env);
 /* stdlib overloads the planner recognises (X_AFFIX) */
-extern const cel_fn cel_std_starts_with, cel_std_ends_with, cel_std_size;
-extern const cel_cost_fn cel_std_cost_arg0_01;
+extern const cel_fn cel_std_starts_with, cel_std_ends_with, cel_std_size, cel_std_matches;
+extern const cel_cost_fn cel_std_cost_arg0_01, cel_std_cost_matches;
 void cel_ext_register(cel_env *env);
 void cel_time_register(cel_env *env);
 

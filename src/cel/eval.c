@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "cel/regex/cel_regex.h"
 
 /* ================================================================ evaluation */
 
@@ -977,6 +978,37 @@ NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
     return call1_apply(ctx, n, args, 1);
 }
 
+/* X_MATCHES: the standard matches with its precompiled regex; cost ceil((1 + size(s)) / 10) * the pattern's factor
+ * (hint), as cost_matches computes it; anything but a string goes the X_CALL1 way */
+__attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
+{
+    cel_value args[2];
+    args[0] = ev(ctx, n->args[0]);
+    if (args[0].kind != CEL_STRING) {
+        args[1] = n->args[1]->cval;
+        *out = call1_apply(ctx, n, args, 2);
+        return 2;
+    }
+    const call1_plan *cp = n->xp;
+    bool m = cel_regex_partial_match(cp->c[0].state, args[0].u.s, args[0].n);
+    uint64_t c = ceil01(1 + cel_utf8_len(args[0].u.s, args[0].n)) * n->hint;
+    cel_charge(ctx, c ? c : 1);
+    return m;
+}
+
+NOINLINE static cel_value eval_matches(cel_call_ctx *ctx, const cel_node *n)
+{
+    cel_value v;
+    int b = matches_core(ctx, n, &v);
+    return b < 2 ? cel_bool(b) : v;
+}
+
+NOINLINE static int evb_matches(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = matches_core(ctx, n, v);
+    return b < 2 ? b : classify(v);
+}
+
 NOINLINE static cel_value eval_affix(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value v;
@@ -1040,6 +1072,7 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_CALL1: return eval_call1(ctx, n);
     case X_AFFIX: return eval_affix(ctx, n);
     case X_SIZE: return eval_size(ctx, n);
+    case X_MATCHES: return eval_matches(ctx, n);
     case X_CONST: return n->cval;
     case X_VAR: cel_charge(ctx, 1); return lookup_var(ctx, n);
     case X_ITER: cel_charge(ctx, 1); return ctx->vars[-2 - n->slot].v;
@@ -1213,6 +1246,7 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
     case X_EQ_CONST: return evb_eq_const(ctx, n, v);
     case X_IN_CONST: return evb_in_const(ctx, n, v);
     case X_AFFIX: return evb_affix(ctx, n, v);
+    case X_MATCHES: return evb_matches(ctx, n, v);
     case X_NONE: break;
     case X_CONST:
         if (n->cval.kind == CEL_BOOL)

@@ -86,6 +86,19 @@ static void plan_call1(kg_arena *a, cel_node *n)
         n->xk = X_SIZE;
         return;
     }
+    /* matches with a constant pattern compiled by the prepare hook: the pattern's cost factor is computed here */
+    const cel_overload *o0 = cp->c[0].o;
+    if (cp->nc == 1 && n->nargs == 2 && is_const_string(n->args[1]) && o0->impl == cel_std_matches &&
+        o0->cost == cel_std_cost_matches && cp->c[0].state && cp->c[0].kind[0] == CEL_STRING &&
+        cp->c[0].kind[1] == CEL_STRING) {
+        const cel_value *pat = &n->args[1]->cval;
+        uint64_t b = (cel_utf8_len(pat->u.s, pat->n) + 3) / 4;
+        if (b <= UINT32_MAX) {
+            n->xk = X_MATCHES;
+            n->hint = (uint32_t)(b ? b : 1);
+            return;
+        }
+    }
     /* x.startsWith("c") / x.endsWith("c") with the standard overload only */
     const cel_overload *o = cp->c[0].o;
     if (cp->nc == 1 && n->nargs == 2 && member && is_const_string(n->args[1]) && o->cost == cel_std_cost_arg0_01 &&

@@ -191,6 +191,13 @@ static const char *exprs[] = {
     "double(object.spec.tags)",
     "object.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
     "object.metadata.name.lowerAscii().upperAscii()",
+    "matches(object.metadata.uid, '\\\\d+$') && object.metadata.uid.matches('^\\u00e9')",
+    "object.spec.priority.matches('x')",
+    "'abcdefghij'.matches('j$') && ''.matches('^$') && 'abcdefghijabcdefghij'.matches('(a|b)')",
+    "object.missing.matches('x')",
+    "str.matches('a')",
+    "object.metadata.name.matches(object.metadata.namespace)",
+    "'\\u65e5\\u672c\\u65e5\\u672c'.matches('\\u672c.\\u672c') || object.metadata.name.matches('(a|b|c|d|e|f)+x{2,}')",
 #ifdef KGATE_HAVE_CEL_K8S
     "quantity('1Gi').isGreaterThan(quantity('1Mi'))",
     "quantity(object.spec.containers[0].resources.limits.memory).compareTo(quantity('1Gi')) < 0",
@@ -321,6 +328,7 @@ static void test_plan_applies(void **state)
         {"1 + 2", 1},
         {"object.metadata.name.startsWith('web')", 2},
         {"size(object.metadata.name)", 2},
+        {"object.metadata.name.matches('^w')", 2},
         {"true", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
