@@ -166,6 +166,8 @@ static const char *exprs[] = {
     "object.metadata.uid.startsWith('\\u00e9t') && object.metadata.uid.endsWith('0123456789')",
     "object.metadata.uid.startsWith('') && object.metadata.uid.endsWith('')",
     "'ab'.startsWith('abc') || 'ab'.endsWith('xab') || ''.startsWith('a')",
+    "'abcdefghij'.startsWith('a') && 'abcdefghijk'.endsWith('k') && 'abcdefghijabcdefghij'.startsWith('b') == false",
+    "size('abcde' + 'fghij') + size('abcde' + 'fghijk') + size('abcdefghij' + 'abcdefghij' + 'x')",
     "object.spec.containers.map(c, c.image.endsWith(':2.4.1'))",
     "object.spec.containers[0].image.startsWith(object.metadata.namespace)",
     "dyn(object.spec.tags).startsWith('a')",
