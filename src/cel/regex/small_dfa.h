@@ -793,12 +793,20 @@ class SubsetCheck
             bool firstc = true, first_item = true;
             while (i_ < n_ && (p_[i_] != ']' || firstc)) {
                 unsigned char pc = (unsigned char)p_[i_];
-                if (pc >= 0x20 && pc < 0x80 && pc != '\\' && pc != '[' && pc != ']' && pc != '-' &&
-                    !(i_ + 1 < n_ && p_[i_ + 1] == '-')) {
-                    // fast path: a single ordinary class member
-                    firstc = first_item = false;
-                    i_++;
-                    continue;
+                if (pc >= 0x20 && pc < 0x80 && pc != '\\' && pc != '[' && pc != ']' && pc != '-') {
+                    if (!(i_ + 1 < n_ && p_[i_ + 1] == '-')) {
+                        // fast path: a single ordinary class member
+                        firstc = first_item = false;
+                        i_++;
+                        continue;
+                    }
+                    unsigned char hc = i_ + 2 < n_ ? (unsigned char)p_[i_ + 2] : 0;
+                    if (hc >= 0x20 && hc < 0x80 && hc != '\\' && hc != '[' && hc != ']' && hc >= pc) {
+                        // fast path: an ordinary range lo-hi
+                        firstc = first_item = false;
+                        i_ += 3;
+                        continue;
+                    }
                 }
                 firstc = false;
                 unsigned lo;
