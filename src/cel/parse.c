@@ -1168,16 +1168,17 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
 
 /* ---------------------------------------------------------------- grammar */
 
-static size_t parse_args(parser *P, tok_kind close, cel_node ***out)
+/* arguments into *out[skip..]; the first skip slots stay free (the receiver of a member call goes in slot 0) */
+static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip)
 {
     size_t n = 0, cap = 4;
-    cel_node **v = nodes(P, cap);
+    cel_node **v = nodes(P, cap + skip);
     while (cur(P)->kind != close) {
         if (n == cap) {
-            v = kg_arena_realloc(P->a, v, cap * sizeof *v, cap * 2 * sizeof *v);
+            v = kg_arena_realloc(P->a, v, (cap + skip) * sizeof *v, (cap * 2 + skip) * sizeof *v);
             cap *= 2;
         }
-        v[n++] = parse_expr(P);
+        v[skip + n++] = parse_expr(P);
         if (cur(P)->kind == T_COMMA) {
             next(P);
         } else if (cur(P)->kind != close) {
@@ -1190,23 +1191,33 @@ static size_t parse_args(parser *P, tok_kind close, cel_node ***out)
     return n;
 }
 
-static cel_node *finish_call(parser *P, int pos, const char *name, cel_node *target)
+static cel_node *finish_call(parser *P, int pos, const char *name, size_t name_len, cel_node *target)
 {
     /* current token is '(': cel-go positions calls (and macros) at the open parenthesis */
     pos = cur(P)->pos;
     next(P);
-    cel_node **args;
-    size_t n = parse_args(P, T_RPAREN, &args);
-    if (n > 0 && cur(P)->kind == T_RPAREN) {
-        /* trailing comma is not allowed in call args: check previous char */
-    }
+    cel_node **all;
+    size_t skip = target ? 1 : 0;
+    size_t n = parse_args(P, T_RPAREN, &all, skip);
+    cel_node **args = all + skip;
     expect(P, T_RPAREN, "')'");
     if (!(P->flags & CEL_COMPILE_NO_MACROS)) {
         cel_node *m = expand_macro(P, pos, name, target, args, n);
         if (m)
             return m;
     }
-    return mk_call(P, pos, name, target, args, n);
+    if (!target)
+        return mk_call_n(P, pos, name, name_len, NULL, args, n);
+    /* member call: the receiver takes the slot kept free in front of the arguments */
+    cel_node *c = mk(P, N_CALL, pos);
+    c->name = name;
+    c->name_len = name_len;
+    c->flags |= NF_MEMBER;
+    c->target = target;
+    all[0] = target;
+    c->args = all;
+    c->nargs = n + 1;
+    return c;
 }
 
 static const char *qualified_name_d(parser *P, cel_node *n, int depth)
@@ -1461,7 +1472,7 @@ static cel_node *parse_primary(parser *P)
         next(P);
         if (cur(P)->kind == T_LPAREN) {
             const char *fname = root ? kg_arena_sprintf(P->a, ".%s", name) : name;
-            return finish_call(P, ipos, fname, NULL);
+            return finish_call(P, ipos, fname, root ? nlen + 1 : nlen, NULL);
         }
         cel_node *id = mk_ident_n(P, root ? pos : ipos, name, nlen);
         if (root)
@@ -1507,7 +1518,7 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
             next(P);
             if (!opt && !quoted && cur(P)->kind == T_LPAREN) {
                 /* qualified function name? (a.b.f(...) where a.b is not data) — resolved later */
-                e = finish_call(P, dpos, fname, e);
+                e = finish_call(P, dpos, fname, flen, e);
                 continue;
             }
             if (opt) {
