@@ -754,8 +754,11 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
 }
 
 /* X_PATH: a chain of plain selections over an operand; on JSON objects the chain is walked on the DOM and only
- * the last value is wrapped. Same charges in the same order as one select at a time. */
-NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
+ * the last value is wrapped. Same charges in the same order as one select at a time.
+ * path_walk returns true with the JSON node at the end of the path (JSON all the way), or false with the path's
+ * value (an error, or the result of the general selections after a value that is not a JSON object) in *v. */
+__attribute__((always_inline)) static inline bool path_walk(cel_call_ctx *ctx, const cel_node *n, const kg_json **end,
+                                                            cel_value *v)
 {
     const path_plan *pp = n->xp;
     const cel_node *s = pp->base;
@@ -768,7 +771,6 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
         t = ev(ctx, s);
     }
     if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt) {
-        /* (the results are returned directly, not through t: building a value in place is much cheaper) */
         const kg_json *o = t.u.ptr;
         for (;;) {
             path_step *st = (path_step *)&pp->steps[i++];
@@ -778,11 +780,14 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
                 /* selecting from the error: 1 unit per remaining step, the error stays */
                 for (; i < k; i++)
                     cel_charge(ctx, 1);
-                return cel_err(ctx, "no such key: %.*s", (int)st->len, st->name);
+                *v = cel_err(ctx, "no such key: %.*s", (int)st->len, st->name);
+                return false;
             }
             const kg_json *c = m->val;
-            if (i == k)
-                return cel_json_wrap(c);
+            if (i == k) {
+                *end = c;
+                return true;
+            }
             if (!c || c->type != KG_JSON_OBJECT) {
                 t = cel_json_wrap(c);
                 break;
@@ -792,7 +797,17 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
     }
     for (; i < k; i++)
         t = select_step(ctx, pp->steps[i].node, t);
-    return t;
+    *v = t;
+    return false;
+}
+
+NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
+{
+    const kg_json *end;
+    cel_value v;
+    if (path_walk(ctx, n, &end, &v))
+        return cel_json_wrap(end); /* built in place, not through a variable */
+    return v;
 }
 
 /* X_IN_CONST: "k" in m; the constant key is evaluated first (no cost), as in the general call */
@@ -1131,13 +1146,25 @@ NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value
 NOINLINE static int evb_in_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     cel_value args[2];
-    args[1] = ev(ctx, n->args[1]);
+    const cel_value *k = &n->args[0]->cval;
+    if (n->args[1]->xk == X_PATH) {
+        /* a path operand on JSON: the key is looked up in the object at its end, no value made for it */
+        const kg_json *end;
+        if (path_walk(ctx, n->args[1], &end, &args[1])) {
+            if (end && end->type == KG_JSON_OBJECT) {
+                cel_charge(ctx, 1);
+                return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+            }
+            args[1] = cel_json_wrap(end);
+        }
+    } else {
+        args[1] = ev(ctx, n->args[1]);
+    }
     if (args[1].kind == CEL_MAP && args[1].aux == &cel_jobj_vt) {
         cel_charge(ctx, 1);
-        const cel_value *k = &n->args[0]->cval;
         return cel_jobj_find_hint(args[1].u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
     }
-    args[0] = n->args[0]->cval;
+    args[0] = *k;
     *v = apply_strict(ctx, n, args);
     return classify(v);
 }
@@ -1225,7 +1252,22 @@ NOINLINE static int evb_compare(cel_call_ctx *ctx, const cel_node *n, cel_value 
 
 NOINLINE static int evb_has(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    cel_value t = ev(ctx, n->target);
+    cel_value t;
+    if (n->target->xk == X_PATH) {
+        /* has(path.f) on JSON: the field is looked up in the object at the path's end, no value made for it */
+        const kg_json *end;
+        if (path_walk(ctx, n->target, &end, &t)) {
+            if (ctx->presence_cost)
+                cel_charge(ctx, 1);
+            if (end && end->type == KG_JSON_OBJECT)
+                return cel_jobj_find_hint(end, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
+            t = cel_json_wrap(end);
+            *v = select_field(ctx, &t, n->name, n->name_len, true, false);
+            return classify(v);
+        }
+    } else {
+        t = ev(ctx, n->target);
+    }
     if (ctx->presence_cost)
         cel_charge(ctx, 1);
     if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt)
