@@ -810,6 +810,31 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
     return v;
 }
 
+/* a string operand: a path ending on a JSON string gives its bytes without a value being made; otherwise the
+ * operand's value is left in *v and false returned when it is not a string */
+__attribute__((always_inline)) static inline bool str_operand(cel_call_ctx *ctx, const cel_node *a, cel_value *v,
+                                                              const char **s, uint32_t *len)
+{
+    if (a->xk == X_PATH) {
+        const kg_json *end;
+        if (path_walk(ctx, a, &end, v)) {
+            if (end && end->type == KG_JSON_STRING) {
+                *s = end->u.s;
+                *len = end->len;
+                return true;
+            }
+            *v = cel_json_wrap(end);
+        }
+    } else {
+        *v = ev(ctx, a);
+    }
+    if (v->kind != CEL_STRING)
+        return false;
+    *s = v->u.s;
+    *len = v->n;
+    return true;
+}
+
 /* X_IN_CONST: "k" in m; the constant key is evaluated first (no cost), as in the general call */
 NOINLINE static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
 {
@@ -955,16 +980,16 @@ NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
 __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
 {
     cel_value args[2];
-    args[0] = ev(ctx, n->args[0]);
-    if (args[0].kind != CEL_STRING) {
+    const char *s;
+    uint32_t len;
+    if (!str_operand(ctx, n->args[0], &args[0], &s, &len)) {
         args[1] = n->args[1]->cval;
         *out = call1_apply(ctx, n, args, 2);
         return 2;
     }
     const cel_value *c = &n->args[1]->cval;
-    const char *s = args[0].u.s;
-    bool r = c->n <= args[0].n && cel_bytes_eq(n->xn ? s + args[0].n - c->n : s, c->u.s, c->n);
-    uint64_t cost = ceil01(cel_utf8_len(s, args[0].n));
+    bool r = c->n <= len && cel_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
+    uint64_t cost = ceil01(cel_utf8_len(s, len));
     cel_charge(ctx, cost ? cost : 1);
     return r;
 }
@@ -998,15 +1023,16 @@ NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
 __attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
 {
     cel_value args[2];
-    args[0] = ev(ctx, n->args[0]);
-    if (args[0].kind != CEL_STRING) {
+    const char *s;
+    uint32_t len;
+    if (!str_operand(ctx, n->args[0], &args[0], &s, &len)) {
         args[1] = n->args[1]->cval;
         *out = call1_apply(ctx, n, args, 2);
         return 2;
     }
     const call1_plan *cp = n->xp;
-    bool m = cel_regex_partial_match(cp->c[0].state, args[0].u.s, args[0].n);
-    uint64_t c = ceil01(1 + cel_utf8_len(args[0].u.s, args[0].n)) * n->hint;
+    bool m = cel_regex_partial_match(cp->c[0].state, s, len);
+    uint64_t c = ceil01(1 + cel_utf8_len(s, len)) * n->hint;
     cel_charge(ctx, c ? c : 1);
     return m;
 }
