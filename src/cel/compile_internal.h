@@ -93,6 +93,36 @@ static inline bool cel_env_dotted_first(const cel_env *e, unsigned char c)
     return ((v && ((v[c >> 6] >> (c & 63)) & 1)) || (t && ((t[c >> 6] >> (c & 63)) & 1)));
 }
 
+/* The built-in type singletons (env.c) by address: the same objects cel_type_dyn() & co. return, without a call. */
+enum {
+    CEL_PRIM_DYN,
+    CEL_PRIM_NULL,
+    CEL_PRIM_BOOL,
+    CEL_PRIM_INT,
+    CEL_PRIM_UINT,
+    CEL_PRIM_DOUBLE,
+    CEL_PRIM_STRING,
+    CEL_PRIM_BYTES,
+    CEL_PRIM_TIMESTAMP,
+    CEL_PRIM_DURATION,
+    CEL_PRIM_TYPE,
+    CEL_PRIM_ERROR,
+    CEL_PRIM_COUNT
+};
+extern const cel_type cel_prim_types[CEL_PRIM_COUNT];
+#define cel_type_dyn() (&cel_prim_types[CEL_PRIM_DYN])
+#define cel_type_null() (&cel_prim_types[CEL_PRIM_NULL])
+#define cel_type_bool() (&cel_prim_types[CEL_PRIM_BOOL])
+#define cel_type_int() (&cel_prim_types[CEL_PRIM_INT])
+#define cel_type_uint() (&cel_prim_types[CEL_PRIM_UINT])
+#define cel_type_double() (&cel_prim_types[CEL_PRIM_DOUBLE])
+#define cel_type_string() (&cel_prim_types[CEL_PRIM_STRING])
+#define cel_type_bytes() (&cel_prim_types[CEL_PRIM_BYTES])
+#define cel_type_timestamp() (&cel_prim_types[CEL_PRIM_TIMESTAMP])
+#define cel_type_duration() (&cel_prim_types[CEL_PRIM_DURATION])
+#define cel_type_type() (&cel_prim_types[CEL_PRIM_TYPE])
+#define cel_type_error() (&cel_prim_types[CEL_PRIM_ERROR])
+
 /* z (NUL-terminated) starts with s[0..n), compared inline (short names; no library call); never reads past z's NUL */
 static inline bool cel_prefix_is(const char *z, const char *s, size_t n)
 {

@@ -8,24 +8,40 @@
 
 /* ---------------------------------------------------------------- types */
 
-#define PRIM(fn, K, N)                                                                                                 \
-    const cel_type *fn(void)                                                                                           \
+/* the singletons are file-scope objects so compile-side code can use their addresses directly
+ * (compile_internal.h); the public functions return the same objects */
+const cel_type cel_prim_types[CEL_PRIM_COUNT] = {
+    [CEL_PRIM_DYN] = {CEL_T_DYN, "dyn", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_NULL] = {CEL_T_NULL, "null_type", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_BOOL] = {CEL_T_BOOL, "bool", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_INT] = {CEL_T_INT, "int", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_UINT] = {CEL_T_UINT, "uint", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_DOUBLE] = {CEL_T_DOUBLE, "double", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_STRING] = {CEL_T_STRING, "string", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_BYTES] = {CEL_T_BYTES, "bytes", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_TIMESTAMP] = {CEL_T_TIMESTAMP, "google.protobuf.Timestamp", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_DURATION] = {CEL_T_DURATION, "google.protobuf.Duration", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_TYPE] = {CEL_T_TYPE, "type", 0, NULL, 0, NULL, NULL},
+    [CEL_PRIM_ERROR] = {CEL_T_ERROR, "*error*", 0, NULL, 0, NULL, NULL},
+};
+/* (parenthesised names: compile_internal.h defines function-like macros of the same names) */
+#define PRIM(fn, I)                                                                                                    \
+    const cel_type *(fn)(void)                                                                                         \
     {                                                                                                                  \
-        static const cel_type t = {K, N, 0, NULL, 0, NULL, NULL};                                                      \
-        return &t;                                                                                                     \
+        return &cel_prim_types[I];                                                                                     \
     }
-PRIM(cel_type_dyn, CEL_T_DYN, "dyn")
-PRIM(cel_type_null, CEL_T_NULL, "null_type")
-PRIM(cel_type_bool, CEL_T_BOOL, "bool")
-PRIM(cel_type_int, CEL_T_INT, "int")
-PRIM(cel_type_uint, CEL_T_UINT, "uint")
-PRIM(cel_type_double, CEL_T_DOUBLE, "double")
-PRIM(cel_type_string, CEL_T_STRING, "string")
-PRIM(cel_type_bytes, CEL_T_BYTES, "bytes")
-PRIM(cel_type_timestamp, CEL_T_TIMESTAMP, "google.protobuf.Timestamp")
-PRIM(cel_type_duration, CEL_T_DURATION, "google.protobuf.Duration")
-PRIM(cel_type_type, CEL_T_TYPE, "type")
-PRIM(cel_type_error, CEL_T_ERROR, "*error*")
+PRIM(cel_type_dyn, CEL_PRIM_DYN)
+PRIM(cel_type_null, CEL_PRIM_NULL)
+PRIM(cel_type_bool, CEL_PRIM_BOOL)
+PRIM(cel_type_int, CEL_PRIM_INT)
+PRIM(cel_type_uint, CEL_PRIM_UINT)
+PRIM(cel_type_double, CEL_PRIM_DOUBLE)
+PRIM(cel_type_string, CEL_PRIM_STRING)
+PRIM(cel_type_bytes, CEL_PRIM_BYTES)
+PRIM(cel_type_timestamp, CEL_PRIM_TIMESTAMP)
+PRIM(cel_type_duration, CEL_PRIM_DURATION)
+PRIM(cel_type_type, CEL_PRIM_TYPE)
+PRIM(cel_type_error, CEL_PRIM_ERROR)
 
 static const cel_type *const dyn1[] = {NULL};
 const cel_type *cel_type_list_dyn(void)
@@ -486,7 +502,7 @@ unsigned cel_ovl_count_params(const cel_overload *o)
     return n;
 }
 
-/* f->ovls holds f->cap overloads followed by f->cap bytes of per-overload facts (compile_internal.h) */
+/* f->ovls holds f->cap overloads, then f->cap per-overload words and the overload index (compile_internal.h) */
 static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
 {
     if (f->novl == f->cap) {
