@@ -963,7 +963,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
 {
     unsigned libs = P->env->libs;
     if (!target) {
-        if (!strcmp(name, "has") && n == 1) {
+        if (name[0] == 'h' && n == 1 && !strcmp(name, "has")) {
             cel_node *a = args[0];
             if (a->kind != N_SELECT || (a->flags & NF_OPTIONAL))
                 perr(P, a->pos, "invalid argument to has() macro");
@@ -977,7 +977,8 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         return NULL;
     }
     /* namespaced macros: cel.bind, cel.block */
-    if (target->kind == N_IDENT && !strcmp(target->name, "cel") && !(target->flags & NF_ROOT)) {
+    if (target->kind == N_IDENT && target->name[0] == 'c' && !strcmp(target->name, "cel") &&
+        !(target->flags & NF_ROOT)) {
         if (!strcmp(name, "bind") && n == 3 && (libs & CEL_LIB_BINDINGS)) {
             const char *v = var_name(P, args[0]);
             cel_node *c = mk_compr(P, pos, empty_list(P, pos), "#unused", NULL, args[1],
