@@ -849,7 +849,8 @@ kg_json *kg_json_new_int(kg_arena *a, int64_t i)
 
 kg_json *kg_json_new_double(kg_arena *a, double d)
 {
-    if (d == (double)(int64_t)d && fabs(d) < 9.007199254740992e15)
+    /* range check first: converting a double outside int64 (or NaN) to int64 is undefined */
+    if (fabs(d) < 9.007199254740992e15 && d == (double)(int64_t)d)
         return kg_json_new_int(a, (int64_t)d);
     kg_json *v = new_node(a, KG_JSON_NUMBER);
     v->u.num.d = d;

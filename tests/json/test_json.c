@@ -221,6 +221,11 @@ static void mutation_api(void **state)
     kg_json_array_insert(&a, arr, 0, kg_json_new_int(&a, 0));
     kg_json_array_remove(arr, 2);
     kg_json_array_append(&a, arr, kg_json_new_double(&a, 2.5));
+    /* integral doubles within 2^53 become ints; beyond int64 (no undefined cast, UBSan) and NaN stay numbers */
+    assert_int_equal(kg_json_new_double(&a, 3.0)->type, KG_JSON_INT);
+    assert_int_equal(kg_json_new_double(&a, 2.2222e28)->type, KG_JSON_NUMBER);
+    assert_int_equal(kg_json_new_double(&a, -1e300)->type, KG_JSON_NUMBER);
+    assert_int_equal(kg_json_new_double(&a, 0.0 / 0.0)->type, KG_JSON_NUMBER);
     kg_json_get_or_add_object(&a, o, "meta");
     kg_json_set(&a, kg_json_get(o, "meta"), "k", kg_json_new_null(&a));
     assert_string_equal(kg_json_to_string(&a, o, 0, NULL),
