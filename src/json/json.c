@@ -907,15 +907,20 @@ kg_json *kg_json_getn(const kg_json *obj, const char *key, size_t n)
 {
     if (!obj || obj->type != KG_JSON_OBJECT)
         return NULL;
+    if (!n) {
+        for (uint32_t i = 0; i < obj->len; i++)
+            if (!obj->u.members[i].key_len)
+                return obj->u.members[i].val;
+        return NULL;
+    }
     for (uint32_t i = 0; i < obj->len; i++) {
         const kg_json_member *m = &obj->u.members[i];
-        if (m->key_len == n && memcmp(m->key, key, n) == 0)
+        if (m->key_len == n && m->key[0] == key[0] && memcmp(m->key, key, n) == 0)
             return m->val;
     }
     return NULL;
 }
 
-kg_json *kg_json_get(const kg_json *obj, const char *key) { return kg_json_getn(obj, key, strlen(key)); }
 
 void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json *v)
 {
@@ -965,8 +970,9 @@ kg_json *kg_json_path(const kg_json *v, const char *dotted)
 {
     const char *p = dotted;
     while (v && *p) {
-        const char *dot = strchr(p, '.');
-        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        size_t n = 0;
+        while (p[n] && p[n] != '.')
+            n++;
         v = kg_json_getn(v, p, n);
         p += n;
         if (*p == '.')

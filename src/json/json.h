@@ -101,8 +101,12 @@ static inline kg_json *kg_json_at(const kg_json *arr, size_t idx)
 }
 
 /* ---- objects ---- */
-kg_json *kg_json_get(const kg_json *obj, const char *key);
 kg_json *kg_json_getn(const kg_json *obj, const char *key, size_t n);
+/* inline so that the length of a literal key is a constant */
+static inline kg_json *kg_json_get(const kg_json *obj, const char *key)
+{
+    return kg_json_getn(obj, key, __builtin_strlen(key));
+}
 /* Set key (copied) to v, replacing an existing value in place (order kept) or appending. */
 void kg_json_set(kg_arena *a, kg_json *obj, const char *key, kg_json *v);
 void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json *v);
