@@ -1,4 +1,5 @@
 #include "admission/memstate.h"
+#include "base/str.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -61,7 +62,7 @@ static group *group_find(const kg_admission_memstate *m, const char *resource, c
 {
     uint64_t h = hash3(resource, ns, "");
     for (group *g = m->groups[h % NBUCKETS]; g; g = g->next)
-        if (g->hash == h && strcmp(g->resource, resource) == 0 && strcmp(g->ns, ns) == 0)
+        if (g->hash == h && kg_streq(g->resource, resource) && kg_streq(g->ns, ns))
             return g;
     if (!create)
         return NULL;
@@ -180,7 +181,7 @@ void kg_admission_memstate_free(kg_admission_memstate *m)
 static entry *find(const kg_admission_memstate *m, const char *resource, const char *ns, const char *name, uint64_t h)
 {
     for (entry *e = m->buckets[h % NBUCKETS]; e; e = e->next)
-        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns) == 0 && strcmp(e->name, name) == 0)
+        if (e->hash == h && kg_streq(e->resource, resource) && kg_streq(e->ns, ns) && kg_streq(e->name, name))
             return e;
     return NULL;
 }
@@ -232,8 +233,8 @@ bool kg_admission_memstate_remove(kg_admission_memstate *m, const char *resource
     pthread_rwlock_wrlock(&m->lock);
     for (entry **pp = &m->buckets[h % NBUCKETS]; *pp; pp = &(*pp)->next) {
         entry *e = *pp;
-        if (e->hash == h && strcmp(e->resource, resource) == 0 && strcmp(e->ns, ns ? ns : "") == 0 &&
-            strcmp(e->name, name) == 0) {
+        if (e->hash == h && kg_streq(e->resource, resource) && kg_streq(e->ns, ns ? ns : "") &&
+            kg_streq(e->name, name)) {
             *pp = e->next;
             group_del(group_find(m, e->resource, e->ns, false), e);
             group_del(group_find(m, e->resource, ALL_NS, false), e);
@@ -250,7 +251,7 @@ bool kg_admission_memstate_remove(kg_admission_memstate *m, const char *resource
 static named_flag *flag_find(named_flag *f, size_t n, const char *name, int live)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(f[i].name, name) == 0 && (live < 0 || f[i].live == live))
+        if (kg_streq(f[i].name, name) && (live < 0 || f[i].live == live))
             return &f[i];
     return NULL;
 }
@@ -500,7 +501,7 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
         const char *have = e ? kg_json_path_str(e->obj, "metadata.resourceVersion") : NULL;
         if (!e) {
             kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name ? name : "");
-        } else if (want && want[0] && have && strcmp(want, have) != 0) {
+        } else if (want && want[0] && have && !kg_streq(want, have)) {
             kg_err_set(err, KG_ECONFLICT,
                        "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
                        "please apply your changes to the latest version and try again",

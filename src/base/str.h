@@ -16,6 +16,11 @@ typedef struct kg_str {
 static inline kg_str kg_str_c(const char *s) { return (kg_str){s, s ? strlen(s) : 0}; }
 static inline bool kg_str_eq(kg_str a, kg_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 static inline bool kg_str_eqc(kg_str a, const char *b) { return kg_str_eq(a, kg_str_c(b)); }
+/* C-string equality with the first byte compared inline (most compares on hot paths fail there) */
+static inline bool kg_streq(const char *a, const char *b)
+{
+    return a[0] == b[0] && (!a[0] || strcmp(a + 1, b + 1) == 0);
+}
 bool kg_str_has_prefix(const char *s, const char *prefix);
 bool kg_str_has_suffix(const char *s, const char *suffix);
 /* Split s at the first occurrence of sep: returns false when sep is absent. */

@@ -17,6 +17,7 @@
 
 #include "admission/plugins/batch2.h"
 #include "admission/plugins/plugin_util.h"
+#include "base/str.h"
 #include "base/buf.h"
 #include "meta/quantity.h"
 
@@ -146,7 +147,7 @@ typedef struct rlist {
 static rentry *rl_find(const rlist *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->e[i].name, name) == 0)
+        if (l->e[i].name == name || kg_streq(l->e[i].name, name))
             return &l->e[i];
     return NULL;
 }

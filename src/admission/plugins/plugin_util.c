@@ -12,7 +12,7 @@
 
 bool kg_admission_pu_is(const kg_admission_attributes *a, const char *group, const char *resource)
 {
-    return strcmp(a->resource.group, group) == 0 && strcmp(a->resource.resource, resource) == 0 && !a->subresource[0];
+    return kg_streq(a->resource.resource, resource) && kg_streq(a->resource.group, group) && !a->subresource[0];
 }
 
 bool kg_admission_pu_obj_kind(const kg_json *obj, const char *kind)
@@ -20,7 +20,7 @@ bool kg_admission_pu_obj_kind(const kg_json *obj, const char *kind)
     if (!kg_json_is(obj, KG_JSON_OBJECT))
         return false;
     const kg_json *k = kg_json_get(obj, "kind");
-    return !k || (kg_json_is(k, KG_JSON_STRING) && strcmp(k->u.s, kind) == 0);
+    return !k || (kg_json_is(k, KG_JSON_STRING) && kg_streq(k->u.s, kind));
 }
 
 kg_status *kg_admission_pu_plain(kg_arena *ar, const char *fmt, ...)

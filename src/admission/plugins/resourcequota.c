@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "admission/plugins/plugin_util.h"
+#include "base/str.h"
 #define KG_RESOURCEQUOTA_INTERNAL
 #include "admission/plugins/resourcequota.h"
 #include "meta/status.h"
@@ -124,10 +125,10 @@ static bool parse_config(rq_state *st, const kg_json *cfg, kg_error *err)
     if (!av)
         av = "";
     /* the v1 type lives in apiserver.config.k8s.io; the older ones in resourcequota.admission.k8s.io */
-    bool v1 = strcmp(av, "apiserver.config.k8s.io/v1") == 0;
-    bool legacy = strcmp(av, "resourcequota.admission.k8s.io/v1beta1") == 0 ||
-                  strcmp(av, "resourcequota.admission.k8s.io/v1alpha1") == 0;
-    if (!(v1 && strcmp(kind, "ResourceQuotaConfiguration") == 0) && !(legacy && strcmp(kind, "Configuration") == 0))
+    bool v1 = kg_streq(av, "apiserver.config.k8s.io/v1");
+    bool legacy = kg_streq(av, "resourcequota.admission.k8s.io/v1beta1") ||
+                  kg_streq(av, "resourcequota.admission.k8s.io/v1alpha1");
+    if (!(v1 && kg_streq(kind, "ResourceQuotaConfiguration")) && !(legacy && kg_streq(kind, "Configuration")))
         return kg_err_set(err, KG_EINVAL, "no kind \"%s\" is registered for version \"%s\"", kind, av);
     const char *sname = v1 ? "ResourceQuotaConfiguration" : "Configuration";
     const kg_json *lr = kg_json_get(cfg, "limitedResources");
@@ -241,7 +242,7 @@ static kg_json *live_cache_get(rq_state *st, kg_arena *ar, const char *ns, int64
     char *text = NULL;
     pthread_mutex_lock(lk);
     live_slot *s = &st->slots[slot];
-    if (s->ns && strcmp(s->ns, ns) == 0 && now < s->expiry)
+    if (s->ns && kg_streq(s->ns, ns) && now < s->expiry)
         text = kg_arena_strdup(ar, s->items);
     pthread_mutex_unlock(lk);
     if (!text)
@@ -277,7 +278,7 @@ static void live_cache_drop(rq_state *st, const char *ns)
     pthread_mutex_t *lk = &st->cache_locks[slot % STRIPES];
     pthread_mutex_lock(lk);
     live_slot *s = &st->slots[slot];
-    if (s->ns && strcmp(s->ns, ns) == 0)
+    if (s->ns && kg_streq(s->ns, ns))
         s->expiry = 0;
     pthread_mutex_unlock(lk);
 }
@@ -341,7 +342,7 @@ static const kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, cons
     char *text = NULL;
     pthread_mutex_lock(lk);
     live_slot *s = &st->recent[slot];
-    if (s->ns && strcmp(s->ns, key) == 0 && now < s->expiry)
+    if (s->ns && kg_streq(s->ns, key) && now < s->expiry)
         text = kg_arena_strdup(ar, s->items);
     pthread_mutex_unlock(lk);
     if (!text)
@@ -397,15 +398,15 @@ static size_t get_quotas(rq_state *st, const kg_admission_services *svc, kg_aren
 static bool ignored(const char *group, const char *resource)
 {
     if (!group[0])
-        return strcmp(resource, "bindings") == 0 || strcmp(resource, "componentstatuses") == 0 ||
-               strcmp(resource, "events") == 0;
-    if (strcmp(group, "authentication.k8s.io") == 0)
-        return strcmp(resource, "tokenreviews") == 0 || strcmp(resource, "selfsubjectreviews") == 0;
-    if (strcmp(group, "authorization.k8s.io") == 0)
-        return strcmp(resource, "subjectaccessreviews") == 0 || strcmp(resource, "selfsubjectaccessreviews") == 0 ||
-               strcmp(resource, "localsubjectaccessreviews") == 0 || strcmp(resource, "selfsubjectrulesreviews") == 0;
-    if (strcmp(group, "events.k8s.io") == 0)
-        return strcmp(resource, "events") == 0;
+        return kg_streq(resource, "bindings") || kg_streq(resource, "componentstatuses") ||
+               kg_streq(resource, "events");
+    if (kg_streq(group, "authentication.k8s.io"))
+        return kg_streq(resource, "tokenreviews") || kg_streq(resource, "selfsubjectreviews");
+    if (kg_streq(group, "authorization.k8s.io"))
+        return kg_streq(resource, "subjectaccessreviews") || kg_streq(resource, "selfsubjectaccessreviews") ||
+               kg_streq(resource, "localsubjectaccessreviews") || kg_streq(resource, "selfsubjectrulesreviews");
+    if (kg_streq(group, "events.k8s.io"))
+        return kg_streq(resource, "events");
     return false;
 }
 
@@ -538,7 +539,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     size_t nlimited = 0;
     bool have_limited_res = false;
     for (size_t i = 0; i < st->nlim; i++)
-        if (strcmp(st->lim[i].group, ev->group) == 0 && strcmp(st->lim[i].resource, ev->resource) == 0)
+        if (kg_streq(st->lim[i].group, ev->group) && kg_streq(st->lim[i].resource, ev->resource))
             have_limited_res = true;
     if (have_limited_res) {
         rq_list u;
@@ -550,7 +551,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             bool hit = false;
             for (size_t i = 0; i < st->nlim && !hit; i++) {
                 const rq_limited *l = &st->lim[i];
-                if (strcmp(l->group, ev->group) != 0 || strcmp(l->resource, ev->resource) != 0)
+                if (!kg_streq(l->group, ev->group) || !kg_streq(l->resource, ev->resource))
                     continue;
                 for (size_t c = 0; c < l->ncontains && !hit; c++)
                     hit = strstr(u.e[k].name, l->contains[c]) != NULL;
@@ -705,7 +706,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         for (size_t k = 0; k < nlimited; k++) {
             bool cov = false;
             for (size_t r = 0; r < nrestricted && !cov; r++)
-                cov = strcmp(restricted[r], limited_names[k]) == 0;
+                cov = kg_streq(restricted[r], limited_names[k]);
             if (!cov)
                 unc[nunc++] = limited_names[k];
         }
@@ -719,7 +720,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         for (size_t k = 0; k < nlscopes; k++) {
             bool cov = false;
             for (size_t j = 0; j < nqsm && !cov; j++)
-                cov = strcmp(qscopes_matched[j].name, lscopes[k].name) == 0;
+                cov = kg_streq(qscopes_matched[j].name, lscopes[k].name);
             if (cov)
                 continue;
             kg_buf_puts(&b, nunc++ ? " " : "[");
@@ -734,7 +735,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         kg_buf_free(&b);
     }
 
-    bool status_sub = strcmp(a->subresource, "status") == 0;
+    bool status_sub = kg_streq(a->subresource, "status");
     for (size_t i = 0; i < n; i++) {
         if (!interesting[i])
             continue;
@@ -965,9 +966,9 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
         kg_admission_rq_evaluator_for(a, "", builtin[i], &evs[nevs++]);
     for (size_t i = 0; i < hard.n && nevs < 64; i++) {
         const char *g, *r;
-        bool legacy = strcmp(hard.e[i].name, "configmaps") == 0 || strcmp(hard.e[i].name, "secrets") == 0 ||
-                      strcmp(hard.e[i].name, "resourcequotas") == 0 ||
-                      strcmp(hard.e[i].name, "replicationcontrollers") == 0;
+        bool legacy = kg_streq(hard.e[i].name, "configmaps") || kg_streq(hard.e[i].name, "secrets") ||
+                      kg_streq(hard.e[i].name, "resourcequotas") ||
+                      kg_streq(hard.e[i].name, "replicationcontrollers");
         if (legacy) {
             g = "";
             r = hard.e[i].name;
@@ -976,7 +977,7 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
         }
         bool dup = false;
         for (size_t j = 0; j < nevs && !dup; j++)
-            dup = strcmp(evs[j].group, g) == 0 && strcmp(evs[j].resource, r) == 0;
+            dup = kg_streq(evs[j].group, g) && kg_streq(evs[j].resource, r);
         if (!dup && !ignored(g, r))
             kg_admission_rq_evaluator_for(a, g, r, &evs[nevs++]);
     }

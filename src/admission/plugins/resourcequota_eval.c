@@ -13,6 +13,7 @@
 #define KG_RESOURCEQUOTA_INTERNAL
 #include "admission/plugins/resourcequota.h"
 #include "base/buf.h"
+#include "base/str.h"
 #include "meta/labels.h"
 
 /* ---- resource lists ---- */
@@ -20,7 +21,7 @@
 rq_entry *kg_admission_rq_find(const rq_list *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++) /* names are often the same string (a literal, a key of one object) */
-        if (l->e[i].name == name || (l->e[i].name[0] == name[0] && strcmp(l->e[i].name, name) == 0))
+        if (l->e[i].name == name || (l->e[i].name[0] == name[0] && kg_streq(l->e[i].name, name)))
             return &l->e[i];
     return NULL;
 }
@@ -134,7 +135,7 @@ char *kg_admission_rq_pretty_names(kg_arena *ar, const char **names, size_t n)
         qsort(names, n, sizeof *names, cmp_str);
     kg_buf b = KG_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        if (i && strcmp(names[i], names[i - 1]) == 0)
+        if (i && kg_streq(names[i], names[i - 1]))
             continue;
         if (b.len)
             kg_buf_putc(&b, ',');
@@ -166,7 +167,7 @@ static const char *const SERVICE_RESOURCES[] = {"count/services", "services", "s
 static bool in_list(const char *const *l, const char *s)
 {
     for (; *l; l++)
-        if (strcmp(*l, s) == 0)
+        if (kg_streq(*l, s))
             return true;
     return false;
 }
@@ -233,11 +234,11 @@ void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *
     out->group = group;
     out->resource = resource;
     bool core = group[0] == 0;
-    if (core && strcmp(resource, "pods") == 0)
+    if (core && kg_streq(resource, "pods"))
         out->kind = RQ_EV_POD;
-    else if (core && strcmp(resource, "services") == 0)
+    else if (core && kg_streq(resource, "services"))
         out->kind = RQ_EV_SERVICE;
-    else if (core && strcmp(resource, "persistentvolumeclaims") == 0)
+    else if (core && kg_streq(resource, "persistentvolumeclaims"))
         out->kind = RQ_EV_PVC;
     else
         out->kind = RQ_EV_COUNT;
@@ -246,13 +247,13 @@ void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *
                                            {"persistentvolumeclaims", "count/persistentvolumeclaims"}};
     out->count_name = NULL;
     for (size_t i = 0; core && i < 3 && !out->count_name; i++)
-        if (strcmp(resource, known[i][0]) == 0)
+        if (kg_streq(resource, known[i][0]))
             out->count_name = known[i][1];
     if (!out->count_name)
         out->count_name =
             core ? kg_arena_sprintf(ar, "count/%s", resource) : kg_arena_sprintf(ar, "count/%s.%s", resource, group);
-    if (core && (strcmp(resource, "configmaps") == 0 || strcmp(resource, "secrets") == 0 ||
-                 strcmp(resource, "resourcequotas") == 0 || strcmp(resource, "replicationcontrollers") == 0))
+    if (core && (kg_streq(resource, "configmaps") || kg_streq(resource, "secrets") ||
+                 kg_streq(resource, "resourcequotas") || kg_streq(resource, "replicationcontrollers")))
         out->legacy_name = resource;
 }
 
@@ -265,11 +266,11 @@ bool kg_admission_rq_matching_resource(const rq_evaluator *ev, const char *name)
                (has_prefix(name, "requests.") && is_extended(name + strlen("requests.")));
     case RQ_EV_SERVICE: return in_list(SERVICE_RESOURCES, name);
     case RQ_EV_PVC:
-        return strcmp(name, "count/persistentvolumeclaims") == 0 || strcmp(name, "persistentvolumeclaims") == 0 ||
-               strcmp(name, "requests.storage") == 0 || has_suffix(name, SC_SUFFIX "persistentvolumeclaims") ||
+        return kg_streq(name, "count/persistentvolumeclaims") || kg_streq(name, "persistentvolumeclaims") ||
+               kg_streq(name, "requests.storage") || has_suffix(name, SC_SUFFIX "persistentvolumeclaims") ||
                has_suffix(name, SC_SUFFIX "requests.storage");
     case RQ_EV_COUNT:
-        return strcmp(name, ev->count_name) == 0 || (ev->legacy_name && strcmp(name, ev->legacy_name) == 0);
+        return kg_streq(name, ev->count_name) || (ev->legacy_name && kg_streq(name, ev->legacy_name));
     }
     return false;
 }
@@ -278,7 +279,7 @@ bool kg_admission_rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op o
 {
     switch (ev->kind) {
     case RQ_EV_POD:
-        if (subresource[0] && strcmp(subresource, "resize") != 0)
+        if (subresource[0] && !kg_streq(subresource, "resize"))
             return false;
         return op == KG_ADMISSION_CREATE || (subresource[0] && op == KG_ADMISSION_UPDATE);
     case RQ_EV_SERVICE:
@@ -293,7 +294,7 @@ bool kg_admission_rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op o
 static bool is_sidecar(const kg_json *c)
 {
     const char *rp = kg_json_get_str(c, "restartPolicy");
-    return rp && strcmp(rp, "Always") == 0;
+    return rp && kg_streq(rp, "Always");
 }
 
 /* A container's requests (defaulted from its limits, as the API defaulting does) and limits. */
@@ -353,7 +354,7 @@ static bool resize_infeasible(const kg_json *pod)
     const kg_json *cs = kg_json_path(pod, "status.conditions");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const char *t = kg_admission_pu_str(kg_json_at(cs, i), "type");
-        if (strcmp(t, "PodResizePending") == 0)
+        if (kg_streq(t, "PodResizePending"))
             return strcmp(kg_admission_pu_str(kg_json_at(cs, i), "reason"), "Infeasible") == 0;
     }
     return false;
@@ -437,7 +438,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
                     kg_admission_rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
         }
         for (size_t i = 0; i < pl.n; i++)
-            if (strcmp(pl.e[i].name, "cpu") == 0 || strcmp(pl.e[i].name, "memory") == 0)
+            if (kg_streq(pl.e[i].name, "cpu") || kg_streq(pl.e[i].name, "memory"))
                 kg_admission_rq_set(ar, out, pl.e[i].name, &pl.e[i].q);
     }
     rq_list ovh;
@@ -523,7 +524,7 @@ static bool parse_time(const char *s, int64_t *out)
 static bool quota_pod(const kg_json *pod, const rq_env *env)
 {
     const char *phase = kg_json_path_str(pod, "status.phase");
-    if (phase && (strcmp(phase, "Failed") == 0 || strcmp(phase, "Succeeded") == 0))
+    if (phase && (kg_streq(phase, "Failed") || kg_streq(phase, "Succeeded")))
         return false;
     const char *dt = kg_json_path_str(pod, "metadata.deletionTimestamp");
     const kg_json *grace = kg_json_path(pod, "metadata.deletionGracePeriodSeconds");
@@ -556,7 +557,7 @@ static bool res_has_compute(const kg_json *res)
         const kg_json *l = kg_json_get(res, keys[k]);
         for (size_t i = 0; kg_json_is(l, KG_JSON_OBJECT) && i < l->len; i++) {
             const char *n = l->u.members[i].key;
-            if (strcmp(n, "cpu") != 0 && strcmp(n, "memory") != 0)
+            if (!kg_streq(n, "cpu") && !kg_streq(n, "memory"))
                 continue;
             kg_quantity q;
             if (kg_quantity_from_json(l->u.members[i].val, &q, NULL) && kg_quantity_sign(&q) > 0)
@@ -631,13 +632,13 @@ char *kg_admission_rq_scope_string(kg_arena *ar, const rq_scope *s)
 static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scope *s, const char **errmsg)
 {
     kg_label_op op;
-    if (strcmp(s->op, "In") == 0)
+    if (kg_streq(s->op, "In"))
         op = KG_LOP_IN;
-    else if (strcmp(s->op, "NotIn") == 0)
+    else if (kg_streq(s->op, "NotIn"))
         op = KG_LOP_NOT_IN;
-    else if (strcmp(s->op, "Exists") == 0)
+    else if (kg_streq(s->op, "Exists"))
         op = KG_LOP_EXISTS;
-    else if (strcmp(s->op, "DoesNotExist") == 0)
+    else if (kg_streq(s->op, "DoesNotExist"))
         op = KG_LOP_DOES_NOT_EXIST;
     else {
         *errmsg = kg_arena_sprintf(ar,
@@ -667,22 +668,22 @@ int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_s
     if (ev->kind != RQ_EV_POD)
         return 0; /* generic.MatchesNoScopeFunc */
     const char *n = s->name;
-    if (strcmp(n, "Terminating") == 0)
+    if (kg_streq(n, "Terminating"))
         return pod_terminating(obj);
-    if (strcmp(n, "NotTerminating") == 0)
+    if (kg_streq(n, "NotTerminating"))
         return !pod_terminating(obj);
-    if (strcmp(n, "BestEffort") == 0)
+    if (kg_streq(n, "BestEffort"))
         return pod_best_effort(obj, env);
-    if (strcmp(n, "NotBestEffort") == 0)
+    if (kg_streq(n, "NotBestEffort"))
         return !pod_best_effort(obj, env);
-    if (strcmp(n, "PriorityClass") == 0) {
-        if (strcmp(s->op, "Exists") == 0) {
+    if (kg_streq(n, "PriorityClass")) {
+        if (kg_streq(s->op, "Exists")) {
             const char *pc = kg_json_path_str(obj, "spec.priorityClassName");
             return pc && pc[0];
         }
         return pod_priority_selector(ar, obj, s, errmsg);
     }
-    if (strcmp(n, "CrossNamespacePodAffinity") == 0)
+    if (kg_streq(n, "CrossNamespacePodAffinity"))
         return pod_cross_ns_affinity(obj);
     return 0;
 }
@@ -696,9 +697,9 @@ static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
     const char *type = kg_json_path_str(svc, "spec.type");
     const kg_json *ports = kg_json_path(svc, "spec.ports");
     int64_t nports = kg_json_is(ports, KG_JSON_ARRAY) ? ports->len : 0;
-    if (type && strcmp(type, "NodePort") == 0) {
+    if (type && kg_streq(type, "NodePort")) {
         kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
-    } else if (type && strcmp(type, "LoadBalancer") == 0) {
+    } else if (type && kg_streq(type, "LoadBalancer")) {
         const kg_json *alloc = kg_json_path(svc, "spec.allocateLoadBalancerNodePorts");
         if (kg_json_is(alloc, KG_JSON_BOOL) && !alloc->b) {
             int64_t with = 0;
@@ -787,7 +788,7 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
             continue;
         bool dup = false;
         for (size_t j = 0; j < nreq; j++)
-            dup |= strcmp(req_set[j], required[i]) == 0;
+            dup |= kg_streq(req_set[j], required[i]);
         if (!dup)
             req_set[nreq++] = required[i];
     }
@@ -812,7 +813,7 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
                     continue;
                 missing *m = NULL;
                 for (size_t j = 0; j < nmiss; j++)
-                    if (strcmp(miss[j].res, req_set[r]) == 0)
+                    if (kg_streq(miss[j].res, req_set[r]))
                         m = &miss[j];
                 if (!m) {
                     m = &miss[nmiss++];
@@ -841,7 +842,7 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
     for (size_t j = 0; j < nmiss; j++) {
         missing *m = NULL;
         for (size_t x = 0; x < nmiss; x++)
-            if (strcmp(miss[x].res, resn[j]) == 0)
+            if (kg_streq(miss[x].res, resn[j]))
                 m = &miss[x];
         if (j)
             kg_buf_puts(&b, "; ");
