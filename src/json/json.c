@@ -938,7 +938,6 @@ void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json 
     m->val = v;
 }
 
-void kg_json_set(kg_arena *a, kg_json *obj, const char *key, kg_json *v) { kg_json_setn(a, obj, key, strlen(key), v); }
 
 bool kg_json_del(kg_json *obj, const char *key)
 {

@@ -108,8 +108,11 @@ static inline kg_json *kg_json_get(const kg_json *obj, const char *key)
     return kg_json_getn(obj, key, __builtin_strlen(key));
 }
 /* Set key (copied) to v, replacing an existing value in place (order kept) or appending. */
-void kg_json_set(kg_arena *a, kg_json *obj, const char *key, kg_json *v);
 void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json *v);
+static inline void kg_json_set(kg_arena *a, kg_json *obj, const char *key, kg_json *v)
+{
+    kg_json_setn(a, obj, key, __builtin_strlen(key), v);
+}
 /* Remove key; returns whether it was present. */
 bool kg_json_del(kg_json *obj, const char *key);
 /* Get obj[key] as an object, creating an empty object there if absent or not an object. */

@@ -468,6 +468,17 @@ static int quota_matches(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s
     return nmatching > 0 && all;
 }
 
+/* what a quota object parses to (memoised per shared document) */
+typedef struct quota_parsed {
+    const char *name;
+    rq_list hard, used;
+    rq_scope *sc;
+    size_t nsc;
+    /* hard resource names tracked by the pod, service and PVC evaluators (rq_ev_kind order) */
+    const char **mh[3];
+    size_t nmh[3];
+} quota_parsed;
+
 typedef struct rq_quota {
     const kg_json *obj; /* the quota object (shared or a request copy: never modified) */
     const char *name;
@@ -475,15 +486,11 @@ typedef struct rq_quota {
     rq_scope *sc;
     size_t nsc;
     bool changed;
+    const quota_parsed *parsed;
 } rq_quota;
 
-/* what a quota object parses to (memoised per shared document) */
-typedef struct quota_parsed {
-    const char *name;
-    rq_list hard, used;
-    rq_scope *sc;
-    size_t nsc;
-} quota_parsed;
+/* hard names the evaluator tracks: from the parsed quota for the fixed evaluators, else computed */
+static size_t quota_matching_hard(kg_arena *ar, const rq_evaluator *ev, const rq_quota *q, const char ***out);
 
 static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
 {
@@ -495,6 +502,11 @@ static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
     kg_admission_rq_from_json(ar, kg_json_path(obj, "status.hard"), &p->hard);
     kg_admission_rq_from_json(ar, kg_json_path(obj, "status.used"), &p->used);
     p->nsc = quota_scopes(ar, obj, &p->sc);
+    static const rq_ev_kind kinds[3] = {RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC};
+    for (int k = 0; k < 3; k++) {
+        rq_evaluator ev = {.kind = kinds[k], .group = "", .resource = ""};
+        p->nmh[k] = matching_hard(ar, &ev, &p->hard, &p->mh[k]);
+    }
     return p;
 }
 
@@ -502,7 +514,16 @@ static void load_quota(kg_arena *ar, const kg_json *obj, kg_json_shared *doc, rq
 {
     const quota_parsed *p =
         doc ? kg_json_shared_memo(doc, KG_ADMISSION_MEMO_QUOTA, parse_quota, NULL) : parse_quota(ar, obj, NULL);
-    *q = (rq_quota){obj, p->name, p->hard, p->used, p->sc, p->nsc, false};
+    *q = (rq_quota){obj, p->name, p->hard, p->used, p->sc, p->nsc, false, p};
+}
+
+static size_t quota_matching_hard(kg_arena *ar, const rq_evaluator *ev, const rq_quota *q, const char ***out)
+{
+    int k = ev->kind == RQ_EV_POD ? 0 : ev->kind == RQ_EV_SERVICE ? 1 : ev->kind == RQ_EV_PVC ? 2 : -1;
+    if (k < 0 || !q->parsed)
+        return matching_hard(ar, ev, &q->hard, out);
+    *out = q->parsed->mh[k];
+    return q->parsed->nmh[k];
 }
 
 /* CheckRequest over quotas[0..n): on success the quotas whose usage must grow are marked changed with their new
@@ -592,7 +613,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
             qscopes_matched[nqsm++] = sc[j];
         }
         const char **mh;
-        size_t nmh = matching_hard(ar, ev, &q->hard, &mh);
+        size_t nmh = quota_matching_hard(ar, ev, q, &mh);
         const char *em = NULL;
         int m = quota_matches(ar, ev, sc, nsc, nmh, obj, env, &em);
         if (m < 0)
@@ -603,9 +624,13 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (cerr)
             return kg_admission_forbidden(a, "failed quota: %s: %s", q->name, cerr);
         for (size_t k = 0; k < nmh; k++)
-            if (!kg_admission_rq_find(&q->used, mh[k]))
+            if (!kg_admission_rq_find(&q->used, mh[k])) {
+                /* pretty_names sorts in place: mh may be the parsed quota's shared array */
+                const char **names = kg_arena_alloc(ar, (nmh + 1) * sizeof *names);
+                memcpy(names, mh, nmh * sizeof *names);
                 return kg_admission_forbidden(a, "status unknown for quota: %s, resources: %s", q->name,
-                                              kg_admission_rq_pretty_names(ar, mh, nmh));
+                                              kg_admission_rq_pretty_names(ar, names, nmh));
+            }
         interesting[i] = true;
         ninteresting++;
         if (nrestricted + nmh > caprestricted) {
@@ -666,7 +691,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
                 rq_scope *sc = quotas[i].sc;
                 size_t nsc = quotas[i].nsc;
                 const char **mh;
-                size_t nmh = matching_hard(ar, ev, &quotas[i].hard, &mh);
+                size_t nmh = quota_matching_hard(ar, ev, &quotas[i], &mh);
                 const char *em = NULL;
                 int m = quota_matches(ar, ev, sc, nsc, nmh, a->old_object, env, &em);
                 if (m < 0)
@@ -967,8 +992,7 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
     for (size_t i = 0; i < hard.n && nevs < 64; i++) {
         const char *g, *r;
         bool legacy = kg_streq(hard.e[i].name, "configmaps") || kg_streq(hard.e[i].name, "secrets") ||
-                      kg_streq(hard.e[i].name, "resourcequotas") ||
-                      kg_streq(hard.e[i].name, "replicationcontrollers");
+                      kg_streq(hard.e[i].name, "resourcequotas") || kg_streq(hard.e[i].name, "replicationcontrollers");
         if (legacy) {
             g = "";
             r = hard.e[i].name;
