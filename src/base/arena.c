@@ -1,6 +1,8 @@
 #include "base/arena.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,83 @@ struct kg_arena_cleanup {
     void (*fn)(void *);
     void *p;
 };
+
+/* A one-chunk cache per thread: an arena freed and another one created right after (a request, a compile) reuse
+ * the chunk instead of a malloc/free pair. Chunks up to KG_ARENA_CACHE_MAX bytes; off under the sanitizers so that
+ * they keep seeing every arena's memory as freed. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define KG_ARENA_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define KG_ARENA_CACHE 0
+#endif
+#endif
+#ifndef KG_ARENA_CACHE
+#define KG_ARENA_CACHE 1
+#endif
+#define KG_ARENA_CACHE_MAX (16u * 1024u)
+
+#if KG_ARENA_CACHE
+static _Thread_local kg_arena_chunk *tl_chunk;
+static _Thread_local bool tl_registered;
+static pthread_key_t tl_key;
+static pthread_once_t tl_once = PTHREAD_ONCE_INIT;
+
+static void tl_release(void *slot)
+{
+    kg_arena_chunk **p = slot;
+    free(*p);
+    *p = NULL;
+}
+
+static void tl_key_init(void)
+{
+    if (pthread_key_create(&tl_key, tl_release) != 0)
+        abort();
+}
+
+/* keep c for this thread's next arena; false when the slot is taken or c is too big */
+static bool cache_put(kg_arena_chunk *c)
+{
+    if (tl_chunk || c->size > KG_ARENA_CACHE_MAX)
+        return false;
+    if (!tl_registered) {
+        /* the key's destructor frees the cached chunk when the thread exits */
+        pthread_once(&tl_once, tl_key_init);
+        if (pthread_setspecific(tl_key, &tl_chunk) != 0)
+            return false;
+        tl_registered = true;
+    }
+    tl_chunk = c;
+    return true;
+}
+
+static kg_arena_chunk *cache_get(size_t size)
+{
+    kg_arena_chunk *c = tl_chunk;
+    if (!c || c->size != size)
+        return NULL;
+    tl_chunk = NULL;
+    return c;
+}
+#else
+static bool cache_put(kg_arena_chunk *c)
+{
+    (void)c;
+    return false;
+}
+static kg_arena_chunk *cache_get(size_t size)
+{
+    (void)size;
+    return NULL;
+}
+#endif
+
+static void chunk_free(kg_arena_chunk *c)
+{
+    if (!cache_put(c))
+        free(c);
+}
 
 #define KG_ALIGN 16u
 #define KG_DEFAULT_CHUNK 8192u
@@ -56,7 +135,7 @@ void kg_arena_free(kg_arena *a)
     kg_arena_chunk *c = a->head;
     while (c) {
         kg_arena_chunk *n = c->next;
-        free(c);
+        chunk_free(c);
         c = n;
     }
     a->head = NULL;
@@ -77,7 +156,7 @@ void kg_arena_reset(kg_arena *a)
         if (!n)
             keep = c;
         else
-            free(c);
+            chunk_free(c);
         c = n;
     }
     keep->next = NULL;
@@ -107,10 +186,13 @@ static void *new_chunk(kg_arena *a, size_t n)
         }
         return c->data;
     }
-    kg_arena_chunk *c = malloc(sizeof(kg_arena_chunk) + size);
-    if (!c)
-        abort();
-    c->size = size;
+    kg_arena_chunk *c = cache_get(size);
+    if (!c) {
+        c = malloc(sizeof(kg_arena_chunk) + size);
+        if (!c)
+            abort();
+        c->size = size;
+    }
     c->next = a->head;
     a->head = c;
     a->total += sizeof(kg_arena_chunk) + size;
