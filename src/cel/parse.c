@@ -179,16 +179,28 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
     p += triple ? 3 : 1;
     if (!triple) {
         /* fast path: no escapes, no line breaks — copy the body directly */
+        /* per byte: 1 = ends the fast path (the quote, a backslash, a line break), 2 = non-ASCII (needs UTF-8
+         * validation), 0 = plain */
+#define STR_STOP_COMMON ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0x80 ... 0xff] = 2
+        static const unsigned char stop_dq[256] = {STR_STOP_COMMON, ['"'] = 1};
+        static const unsigned char stop_sq[256] = {STR_STOP_COMMON, ['\''] = 1};
+#undef STR_STOP_COMMON
+        const unsigned char *stop = q == '"' ? stop_dq : stop_sq;
         size_t e = p;
         unsigned char hi = 0; /* any byte >= 0x80? pure ASCII needs no UTF-8 validation */
-        while (e < P->len && s[e] != q && s[e] != '\\' && s[e] != '\n' && s[e] != '\r')
-            hi |= (unsigned char)s[e++];
+        while (e < P->len) {
+            unsigned char k = stop[(unsigned char)s[e]];
+            if (k == 1)
+                break;
+            hi |= k;
+            e++;
+        }
         if (e < P->len && s[e] == q) {
             t->kind = bytes ? T_BYTES : T_STRING;
             t->n = e - p;
             t->s = kg_arena_strndup(P->a, s + p, e - p);
             P->p = e + 1;
-            if (!bytes && (hi & 0x80) && !cel_utf8_valid(t->s, t->n))
+            if (!bytes && (hi & 2) && !cel_utf8_valid(t->s, t->n))
                 perr(P, start, "Syntax error: invalid UTF-8 in string literal");
             return;
         }
