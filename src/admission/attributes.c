@@ -193,23 +193,13 @@ bool kg_admission_wait_ready(const kg_admission_services *s, const char *resourc
     return kg_admission_ready(s, resource);
 }
 
-/* Fallback for services without views: the copy becomes a private document pinned to the arena (its memo slots
- * then live as long as the request; correct, just not shared). */
-static kg_json_shared *wrap_copy(kg_arena *a, const kg_json *copy)
-{
-    kg_json_shared *s = kg_json_shared_new(copy);
-    kg_json_shared_pin(s, a);
-    kg_json_shared_unref(s);
-    return s;
-}
-
 kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
                                   const char *name, kg_error *err)
 {
     if (s && s->view)
         return s->view(s->ctx, a, resource, ns ? ns : "", name, err);
     kg_json *o = kg_admission_get(s, a, resource, ns, name, 0, err);
-    return o ? wrap_copy(a, o) : NULL;
+    return o ? kg_json_shared_new_pinned(a, o) : NULL;
 }
 
 size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
@@ -222,7 +212,7 @@ size_t kg_admission_view_list(const kg_admission_services *s, kg_arena *a, const
         return (size_t)-1;
     kg_json_shared **v = kg_arena_alloc(a, (arr->len + 1) * sizeof *v);
     for (uint32_t i = 0; i < arr->len; i++)
-        v[i] = wrap_copy(a, kg_json_at(arr, i));
+        v[i] = kg_json_shared_new_pinned(a, kg_json_at(arr, i));
     *out = v;
     return arr->len;
 }

@@ -81,6 +81,13 @@ kg_json_shared *kg_json_shared_pin(kg_json_shared *s, kg_arena *a)
     return s;
 }
 
+kg_json_shared *kg_json_shared_new_pinned(kg_arena *a, const kg_json *v)
+{
+    kg_json_shared *s = kg_json_shared_new(v);
+    kg_arena_on_reset(a, unpin, s); /* the arena owns the only reference */
+    return s;
+}
+
 const void *kg_json_shared_memo(kg_json_shared *s, unsigned slot, kg_json_memo_build build, void *ud)
 {
     if (slot >= KG_JSON_SHARED_MEMO_SLOTS)

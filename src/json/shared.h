@@ -27,6 +27,9 @@ kg_json_shared *kg_json_shared_ref(kg_json_shared *s);
 void kg_json_shared_unref(kg_json_shared *s);
 /* Take a reference released when arena a is reset or freed; returns s. */
 kg_json_shared *kg_json_shared_pin(kg_json_shared *s, kg_arena *a);
+/* A private document holding a copy of v, owned by arena a (freed when a is reset or freed): how readers without a
+ * shared cache hand out documents. */
+kg_json_shared *kg_json_shared_new_pinned(kg_arena *a, const kg_json *v);
 
 /* Derived data of slot (0..KG_JSON_SHARED_MEMO_SLOTS-1): built on first use by build(arena, root, ud) into a private
  * arena that lives as long as the document, then returned to every later caller. Concurrent first uses may both

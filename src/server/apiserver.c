@@ -92,15 +92,6 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
     return arr;
 }
 
-/* a copy read from the store, as a private document pinned to a */
-static kg_json_shared *pin_copy(kg_arena *a, const kg_json *o)
-{
-    kg_json_shared *d = kg_json_shared_new(o);
-    kg_json_shared_pin(d, a);
-    kg_json_shared_unref(d);
-    return d;
-}
-
 static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
                                 kg_error *err)
 {
@@ -109,7 +100,7 @@ static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, co
     if (r && use_cache(s, r, 0))
         return kg_cache_view(s->caches, r, ns, name, a, err);
     kg_json *o = svc_get(ctx, a, resource, ns, name, KG_ADMISSION_GET_LIVE, err);
-    return o ? pin_copy(a, o) : NULL;
+    return o ? kg_json_shared_new_pinned(a, o) : NULL;
 }
 
 static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
@@ -124,7 +115,7 @@ static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const 
         return (size_t)-1;
     kg_json_shared **v = kg_arena_alloc(a, (arr->len + 1) * sizeof *v);
     for (uint32_t i = 0; i < arr->len; i++)
-        v[i] = pin_copy(a, kg_json_at(arr, i));
+        v[i] = kg_json_shared_new_pinned(a, kg_json_at(arr, i));
     *out = v;
     return arr->len;
 }
