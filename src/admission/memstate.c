@@ -80,6 +80,14 @@ static group *group_find(const kg_admission_memstate *m, const char *resource, c
     return g;
 }
 
+static int entry_order(const entry *a, const entry *b)
+{
+    int c = strcmp(a->ns, b->ns);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+/* A group's entries are kept ordered by (namespace, name) — the order list() returns — so readers copy them out
+ * without sorting; writes (rare) pay the binary search and the shift. */
 static void group_add(group *g, entry *e)
 {
     if (g->n == g->cap) {
@@ -88,32 +96,54 @@ static void group_add(group *g, entry *e)
         if (!g->items)
             abort();
     }
-    g->items[g->n++] = e;
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (entry_order(g->items[mid], e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(&g->items[lo + 1], &g->items[lo], (g->n - lo) * sizeof *g->items);
+    g->items[lo] = e;
+    g->n++;
 }
 
 static void group_del(group *g, entry *e)
 {
     for (size_t i = 0; g && i < g->n; i++) {
         if (g->items[i] == e) {
-            g->items[i] = g->items[--g->n];
+            memmove(&g->items[i], &g->items[i + 1], (g->n - i - 1) * sizeof *g->items);
+            g->n--;
             return;
         }
     }
 }
 
+/* Hash of (resource, namespace, name), 8 bytes at a time (keys are short; lookups happen on every admission). */
+static inline uint64_t hash_mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    size_t n = strlen(s), i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = hash_mix(h, w);
+    }
+    uint64_t w = 0;
+    for (size_t j = 0; i + j < n; j++)
+        w |= (uint64_t)(unsigned char)s[i + j] << (8 * j);
+    return hash_mix(h, w ^ ((uint64_t)n << 56) ^ 0xff);
+}
+
 static uint64_t hash3(const char *r, const char *ns, const char *n)
 {
-    uint64_t h = 1469598103934665603ull;
-    const char *parts[3] = {r, ns, n};
-    for (int i = 0; i < 3; i++) {
-        for (const char *p = parts[i]; *p; p++) {
-            h ^= (unsigned char)*p;
-            h *= 1099511628211ull;
-        }
-        h ^= 0xff;
-        h *= 1099511628211ull;
-    }
-    return h;
+    return hash_str(hash_str(hash_str(0x243F6A8885A308D3ull, r), ns), n);
 }
 
 static char *xstrdup(const char *s)
@@ -347,13 +377,6 @@ typedef struct list_item {
     const kg_json *obj;
 } list_item;
 
-static int cmp_item(const void *x, const void *y)
-{
-    const list_item *a = x, *b = y;
-    int c = strcmp(a->ns, b->ns);
-    return c ? c : strcmp(a->name, b->name);
-}
-
 static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
 {
     kg_admission_memstate *m = ctx;
@@ -376,8 +399,6 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
         if (live || !e->store_only)
             items[n++] = (list_item){e->ns, e->name, e->obj};
     }
-    if (n > 1)
-        qsort(items, n, sizeof *items, cmp_item);
     arr = kg_json_new_array(a);
     for (size_t i = 0; i < n; i++)
         kg_json_array_append(a, arr, kg_json_clone(a, items[i].obj));
@@ -406,18 +427,6 @@ static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, co
     return out;
 }
 
-typedef struct view_item {
-    const char *ns, *name;
-    kg_json_shared *doc;
-} view_item;
-
-static int cmp_view_item(const void *x, const void *y)
-{
-    const view_item *a = x, *b = y;
-    int c = strcmp(a->ns, b->ns);
-    return c ? c : strcmp(a->name, b->name);
-}
-
 static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
                             kg_error *err)
 {
@@ -432,18 +441,13 @@ static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const 
     }
     const group *g = group_find(m, resource, ns[0] ? ns : ALL_NS, false);
     size_t n = 0;
-    view_item *items = g && g->n ? kg_arena_alloc(a, g->n * sizeof *items) : NULL;
+    kg_json_shared **v = kg_arena_alloc(a, ((g ? g->n : 0) + 1) * sizeof *v);
     for (size_t i = 0; g && i < g->n; i++) {
         entry *e = g->items[i];
         if (!e->store_only)
-            items[n++] = (view_item){e->ns, e->name, kg_json_shared_pin(e->doc, a)};
+            v[n++] = kg_json_shared_pin(e->doc, a);
     }
-    if (n > 1) /* under the lock: the names belong to the entries */
-        qsort(items, n, sizeof *items, cmp_view_item);
     pthread_rwlock_unlock(&m->lock);
-    kg_json_shared **v = kg_arena_alloc(a, (n + 1) * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = items[i].doc;
     *out = v;
     return n;
 }

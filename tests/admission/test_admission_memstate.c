@@ -58,6 +58,71 @@ static void get_and_list(void **state)
     kg_admission_memstate_free(m);
 }
 
+/* Groups stay ordered by (namespace, name) through inserts, replacements and removals in any order: list() and
+ * view_list() return that order without sorting, and every object stays reachable by get()/view(). */
+static void ordered_groups(void **state)
+{
+    (void)state;
+    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error e = {0};
+    enum { N = 240 };
+    bool present[N] = {false};
+    uint32_t x = 12345;
+    for (int round = 0; round < 3 * N; round++) {
+        x = x * 1103515245u + 12345u;
+        int k = (int)((x >> 8) % N);
+        char ns[16], name[48];
+        snprintf(ns, sizeof ns, "ns-%d", k % 7);
+        /* names of every length around the hash's 8-byte steps */
+        snprintf(name, sizeof name, "%.*s-%d", k % 20, "abcdefghijklmnopqrstuvwxyz", k);
+        if (present[k] && (x >> 20) % 3 == 0) {
+            assert_true(kg_admission_memstate_remove(m, "configmaps", ns, name));
+            present[k] = false;
+        } else {
+            char *doc = kg_arena_sprintf(&a, "{\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\"}}", name, ns);
+            tput(m, "configmaps", doc, 0);
+            present[k] = true;
+        }
+    }
+    for (int scope = 0; scope < 8; scope++) {
+        char ns[16];
+        snprintf(ns, sizeof ns, "ns-%d", scope);
+        const char *want_ns = scope == 7 ? "" : ns;
+        kg_json *arr = s.list(m, &a, "configmaps", want_ns, 0, &e);
+        kg_json_shared **docs;
+        size_t nv = kg_admission_view_list(&s, &a, "configmaps", want_ns, &docs, &e);
+        assert_int_equal(nv, arr->len);
+        size_t expect = 0;
+        for (int k = 0; k < N; k++)
+            expect += present[k] && (scope == 7 || k % 7 == scope);
+        assert_int_equal(arr->len, expect);
+        for (size_t i = 0; i < arr->len; i++) {
+            const kg_json *it = kg_json_at(arr, i);
+            const char *in = kg_json_path_str(it, "metadata.namespace"), *nm = kg_json_path_str(it, "metadata.name");
+            assert_string_equal(nm, kg_json_path_str(kg_json_shared_root(docs[i]), "metadata.name"));
+            assert_non_null(kg_admission_view_obj(&s, &a, "configmaps", in, nm, &e));
+            if (i) {
+                const kg_json *pv = kg_json_at(arr, i - 1);
+                int c = strcmp(kg_json_path_str(pv, "metadata.namespace"), in);
+                assert_true(c < 0 || (c == 0 && strcmp(kg_json_path_str(pv, "metadata.name"), nm) < 0));
+            }
+        }
+    }
+    for (int k = 0; k < N; k++) {
+        char ns[16], name[48];
+        snprintf(ns, sizeof ns, "ns-%d", k % 7);
+        snprintf(name, sizeof name, "%.*s-%d", k % 20, "abcdefghijklmnopqrstuvwxyz", k);
+        KG_ERROR_DECL(ge);
+        assert_int_equal(kg_admission_view_obj(&s, &a, "configmaps", ns, name, &ge) != NULL, present[k]);
+        assert_null(kg_admission_view_obj(&s, &a, "secrets", ns, name, &ge));
+    }
+    kg_arena_free(&a);
+    kg_admission_memstate_free(m);
+}
+
 static void writer(void **state)
 {
     kg_admission_memstate *m = kg_admission_memstate_new();
@@ -106,6 +171,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(get_and_list),
         cmocka_unit_test(writer),
+        cmocka_unit_test(ordered_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
