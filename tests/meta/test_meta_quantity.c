@@ -877,9 +877,52 @@ static void test_float_and_json(void **st)
     kg_arena_free(&a);
 }
 
+/* The parser's fast path (plain digits with an SI or binary suffix) against the general parser on every shape
+ * around its edges: digit counts 1-17, trailing zeros, leading zeros, signs, every suffix and near-suffixes. */
+static void fast_path_matches_general(void **state)
+{
+    (void)state;
+    static const char *const sufs[] = {"",   "n",  "u",  "m",  "k",  "M",  "G",  "T",  "P",  "E",  "Ki", "Mi",
+                                       "Gi", "Ti", "Pi", "Ei", "K",  "mi", "ki", "i",  "e3", "E3", "Zi", "x",
+                                       "Kii", "MM", ".5", "e",  "-1", " "};
+    static const char *const bodies[] = {"1", "7", "8", "12", "100", "1000", "1024", "999", "5000", "123456789",
+                                         "100000000000000", "999999999999999", "1000000000000000",
+                                         "9999999999999999", "12345678901234567", "0", "00", "01", "0100", "-5",
+                                         "+5", "250", "128", "64", "3"};
+    size_t checked = 0;
+    for (size_t b = 0; b < sizeof bodies / sizeof *bodies; b++)
+        for (size_t k = 0; k < sizeof sufs / sizeof *sufs; k++) {
+            char text[64];
+            snprintf(text, sizeof text, "%s%s", bodies[b], sufs[k]);
+            size_t n = strlen(text);
+            kg_quantity f, g;
+            KG_ERROR_DECL(ef);
+            KG_ERROR_DECL(eg);
+            bool okf = kg_quantity_parse(text, n, &f, &ef), okg = kg_quantity_parse_general(text, n, &g, &eg);
+            if (okf != okg)
+                fail_msg("%s: parse %d, general %d", text, okf, okg);
+            if (!okf) {
+                assert_string_equal(ef.msg, eg.msg);
+                continue;
+            }
+            checked++;
+            if (f.format != g.format || f.is_dec != g.is_dec || f.d_neg != g.d_neg || strcmp(f.s, g.s) != 0 ||
+                (!f.is_dec && (f.i_value != g.i_value || f.i_scale != g.i_scale)) ||
+                (f.is_dec && (f.d_exp != g.d_exp || f.d_mag.n != g.d_mag.n ||
+                              memcmp(f.d_mag.d, g.d_mag.d, f.d_mag.n * sizeof *f.d_mag.d) != 0)))
+                fail_msg("%s: fast and general parses differ", text);
+            char bf[80], bg[80];
+            kg_quantity_format(&f, bf, sizeof bf);
+            kg_quantity_format(&g, bg, sizeof bg);
+            assert_string_equal(bf, bg);
+        }
+    assert_true(checked > 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fast_path_matches_general),
         cmocka_unit_test(test_parse_table),
         cmocka_unit_test(test_parse_invalid),
         cmocka_unit_test(test_string_table),

@@ -156,7 +156,7 @@ static void rl_set(kg_arena *ar, rlist *l, const char *name, const kg_quantity *
 {
     rentry *r = rl_find(l, name);
     if (r) {
-        r->q = *q;
+        kg_quantity_copy(&r->q, q);
         return;
     }
     if (l->n == l->cap) {
@@ -168,7 +168,7 @@ static void rl_set(kg_arena *ar, rlist *l, const char *name, const kg_quantity *
         l->cap = cap;
     }
     l->e[l->n].name = name;
-    l->e[l->n].q = *q;
+    kg_quantity_copy(&l->e[l->n].q, q);
     l->n++;
 }
 
@@ -203,7 +203,7 @@ static void rl_max(kg_arena *ar, rlist *dst, const rlist *src)
         if (!r)
             rl_set(ar, dst, src->e[i].name, &src->e[i].q);
         else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
-            r->q = src->e[i].q;
+            kg_quantity_copy(&r->q, &src->e[i].q);
     }
 }
 

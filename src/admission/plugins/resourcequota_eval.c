@@ -30,7 +30,7 @@ void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_qu
 {
     rq_entry *r = kg_admission_rq_find(l, name);
     if (r) {
-        r->q = *q;
+        kg_quantity_copy(&r->q, q);
         return;
     }
     if (l->n == l->cap) {
@@ -42,7 +42,7 @@ void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_qu
         l->cap = cap;
     }
     l->e[l->n].name = name;
-    l->e[l->n].q = *q;
+    kg_quantity_copy(&l->e[l->n].q, q);
     l->n++;
 }
 
@@ -82,7 +82,7 @@ static void rq_max(kg_arena *ar, rq_list *dst, const rq_list *src)
         if (!r)
             kg_admission_rq_set(ar, dst, src->e[i].name, &src->e[i].q);
         else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
-            r->q = src->e[i].q;
+            kg_quantity_copy(&r->q, &src->e[i].q);
     }
 }
 
