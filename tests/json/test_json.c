@@ -256,6 +256,62 @@ static void mutation_api(void **state)
     kg_arena_free(&a);
 }
 
+/* kg_json_clone lays the copy out in one block: every string length around the short-copy boundaries, keys,
+ * raw number texts, embedded NULs and nesting come out equal, own their bytes, and the copy can still grow. */
+static void test_clone_layout(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error err;
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_puts(&b, "{\"arr\":[");
+    for (int n = 0; n <= 40; n++) {
+        kg_buf_puts(&b, n ? ",\"" : "\"");
+        for (int i = 0; i < n; i++)
+            kg_buf_putc(&b, (char)('a' + (i * 7 + n) % 26));
+        kg_buf_putc(&b, '"');
+    }
+    kg_buf_puts(&b, ",1.50,-0.0,12345678901234567890,\"nul\\u0000inside\",[],{},null,true,[[{\"x\":[1]}]]]");
+    for (int n = 1; n <= 20; n++) {
+        kg_buf_puts(&b, ",\"");
+        for (int i = 0; i < n; i++)
+            kg_buf_putc(&b, (char)('A' + (i + n) % 26));
+        kg_buf_printf(&b, "\":%d", n);
+    }
+    kg_buf_puts(&b, ",\"\":\"empty key\"}");
+    const char *text = kg_buf_cstr(&b);
+    kg_json *o = kg_json_parse(&a, text, strlen(text), &err);
+    assert_non_null(o);
+    kg_json *c = kg_json_clone(&a, o);
+    assert_true(kg_json_equal(o, c));
+    assert_string_equal(kg_json_to_string(&a, c, 0, NULL), kg_json_to_string(&a, o, 0, NULL));
+    const kg_json *arr = kg_json_get(o, "arr"), *carr = kg_json_get(c, "arr");
+    for (uint32_t i = 0; i < arr->len; i++) {
+        const kg_json *s = arr->u.items[i], *d = carr->u.items[i];
+        assert_ptr_not_equal(s, d);
+        if (s->type == KG_JSON_STRING) {
+            assert_ptr_not_equal(s->u.s, d->u.s);
+            assert_int_equal(s->len, d->len);
+            assert_memory_equal(s->u.s, d->u.s, s->len + 1); /* NUL-terminated, embedded NULs kept */
+        }
+    }
+    for (uint32_t i = 0; i < o->len; i++) {
+        assert_ptr_not_equal(o->u.members[i].key, c->u.members[i].key);
+        assert_int_equal(strlen(c->u.members[i].key), c->u.members[i].key_len);
+    }
+    /* the copy grows and changes without touching the source */
+    kg_json_set(&a, c, "added", kg_json_new_str(&a, "v"));
+    kg_json_array_append(&a, kg_json_get(c, "arr"), kg_json_new_int(&a, 7));
+    kg_json_at(kg_json_get(c, "arr"), 1)->u.s = "changed";
+    assert_null(kg_json_get(o, "added"));
+    assert_int_equal(kg_json_get(o, "arr")->len + 1, kg_json_get(c, "arr")->len);
+    assert_string_equal(kg_json_at(kg_json_get(o, "arr"), 1)->u.s, "b");
+    assert_null(kg_json_clone(&a, NULL));
+    kg_buf_free(&b);
+    kg_arena_free(&a);
+}
+
 static int memo_builds;
 static void *count_members(kg_arena *a, const kg_json *root, void *ud)
 {
@@ -379,6 +435,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pod_roundtrip_matches_jansson),
         cmocka_unit_test(shared_documents),
+        cmocka_unit_test(test_clone_layout),
         cmocka_unit_test(html_and_control_escaping_like_go),
         cmocka_unit_test(rejects_what_jansson_rejects),
         cmocka_unit_test(duplicate_keys_reported_with_paths),
