@@ -312,6 +312,51 @@ static void test_clone_layout(void **state)
     kg_arena_free(&a);
 }
 
+/* Dotted paths: segments split at every '.', empty segments look up the empty key, a trailing dot is ignored,
+ * keys that contain a dot are unreachable by path; key compares at every length around the 4/8-byte loads. */
+static void paths_and_key_lengths(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error err;
+    const char *doc = "{\"a\":{\"b\":{\"c\":\"abc\"},\"\":{\"e\":1}},\"x.y\":2,\"\":{\"z\":3}}";
+    kg_json *v = kg_json_parse(&a, doc, strlen(doc), &err);
+    assert_non_null(v);
+    assert_ptr_equal(kg_json_path(v, ""), v);
+    assert_string_equal(kg_json_path_str(v, "a.b.c"), "abc");
+    assert_string_equal(kg_json_path_str(v, "a.b.c."), "abc");
+    assert_null(kg_json_path(v, "a.b.c.d"));
+    assert_null(kg_json_path(v, "a.bc"));
+    assert_null(kg_json_path(v, "a.b.cc"));
+    assert_int_equal(kg_json_path(v, "a..e")->u.i, 1);
+    assert_int_equal(kg_json_path(v, ".z")->u.i, 3);
+    assert_null(kg_json_path(v, "x.y"));
+    assert_int_equal(kg_json_get(v, "x.y")->u.i, 2);
+    assert_null(kg_json_path_str(v, "a.b"));
+    kg_json *o = kg_json_new_object(&a);
+    char key[40];
+    for (int n = 0; n < 30; n++) {
+        for (int i = 0; i < n; i++)
+            key[i] = (char)('a' + (i * 5 + n) % 26);
+        key[n] = 0;
+        kg_json_setn(&a, o, key, (size_t)n, kg_json_new_int(&a, n));
+    }
+    for (int n = 0; n < 30; n++) {
+        for (int i = 0; i < n; i++)
+            key[i] = (char)('a' + (i * 5 + n) % 26);
+        key[n] = 0;
+        assert_int_equal(kg_json_getn(o, key, (size_t)n)->u.i, n);
+        for (int i = 0; i < n; i++) { /* one byte off anywhere: no match */
+            key[i] ^= 0x20;
+            assert_null(kg_json_getn(o, key, (size_t)n));
+            key[i] ^= 0x20;
+        }
+    }
+    assert_int_equal(o->len, 30);
+    kg_arena_free(&a);
+}
+
 static int memo_builds;
 static void *count_members(kg_arena *a, const kg_json *root, void *ud)
 {
@@ -436,6 +481,7 @@ int main(void)
         cmocka_unit_test(pod_roundtrip_matches_jansson),
         cmocka_unit_test(shared_documents),
         cmocka_unit_test(test_clone_layout),
+        cmocka_unit_test(paths_and_key_lengths),
         cmocka_unit_test(html_and_control_escaping_like_go),
         cmocka_unit_test(rejects_what_jansson_rejects),
         cmocka_unit_test(duplicate_keys_reported_with_paths),
