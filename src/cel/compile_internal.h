@@ -93,6 +93,24 @@ static inline bool cel_env_dotted_first(const cel_env *e, unsigned char c)
     return ((v && ((v[c >> 6] >> (c & 63)) & 1)) || (t && ((t[c >> 6] >> (c & 63)) & 1)));
 }
 
+/* The env's function table (allocated only by env.c) carries, after its ftab_cap slots and ftab_cap tags, a
+ * 256-bit filter of the first segments of dotted function names ("strings" of strings.quote): bit
+ * cel_func_root_bit(segment) is set. A member call whose receiver chain starts with a root that has no bit set
+ * cannot name a namespaced function (without a container), so the resolver skips building and looking up the
+ * qualified name. */
+static inline unsigned cel_func_root_bit(const char *seg, size_t n)
+{
+    return ((unsigned char)seg[0] * 7u + (unsigned char)seg[n - 1] * 3u + (unsigned)n * 31u) & 255u;
+}
+static inline bool cel_env_func_root_may(const cel_env *e, const char *seg, size_t n)
+{
+    if (!e->ftab_cap || !n)
+        return true;
+    const uint64_t *bits = (const uint64_t *)(e->ftab + e->ftab_cap) + e->ftab_cap;
+    unsigned b = cel_func_root_bit(seg, n);
+    return (bits[b >> 6] >> (b & 63)) & 1;
+}
+
 /* The built-in type singletons (env.c) by address: the same objects cel_type_dyn() & co. return, without a call. */
 enum {
     CEL_PRIM_DYN,
@@ -135,6 +153,41 @@ static inline bool cel_prefix_is(const char *z, const char *s, size_t n)
 static inline bool cel_name_is(const char *z, const char *s, size_t n)
 {
     return cel_prefix_is(z, s, n) && z[n] == 0;
+}
+
+/* a[0..n) == b[0..n), both at least n bytes long: overlapping word loads up to 32 bytes (function and variable
+ * names), memcmp beyond */
+static inline bool cel_mem_eq(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        if (n > 32)
+            return memcmp(a, b, n) == 0;
+        uint64_t x0, x1, y0, y1, d = 0;
+        if (n > 16) {
+            memcpy(&x0, a + 8, 8);
+            memcpy(&y0, b + 8, 8);
+            memcpy(&x1, a + n - 16, 8);
+            memcpy(&y1, b + n - 16, 8);
+            d = (x0 ^ y0) | (x1 ^ y1);
+        }
+        memcpy(&x0, a, 8);
+        memcpy(&y0, b, 8);
+        memcpy(&x1, a + n - 8, 8);
+        memcpy(&y1, b + n - 8, 8);
+        return (d | (x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t x0, x1, y0, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n == 0)
+        return true;
+    /* 1-3 bytes: the first, middle and last cover them all */
+    return ((a[0] ^ b[0]) | (a[n / 2] ^ b[n / 2]) | (a[n - 1] ^ b[n - 1])) == 0;
 }
 
 /* distinct type parameters of an overload's signature (its nargs argument types and its result) */

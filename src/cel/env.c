@@ -413,9 +413,10 @@ static uint64_t hstr(const char *s, size_t n)
         memcpy(&y, s + n - 4, 4);
         a = x;
         b = y;
-    } else {
-        for (size_t i = 0; i < n; i++)
-            a |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    } else if (n) {
+        /* 1-3 bytes: the first, middle and last are all of them */
+        a = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
+            (uint64_t)(unsigned char)s[n - 1] << 16;
     }
     uint64_t h = (a ^ (n * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
@@ -424,16 +425,28 @@ static uint64_t hstr(const char *s, size_t n)
     return h;
 }
 
+/* The function table (allocated only by get_func) has a trailer of ftab_cap tags: the high half of the slot's
+ * name hash and the name's length. A probe compares the tag first, so a name is compared only against a function
+ * of the same length (and almost surely the same name), word-wise instead of byte by byte against the NUL. After
+ * the tags, the 256-bit filter of the first segments of dotted function names (compile_internal.h). */
+static inline uint64_t ftab_tag(uint64_t h, size_t n)
+{
+    return (h & ~(uint64_t)0xffffffffu) | (uint32_t)n;
+}
+
 cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
 {
     if (!env->ftab_cap)
         return NULL;
     size_t mask = env->ftab_cap - 1;
-    for (size_t h = hstr(name, n) & mask;; h = (h + 1) & mask) {
+    const uint64_t *tags = (const uint64_t *)(env->ftab + env->ftab_cap);
+    uint64_t hv = hstr(name, n), tag = ftab_tag(hv, n);
+    for (size_t h = hv & mask;; h = (h + 1) & mask) {
         cel_func *f = env->ftab[h];
         if (!f)
             return NULL;
-        if (cel_name_is(f->name, name, n))
+        /* equal tags: f's name has n bytes before its NUL (names longer than 4 GiB never match a tag alone) */
+        if (tags[h] == tag && n <= UINT32_MAX && cel_mem_eq(f->name, name, n))
             return f;
     }
 }
@@ -450,26 +463,39 @@ static cel_func *get_func(cel_env *env, const char *name)
         return f;
     if ((env->nfuncs + 1) * 2 > env->ftab_cap) {
         size_t nc = env->ftab_cap ? env->ftab_cap * 2 : 256;
-        cel_func **nt = kg_arena_calloc(&env->arena, nc * sizeof *nt);
+        cel_func **nt = kg_arena_calloc(&env->arena, nc * (sizeof *nt + sizeof(uint64_t)) + 4 * sizeof(uint64_t));
+        uint64_t *ntags = (uint64_t *)(nt + nc);
+        if (env->ftab_cap)
+            memcpy(ntags + nc, (const uint64_t *)(env->ftab + env->ftab_cap) + env->ftab_cap, 4 * sizeof(uint64_t));
         for (size_t i = 0; i < env->ftab_cap; i++) {
             cel_func *g = env->ftab[i];
             if (!g)
                 continue;
-            size_t h = hstr(g->name, strlen(g->name)) & (nc - 1);
+            size_t gl = strlen(g->name);
+            uint64_t hv = hstr(g->name, gl);
+            size_t h = hv & (nc - 1);
             while (nt[h])
                 h = (h + 1) & (nc - 1);
             nt[h] = g;
+            ntags[h] = ftab_tag(hv, gl);
         }
         env->ftab = nt;
         env->ftab_cap = nc;
     }
     f = kg_arena_calloc(&env->arena, sizeof *f);
     f->name = kg_arena_strdup(&env->arena, name);
-    size_t mask = env->ftab_cap - 1;
-    size_t h = hstr(name, strlen(name)) & mask;
+    size_t mask = env->ftab_cap - 1, nl = strlen(name);
+    uint64_t hv = hstr(name, nl);
+    size_t h = hv & mask;
     while (env->ftab[h])
         h = (h + 1) & mask;
     env->ftab[h] = f;
+    ((uint64_t *)(env->ftab + env->ftab_cap))[h] = ftab_tag(hv, nl);
+    const char *dot = memchr(name, '.', nl);
+    if (dot && dot > name) {
+        unsigned b = cel_func_root_bit(name, (size_t)(dot - name));
+        ((uint64_t *)(env->ftab + env->ftab_cap) + env->ftab_cap)[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
     env->nfuncs++;
     return f;
 }

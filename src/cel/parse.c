@@ -64,6 +64,7 @@ typedef struct parser {
     size_t p;
     token tok, peek;
     bool has_peek;
+    bool nul_end; /* src[len] is a NUL (the length came from strlen): scans may stop on it instead of checking len */
     cel_error *err;
     bool failed;
     int next_id;
@@ -179,21 +180,32 @@ static void lex_string(parser *P, token *t, bool raw, bool bytes, int start)
     p += triple ? 3 : 1;
     if (!triple) {
         /* fast path: no escapes, no line breaks — copy the body directly */
-        /* per byte: 1 = ends the fast path (the quote, a backslash, a line break), 2 = non-ASCII (needs UTF-8
-         * validation), 0 = plain */
-#define STR_STOP_COMMON ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0x80 ... 0xff] = 2
+        /* per byte: 1 = ends the fast path (the quote, a backslash, a line break, a NUL), 2 = non-ASCII (needs
+         * UTF-8 validation), 0 = plain */
+#define STR_STOP_COMMON [0] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0x80 ... 0xff] = 2
         static const unsigned char stop_dq[256] = {STR_STOP_COMMON, ['"'] = 1};
         static const unsigned char stop_sq[256] = {STR_STOP_COMMON, ['\''] = 1};
 #undef STR_STOP_COMMON
         const unsigned char *stop = q == '"' ? stop_dq : stop_sq;
         size_t e = p;
         unsigned char hi = 0; /* any byte >= 0x80? pure ASCII needs no UTF-8 validation */
-        while (e < P->len) {
-            unsigned char k = stop[(unsigned char)s[e]];
-            if (k == 1)
-                break;
-            hi |= k;
-            e++;
+        if (P->nul_end) {
+            /* the NUL at len stops the scan (there is no other NUL before it) */
+            for (;;) {
+                unsigned char k = stop[(unsigned char)s[e]];
+                if (k == 1)
+                    break;
+                hi |= k;
+                e++;
+            }
+        } else {
+            while (e < P->len) {
+                unsigned char k = stop[(unsigned char)s[e]];
+                if (k == 1)
+                    break;
+                hi |= k;
+                e++;
+            }
         }
         if (e < P->len && s[e] == q) {
             t->kind = bytes ? T_BYTES : T_STRING;
@@ -347,6 +359,23 @@ static const uint8_t lex_punct[256] = {
     ['-'] = T_MINUS,  ['*'] = T_STAR,   ['%'] = T_PERCENT,
 };
 
+/* copy of an identifier (n bytes at s, avail bytes readable from s): one 16-byte arena block filled by two word
+ * copies for the short ones, kg_arena_strndup otherwise */
+static inline char *ident_dup(parser *P, const char *s, size_t n, size_t avail)
+{
+    if (n < 16 && avail >= 16) {
+        char *d = kg_arena_alloc(P->a, 16);
+        uint64_t w0, w1;
+        memcpy(&w0, s, 8);
+        memcpy(&w1, s + 8, 8);
+        memcpy(d, &w0, 8);
+        memcpy(d + 8, &w1, 8);
+        d[n] = 0;
+        return d;
+    }
+    return kg_arena_strndup(P->a, s, n);
+}
+
 static void lex_slow(parser *P, token *t) __attribute__((noinline));
 static const token tok_zero; /* copied, not memset: the compiler emits plain stores instead of rep stos */
 
@@ -383,8 +412,14 @@ static void lex(parser *P, token *t)
     {
         if (lex_cls[c] & 1) {
             size_t q = p + 1;
-            while (q < len && (lex_cls[(unsigned char)s[q]] & 2))
-                q++;
+            if (P->nul_end) {
+                /* the NUL at len is no identifier part: no bound check per byte */
+                while (lex_cls[(unsigned char)s[q]] & 2)
+                    q++;
+            } else {
+                while (q < len && (lex_cls[(unsigned char)s[q]] & 2))
+                    q++;
+            }
             size_t n = q - p;
             /* r"..", b'..' and friends are string prefixes */
             if (!(n <= 2 && q < len && (s[q] == '"' || s[q] == '\''))) {
@@ -403,7 +438,7 @@ static void lex(parser *P, token *t)
                     t->kind = T_IN;
                 else {
                     t->kind = T_IDENT;
-                    t->s = kg_arena_strndup(P->a, s + p, n);
+                    t->s = ident_dup(P, s + p, n, len - p);
                 }
                 P->p = q;
                 return;
@@ -1678,6 +1713,7 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
     P->env = env;
     P->src = src;
     P->len = len ? len : strlen(src);
+    P->nul_end = !len;
     P->err = err;
     P->flags = flags;
     if (P->len > 100000) {

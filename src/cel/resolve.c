@@ -274,6 +274,20 @@ static bool resolve_qualified(resolver *R, cel_node *n)
     return true;
 }
 
+/* Can the receiver chain of a member call, with the call's name, spell a namespaced function? Not when the
+ * chain is a plain select chain from a root identifier that no dotted function name starts with (and there is no
+ * container to prefix it): then res goes straight to the ordinary member call. Anything else takes the full way. */
+static bool member_may_be_qualified(const resolver *R, const cel_node *t)
+{
+    if (R->env->container[0])
+        return true;
+    while (t->kind == N_SELECT && !(t->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+        t = t->target;
+    if (t->kind != N_IDENT || (t->flags & NF_ROOT))
+        return true;
+    return cel_env_func_root_may(R->env, t->name, t->name_len);
+}
+
 static void res(resolver *R, cel_node *n)
 {
     if (R->failed)
@@ -314,7 +328,8 @@ static void res(resolver *R, cel_node *n)
         return;
     }
     case N_CALL: {
-        if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT)) {
+        if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT) &&
+            member_may_be_qualified(R, n->target)) {
             const cel_node *root = NULL;
             char qb[256];
             long ql = chain_name_buf(n->target, qb, sizeof qb, &root);

@@ -249,6 +249,193 @@ static void test_resolver_fast_paths(void **state)
     expect(f, ".x + 1", "8");
 }
 
+/* the overload's user data is its index: the function returns it */
+static cel_value f_index(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
+    (void)args;
+    (void)n;
+    return cel_int((int64_t)(intptr_t)cel_call_userdata(ctx));
+}
+
+static void add_index_fn(cel_env *env, const char *name, int64_t idx)
+{
+    cel_overload o;
+    memset(&o, 0, sizeof o);
+    char id[96];
+    snprintf(id, sizeof id, "idx_%lld", (long long)idx);
+    o.id = id;
+    o.nargs = 1;
+    o.args[0] = cel_type_int();
+    o.result = cel_type_int();
+    o.impl = f_index;
+    o.ud = (void *)(intptr_t)idx;
+    cel_error err;
+    assert_true(cel_env_add_function(env, name, &o, 1, &err));
+}
+
+static void index_fn_name(char *name, int len, int v)
+{
+    for (int i = 0; i < len; i++)
+        name[i] = (char)('a' + (i * 7 + v * 3 + len) % 26);
+    name[0] = 'z'; /* no clash with the standard functions */
+    name[len] = 0;
+}
+
+/* function lookup by tag and word compares: names of every length up to 40 (registered past the table's growth,
+ * which rehashes the tags and the dotted-root filter) are found, names of the same length that differ in one byte
+ * are not; namespaced functions are still found from any root, member calls on other roots stay member calls */
+static void test_function_lookup_fast_paths(void **state)
+{
+    fx *f = *state;
+    cel_env *envs[2] = {f->env, f->envc};
+    for (int e = 0; e < 2; e++) {
+        for (int len = 1; len <= 40; len++) {
+            for (int v = 0; v < (len == 1 ? 1 : 6); v++) {
+                char name[48];
+                index_fn_name(name, len, v);
+                add_index_fn(envs[e], name, len * 10 + v);
+            }
+        }
+        add_index_fn(envs[e], "zq9.fn", 1001);
+        add_index_fn(envs[e], "zq9.sub.fn", 1002);
+        add_index_fn(envs[e], "d.fn", 1003); /* d is also a variable: the variable wins, d.fn(1) is a member call */
+    }
+    for (int len = 1; len <= 40; len++) {
+        for (int v = 0; v < (len == 1 ? 1 : 6); v++) {
+            char name[48], src[96], want[32];
+            index_fn_name(name, len, v);
+            snprintf(src, sizeof src, "%s(1)", name);
+            snprintf(want, sizeof want, "%d", len * 10 + v);
+            expect(f, src, want);
+            same_both(f, src);
+            /* one byte off, at the start, the middle and the end */
+            for (int at = 0; at < 3; at++) {
+                int k = at == 0 ? 0 : at == 1 ? len / 2 : len - 1;
+                char miss[48];
+                memcpy(miss, name, (size_t)len + 1);
+                miss[k] = miss[k] == 'y' ? 'x' : 'y';
+                bool registered = false; /* the change may land on another registered name */
+                for (int w = 0; w < (len == 1 ? 1 : 6) && !registered; w++) {
+                    char other[48];
+                    index_fn_name(other, len, w);
+                    registered = strcmp(other, miss) == 0;
+                }
+                snprintf(src, sizeof src, "%s(1)", miss);
+                char want2[160];
+                snprintf(want2, sizeof want2, "compile: ERROR: <input>:1:%d: undeclared reference to '%s'", len + 1,
+                         miss);
+                const char *got = run_env(f, f->env, src, NULL, NULL);
+                if (registered ? strncmp(got, "compile:", 8) == 0 : strncmp(got, want2, strlen(want2)) != 0)
+                    fail_msg("%s: %s", src, got);
+            }
+        }
+    }
+    static const char *exprs[] = {
+        "zq9.fn(1)",
+        "zq9.sub.fn(1)",
+        "zq9.other(1)",
+        "zq9.sub.other(1)",
+        "d.fn(1)",
+        "m.spec.fn(1)",
+        "m.spec.size()",
+        "m.spec.name.startsWith('w')",
+        "[m].all(e, e.spec.name.startsWith('w'))",
+        "[m].exists(zq9, zq9.spec.name.size() == 3)",
+        "[1].exists(zq9, zq9.fn(1) == 1)",
+        NULL,
+    };
+    for (int i = 0; exprs[i]; i++)
+        same_both(f, exprs[i]);
+    expect(f, "zq9.fn(1)", "1001");
+    expect(f, "zq9.sub.fn(1)", "1002");
+    expect(f, "d.fn(1)", "compile: ERROR: <input>:1:5: undeclared reference to 'fn'");
+    expect(f, "[m].exists(zq9, zq9.spec.name.size() == 3)", "true");
+}
+
+/* the lexer's scans that stop on the source's NUL (length from strlen) give what the bounded scans give for the
+ * same text with an explicit length and other bytes after it */
+static void test_lexer_nul_end(void **state)
+{
+    fx *f = *state;
+    static const char *exprs[] = {
+        "x",
+        "x + 1",
+        "abcdefghijklmno",
+        "abcdefghijklmnop",
+        "abcdefghijklmnopq",
+        "x == 7 && abcdefghijklmn",
+        "'abc'",
+        "'abc",
+        "\"abc",
+        "'abc' + \"de\"",
+        "'a\\nb'",
+        "'caf\xc3\xa9'.size()",
+        "'\xff'",
+        "m.spec.name + 'x'",
+        "m.spec.name.startsWith('w')",
+        "[1, 2].all(v, v > 0)",
+        "r'a' + b'x'.string()",
+        "x //",
+        "'",
+        "'''a'''",
+        "x'",
+        NULL,
+    };
+    for (int i = 0; exprs[i]; i++) {
+        const char *src = exprs[i];
+        size_t n = strlen(src);
+        cel_program *p1 = NULL, *p2 = NULL;
+        cel_error e1, e2;
+        bool ok1 = cel_compile(f->env, src, NULL, &p1, &e1);
+        /* the same bytes, followed by more identifier and string bytes, with an explicit length */
+        char *buf = malloc(n + 40);
+        memcpy(buf, src, n);
+        memcpy(buf + n, "zzzzzzzzzzzzzzzzzzzz'\"zzzzzzzzzzzzzz", 37);
+        buf[n + 37] = 0;
+        cel_compile_opts o = {0, NULL, n};
+        bool ok2 = cel_compile(f->env, buf, &o, &p2, &e2);
+        free(buf);
+        /* the messages' first lines (the source excerpt after them shows the bytes beyond an explicit length) */
+        if (ok1 != ok2 || (!ok1 && strcspn(e1.message, "\n") != strcspn(e2.message, "\n")) ||
+            (!ok1 && strncmp(e1.message, e2.message, strcspn(e1.message, "\n")) != 0))
+            fail_msg("%s: %d %s vs %d %s", src, ok1, ok1 ? "" : e1.message, ok2, ok2 ? "" : e2.message);
+        if (ok1) {
+            const char *r[2];
+            uint64_t c[2];
+            cel_program *ps[2] = {p1, p2};
+            for (int k = 0; k < 2; k++) {
+                cel_activation *act = cel_activation_new(f->env, &f->arena);
+                cel_activation_set(act, "x", cel_int(7));
+                cel_activation_set(act, "m", dyn_map(f));
+                cel_value v;
+                c[k] = 0;
+                cel_eval_status st = cel_eval(ps[k], act, CEL_NO_COST_LIMIT, &v, &c[k]);
+                r[k] = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v)
+                                         : kg_arena_sprintf(&f->arena, "error: %s", cel_error_message(&v));
+            }
+            if (strcmp(r[0], r[1]) != 0 || c[0] != c[1])
+                fail_msg("%s: %s (%llu) vs %s (%llu)", src, r[0], (unsigned long long)c[0], r[1],
+                         (unsigned long long)c[1]);
+        }
+        cel_program_free(p1);
+        cel_program_free(p2);
+    }
+    /* a NUL inside an explicitly sized string literal is a byte of the string (the general path) */
+    {
+        const char src[] = "'a\0b'.size()";
+        cel_compile_opts o = {0, NULL, sizeof src - 1};
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, src, &o, &p, &err));
+        cel_activation *act = cel_activation_new(f->env, &f->arena);
+        cel_value v;
+        assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+        assert_int_equal(v.kind, CEL_INT);
+        assert_int_equal(v.u.i, 3);
+        cel_program_free(p);
+    }
+}
+
 static void test_checker_fast_paths(void **state)
 {
     fx *f = *state;
@@ -647,6 +834,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_parser_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_function_lookup_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lexer_nul_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
