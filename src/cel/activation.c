@@ -98,6 +98,11 @@ void *cel_call_host(cel_call_ctx *ctx)
 
 /* ---------------------------------------------------------------- eval */
 
+void cel_cost_exceeded(cel_call_ctx *ctx)
+{
+    CEL_LONGJMP(*ctx->jb);
+}
+
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost)
 {
@@ -119,9 +124,9 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
             *cost = 0;
         return CEL_EVAL_ERROR;
     }
-    jmp_buf jb;
+    cel_jmp_buf jb;
     ctx.jb = &jb;
-    if (setjmp(jb)) {
+    if (CEL_SETJMP(jb)) {
         *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
         if (cost)
             *cost = ctx.cost;

@@ -222,12 +222,32 @@ typedef struct compr_frame {
     cel_value v;
 } compr_frame;
 
+/* The cost limit unwinds the evaluation with a jump. GCC/Clang's __builtin_setjmp saves three words (frame, stack,
+ * resume address) where the libc setjmp saves eight registers and the signal mask flag through two calls; under
+ * AddressSanitizer the libc pair is kept, since its longjmp interceptor unpoisons the stack frames it skips. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CEL_LIBC_SETJMP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CEL_LIBC_SETJMP 1
+#endif
+#endif
+#ifdef CEL_LIBC_SETJMP
+typedef jmp_buf cel_jmp_buf;
+#define CEL_SETJMP(b) setjmp(b)
+#define CEL_LONGJMP(b) longjmp(b, 1)
+#else
+typedef void *cel_jmp_buf[5];
+#define CEL_SETJMP(b) __builtin_setjmp(b)
+#define CEL_LONGJMP(b) __builtin_longjmp(b, 1)
+#endif
+
 struct cel_call_ctx {
     kg_arena *arena;
     cel_activation *act;
     const cel_program *prog;
     uint64_t cost, limit;
-    jmp_buf *jb;
+    cel_jmp_buf *jb;
     compr_frame *vars;
     size_t nvars, capvars;
     const cel_overload *cur_ovl;
@@ -370,11 +390,13 @@ bool cel_utf8_valid(const char *s, size_t n);
 /* decode one code point at s (n bytes left); returns bytes consumed */
 int cel_utf8_decode(const char *s, size_t n, uint32_t *cp);
 int cel_utf8_encode(uint32_t cp, char *out);
+/* unwinds to cel_eval (out of line: the jump stays out of the functions that charge) */
+__attribute__((noreturn, cold)) void cel_cost_exceeded(cel_call_ctx *ctx);
 static inline void cel_charge(cel_call_ctx *ctx, uint64_t c)
 {
     ctx->cost += c;
-    if (ctx->cost > ctx->limit && ctx->jb)
-        longjmp(*ctx->jb, 1);
+    if (__builtin_expect(ctx->cost > ctx->limit, 0) && ctx->jb)
+        cel_cost_exceeded(ctx);
 }
 
 /* types */

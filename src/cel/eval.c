@@ -374,6 +374,7 @@ static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_va
 
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
 static inline int classify(const cel_value *v);
+static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
 
 /* want_bool: for a bool context, the result of all()/exists() whose result is the accumulator (plan: xn = 1) is
  * returned as 0/1 without making a value; otherwise the result value goes to *out and 2 is returned */
@@ -416,16 +417,56 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
         /* all()/exists(): the accumulator is kept as a bool (ab 0/1) or a value (ab 2, in av) */
         const cel_node *pred = n->target;
         int is_all = (n->flags & NF_ALL) != 0;
+        /* plan xn 2: the predicate is `v == "c"` / `v != "c"` on this comprehension's variable (checked here: its
+         * frame is this one). Over a JSON object (keys) or array, each string is compared in place without the
+         * variable being set or the predicate dispatched, with the same charges in the same order: step 1,
+         * reading the variable 1, == 1 (+ the long-string part, then through the general ==). Other elements take
+         * the general way. */
+        const kg_json *rj = NULL;
+        const cel_value *cst = NULL;
+        if (n->xn == 2 && (range.aux == &cel_jobj_vt || range.aux == &cel_jarr_vt) &&
+            &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] == &fr[0]) {
+            rj = range.u.ptr;
+            cst = &pred->args[pred->xn]->cval;
+        }
         for (size_t i = 0; i < count; i++) {
             /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
             cel_charge(ctx, is_all ? 2 : 3);
             if (ab < 2 && ab != is_all)
                 break;
-            compr_vars(ctx, n, &range, is_list, i, fr);
-            /* step: accu && pred / accu || pred (accu is not the deciding value here): 1 unit for reading accu */
-            cel_charge(ctx, 1);
-            fr[2].v = ab < 2 ? cel_bool(ab) : av; /* kept current for anything reading the variable */
-            int rb = evb(ctx, pred, &rv);
+            int rb;
+            const char *ks = NULL;
+            uint32_t kl = 0;
+            if (rj) {
+                if (!is_list) {
+                    ks = rj->u.members[i].key;
+                    kl = rj->u.members[i].key_len;
+                } else if (rj->u.items[i] && rj->u.items[i]->type == KG_JSON_STRING) {
+                    ks = rj->u.items[i]->u.s;
+                    kl = rj->u.items[i]->len;
+                }
+            }
+            if (ks) {
+                cel_charge(ctx, 1); /* step */
+                cel_charge(ctx, 1); /* the variable */
+                if (!(kl > 10 && cst->n > 10)) {
+                    cel_charge(ctx, 1);
+                    bool e = kl == cst->n && cel_bytes_eq(ks, cst->u.s, kl);
+                    rb = pred->op == OP_EQ ? e : !e;
+                } else {
+                    cel_value args[2];
+                    args[pred->xn] = *cst;
+                    args[1 - pred->xn] = cel_string(ks, kl);
+                    rv = apply_strict(ctx, pred, args);
+                    rb = classify(&rv);
+                }
+            } else {
+                compr_vars(ctx, n, &range, is_list, i, fr);
+                /* step: accu && pred / accu || pred (accu is not the deciding value here): 1 unit for reading accu */
+                cel_charge(ctx, 1);
+                fr[2].v = ab < 2 ? cel_bool(ab) : av; /* kept current for anything reading the variable */
+                rb = evb(ctx, pred, &rv);
+            }
             if (rb < 2 && (rb != is_all || ab < 2)) {
                 ab = rb;
             } else if (ab == 2 && av.kind == CEL_ERROR) {
@@ -563,8 +604,6 @@ static cel_value generic_call(cel_call_ctx *ctx, const cel_node *n, cel_value *a
     cel_charge(ctx, 1);
     return cel_no_overload(ctx, n->name, args, na);
 }
-
-static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
 
 NOINLINE static cel_value eval_call(cel_call_ctx *ctx, const cel_node *n)
 {
@@ -767,19 +806,30 @@ __attribute__((always_inline)) static inline bool path_walk(cel_call_ctx *ctx, c
     if (s->xk == X_ITER) {
         cel_charge(ctx, 1);
         t = ctx->vars[-2 - s->slot].v;
+    } else if (s->xk == X_VAR) {
+        cel_charge(ctx, 1);
+        t = lookup_var(ctx, s);
     } else {
         t = ev(ctx, s);
     }
     if (t.kind == CEL_MAP && t.aux == &cel_jobj_vt) {
+        /* on the DOM every step costs 1 unit, found or not: when all k fit under the limit they are charged at
+         * once (no limit can be crossed in between); a step that leaves the DOM gives back those not yet taken,
+         * which the general selections charge one at a time */
+        bool bulk = ctx->cost <= ctx->limit && k <= ctx->limit - ctx->cost;
+        if (bulk)
+            ctx->cost += k;
         const kg_json *o = t.u.ptr;
         for (;;) {
             path_step *st = (path_step *)&pp->steps[i++];
-            cel_charge(ctx, 1);
+            if (!bulk)
+                cel_charge(ctx, 1);
             const kg_json_member *m = cel_jobj_find_hint(o, st->name, st->len, &st->hint);
             if (!m) {
                 /* selecting from the error: 1 unit per remaining step, the error stays */
-                for (; i < k; i++)
-                    cel_charge(ctx, 1);
+                if (!bulk)
+                    for (; i < k; i++)
+                        cel_charge(ctx, 1);
                 *v = cel_err(ctx, "no such key: %.*s", (int)st->len, st->name);
                 return false;
             }
@@ -789,6 +839,8 @@ __attribute__((always_inline)) static inline bool path_walk(cel_call_ctx *ctx, c
                 return true;
             }
             if (!c || c->type != KG_JSON_OBJECT) {
+                if (bulk)
+                    ctx->cost -= k - i;
                 t = cel_json_wrap(c);
                 break;
             }

@@ -192,8 +192,17 @@ static void plan_node(kg_arena *a, cel_node *n)
             plan_node(a, n->target);
             /* result = the accumulator variable: a bool context takes the accumulator as it is */
             const cel_node *r = n->result;
-            if (r && r->kind == N_IDENT && n->accu_var && r->name && !strcmp(r->name, n->accu_var) && r->slot <= -2)
+            if (r && r->kind == N_IDENT && n->accu_var && r->name && !strcmp(r->name, n->accu_var) && r->slot <= -2) {
                 n->xn = 1;
+                /* v == "c" / v != "c" on the (only) iteration variable: compared in place over JSON (eval.c) */
+                const cel_node *p = n->target;
+                if (p && p->xk == X_EQ_CONST && !n->iter_var2 && n->iter_var) {
+                    const cel_node *v = p->args[1 - p->xn];
+                    if (v->kind == N_IDENT && v->slot <= -2 && v->name && v->name_len == strlen(n->iter_var) &&
+                        !memcmp(v->name, n->iter_var, v->name_len))
+                        n->xn = 2;
+                }
+            }
         } else {
             plan_node(a, n->cond);
             plan_node(a, n->step);

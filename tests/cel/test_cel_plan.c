@@ -31,7 +31,7 @@ static const char *doc_text =
     "{\"name\":\"sidecar\",\"image\":\"docker.io/envoy:1.31\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}},"
     "{\"name\":\"third\",\"image\":\"registry.example.com/x\",\"resources\":{}}],"
     "\"terminationGracePeriodSeconds\":30,\"priority\":0,\"ratio\":1.5,\"enabled\":true,\"nothing\":null,"
-    "\"tags\":[\"a\",\"b\",\"c\"],\"nested\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":"
+    "\"tags\":[\"a\",\"b\",\"c\"],\"mixed\":[1,\"a\",null,{\"k\":1},\"bbbbbbbbbbbbbbbb\",[\"a\"],\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"],\"nested\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":"
     "{\"k\":{\"l\":{\"m\":{\"n\":{\"o\":{\"p\":{\"q\":{\"r\":\"deep\"}}}}}}}}}}}}}}}}}}},"
     "\"status\":{\"phase\":\"Pending\"}}";
 
@@ -98,6 +98,26 @@ static const char *exprs[] = {
     "object.metadata.labels.exists(k, k == 'long-label-key')",
     "object.metadata.labels.all(k, k != 'zzz')",
     "object.metadata.labels.exists(k, object.metadata.labels[k] == 'a-value-longer-than-ten')",
+    /* v == "c" / v != "c" on the iteration variable over JSON, compared in place (long strings, other elements) */
+    "object.metadata.labels.exists(k, k == 'long-label-keyX')",
+    "object.metadata.labels.exists(k, 'long-label-key' == k)",
+    "object.metadata.labels.all(k, k != 'long-label-key')",
+    "object.metadata.labels.exists(k, k == '')",
+    "object.metadata.annotations.exists(k, k == 'a') || object.metadata.annotations.all(k, k == 'a')",
+    "object.spec.tags.exists(t, t == 'c') && object.spec.tags.all(t, t != 'd')",
+    "object.spec.mixed.exists(x, x == 'a')",
+    "object.spec.mixed.exists(x, x == 'zzz')",
+    "object.spec.mixed.all(x, x != 'bbbbbbbbbbbbbbbbb')",
+    "object.spec.mixed.exists(x, 'bbbbbbbbbbbbbbbb' == x)",
+    "object.spec.mixed.exists(x, x == '\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9')",
+    "object.spec.mixed.all(x, x != 1)",
+    "object.spec.mixed.map(x, object.metadata.labels.exists(k, k == 'tier'))",
+    "object.metadata.labels.exists(k, object.spec.tags.exists(t, k == 'tier'))",
+    "object.metadata.labels.exists(k, object.spec.tags.exists(k, k == 'c'))",
+    "object.spec.containers.all(c, c.resources.exists(k, k == 'limits'))",
+    "{'a': 1, 'bb': 2}.exists(k, k == 'bb') && ['x', 'y'].all(v, v != 'z')",
+    "object.missing.exists(k, k == 'a')",
+    "object.metadata.name.exists(k, k == 'a')",
     /* concatenation chains */
     "object.metadata.namespace + '/' + object.metadata.name",
     "'a' + 'b'",
