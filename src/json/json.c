@@ -1013,12 +1013,6 @@ const char *kg_json_path_str(const kg_json *v, const char *dotted)
     return s && s->type == KG_JSON_STRING ? s->u.s : NULL;
 }
 
-const char *kg_json_get_str(const kg_json *obj, const char *key)
-{
-    kg_json *s = kg_json_get(obj, key);
-    return s && s->type == KG_JSON_STRING ? s->u.s : NULL;
-}
-
 kg_json *kg_json_clone(kg_arena *a, const kg_json *v)
 {
     if (!v)

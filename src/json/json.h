@@ -123,7 +123,11 @@ kg_json *kg_json_path(const kg_json *v, const char *dotted);
 /* String value at a dotted path, or NULL if absent / not a string. */
 const char *kg_json_path_str(const kg_json *v, const char *dotted);
 /* String value of obj[key] or NULL. */
-const char *kg_json_get_str(const kg_json *obj, const char *key);
+static inline const char *kg_json_get_str(const kg_json *obj, const char *key)
+{
+    kg_json *s = kg_json_get(obj, key);
+    return s && s->type == KG_JSON_STRING ? s->u.s : NULL;
+}
 
 /* ---- whole values ---- */
 kg_json *kg_json_clone(kg_arena *a, const kg_json *v);

@@ -23,9 +23,24 @@ void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unre
 
 typedef struct dts_state {
     int64_t not_ready, unreachable;
-    kg_arena arena; /* the two tolerations, built once: pods get copies (deep: a pod may outlive the chain) */
+    kg_arena arena; /* the two tolerations, built once: pods get node copies (see static_toleration) */
     kg_json *not_ready_tol, *unreachable_tol;
 } dts_state;
+
+/* A toleration whose keys and strings are all string literals, so that node copies (kg_json_clone_nodes: nodes
+ * copied, strings shared) stay valid in a pod that outlives the chain and this state. */
+static kg_json *static_toleration(kg_arena *ar, const char *key, int64_t seconds)
+{
+    static const char *const names[] = {"key", "operator", "effect", "tolerationSeconds"};
+    kg_json *t = kg_admission_pu_toleration(ar, key, "Exists", "NoExecute", seconds);
+    const char *vals[] = {key, "Exists", "NoExecute"};
+    for (uint32_t i = 0; i < t->len; i++) {
+        t->u.members[i].key = names[i];
+        if (i < 3)
+            t->u.members[i].val = kg_json_new_str_ref(ar, vals[i], strlen(vals[i]));
+    }
+    return t;
+}
 
 static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
 {
@@ -35,8 +50,8 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
     st->not_ready = atomic_load(&g_not_ready);
     st->unreachable = atomic_load(&g_unreachable);
     kg_arena_init(&st->arena, 1024);
-    st->not_ready_tol = kg_admission_pu_toleration(&st->arena, NOT_READY, "Exists", "NoExecute", st->not_ready);
-    st->unreachable_tol = kg_admission_pu_toleration(&st->arena, UNREACHABLE, "Exists", "NoExecute", st->unreachable);
+    st->not_ready_tol = static_toleration(&st->arena, NOT_READY, st->not_ready);
+    st->unreachable_tol = static_toleration(&st->arena, UNREACHABLE, st->unreachable);
     *state = st;
     return true;
 }
@@ -75,9 +90,9 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         return NULL;
     tols = kg_admission_pu_array(ar, spec, "tolerations");
     if (!nr)
-        kg_json_array_append(ar, tols, kg_json_clone(ar, st->not_ready_tol));
+        kg_json_array_append(ar, tols, kg_json_clone_nodes(ar, st->not_ready_tol));
     if (!un)
-        kg_json_array_append(ar, tols, kg_json_clone(ar, st->unreachable_tol));
+        kg_json_array_append(ar, tols, kg_json_clone_nodes(ar, st->unreachable_tol));
     return NULL;
 }
 

@@ -414,7 +414,7 @@ static void check_item(kg_arena *ar, errs *out, const item_limits *il, const cha
 
 static const kg_json *items_of(const kg_json *lr)
 {
-    const kg_json *l = kg_json_path(lr, "spec.limits");
+    const kg_json *l = kg_json_get(kg_json_get(lr, "spec"), "limits");
     return kg_json_is(l, KG_JSON_ARRAY) ? l : NULL;
 }
 
@@ -432,7 +432,7 @@ typedef struct pod_opts {
 /* The status of container name (status.containerStatuses), or NULL. */
 static const kg_json *container_status(const kg_json *pod, const char *name)
 {
-    const kg_json *sts = kg_json_path(pod, "status.containerStatuses");
+    const kg_json *sts = kg_json_get(kg_json_get(pod, "status"), "containerStatuses");
     for (size_t i = 0; kg_json_is(sts, KG_JSON_ARRAY) && i < sts->len; i++)
         if (strcmp(kg_admission_pu_str(kg_json_at(sts, i), "name"), name) == 0)
             return kg_json_at(sts, i);
@@ -448,7 +448,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, cons
     *out = (rlist){0};
     const kg_json *spec = kg_json_get(pod, "spec");
     bool requests = strcmp(which, "resources.requests") == 0;
-    const char *resize = kg_json_path_str(pod, "status.resize");
+    const char *resize = kg_json_get_str(kg_json_get(pod, "status"), "resize");
     bool infeasible = resize && strcmp(resize, "Infeasible") == 0;
     const kg_json *cs = kg_json_get(spec, "containers");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
@@ -566,7 +566,7 @@ static void validate_pvc(kg_arena *ar, errs *out, const kg_json *lr, const kg_js
 {
     const kg_json *items = items_of(lr);
     rlist reqs, none = {0};
-    rl_from_json(ar, kg_json_path(pvc, "spec.resources.requests"), &reqs);
+    rl_from_json(ar, kg_json_get(kg_json_get(kg_json_get(pvc, "spec"), "resources"), "requests"), &reqs);
     for (size_t i = 0; items && i < items->len; i++) {
         const kg_json *item = kg_json_at(items, i);
         const char *type = kg_admission_pu_str(item, "type");
@@ -604,11 +604,6 @@ static void container_defaults(kg_arena *ar, const kg_json *lr, kg_json *reqs, k
     }
 }
 
-static int cmp_str(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* Missing keys of defaults into res[which]; the set keys sorted into a "k1, k2" string, or NULL. */
 static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, const kg_json *defaults)
 {
@@ -632,8 +627,12 @@ static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, con
     }
     if (!n)
         return NULL;
-    if (n > 1)
-        qsort(set, n, sizeof *set, cmp_str);
+    for (size_t i = 1; i < n; i++) /* a handful of keys: insertion sort */
+        for (size_t j = i; j > 0 && strcmp(set[j - 1], set[j]) > 0; j--) {
+            const char *t = set[j];
+            set[j] = set[j - 1];
+            set[j - 1] = t;
+        }
     char *s = kg_arena_alloc(ar, total + 1), *p = s;
     for (size_t i = 0; i < n; i++) {
         if (i) {
@@ -672,8 +671,7 @@ static void mutate_pod(kg_arena *ar, kg_json *pod, const lr_parsed *lr)
             for (int w = 0; w < 2; w++) {
                 if (!what[w])
                     continue;
-                if (b.len)
-                    kg_buf_puts(&b, "; ");
+                kg_buf_puts(&b, b.len ? "; " : "LimitRanger plugin set: ");
                 kg_buf_puts(&b, what[w]);
                 kg_buf_puts(&b, kind[w]);
                 kg_buf_puts(&b, prefix[li]);
@@ -685,15 +683,14 @@ static void mutate_pod(kg_arena *ar, kg_json *pod, const lr_parsed *lr)
     if (b.len) {
         kg_json *meta = kg_json_get_or_add_object(ar, pod, "metadata");
         kg_json *ann = kg_json_get_or_add_object(ar, meta, "annotations");
-        kg_json_set(ar, ann, LR_ANNOTATION,
-                    kg_json_new_str(ar, kg_arena_sprintf(ar, "LimitRanger plugin set: %s", kg_buf_cstr(&b))));
+        kg_json_set(ar, ann, LR_ANNOTATION, kg_json_new_strn(ar, b.data, b.len));
     }
     kg_buf_free(&b);
 }
 
 void kg_admission_limitrange_defaults(kg_arena *a, kg_json *limitrange)
 {
-    kg_json *items = kg_json_path(limitrange, "spec.limits");
+    kg_json *items = kg_json_get(kg_json_get(limitrange, "spec"), "limits");
     for (size_t i = 0; kg_json_is(items, KG_JSON_ARRAY) && i < items->len; i++) {
         kg_json *item = kg_json_at(items, i);
         if (!kg_json_is(item, KG_JSON_OBJECT) || strcmp(kg_admission_pu_str(item, "type"), "Container") != 0)
@@ -747,7 +744,7 @@ static lr_target target_of(const kg_admission_attributes *a, const kg_admission_
 
 static bool being_deleted(const kg_json *old)
 {
-    const kg_json *dt = kg_json_path(old, "metadata.deletionTimestamp");
+    const kg_json *dt = kg_json_get(kg_json_get(old, "metadata"), "deletionTimestamp");
     return dt && !kg_json_is(dt, KG_JSON_NULL);
 }
 

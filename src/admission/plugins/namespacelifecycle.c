@@ -80,7 +80,7 @@ static bool is_immortal(const char *name)
 
 static const char *phase_of(const kg_json *ns)
 {
-    const char *p = kg_json_path_str(ns, "status.phase");
+    const char *p = kg_json_get_str(kg_json_get(ns, "status"), "phase");
     return p ? p : "";
 }
 

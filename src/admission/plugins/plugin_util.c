@@ -190,7 +190,7 @@ static bool ann_true(const kg_json *item, const char *ann)
 {
     if (!ann)
         return false;
-    const kg_json *anns = kg_json_path(item, "metadata.annotations");
+    const kg_json *anns = kg_json_get(kg_json_get(item, "metadata"), "annotations");
     const char *v = kg_json_is(anns, KG_JSON_OBJECT) ? kg_json_get_str(anns, ann) : NULL;
     return v && strcmp(v, "true") == 0;
 }
@@ -203,8 +203,8 @@ const kg_json *kg_admission_pu_default_class(const kg_json *list, const char *an
         const kg_json *c = kg_json_at(list, i);
         if (!ann_true(c, ann1) && !ann_true(c, ann2))
             continue;
-        const char *ts = kg_json_path_str(c, "metadata.creationTimestamp");
-        const char *name = kg_json_path_str(c, "metadata.name");
+        const char *ts = kg_json_get_str(kg_json_get(c, "metadata"), "creationTimestamp");
+        const char *name = kg_json_get_str(kg_json_get(c, "metadata"), "name");
         ts = ts ? ts : "";
         name = name ? name : "";
         /* RFC 3339 UTC timestamps ("2024-01-02T03:04:05Z") order lexicographically */

@@ -16,13 +16,14 @@
 /* The globalDefault class with the lowest value; NULL when none (or on failure, with err set). */
 static const kg_json *default_class(const kg_admission_services *svc, kg_arena *ar, kg_error *err)
 {
-    const kg_json *list = kg_admission_view_array(svc, ar, "priorityclasses", "", err);
-    if (!list)
+    kg_json_shared **docs;
+    size_t n = kg_admission_view_list(svc, ar, "priorityclasses", "", &docs, err);
+    if (n == (size_t)-1)
         return NULL;
     const kg_json *best = NULL;
     int64_t bv = 0;
-    for (size_t i = 0; i < list->len; i++) {
-        const kg_json *pc = kg_json_at(list, i);
+    for (size_t i = 0; i < n; i++) {
+        const kg_json *pc = kg_json_shared_root(docs[i]);
         const kg_json *gd = kg_json_get(pc, "globalDefault"), *v = kg_json_get(pc, "value");
         if (!kg_json_is(gd, KG_JSON_BOOL) || !gd->b)
             continue;

@@ -301,7 +301,7 @@ static bool parse_rv(const char *s, uint64_t *out)
 
 static void recent_put(rq_state *st, kg_arena *ar, const char *ns, const kg_json *stored, int64_t expiry)
 {
-    const char *name = kg_json_path_str(stored, "metadata.name");
+    const char *name = kg_json_get_str(kg_json_get(stored, "metadata"), "name");
     if (!name)
         return;
     char *key = kg_arena_sprintf(ar, "%s/%s", ns, name);
@@ -332,9 +332,9 @@ static const kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, cons
 {
     if (now >= atomic_load_explicit(&st->recent_until, memory_order_relaxed))
         return listed; /* nothing written lately */
-    const char *name = kg_json_path_str(listed, "metadata.name");
+    const char *name = kg_json_get_str(kg_json_get(listed, "metadata"), "name");
     uint64_t have;
-    if (!name || !parse_rv(kg_json_path_str(listed, "metadata.resourceVersion"), &have))
+    if (!name || !parse_rv(kg_json_get_str(kg_json_get(listed, "metadata"), "resourceVersion"), &have))
         return listed;
     char *key = kg_arena_sprintf(ar, "%s/%s", ns, name);
     uint32_t slot = ns_hash(key) % LIVE_SLOTS;
@@ -350,7 +350,7 @@ static const kg_json *recent_or(rq_state *st, kg_arena *ar, const char *ns, cons
     KG_ERROR_DECL(e);
     kg_json *mine = kg_json_parse(ar, text, strlen(text), &e);
     uint64_t rv;
-    if (mine && parse_rv(kg_json_path_str(mine, "metadata.resourceVersion"), &rv) && rv > have)
+    if (mine && parse_rv(kg_json_get_str(kg_json_get(mine, "metadata"), "resourceVersion"), &rv) && rv > have)
         return mine;
     return listed;
 }
@@ -425,8 +425,8 @@ static rq_env env_of(const kg_admission_services *svc)
 /* getScopeSelectorsFromQuota: spec.scopes as Exists, then spec.scopeSelector.matchExpressions. */
 static size_t quota_scopes(kg_arena *ar, const kg_json *q, rq_scope **out)
 {
-    const kg_json *sc = kg_json_path(q, "spec.scopes");
-    const kg_json *me = kg_json_path(q, "spec.scopeSelector.matchExpressions");
+    const kg_json *sc = kg_json_get(kg_json_get(q, "spec"), "scopes");
+    const kg_json *me = kg_json_get(kg_json_get(kg_json_get(q, "spec"), "scopeSelector"), "matchExpressions");
     size_t n = (kg_json_is(sc, KG_JSON_ARRAY) ? sc->len : 0) + (kg_json_is(me, KG_JSON_ARRAY) ? me->len : 0);
     rq_scope *s = kg_arena_alloc(ar, (n + 1) * sizeof *s);
     size_t k = 0;
@@ -496,11 +496,11 @@ static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
 {
     (void)ud;
     quota_parsed *p = kg_arena_alloc(ar, sizeof *p);
-    p->name = kg_json_path_str(obj, "metadata.name");
+    p->name = kg_json_get_str(kg_json_get(obj, "metadata"), "name");
     if (!p->name)
         p->name = "";
-    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.hard"), &p->hard);
-    kg_admission_rq_from_json(ar, kg_json_path(obj, "status.used"), &p->used);
+    kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "hard"), &p->hard);
+    kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "used"), &p->used);
     p->nsc = quota_scopes(ar, obj, &p->sc);
     static const rq_ev_kind kinds[3] = {RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC};
     for (int k = 0; k < 3; k++) {
@@ -669,7 +669,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (!a->old_object)
             return kg_admission_forbidden(a, "unable to get previous usage since prior version of object was not "
                                              "found");
-        const char *rv = kg_json_path_str(a->old_object, "metadata.resourceVersion");
+        const char *rv = kg_json_get_str(kg_json_get(a->old_object, "metadata"), "resourceVersion");
         if (rv && rv[0]) {
             rq_list prev;
             kg_admission_rq_usage(ar, ev, a->old_object, env, &prev);
@@ -973,13 +973,13 @@ static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq
 bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const kg_json *quota, unsigned list_flags,
                           kg_json **new_status, bool *changed, kg_error *err)
 {
-    const char *ns = kg_json_path_str(quota, "metadata.namespace");
+    const char *ns = kg_json_get_str(kg_json_get(quota, "metadata"), "namespace");
     if (!ns)
         ns = "";
     rq_env env = env_of(svc);
     rq_list hard, used = {0}, prev_used;
-    kg_admission_rq_from_json(a, kg_json_path(quota, "spec.hard"), &hard);
-    kg_admission_rq_from_json(a, kg_json_path(quota, "status.used"), &prev_used);
+    kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "spec"), "hard"), &hard);
+    kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "status"), "used"), &prev_used);
     rq_scope *sc;
     size_t nsc = quota_scopes(a, quota, &sc);
 
@@ -1040,7 +1040,7 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
     *new_status = status;
     if (changed) {
         rq_list oh;
-        kg_admission_rq_from_json(a, kg_json_path(quota, "status.hard"), &oh);
+        kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "status"), "hard"), &oh);
         bool same = oh.n == hard.n && prev_used.n == used.n;
         for (size_t i = 0; same && i < hard.n; i++) {
             rq_entry *o = kg_admission_rq_find(&oh, hard.e[i].name);
@@ -1087,7 +1087,7 @@ bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, cons
                 return false;
             }
             KG_ERROR_DECL(ge);
-            q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_path_str(q, "metadata.name"),
+            q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_get_str(kg_json_get(q, "metadata"), "name"),
                                  KG_ADMISSION_GET_LIVE, &ge);
             if (!q)
                 break; /* deleted meanwhile */

@@ -351,7 +351,7 @@ static const kg_json *container_status(const kg_json *pod, const char *list, con
 /* helpers.IsPodResizeInfeasible: condition PodResizePending with reason Infeasible. */
 static bool resize_infeasible(const kg_json *pod)
 {
-    const kg_json *cs = kg_json_path(pod, "status.conditions");
+    const kg_json *cs = kg_json_get(kg_json_get(pod, "status"), "conditions");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const char *t = kg_admission_pu_str(kg_json_at(cs, i), "type");
         if (kg_streq(t, "PodResizePending"))
@@ -388,7 +388,7 @@ static void with_status(kg_arena *ar, const kg_json *pod, const char *list, cons
 
 static bool pod_level_set(const kg_json *pod)
 {
-    const kg_json *r = kg_json_path(pod, "spec.resources");
+    const kg_json *r = kg_json_get(kg_json_get(pod, "spec"), "resources");
     const kg_json *req = kg_json_get(r, "requests"), *lim = kg_json_get(r, "limits");
     return (kg_json_is(req, KG_JSON_OBJECT) && req->len) || (kg_json_is(lim, KG_JSON_OBJECT) && lim->len);
 }
@@ -432,7 +432,7 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
         kg_admission_rq_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
         if (requests) {
             rq_list pll;
-            kg_admission_rq_from_json(ar, kg_json_path(spec, "resources.limits"), &pll);
+            kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(spec, "resources"), "limits"), &pll);
             for (size_t i = 0; i < pll.n; i++)
                 if (!kg_admission_rq_find(&pl, pll.e[i].name))
                     kg_admission_rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
@@ -523,11 +523,11 @@ static bool parse_time(const char *s, int64_t *out)
 /* QuotaV1Pod: not terminal, and not past deletionTimestamp + deletionGracePeriodSeconds. */
 static bool quota_pod(const kg_json *pod, const rq_env *env)
 {
-    const char *phase = kg_json_path_str(pod, "status.phase");
+    const char *phase = kg_json_get_str(kg_json_get(pod, "status"), "phase");
     if (phase && (kg_streq(phase, "Failed") || kg_streq(phase, "Succeeded")))
         return false;
-    const char *dt = kg_json_path_str(pod, "metadata.deletionTimestamp");
-    const kg_json *grace = kg_json_path(pod, "metadata.deletionGracePeriodSeconds");
+    const char *dt = kg_json_get_str(kg_json_get(pod, "metadata"), "deletionTimestamp");
+    const kg_json *grace = kg_json_get(kg_json_get(pod, "metadata"), "deletionGracePeriodSeconds");
     int64_t t;
     if (dt && kg_json_is(grace, KG_JSON_INT) && parse_time(dt, &t)) {
         int64_t deadline = t + grace->u.i * 1000000000LL;
@@ -584,7 +584,7 @@ static bool pod_best_effort(const kg_json *pod, const rq_env *env)
 
 static bool pod_terminating(const kg_json *pod)
 {
-    const kg_json *ads = kg_json_path(pod, "spec.activeDeadlineSeconds");
+    const kg_json *ads = kg_json_get(kg_json_get(pod, "spec"), "activeDeadlineSeconds");
     return kg_json_is(ads, KG_JSON_INT) && ads->u.i >= 0;
 }
 
@@ -605,7 +605,7 @@ static bool cross_ns_terms(const kg_json *terms, bool weighted)
 static bool pod_cross_ns_affinity(const kg_json *pod)
 {
     static const char *const kinds[] = {"podAffinity", "podAntiAffinity"};
-    const kg_json *aff = kg_json_path(pod, "spec.affinity");
+    const kg_json *aff = kg_json_get(kg_json_get(pod, "spec"), "affinity");
     for (size_t k = 0; k < 2; k++) {
         const kg_json *a = kg_json_get(aff, kinds[k]);
         if (cross_ns_terms(kg_json_get(a, "requiredDuringSchedulingIgnoredDuringExecution"), false) ||
@@ -653,7 +653,7 @@ static int pod_priority_selector(kg_arena *ar, const kg_json *pod, const rq_scop
         *errmsg = kg_arena_sprintf(ar, "failed to parse and convert selector: %s", e.msg);
         return -1;
     }
-    const char *pc = kg_json_path_str(pod, "spec.priorityClassName");
+    const char *pc = kg_json_get_str(kg_json_get(pod, "spec"), "priorityClassName");
     kg_json *labels = NULL;
     if (pc && pc[0]) {
         labels = kg_json_new_object(ar);
@@ -678,7 +678,7 @@ int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_s
         return !pod_best_effort(obj, env);
     if (kg_streq(n, "PriorityClass")) {
         if (kg_streq(s->op, "Exists")) {
-            const char *pc = kg_json_path_str(obj, "spec.priorityClassName");
+            const char *pc = kg_json_get_str(kg_json_get(obj, "spec"), "priorityClassName");
             return pc && pc[0];
         }
         return pod_priority_selector(ar, obj, s, errmsg);
@@ -694,13 +694,13 @@ static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
 {
     kg_admission_rq_set_int(ar, out, "count/services", 1);
     kg_admission_rq_set_int(ar, out, "services", 1);
-    const char *type = kg_json_path_str(svc, "spec.type");
-    const kg_json *ports = kg_json_path(svc, "spec.ports");
+    const char *type = kg_json_get_str(kg_json_get(svc, "spec"), "type");
+    const kg_json *ports = kg_json_get(kg_json_get(svc, "spec"), "ports");
     int64_t nports = kg_json_is(ports, KG_JSON_ARRAY) ? ports->len : 0;
     if (type && kg_streq(type, "NodePort")) {
         kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
     } else if (type && kg_streq(type, "LoadBalancer")) {
-        const kg_json *alloc = kg_json_path(svc, "spec.allocateLoadBalancerNodePorts");
+        const kg_json *alloc = kg_json_get(kg_json_get(svc, "spec"), "allocateLoadBalancerNodePorts");
         if (kg_json_is(alloc, KG_JSON_BOOL) && !alloc->b) {
             int64_t with = 0;
             for (size_t i = 0; i < (size_t)nports; i++) {
@@ -722,20 +722,20 @@ static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_li
     kg_admission_rq_set_int(ar, out, "count/persistentvolumeclaims", 1);
     /* storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
     const char *sc =
-        kg_json_get_str(kg_json_path(pvc, "metadata.annotations"), "volume.beta.kubernetes.io/storage-class");
+        kg_json_get_str(kg_json_get(kg_json_get(pvc, "metadata"), "annotations"), "volume.beta.kubernetes.io/storage-class");
     if (!sc)
-        sc = kg_json_path_str(pvc, "spec.storageClassName");
+        sc = kg_json_get_str(kg_json_get(pvc, "spec"), "storageClassName");
     if (sc && sc[0])
         kg_admission_rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
     kg_quantity q, st;
     KG_ERROR_DECL(e);
     bool have = false;
-    const kg_json *req = kg_json_path(pvc, "spec.resources.requests");
+    const kg_json *req = kg_json_get(kg_json_get(kg_json_get(pvc, "spec"), "resources"), "requests");
     if (kg_json_get(req, "storage") && kg_quantity_from_json(kg_json_get(req, "storage"), &q, &e)) {
         kg_quantity_round_up(&q, 0);
         have = true;
     }
-    const kg_json *alloc = kg_json_path(pvc, "status.allocatedResources");
+    const kg_json *alloc = kg_json_get(kg_json_get(pvc, "status"), "allocatedResources");
     if (env->recover && kg_json_get(alloc, "storage") &&
         kg_quantity_from_json(kg_json_get(alloc, "storage"), &st, &e) && (!have || kg_quantity_cmp(&st, &q) > 0)) {
         q = st;

@@ -17,7 +17,7 @@ static kg_status *get_class(const kg_admission_attributes *a, const kg_admission
     *rc = NULL;
     if (!kg_admission_pu_obj_kind(a->object, "Pod"))
         return kg_status_bad_request(a->arena, BAD_POD);
-    const char *name = kg_json_path_str(a->object, "spec.runtimeClassName");
+    const char *name = kg_json_get_str(kg_json_get(a->object, "spec"), "runtimeClassName");
     if (!name)
         return NULL;
     KG_ERROR_DECL(e);
@@ -52,7 +52,7 @@ static bool resources_equal(const kg_json *x, const kg_json *y)
 
 static bool has_overhead(const kg_json *pod)
 {
-    const kg_json *o = kg_json_path(pod, "spec.overhead");
+    const kg_json *o = kg_json_get(kg_json_get(pod, "spec"), "overhead");
     return kg_json_is(o, KG_JSON_OBJECT) && o->len > 0;
 }
 
@@ -120,7 +120,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
     if (!kg_json_is(overhead, KG_JSON_OBJECT))
         return kg_admission_forbidden(a, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined "
                                          "Overhead");
-    if (!resources_equal(kg_json_get(overhead, "podFixed"), kg_json_path(a->object, "spec.overhead")))
+    if (!resources_equal(kg_json_get(overhead, "podFixed"), kg_json_get(kg_json_get(a->object, "spec"), "overhead")))
         return kg_admission_forbidden(a, MISMATCH);
     return NULL;
 }

@@ -37,7 +37,7 @@ static bool should_ignore(const kg_admission_attributes *a)
 
 static bool is_mirror(const kg_json *pod)
 {
-    return kg_json_get(kg_json_path(pod, "metadata.annotations"), MIRROR_ANNOTATION) != NULL;
+    return kg_json_get(kg_json_get(kg_json_get(pod, "metadata"), "annotations"), MIRROR_ANNOTATION) != NULL;
 }
 
 static kg_json *array_of(const kg_json *obj, const char *key)
@@ -90,7 +90,7 @@ static kg_status *lookup_failed(const kg_admission_attributes *a, const char *na
 
 static bool automount(const kg_json *sa, const kg_json *pod)
 {
-    const kg_json *v = kg_json_path(pod, "spec.automountServiceAccountToken");
+    const kg_json *v = kg_json_get(kg_json_get(pod, "spec"), "automountServiceAccountToken");
     if (kg_json_is(v, KG_JSON_BOOL))
         return v->b;
     v = kg_json_get(sa, "automountServiceAccountToken");
@@ -206,7 +206,8 @@ static void mount_token(kg_arena *ar, kg_json *pod)
         kg_json_array_append(ar, kg_admission_pu_array(ar, spec, "volumes"), named_copy(ar, tmpl_volume, name_node));
 }
 
-static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc);
+static kg_status *validate_with(const kg_admission_attributes *a, const kg_admission_services *svc,
+                                const kg_json *known_sa);
 
 static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admission_services *svc)
 {
@@ -215,7 +216,7 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
     kg_arena *ar = a->arena;
     kg_json *pod = a->object;
     if (is_mirror(pod))
-        return validate(state, a, svc);
+        return validate_with(a, svc, NULL);
     kg_json *spec = kg_json_get_or_add_object(ar, pod, "spec");
     const char *sa_name = kg_admission_pu_str(spec, "serviceAccountName");
     if (!sa_name[0]) {
@@ -239,14 +240,15 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         }
         kg_json_set(ar, spec, "imagePullSecrets", out);
     }
-    return validate(state, a, svc);
+    /* upstream's Admit ends with Validate, whose lister lookup returns this same object */
+    return validate_with(a, svc, sa);
 }
 
 /* ---- validation ---- */
 
 static bool enforce_mountable(const kg_json *sa)
 {
-    const char *v = kg_json_get_str(kg_json_path(sa, "metadata.annotations"), ENFORCE_ANNOTATION);
+    const char *v = kg_json_get_str(kg_json_get(kg_json_get(sa, "metadata"), "annotations"), ENFORCE_ANNOTATION);
     if (!v)
         return false;
     /* strconv.ParseBool */
@@ -272,7 +274,7 @@ static bool listed(const kg_json *refs, const char *name)
 static char *check_env(kg_arena *ar, const kg_json *list, const char *kind, const kg_json *sa)
 {
     const kg_json *mountable = kg_json_get(sa, "secrets");
-    const char *sa_name = kg_json_path_str(sa, "metadata.name");
+    const char *sa_name = kg_json_get_str(kg_json_get(sa, "metadata"), "name");
     sa_name = sa_name ? sa_name : "";
     for (size_t i = 0; kg_json_is(list, KG_JSON_ARRAY) && i < list->len; i++) {
         const kg_json *c = kg_json_at(list, i);
@@ -309,7 +311,7 @@ static char *limit_secret_references(kg_arena *ar, const kg_json *sa, const kg_j
 {
     const kg_json *spec = kg_json_get(pod, "spec");
     const kg_json *mountable = kg_json_get(sa, "secrets");
-    const char *sa_name = kg_json_path_str(sa, "metadata.name");
+    const char *sa_name = kg_json_get_str(kg_json_get(sa, "metadata"), "name");
     sa_name = sa_name ? sa_name : "";
     const kg_json *vols = kg_json_get(spec, "volumes");
     for (size_t i = 0; kg_json_is(vols, KG_JSON_ARRAY) && i < vols->len; i++) {
@@ -372,13 +374,13 @@ static bool references_secrets(const kg_json *pod)
         const kg_json *v = kg_json_at(vols, i);
         if (kg_json_is(kg_json_get(v, "secret"), KG_JSON_OBJECT))
             return true;
-        const char *af = kg_json_path_str(v, "azureFile.secretName");
+        const char *af = kg_json_get_str(kg_json_get(v, "azureFile"), "secretName");
         if (af && af[0])
             return true;
         for (size_t r = 0; r < sizeof refs / sizeof *refs; r++)
             if (kg_json_is(kg_json_path(v, refs[r]), KG_JSON_OBJECT))
                 return true;
-        const kg_json *srcs = kg_json_path(v, "projected.sources");
+        const kg_json *srcs = kg_json_get(kg_json_get(v, "projected"), "sources");
         for (size_t j = 0; kg_json_is(srcs, KG_JSON_ARRAY) && j < srcs->len; j++)
             if (kg_json_is(kg_json_get(kg_json_at(srcs, j), "secret"), KG_JSON_OBJECT))
                 return true;
@@ -388,7 +390,7 @@ static bool references_secrets(const kg_json *pod)
 
 static bool uses_token_projection(const kg_json *pod)
 {
-    const kg_json *vols = kg_json_path(pod, "spec.volumes");
+    const kg_json *vols = kg_json_get(kg_json_get(pod, "spec"), "volumes");
     for (size_t i = 0; kg_json_is(vols, KG_JSON_ARRAY) && i < vols->len; i++) {
         const kg_json *srcs = kg_json_path(kg_json_at(vols, i), "projected.sources");
         for (size_t j = 0; kg_json_is(srcs, KG_JSON_ARRAY) && j < srcs->len; j++)
@@ -398,16 +400,16 @@ static bool uses_token_projection(const kg_json *pod)
     return false;
 }
 
-static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
+/* Validate; known_sa is the ServiceAccount admit has just looked up under spec.serviceAccountName (or NULL). */
+static kg_status *validate_with(const kg_admission_attributes *a, const kg_admission_services *svc,
+                                const kg_json *known_sa)
 {
     if (should_ignore(a))
         return NULL;
     kg_arena *ar = a->arena;
     const kg_json *pod = a->object;
-    const char *sa_name = kg_json_path_str(pod, "spec.serviceAccountName");
+    const char *sa_name = kg_json_get_str(kg_json_get(pod, "spec"), "serviceAccountName");
     sa_name = sa_name ? sa_name : "";
-    const char *pod_name = kg_json_path_str(pod, "metadata.name");
-    pod_name = pod_name ? pod_name : "";
 
     bool ephemeral = a->operation == KG_ADMISSION_UPDATE && strcmp(a->subresource, "ephemeralcontainers") == 0;
     if (!ephemeral && a->operation != KG_ADMISSION_CREATE)
@@ -421,17 +423,25 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
             return kg_admission_forbidden(a, "a mirror pod may not use ServiceAccountToken volume projections");
         return NULL;
     }
-    if (!sa_name[0])
-        return kg_admission_forbidden(a, "no service account specified for pod %s/%s", a->ns, pod_name);
+    if (!sa_name[0]) {
+        const char *pod_name = kg_json_get_str(kg_json_get(pod, "metadata"), "name");
+        return kg_admission_forbidden(a, "no service account specified for pod %s/%s", a->ns, pod_name ? pod_name : "");
+    }
     const char *msg = NULL;
-    const kg_json *sa = get_service_account(svc, ar, a->ns, sa_name, &msg);
+    const kg_json *sa = known_sa ? known_sa : get_service_account(svc, ar, a->ns, sa_name, &msg);
     if (!sa)
         return lookup_failed(a, sa_name, msg);
     if (!enforce_mountable(sa))
         return NULL;
-    char *bad = ephemeral ? check_env(ar, kg_json_path(pod, "spec.ephemeralContainers"), "ephemeral container", sa)
+    char *bad = ephemeral ? check_env(ar, kg_json_get(kg_json_get(pod, "spec"), "ephemeralContainers"), "ephemeral container", sa)
                           : limit_secret_references(ar, sa, pod);
     return bad ? kg_admission_forbidden(a, "%s", bad) : NULL;
+}
+
+static kg_status *validate(void *state, const kg_admission_attributes *a, const kg_admission_services *svc)
+{
+    (void)state;
+    return validate_with(a, svc, NULL);
 }
 
 const kg_admission_plugin kg_admission_plugin_service_account = {
