@@ -264,19 +264,20 @@ static void rle_values(const kg_quantity *req, const kg_quantity *lim, const kg_
     }
 }
 
-static const kg_quantity *lookup(const rlist *l, const char *k, kg_quantity *zero)
+/* kg_quantity_zero(): the all-zero state */
+static const kg_quantity zero_quantity;
+
+static const kg_quantity *lookup(const rlist *l, const char *k)
 {
     rentry *r = rl_find(l, k);
-    *zero = kg_quantity_zero();
-    return r ? &r->q : zero;
+    return r ? &r->q : &zero_quantity;
 }
 
 static void min_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
                            const rlist *reqs, const rlist *lims)
 {
-    kg_quantity z1, z2;
     bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!req_ok)
@@ -296,9 +297,8 @@ static void min_constraint(kg_arena *ar, errs *out, const char *type, const char
 static void max_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
                            const rlist *reqs, const rlist *lims)
 {
-    kg_quantity z1, z2;
     bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!lim_ok)
@@ -318,11 +318,10 @@ static void max_constraint(kg_arena *ar, errs *out, const char *type, const char
 static void max_request_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
                                    const rlist *reqs)
 {
-    kg_quantity z1, z2 = kg_quantity_zero();
     bool req_ok = rl_find(reqs, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k, &z1);
+    const kg_quantity *req = lookup(reqs, k);
     int64_t r, l, e;
-    rle_values(req, &z2, enf, &r, &l, &e);
+    rle_values(req, &zero_quantity, enf, &r, &l, &e);
     if (!req_ok)
         errs_add(ar, out,
                  kg_arena_sprintf(ar, "maximum %s usage per %s is %s.  No request is specified", k, type,
@@ -336,9 +335,8 @@ static void max_request_constraint(kg_arena *ar, errs *out, const char *type, co
 static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
                              const rlist *reqs, const rlist *lims)
 {
-    kg_quantity z1, z2;
     bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k, &z1), *lim = lookup(lims, k, &z2);
+    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!req_ok || r == 0) {

@@ -316,28 +316,27 @@ static void copy_list(kg_arena *ar, const rq_list *from, rq_list *out)
         memcpy(out->e, from->e, from->n * sizeof *out->e);
 }
 
-/* The requests or limits of a container through the request's memo (parsed once); the caller gets its own copy of
- * the entries (it may edit them). */
-static void container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env, rq_list *out)
+/* The requests or limits of a container through the request's memo (parsed once); read-only (copy_list it to edit). */
+static const rq_list *container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env)
 {
     rq_cres_memo *m = env ? env->cres : NULL;
     for (size_t i = 0; m && i < m->n; i++)
-        if (m->e[i].c == c) {
-            copy_list(ar, requests ? &m->e[i].req : &m->e[i].lim, out);
-            return;
-        }
-    rq_list req, lim;
-    container_res_parse(ar, c, &req, &lim);
+        if (m->e[i].c == c)
+            return requests ? &m->e[i].req : &m->e[i].lim;
     if (m && m->n < RQ_CRES_MEMO) {
         m->e[m->n].c = c;
-        m->e[m->n].req = req;
-        m->e[m->n].lim = lim;
+        container_res_parse(ar, c, &m->e[m->n].req, &m->e[m->n].lim);
         m->n++;
-        copy_list(ar, requests ? &req : &lim, out);
-        return;
+        return requests ? &m->e[m->n - 1].req : &m->e[m->n - 1].lim;
     }
-    *out = requests ? req : lim;
+    rq_list *req = kg_arena_alloc(ar, 2 * sizeof *req), *lim = req + 1;
+    container_res_parse(ar, c, req, lim);
+    return requests ? req : lim;
 }
+
+/* container_res, then (InPlacePodVerticalScaling) merged with the container's status into a private copy */
+static const rq_list *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
+                                       bool requests, const rq_env *env, rq_list *priv);
 
 static const kg_json *container_status(const kg_json *pod, const char *list, const char *name)
 {
@@ -386,6 +385,17 @@ static void with_status(kg_arena *ar, const kg_json *pod, const char *list, cons
     }
 }
 
+static const rq_list *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
+                                       bool requests, const rq_env *env, rq_list *priv)
+{
+    const rq_list *r = container_res(ar, c, requests, env);
+    if (!env->ippvs)
+        return r;
+    copy_list(ar, r, priv);
+    with_status(ar, pod, list, c, requests, env, priv);
+    return priv;
+}
+
 static bool pod_level_set(const kg_json *pod)
 {
     const kg_json *r = kg_json_get(kg_json_get(pod, "spec"), "resources");
@@ -403,25 +413,23 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq
     const kg_json *cs = kg_json_get(spec, "containers");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const kg_json *c = kg_json_at(cs, i);
-        rq_list r;
-        container_res(ar, c, requests, env, &r);
-        with_status(ar, pod, "containerStatuses", c, requests, env, &r);
-        kg_admission_rq_add(ar, out, &r);
+        rq_list priv;
+        kg_admission_rq_add(ar, out, container_charge(ar, pod, "containerStatuses", c, requests, env, &priv));
     }
     rq_list sidecars = {0}, init_max = {0};
     const kg_json *ics = kg_json_get(spec, "initContainers");
     for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
         const kg_json *c = kg_json_at(ics, i);
-        rq_list r;
-        container_res(ar, c, requests, env, &r);
         if (is_sidecar(c)) {
-            with_status(ar, pod, "initContainerStatuses", c, requests, env, &r);
-            kg_admission_rq_add(ar, out, &r);
-            kg_admission_rq_add(ar, &sidecars, &r);
+            rq_list priv;
+            const rq_list *r = container_charge(ar, pod, "initContainerStatuses", c, requests, env, &priv);
+            kg_admission_rq_add(ar, out, r);
+            kg_admission_rq_add(ar, &sidecars, r);
             rq_max(ar, &init_max, &sidecars);
         } else {
+            const rq_list *r = container_res(ar, c, requests, env);
             rq_list tmp = {0};
-            kg_admission_rq_add(ar, &tmp, &r);
+            kg_admission_rq_add(ar, &tmp, r);
             kg_admission_rq_add(ar, &tmp, &sidecars);
             rq_max(ar, &init_max, &tmp);
         }
@@ -800,16 +808,14 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
         const kg_json *cs = kg_json_get(kg_json_get(obj, "spec"), k ? "initContainers" : "containers");
         for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
             const kg_json *c = kg_json_at(cs, i);
-            rq_list req, lim;
-            container_res(ar, c, true, env, &req);
-            container_res(ar, c, false, env, &lim);
+            const rq_list *req = container_res(ar, c, true, env), *lim = container_res(ar, c, false, env);
             for (size_t r = 0; r < nreq; r++) {
                 /* podComputeUsageHelper of the container has cpu / requests.cpu (memory alike) for a request and
                  * limits.cpu for a limit: the only names in req_set */
                 const char *want = req_set[r];
                 bool is_limit = strncmp(want, "limits.", 7) == 0;
                 const char *base = is_limit ? want + 7 : strncmp(want, "requests.", 9) == 0 ? want + 9 : want;
-                if (kg_admission_rq_find(is_limit ? &lim : &req, base))
+                if (kg_admission_rq_find(is_limit ? lim : req, base))
                     continue;
                 missing *m = NULL;
                 for (size_t j = 0; j < nmiss; j++)
