@@ -551,6 +551,113 @@ static const char *arg_list(checker *C, const cel_type **args, size_t n, bool me
     return s;
 }
 
+/* How an argument of type a relates to a parameter type p of a non-generic overload, when that is decided without
+ * the mapping: 1 assignable with nothing to bind (the same parameter-free type, or dyn on either side with no type
+ * variable in a), 0 ruled out by kind (cel_quick_mismatch), -1 anything else (the general path decides). */
+static inline int simple_fit(const cel_type *a, const cel_type *p)
+{
+    if (a->kind == CEL_T_PARAM || a->nparams)
+        return -1;
+    if (a == p || is_dyn(a) || is_dyn(p))
+        return 1;
+    if (quick_mismatch_k(a->kind, p->kind))
+        return 0;
+    return -1;
+}
+
+static const uint16_t cand_first[1] = {0};
+
+/* Overload resolution when every overload the call can reach is non-generic and each argument either is exactly
+ * the parameter's parameter-free type, or meets dyn, or is ruled out by kind: what the general loop below computes
+ * for such overloads (assign_internal binds nothing and cannot fail for them; non-generic overloads take no fresh
+ * variables), without instantiation, assignment trials or the trail. Returns NULL (nothing changed) for any other
+ * call, and for calls without a candidate (the general path reports the error). */
+static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f, const cel_type **targs, size_t na,
+                                      bool member)
+{
+    if (na > 2 || f->novl > CEL_OVL_INDEXED || f->novl == 0)
+        return NULL;
+    const uint32_t *meta = cel_func_ovl_meta(f);
+    const uint32_t mask = CEL_OVL_MEMBER | (CEL_OVL_MAX4 << 2);
+    const uint32_t want = (member ? CEL_OVL_MEMBER : 0) | ((uint32_t)na << 2);
+    /* the overloads of the call's shape (the index: none of them generic; those ruled out by kind are left out) */
+    uint64_t visit;
+    int fresh_skipped = 0; /* fresh variables of the generic overloads ruled out by kind (the general loop takes
+                              them all the same) */
+    if (f->novl > 3) {
+        const cel_ovl_index *ix = cel_func_ovl_index(f);
+        uint64_t shape = ix->shape[cel_ovl_shape(member, na)];
+        visit = shape;
+        if (na > 0 && (unsigned)targs[0]->kind < CEL_OVL_NKINDS)
+            visit &= ix->kind0[targs[0]->kind];
+        if (na > 1 && (unsigned)targs[1]->kind < CEL_OVL_NKINDS)
+            visit &= ix->kind1[targs[1]->kind];
+        if (visit & ix->generic)
+            return NULL;
+        for (uint64_t g = shape & ix->generic; g; g &= g - 1) {
+            unsigned np = CEL_OVL_NPARAMS(meta[__builtin_ctzll(g)]);
+            if (np >= CEL_OVL_MAX4)
+                return NULL;
+            fresh_skipped += (int)np;
+        }
+    } else {
+        visit = 0;
+        for (size_t k = 0; k < f->novl; k++) {
+            const uint32_t m = meta[k];
+            if ((m & mask) != want)
+                continue;
+            if (m & CEL_OVL_GENERIC)
+                return NULL;
+            visit |= (uint64_t)1 << k;
+        }
+    }
+    uint16_t found[CEL_OVL_INDEXED];
+    unsigned nf = 0;
+    const cel_type *result = NULL;
+    bool multi = false;
+    while (visit) {
+        size_t k = (size_t)__builtin_ctzll(visit);
+        visit &= visit - 1;
+        if ((meta[k] & mask) != want)
+            continue;
+        const cel_overload *o = &f->ovls[k];
+        bool ok = true;
+        for (size_t i = 0; i < na && ok; i++) {
+            int fit = simple_fit(targs[i], o->args[i]);
+            if (fit < 0)
+                return NULL;
+            ok = fit == 1;
+        }
+        if (!ok)
+            continue;
+        const cel_type *r = o->result;
+        if (!nf)
+            result = r;
+        else if (result != r && !is_dyn(result) && !same_type(result, r))
+            multi = true;
+        found[nf++] = (uint16_t)k;
+    }
+    if (!nf)
+        return NULL;
+    C->nfresh += fresh_skipped;
+    if (nf == 1 && found[0] == 0) {
+        n->cands = (uint16_t *)cand_first; /* read only */
+    } else {
+        n->cands = kg_arena_alloc(C->a, nf * sizeof *n->cands);
+        memcpy(n->cands, found, nf * sizeof *found);
+    }
+    n->ncands = (uint16_t)nf;
+    if (nf == 1 && f->ovls[found[0]].impl) {
+        bool concrete = true;
+        for (size_t i = 0; i < na; i++)
+            if (is_dyn(targs[i]) || targs[i]->kind == CEL_T_PARAM || targs[i]->kind == CEL_T_NULL)
+                concrete = false;
+        if (concrete)
+            n->flags |= NF_DIRECT;
+    }
+    return multi ? cel_type_dyn() : result;
+}
+
 static const cel_type *chk_call(checker *C, cel_node *n)
 {
     const cel_type *targs[64];
@@ -613,6 +720,11 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     const cel_type *result = NULL;
     bool any = false, multi = false;
     const uint32_t *meta = cel_func_ovl_meta(f);
+    {
+        const cel_type *r = simple_resolve(C, n, f, targs, na, member);
+        if (r)
+            return r;
+    }
     uint16_t *cands = kg_arena_alloc(C->a, (f->novl ? f->novl : 1) * sizeof *cands);
     uint16_t ncands = 0;
     /* arity and receiver style from the compact per-overload words; the overload itself is read only when they fit */

@@ -516,6 +516,75 @@ static cel_value f_ident(cel_call_ctx *ctx, const cel_value *args, size_t n)
     return args[0];
 }
 
+/* Overload resolution's shortcut for calls whose reachable overloads are all non-generic (and whose generic ones,
+ * if any, the argument kinds rule out): types, values, costs and errors as written down from the general path
+ * (this test also passes against the build before the shortcut). Fresh-variable numbering after such calls shows
+ * in the later generic calls' types. */
+static void test_checker_simple_resolution(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src, *type, *value;
+        uint64_t cost;
+    } cases[] = {
+        {"x + 1", "int", "8", 2},
+        {"d + 'x'", "string", "\"dynx\"", 2},
+        {"'x' + d", "string", "\"xdyn\"", 2},
+        {"d + 1", "int", "error: no such overload: _+_(string, int)", 3},
+        {"1.5 + d", "double", "error: no such overload: _+_(double, string)", 3},
+        {"x - 1 + x * 2 - x / 2 + x % 3", "int", "18", 11},
+        {"d - d", "dyn", "error: no such overload: _-_(string, string)", 4},
+        {"-x + -(1.5)", NULL,
+         "compile: ERROR: <input>:1:4: found no matching overload for '_+_' applied to '(int, double)'", 0},
+        {"-d", "dyn", "error: no such overload: -_(string)", 3},
+        {"x < d", "bool", "error: no such overload: _<_(int, string)", 4},
+        {"d < d", "bool", "false", 3},
+        {"d <= 'e' && 'c' >= d", "bool", "false", 4},
+        {"!d", "bool", "error: no such overload: !_(string)", 3},
+        {"d && true", "bool", "error: no such overload: _&&_(string, bool)", 1},
+        {"true || d", "bool", "true", 0},
+        {"d.startsWith('d') && d.endsWith('n') && d.contains('y')", "bool", "true", 6},
+        {"'abc'.startsWith(d)", "bool", "false", 2},
+        {"d.matches('^d') && 'dyn'.matches(d)", "bool", "true", 4},
+        {"int(x) + int(1.5) + int('3') + int(d)", "int", "error: cannot convert string to int: dyn", 9},
+        {"string(x) + string(d) + string(1.5)", "string", "\"7dyn1.5\"", 7},
+        {"double(x) + double(d)", "double", "error: cannot convert string to double", 5},
+        {"duration('1s') + duration('2s') > duration('2s')", "bool", "true", 5},
+        {"timestamp(0) + duration('1s') - timestamp(1) == duration('0s')", "bool", "true", 7},
+        {"[x + 1, d + 'x'][0]", "dyn", "8", 15},
+        {"x + 1 == 8 && [] == [] && [d + 'a'] == ['dyna']", "bool", "true", 47},
+        {"m.k + 'x'", "string", "\"vx\"", 3},
+        {"m.spec.n + 1 < 5 && m.spec.name + 'x' == 'webx'", "bool", "true", 10},
+        {"[1, 2].all(v, v + 1 > d)", "bool", "error: no such overload: _>_(int, string)", 27},
+        {"[1, 2].exists(v, d + 'a' == 'dyna')", "bool", "true", 21},
+        {"{'a': x + 1}['a'] + 1", "int", "9", 34},
+        {"x.startsWith('a')", NULL,
+         "compile: ERROR: <input>:1:13: found no matching overload for 'startsWith' applied to 'int.(string)'", 0},
+        {"!x", NULL, "compile: ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'", 0},
+        {"x && true", NULL,
+         "compile: ERROR: <input>:1:3: found no matching overload for '_&&_' applied to '(int, bool)'", 0},
+        {"'a' - d", NULL,
+         "compile: ERROR: <input>:1:5: found no matching overload for '_-_' applied to '(string, dyn)'", 0},
+        {"null + 1", NULL,
+         "compile: ERROR: <input>:1:6: found no matching overload for '_+_' applied to '(null_type, int)'", 0},
+        {NULL, NULL, NULL, 0},
+    };
+    for (int i = 0; cases[i].src; i++) {
+        const char *t = "";
+        uint64_t c = 0;
+        const char *r = run_env(f, f->env, cases[i].src, &c, &t);
+        if (!cases[i].type) {
+            if (strncmp(r, cases[i].value, strlen(cases[i].value)) != 0)
+                fail_msg("%s: %s, want %s", cases[i].src, r, cases[i].value);
+            continue;
+        }
+        if (strcmp(t, cases[i].type) != 0 || strcmp(r, cases[i].value) != 0 || c != cases[i].cost)
+            fail_msg("%s: [%s] %s cost %llu, want [%s] %s cost %llu", cases[i].src, t, r, (unsigned long long)c,
+                     cases[i].type, cases[i].value, (unsigned long long)cases[i].cost);
+        same_both(f, cases[i].src);
+    }
+}
+
 /* user overloads registered one by one (the overload array and its per-overload facts grow several times) resolve
  * as before: generic and non-generic, scalar mismatches, results */
 static void test_checker_overload_registry(void **state)
@@ -837,6 +906,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_function_lookup_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lexer_nul_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_subset_check, setup, teardown),
