@@ -23,22 +23,12 @@ cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
     return a;
 }
 
-/* variable names are short: compared inline */
-static inline bool names_equal(const char *a, const char *b)
-{
-    while (*a && *a == *b) {
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
-
 void cel_activation_set(cel_activation *act, const char *name, cel_value v)
 {
     const cel_env *env = act->env;
     for (size_t i = 0; i < env->nvars; i++) {
         const var_decl *d = &env->vars[i];
-        if (d->name[0] == name[0] && names_equal(d->name, name)) {
+        if (d->name[0] == name[0] && strcmp(d->name, name) == 0) {
             if ((size_t)d->slot < act->nslots) {
                 act->slots[d->slot] = v;
                 act->slot_state[d->slot] = 1;

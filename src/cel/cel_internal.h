@@ -337,6 +337,38 @@ static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
     return true;
 }
 
+/* code points of s[0..n) (cel_utf8_len): strings up to 32 bytes are tested for ASCII inline with a few word loads
+ * that stay inside the n bytes (then the count is n); the rest goes to the out-of-line count */
+size_t cel_utf8_len(const char *s, size_t n);
+static inline size_t cel_utf8_len_i(const char *s, size_t n)
+{
+    uint64_t any, a, b;
+    if (n >= 8) {
+        if (n > 32)
+            return cel_utf8_len(s, n);
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        any = a | b;
+        if (n > 16) {
+            memcpy(&a, s + 8, 8);
+            memcpy(&b, s + 16, 8);
+            any |= a | (n > 24 ? b : 0);
+        }
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        any = x | y;
+    } else {
+        any = 0;
+        for (size_t i = 0; i < n; i++)
+            any |= (unsigned char)s[i];
+    }
+    if (!(any & 0x8080808080808080ull))
+        return n;
+    return cel_utf8_len(s, n);
+}
+
 /* Member lookup in a JSON object: key length first, then the bytes. Objects have unique keys (the parser and
  * kg_json_setn keep the last of duplicates in place), so the member found is the only one with that key. */
 static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *k, uint32_t kl)
@@ -385,7 +417,6 @@ int cel_compare(const cel_value *a, const cel_value *b);
 bool cel_eq(cel_call_ctx *ctx, const cel_value *a, const cel_value *b);
 const char *cel_type_name_of(const cel_value *v);
 void cel_format_double(kg_buf *b, double d);
-size_t cel_utf8_len(const char *s, size_t n);
 bool cel_utf8_valid(const char *s, size_t n);
 /* decode one code point at s (n bytes left); returns bytes consumed */
 int cel_utf8_decode(const char *s, size_t n, uint32_t *cp);

@@ -18,7 +18,7 @@ static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n);
 static uint64_t vsize(const cel_value *v)
 {
     switch (v->kind) {
-    case CEL_STRING: return cel_utf8_len(v->u.s, v->n);
+    case CEL_STRING: return cel_utf8_len_i(v->u.s, v->n);
     case CEL_BYTES: return v->n;
     case CEL_LIST: return cel_list_size(v);
     case CEL_MAP: return cel_map_size(v);
@@ -381,7 +381,7 @@ static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *a
 __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
                                                             bool want_bool)
 {
-    cel_value range = ev(ctx, n->range);
+    cel_value range = ev_arg(ctx, n->range);
     if (range.kind == CEL_ERROR) {
         *out = range;
         return 2;
@@ -796,8 +796,61 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
  * the last value is wrapped. Same charges in the same order as one select at a time.
  * path_walk returns true with the JSON node at the end of the path (JSON all the way), or false with the path's
  * value (an error, or the result of the general selections after a value that is not a JSON object) in *v. */
+/* The common case first, inline and without side effects until it is sure: the base is a variable bound to a JSON
+ * object and every step's key is where its hint says; then the base read and the k steps (1 unit each) are charged
+ * at once when they fit under the limit. Anything else (a miss, an error, not JSON, near the limit) returns false
+ * having done nothing, and the general walk below runs from the start. */
+__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end)
+{
+    const cel_node *b = pp->base;
+    const cel_value *bv;
+    if (b->xk == X_ITER) {
+        bv = &ctx->vars[-2 - b->slot].v;
+    } else if (b->xk == X_VAR) {
+        cel_activation *act = ctx->act;
+        if ((size_t)b->slot >= act->nslots || act->slot_state[b->slot] != 1)
+            return false;
+        bv = &act->slots[b->slot];
+    } else {
+        return false;
+    }
+    if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
+        return false;
+    const kg_json *o = bv->u.ptr;
+    size_t k = pp->k;
+    for (size_t i = 0;; i++) {
+        const path_step *st = &pp->steps[i];
+        uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
+        if (h >= o->len)
+            return false;
+        const kg_json_member *m = &o->u.members[h];
+        if (m->key_len != st->len || !cel_bytes_eq(m->key, st->name, st->len))
+            return false;
+        const kg_json *c = m->val;
+        if (i + 1 == k) {
+            if (ctx->cost > ctx->limit || k + 1 > ctx->limit - ctx->cost)
+                return false;
+            ctx->cost += k + 1;
+            *end = c;
+            return true;
+        }
+        if (!c || c->type != KG_JSON_OBJECT)
+            return false;
+        o = c;
+    }
+}
+
+NOINLINE static bool path_walk_slow(cel_call_ctx *ctx, const cel_node *n, const kg_json **end, cel_value *v);
+
 __attribute__((always_inline)) static inline bool path_walk(cel_call_ctx *ctx, const cel_node *n, const kg_json **end,
                                                             cel_value *v)
+{
+    if (path_fast(ctx, n->xp, end))
+        return true;
+    return path_walk_slow(ctx, n, end, v);
+}
+
+static bool path_walk_slow(cel_call_ctx *ctx, const cel_node *n, const kg_json **end, cel_value *v)
 {
     const path_plan *pp = n->xp;
     const cel_node *s = pp->base;
@@ -890,7 +943,7 @@ __attribute__((always_inline)) static inline bool str_operand(cel_call_ctx *ctx,
 /* X_IN_CONST: "k" in m; the constant key is evaluated first (no cost), as in the general call */
 NOINLINE static cel_value eval_in_const(cel_call_ctx *ctx, const cel_node *n)
 {
-    cel_value args[2] = {n->args[0]->cval, ev(ctx, n->args[1])};
+    cel_value args[2] = {n->args[0]->cval, ev_arg(ctx, n->args[1])};
     if (args[1].kind == CEL_MAP && args[1].aux == &cel_jobj_vt) {
         cel_charge(ctx, 1);
         return cel_bool(cel_jobj_find_hint(args[1].u.ptr, args[0].u.s, args[0].n, (uint32_t *)&n->hint) != NULL);
@@ -904,7 +957,7 @@ NOINLINE static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
     cel_value args[2];
     size_t ci = n->xn;
     args[ci] = n->args[ci]->cval;
-    args[1 - ci] = ev(ctx, n->args[1 - ci]);
+    args[1 - ci] = ev_arg(ctx, n->args[1 - ci]);
     const cel_value *x = &args[1 - ci];
     if (x->kind != CEL_STRING || (x->n > 10 && args[ci].n > 10))
         return apply_strict(ctx, n, args);
@@ -916,12 +969,30 @@ NOINLINE static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
 /* code points of a string: short ones inline */
 static inline uint64_t ulen_of(const char *s, size_t n)
 {
-    if (n >= 8)
-        return cel_utf8_len(s, n);
-    uint64_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
+    return cel_utf8_len_i(s, n);
+}
+
+/* n bytes from s to d: short pieces with a few loads and stores inside the n bytes, no call */
+static inline void copy_piece(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
 }
 
 /* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
@@ -932,7 +1003,7 @@ static cel_value concat_build(cel_call_ctx *ctx, const cel_value *first, const c
 {
     char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
     for (size_t q = 0; q < np; q++) {
-        memcpy(w, ps[q], pl[q]);
+        copy_piece(w, ps[q], pl[q]);
         w += pl[q];
     }
     *w = 0;
@@ -949,7 +1020,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         s = s->args[0];
     }
     /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
-    cel_value first = ev(ctx, s), acc;
+    cel_value first = ev_arg(ctx, s), acc;
     size_t j = 0;
     if (first.kind != CEL_STRING) {
         acc = first;
@@ -1041,7 +1112,7 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
     }
     const cel_value *c = &n->args[1]->cval;
     bool r = c->n <= len && cel_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
-    uint64_t cost = ceil01(cel_utf8_len(s, len));
+    uint64_t cost = ceil01(cel_utf8_len_i(s, len));
     cel_charge(ctx, cost ? cost : 1);
     return r;
 }
@@ -1051,14 +1122,14 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
 NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value args[1];
-    args[0] = ev(ctx, n->args[0]);
+    args[0] = ev_arg(ctx, n->args[0]);
     const call1_plan *cp = n->xp;
     uint8_t k = args[0].kind;
     for (size_t c = 0; c < cp->nc; c++)
         if (cp->c[c].kind[0] == k || cp->c[c].kind[0] == CALL1_ANY) {
             int64_t r;
             switch (k) {
-            case CEL_STRING: r = (int64_t)cel_utf8_len(args[0].u.s, args[0].n); break;
+            case CEL_STRING: r = (int64_t)cel_utf8_len_i(args[0].u.s, args[0].n); break;
             case CEL_BYTES: r = (int64_t)args[0].n; break;
             case CEL_LIST: r = (int64_t)cel_list_size(&args[0]); break;
             case CEL_MAP: r = (int64_t)cel_map_size(&args[0]); break;
@@ -1084,7 +1155,7 @@ __attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx,
     }
     const call1_plan *cp = n->xp;
     bool m = cel_regex_partial_match(cp->c[0].state, s, len);
-    uint64_t c = ceil01(1 + cel_utf8_len(s, len)) * n->hint;
+    uint64_t c = ceil01(1 + cel_utf8_len_i(s, len)) * n->hint;
     cel_charge(ctx, c ? c : 1);
     return m;
 }
@@ -1189,10 +1260,16 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
 
 /* an argument or operand: constants are tested first with a plain branch, so the jump on the node kind at a call
  * site that alternates between constants and other nodes (f(x, "c"), a + "/" + b) stays predictable */
-static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n)
+__attribute__((always_inline)) static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n)
 {
     if (n->xk == X_CONST)
         return n->cval;
+    if (n->xk == X_PATH) {
+        /* a path that hits all the way: walked here, the value made in the caller's registers */
+        const kg_json *end;
+        if (path_fast(ctx, n->xp, &end))
+            return cel_json_wrap(end);
+    }
     return ev(ctx, n);
 }
 
@@ -1209,7 +1286,7 @@ NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value
     /* (the operand is evaluated straight into the argument array: copied whole as it was stored, never split) */
     size_t ci = n->xn;
     cel_value args[2];
-    args[1 - ci] = ev(ctx, n->args[1 - ci]);
+    args[1 - ci] = ev_arg(ctx, n->args[1 - ci]);
     const cel_value *c = &n->args[ci]->cval, *x = &args[1 - ci];
     if (x->kind == CEL_STRING && !(x->n > 10 && c->n > 10)) {
         cel_charge(ctx, 1);
@@ -1312,8 +1389,8 @@ NOINLINE static int evb_cond(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 NOINLINE static int evb_compare(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     cel_value args[2];
-    args[0] = ev(ctx, n->args[0]);
-    args[1] = ev(ctx, n->args[1]);
+    args[0] = ev_arg(ctx, n->args[0]);
+    args[1] = ev_arg(ctx, n->args[1]);
     cel_charge(ctx, 1);
     if (args[0].kind == CEL_INT && args[1].kind == CEL_INT) {
         int64_t a = args[0].u.i, b = args[1].u.i;

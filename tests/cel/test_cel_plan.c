@@ -133,6 +133,11 @@ static const char *exprs[] = {
     "'a' + dyn(b'x') + 'c'",
     "'x' + 'y' + dyn(1)",
     "'0123456789' + 'abcdefghij' + 'k' + 'lmnopqrstuvwxyz0123456789'",
+    /* pieces of every short length (copied inline) and non-ASCII pieces around the 10-byte cost threshold */
+    "'a' + 'bc' + 'def' + 'ghij' + 'klmno' + 'pqrstu' + 'vwxyz01' + '23456789' + '012345678' + '0123456789abcdef' + "
+    "'0123456789abcdefg' + '0123456789abcdefghijklmnopqrstuvwxyz'",
+    "'\u00e9' + '\u00e9\u00e9' + '\u00e9\u00e9\u00e9\u00e9\u00e9' + '\u65e5\u672c\u8a9e' + 'abcdefg\u00e9'",
+    "object.metadata.uid + '/' + object.metadata.name + '/' + object.metadata.uid",
     /* a chain longer than the planned form (16 +): the rest is a chain of its own */
     "'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a'",
     "size(object.metadata.namespace + '/' + object.metadata.name) > 3",
@@ -501,6 +506,20 @@ static void test_utf8_len(void **state)
                 for (size_t i = 0; i < n; i++)
                     want += ((unsigned char)buf[off + i] & 0xC0) != 0x80;
                 assert_int_equal(cel_utf8_len(buf + off, n), want);
+                assert_int_equal(cel_utf8_len_i(buf + off, n), want);
+            }
+    /* the inline form's ASCII test: ASCII strings of every length with one byte of bit 7 (a lead or a continuation
+     * byte) at each position, so each of its word loads is the one that has to see it */
+    for (size_t n = 0; n <= 48; n++)
+        for (size_t p = 0; p <= n; p++)
+            for (int hb = 0; hb < 2; hb++) {
+                for (size_t i = 0; i < n; i++)
+                    buf[i] = (char)('a' + i % 26);
+                if (p < n)
+                    buf[p] = (char)(hb ? 0x80 : 0xC3);
+                size_t want = n - (p < n && hb);
+                assert_int_equal(cel_utf8_len_i(buf, n), want);
+                assert_int_equal(cel_utf8_len(buf, n), want);
             }
 }
 
