@@ -619,7 +619,8 @@ static const char *merge_keys(kg_arena *ar, kg_json *res, const char *which, con
             dst = kg_json_new_object(ar);
             kg_json_set(ar, res, which, dst);
         }
-        kg_json_setn(ar, dst, m->key, m->key_len, kg_json_clone(ar, m->val));
+        /* a node copy: the strings stay those of the LimitRange memo, pinned for the request like the pod itself */
+        kg_json_setn(ar, dst, m->key, m->key_len, kg_json_clone_nodes(ar, m->val));
         set[n++] = m->key;
         total += m->key_len + 2;
     }

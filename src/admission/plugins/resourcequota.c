@@ -708,11 +708,17 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     for (size_t i = 0; i < n; i++) {
         if (!deltas[i])
             continue;
-        rq_list *d = kg_arena_alloc(ar, sizeof *d);
-        *d = (rq_list){0};
+        size_t zeros = 0;
         for (size_t k = 0; k < deltas[i]->n; k++)
-            if (!kg_quantity_is_zero(&deltas[i]->e[k].q))
-                kg_admission_rq_set(ar, d, deltas[i]->e[k].name, &deltas[i]->e[k].q);
+            zeros += kg_quantity_is_zero(&deltas[i]->e[k].q);
+        rq_list *d = deltas[i]; /* read-only from here: kept as is when nothing is zero */
+        if (zeros) {
+            d = kg_arena_alloc(ar, sizeof *d);
+            *d = (rq_list){0};
+            for (size_t k = 0; k < deltas[i]->n; k++)
+                if (!kg_quantity_is_zero(&deltas[i]->e[k].q))
+                    kg_admission_rq_set(ar, d, deltas[i]->e[k].name, &deltas[i]->e[k].q);
+        }
         deltas[i] = d->n ? d : NULL;
         any = any || d->n;
     }
