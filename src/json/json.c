@@ -1013,36 +1013,50 @@ const char *kg_json_path_str(const kg_json *v, const char *dotted)
     return s && s->type == KG_JSON_STRING ? s->u.s : NULL;
 }
 
+/* a copy of a scalar node (strings and number texts copied) */
+static inline kg_json *clone_leaf(kg_arena *a, const kg_json *v)
+{
+    kg_json *c = kg_arena_alloc(a, sizeof *c);
+    *c = *v;
+    c->cap = 0;
+    if (v->type == KG_JSON_STRING)
+        c->u.s = kg_arena_strndup(a, v->u.s, v->len);
+    else if (v->type == KG_JSON_NUMBER && v->u.num.raw)
+        c->u.num.raw = kg_arena_strndup(a, v->u.num.raw, v->len);
+    return c;
+}
+
+static inline bool is_container(const kg_json *v)
+{
+    return v->type == KG_JSON_ARRAY || v->type == KG_JSON_OBJECT;
+}
+
+/* Arrays and objects recurse; their scalar children (most nodes) are copied in the loop without a call. */
 kg_json *kg_json_clone(kg_arena *a, const kg_json *v)
 {
     if (!v)
         return NULL;
-    kg_json *c = new_node(a, (kg_json_type)v->type);
-    c->b = v->b;
-    c->len = v->len;
-    switch (v->type) {
-    case KG_JSON_INT: c->u.i = v->u.i; break;
-    case KG_JSON_NUMBER:
-        c->u.num.d = v->u.num.d;
-        c->u.num.raw = v->u.num.raw ? kg_arena_strndup(a, v->u.num.raw, v->len) : NULL;
-        break;
-    case KG_JSON_STRING: c->u.s = kg_arena_strndup(a, v->u.s, v->len); break;
-    case KG_JSON_ARRAY:
-        c->cap = v->len;
+    if (!is_container(v))
+        return clone_leaf(a, v);
+    kg_json *c = kg_arena_alloc(a, sizeof *c);
+    *c = *v;
+    c->cap = v->len;
+    if (v->type == KG_JSON_ARRAY) {
         c->u.items = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json *)) : NULL;
-        for (uint32_t i = 0; i < v->len; i++)
-            c->u.items[i] = kg_json_clone(a, v->u.items[i]);
-        break;
-    case KG_JSON_OBJECT:
-        c->cap = v->len;
-        c->u.members = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json_member)) : NULL;
         for (uint32_t i = 0; i < v->len; i++) {
-            c->u.members[i].key = kg_arena_strndup(a, v->u.members[i].key, v->u.members[i].key_len);
-            c->u.members[i].key_len = v->u.members[i].key_len;
-            c->u.members[i].val = kg_json_clone(a, v->u.members[i].val);
+            const kg_json *x = v->u.items[i];
+            c->u.items[i] = !x ? NULL : is_container(x) ? kg_json_clone(a, x) : clone_leaf(a, x);
         }
-        break;
-    default: break;
+        return c;
+    }
+    c->u.members = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json_member)) : NULL;
+    for (uint32_t i = 0; i < v->len; i++) {
+        const kg_json_member *sm = &v->u.members[i];
+        kg_json_member *dm = &c->u.members[i];
+        dm->key = kg_arena_strndup(a, sm->key, sm->key_len);
+        dm->key_len = sm->key_len;
+        const kg_json *x = sm->val;
+        dm->val = !x ? NULL : is_container(x) ? kg_json_clone(a, x) : clone_leaf(a, x);
     }
     return c;
 }
