@@ -1067,23 +1067,37 @@ kg_json *kg_json_clone_nodes(kg_arena *a, const kg_json *v)
         return NULL;
     kg_json *c = kg_arena_alloc(a, sizeof *c);
     *c = *v;
-    switch (v->type) {
-    case KG_JSON_ARRAY:
-        c->cap = v->len;
+    if (!is_container(v))
+        return c;
+    c->cap = v->len;
+    if (v->type == KG_JSON_ARRAY) {
         c->u.items = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json *)) : NULL;
-        for (uint32_t i = 0; i < v->len; i++)
-            c->u.items[i] = kg_json_clone_nodes(a, v->u.items[i]);
-        break;
-    case KG_JSON_OBJECT:
-        c->cap = v->len;
-        c->u.members = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json_member)) : NULL;
         for (uint32_t i = 0; i < v->len; i++) {
-            c->u.members[i].key = v->u.members[i].key;
-            c->u.members[i].key_len = v->u.members[i].key_len;
-            c->u.members[i].val = kg_json_clone_nodes(a, v->u.members[i].val);
+            const kg_json *x = v->u.items[i];
+            kg_json *d = (kg_json *)x;
+            if (x && is_container(x)) {
+                d = kg_json_clone_nodes(a, x);
+            } else if (x) {
+                d = kg_arena_alloc(a, sizeof *d);
+                *d = *x;
+            }
+            c->u.items[i] = d;
         }
-        break;
-    default: break;
+        return c;
+    }
+    c->u.members = v->len ? kg_arena_alloc(a, v->len * sizeof(kg_json_member)) : NULL;
+    for (uint32_t i = 0; i < v->len; i++) {
+        const kg_json *x = v->u.members[i].val;
+        kg_json *d = (kg_json *)x;
+        if (x && is_container(x)) {
+            d = kg_json_clone_nodes(a, x);
+        } else if (x) {
+            d = kg_arena_alloc(a, sizeof *d);
+            *d = *x;
+        }
+        c->u.members[i].key = v->u.members[i].key;
+        c->u.members[i].key_len = v->u.members[i].key_len;
+        c->u.members[i].val = d;
     }
     return c;
 }
