@@ -337,22 +337,19 @@ static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
     return true;
 }
 
-/* code points of s[0..n) (cel_utf8_len): strings up to 32 bytes are tested for ASCII inline with a few word loads
+/* code points of s[0..n) (cel_utf8_len): strings up to 64 bytes are tested for ASCII inline with a few word loads
  * that stay inside the n bytes (then the count is n); the rest goes to the out-of-line count */
 size_t cel_utf8_len(const char *s, size_t n);
 static inline size_t cel_utf8_len_i(const char *s, size_t n)
 {
-    uint64_t any, a, b;
+    uint64_t any, w;
     if (n >= 8) {
-        if (n > 32)
+        if (n > 64)
             return cel_utf8_len(s, n);
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        any = a | b;
-        if (n > 16) {
-            memcpy(&a, s + 8, 8);
-            memcpy(&b, s + 16, 8);
-            any |= a | (n > 24 ? b : 0);
+        memcpy(&any, s + n - 8, 8);
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, s + i, 8);
+            any |= w;
         }
     } else if (n >= 4) {
         uint32_t x, y;

@@ -915,6 +915,21 @@ NOINLINE static cel_value eval_path(cel_call_ctx *ctx, const cel_node *n)
     return v;
 }
 
+/* ev out of line: the general way of an operand, kept out of the fast paths' code */
+NOINLINE static cel_value ev_call(cel_call_ctx *ctx, const cel_node *n)
+{
+    return ev(ctx, n);
+}
+
+/* a strict two-argument call with a constant second argument through its plan-time candidates (the general way of
+ * X_AFFIX / X_MATCHES when the receiver is not a string) */
+static inline cel_value call1_apply(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
+NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, const cel_value *a0)
+{
+    cel_value args[2] = {*a0, n->args[1]->cval};
+    return call1_apply(ctx, n, args, 2);
+}
+
 /* a string operand: a path ending on a JSON string gives its bytes without a value being made; otherwise the
  * operand's value is left in *v and false returned when it is not a string */
 __attribute__((always_inline)) static inline bool str_operand(cel_call_ctx *ctx, const cel_node *a, cel_value *v,
@@ -931,7 +946,7 @@ __attribute__((always_inline)) static inline bool str_operand(cel_call_ctx *ctx,
             *v = cel_json_wrap(end);
         }
     } else {
-        *v = ev(ctx, a);
+        *v = ev_call(ctx, a);
     }
     if (v->kind != CEL_STRING)
         return false;
@@ -1087,8 +1102,6 @@ static inline bool cand_accepts(const call_cand *cc, const cel_value *args, size
     return true;
 }
 
-static inline cel_value call1_apply(cel_call_ctx *ctx, const cel_node *n, cel_value *args, size_t na);
-
 NOINLINE static cel_value eval_call1(cel_call_ctx *ctx, const cel_node *n)
 {
     size_t na = n->nargs;
@@ -1106,8 +1119,7 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
     const char *s;
     uint32_t len;
     if (!str_operand(ctx, n->args[0], &args[0], &s, &len)) {
-        args[1] = n->args[1]->cval;
-        *out = call1_apply(ctx, n, args, 2);
+        *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
     const cel_value *c = &n->args[1]->cval;
@@ -1149,8 +1161,7 @@ __attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx,
     const char *s;
     uint32_t len;
     if (!str_operand(ctx, n->args[0], &args[0], &s, &len)) {
-        args[1] = n->args[1]->cval;
-        *out = call1_apply(ctx, n, args, 2);
+        *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
     const call1_plan *cp = n->xp;

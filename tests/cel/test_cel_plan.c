@@ -510,7 +510,7 @@ static void test_utf8_len(void **state)
             }
     /* the inline form's ASCII test: ASCII strings of every length with one byte of bit 7 (a lead or a continuation
      * byte) at each position, so each of its word loads is the one that has to see it */
-    for (size_t n = 0; n <= 48; n++)
+    for (size_t n = 0; n <= 72; n++)
         for (size_t p = 0; p <= n; p++)
             for (int hb = 0; hb < 2; hb++) {
                 for (size_t i = 0; i < n; i++)
