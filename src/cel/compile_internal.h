@@ -111,6 +111,42 @@ static inline bool cel_env_func_root_may(const cel_env *e, const char *seg, size
     return (bits[b >> 6] >> (b & 63)) & 1;
 }
 
+/* Functions the parser calls by fixed names (operators, the comprehension macros' helpers): the env's function
+ * table keeps their pointers after the dotted-root filter (set when the function is created), so the parser puts
+ * the function on the call node it makes and the resolver, when nothing can qualify the name (no container), takes
+ * it instead of looking the name up: the same function the lookup would find. */
+enum {
+    CEL_WK_AND,
+    CEL_WK_OR,
+    CEL_WK_NOT,
+    CEL_WK_NEG,
+    CEL_WK_NOT_STRICTLY_FALSE,
+    CEL_WK_EQ,
+    CEL_WK_NE,
+    CEL_WK_LT,
+    CEL_WK_LE,
+    CEL_WK_GT,
+    CEL_WK_GE,
+    CEL_WK_IN,
+    CEL_WK_ADD,
+    CEL_WK_SUB,
+    CEL_WK_MUL,
+    CEL_WK_DIV,
+    CEL_WK_MOD,
+    CEL_WK_INDEX,
+    CEL_WK_COND,
+    CEL_WK_COUNT
+};
+extern const char *const cel_wk_names[CEL_WK_COUNT];
+extern const uint8_t cel_wk_lens[CEL_WK_COUNT];
+static inline const cel_func *cel_env_wk(const cel_env *e, unsigned k)
+{
+    if (!e->ftab_cap)
+        return NULL;
+    cel_func *const *wk = (cel_func *const *)((const uint64_t *)(e->ftab + e->ftab_cap) + e->ftab_cap + 4);
+    return wk[k];
+}
+
 /* The built-in type singletons (env.c) by address: the same objects cel_type_dyn() & co. return, without a call. */
 enum {
     CEL_PRIM_DYN,

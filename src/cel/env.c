@@ -456,6 +456,29 @@ cel_func *cel_env_func(const cel_env *env, const char *name)
     return cel_env_func_n(env, name, strlen(name));
 }
 
+const char *const cel_wk_names[CEL_WK_COUNT] = {
+    [CEL_WK_AND] = "_&&_",
+    [CEL_WK_OR] = "_||_",
+    [CEL_WK_NOT] = "!_",
+    [CEL_WK_NEG] = "-_",
+    [CEL_WK_NOT_STRICTLY_FALSE] = "@not_strictly_false",
+    [CEL_WK_EQ] = "_==_",
+    [CEL_WK_NE] = "_!=_",
+    [CEL_WK_LT] = "_<_",
+    [CEL_WK_LE] = "_<=_",
+    [CEL_WK_GT] = "_>_",
+    [CEL_WK_GE] = "_>=_",
+    [CEL_WK_IN] = "@in",
+    [CEL_WK_ADD] = "_+_",
+    [CEL_WK_SUB] = "_-_",
+    [CEL_WK_MUL] = "_*_",
+    [CEL_WK_DIV] = "_/_",
+    [CEL_WK_MOD] = "_%_",
+    [CEL_WK_INDEX] = "_[_]",
+    [CEL_WK_COND] = "_?_:_",
+};
+const uint8_t cel_wk_lens[CEL_WK_COUNT] = {4, 4, 2, 2, 19, 4, 4, 3, 4, 3, 4, 3, 3, 3, 3, 3, 3, 4, 5};
+
 static cel_func *get_func(cel_env *env, const char *name)
 {
     cel_func *f = cel_env_func(env, name);
@@ -463,10 +486,11 @@ static cel_func *get_func(cel_env *env, const char *name)
         return f;
     if ((env->nfuncs + 1) * 2 > env->ftab_cap) {
         size_t nc = env->ftab_cap ? env->ftab_cap * 2 : 256;
-        cel_func **nt = kg_arena_calloc(&env->arena, nc * (sizeof *nt + sizeof(uint64_t)) + 4 * sizeof(uint64_t));
+        const size_t trailer = 4 * sizeof(uint64_t) + CEL_WK_COUNT * sizeof(cel_func *);
+        cel_func **nt = kg_arena_calloc(&env->arena, nc * (sizeof *nt + sizeof(uint64_t)) + trailer);
         uint64_t *ntags = (uint64_t *)(nt + nc);
         if (env->ftab_cap)
-            memcpy(ntags + nc, (const uint64_t *)(env->ftab + env->ftab_cap) + env->ftab_cap, 4 * sizeof(uint64_t));
+            memcpy(ntags + nc, (const uint64_t *)(env->ftab + env->ftab_cap) + env->ftab_cap, trailer);
         for (size_t i = 0; i < env->ftab_cap; i++) {
             cel_func *g = env->ftab[i];
             if (!g)
@@ -491,6 +515,9 @@ static cel_func *get_func(cel_env *env, const char *name)
         h = (h + 1) & mask;
     env->ftab[h] = f;
     ((uint64_t *)(env->ftab + env->ftab_cap))[h] = ftab_tag(hv, nl);
+    for (unsigned k = 0; k < CEL_WK_COUNT; k++)
+        if (!strcmp(name, cel_wk_names[k]))
+            ((cel_func **)((uint64_t *)(env->ftab + env->ftab_cap) + env->ftab_cap + 4))[k] = f;
     const char *dot = memchr(name, '.', nl);
     if (dot && dot > name) {
         unsigned b = cel_func_root_bit(name, (size_t)(dot - name));
@@ -676,10 +703,21 @@ void cel_env_add_dynamic_struct_prefix(cel_env *env, const char *prefix)
         env->dyn_structs[env->ndyn_structs++] = kg_arena_strdup(&env->arena, prefix);
 }
 
+/* The variable array (allocated only by cel_env_declare_var) holds capvars declarations, the dotted-first-byte
+ * bitmap (compile_internal.h) and then capvars name lengths: a name is compared only against declarations of its
+ * length, word-wise. */
+static inline uint32_t *var_lens(const cel_env *env)
+{
+    return (uint32_t *)((uint64_t *)(env->vars + env->capvars) + 4);
+}
+
 const var_decl *cel_env_var(const cel_env *env, const char *name, size_t n)
 {
+    if (!env->nvars)
+        return NULL;
+    const uint32_t *lens = var_lens(env);
     for (size_t i = 0; i < env->nvars; i++)
-        if (cel_name_is(env->vars[i].name, name, n))
+        if (lens[i] == n && cel_mem_eq(env->vars[i].name, name, n))
             return &env->vars[i];
     return NULL;
 }
@@ -691,11 +729,12 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
         return cel_type_equal(d->type, type);
     if (env->nvars == env->capvars) {
         size_t nc = env->capvars ? env->capvars * 2 : 8;
-        var_decl *n = kg_arena_alloc(&env->arena, nc * sizeof *n + 4 * sizeof(uint64_t));
+        var_decl *n = kg_arena_alloc(&env->arena, nc * sizeof *n + 4 * sizeof(uint64_t) + nc * sizeof(uint32_t));
         uint64_t *bits = (uint64_t *)(n + nc);
         if (env->capvars) {
             memcpy(n, env->vars, env->nvars * sizeof *n);
             memcpy(bits, env->vars + env->capvars, 4 * sizeof(uint64_t));
+            memcpy(bits + 4, var_lens(env), env->nvars * sizeof(uint32_t));
         } else {
             memset(bits, 0, 4 * sizeof(uint64_t));
         }
@@ -706,6 +745,8 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
     v->name = kg_arena_strdup(&env->arena, name);
     v->type = type;
     v->slot = (int)env->nvars;
+    size_t nl = strlen(name);
+    var_lens(env)[env->nvars] = nl <= UINT32_MAX ? (uint32_t)nl : UINT32_MAX; /* longer names never match */
     env->nvars++;
     mark_dotted((uint64_t *)(env->vars + env->capvars), v->name);
     return true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "cel/compile_internal.h"
 
 typedef enum tok_kind {
     T_EOF,
@@ -954,6 +955,16 @@ static cel_node *call3_n(parser *P, int pos, const char *fn, size_t fnlen, cel_n
 }
 #define call3(P, pos, fn, a, b, c) call3_n(P, pos, fn, strlen(fn), a, b, c)
 
+/* calls of the functions with fixed names (compile_internal.h): the node carries the env's function for it */
+static inline cel_node *with_wk(parser *P, cel_node *n, unsigned k)
+{
+    n->fn = cel_env_wk(P->env, k);
+    return n;
+}
+#define call1w(P, pos, k, a) with_wk(P, call1_n(P, pos, cel_wk_names[k], cel_wk_lens[k], a), k)
+#define call2w(P, pos, k, a, b) with_wk(P, call2_n(P, pos, cel_wk_names[k], cel_wk_lens[k], a, b), k)
+#define call3w(P, pos, k, a, b, c) with_wk(P, call3_n(P, pos, cel_wk_names[k], cel_wk_lens[k], a, b, c), k)
+
 static cel_node *parse_expr(parser *P);
 
 /* ---------------------------------------------------------------- macros */
@@ -1000,7 +1011,7 @@ static cel_node *list1(parser *P, int pos, cel_node *e)
 
 static cel_node *append_step(parser *P, int pos, cel_node *elem)
 {
-    cel_node *c = call2(P, pos, "_+_", mk_ident(P, pos, ACCU), list1(P, pos, elem));
+    cel_node *c = call2w(P, pos, CEL_WK_ADD, mk_ident(P, pos, ACCU), list1(P, pos, elem));
     c->flags |= NF_APPEND_ACCU;
     return c;
 }
@@ -1130,39 +1141,40 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
             perr(P, args[0]->pos, "iteration variable overwrites accumulator variable");
         if (mid == MM_ALL) {
             cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
-                                   call1(P, pos, "@not_strictly_false", mk_ident(P, pos, ACCU)),
-                                   call2(P, pos, "_&&_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+                                   call1w(P, pos, CEL_WK_NOT_STRICTLY_FALSE, mk_ident(P, pos, ACCU)),
+                                   call2w(P, pos, CEL_WK_AND, mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
             c->flags |= NF_ALL;
             c->target = pred;
             return c;
         }
         if (mid == MM_EXISTS) {
-            cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
-                                   call1(P, pos, "@not_strictly_false", call1(P, pos, "!_", mk_ident(P, pos, ACCU))),
-                                   call2(P, pos, "_||_", mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
+            cel_node *c =
+                mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(false)),
+                         call1w(P, pos, CEL_WK_NOT_STRICTLY_FALSE, call1w(P, pos, CEL_WK_NOT, mk_ident(P, pos, ACCU))),
+                         call2w(P, pos, CEL_WK_OR, mk_ident(P, pos, ACCU), pred), mk_ident(P, pos, ACCU));
             c->flags |= NF_EXISTS;
             c->target = pred;
             return c;
         }
         (void)one;
         return mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_int(0)), mk_const(P, pos, cel_bool(true)),
-                        call3(P, pos, "_?_:_", pred,
-                              call2(P, pos, "_+_", mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))),
-                              mk_ident(P, pos, ACCU)),
-                        call2(P, pos, "_==_", mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))));
+                        call3w(P, pos, CEL_WK_COND, pred,
+                               call2w(P, pos, CEL_WK_ADD, mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))),
+                               mk_ident(P, pos, ACCU)),
+                        call2w(P, pos, CEL_WK_EQ, mk_ident(P, pos, ACCU), mk_const(P, pos, cel_int(1))));
     }
     if (mid == MM_MAP && (n == 2 || n == 3)) {
         const char *v = var_name(P, args[0]);
         cel_node *step = append_step(P, pos, args[n - 1]);
         if (n == 3)
-            step = call3(P, pos, "_?_:_", args[1], step, mk_ident(P, pos, ACCU));
+            step = call3w(P, pos, CEL_WK_COND, args[1], step, mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
                         mk_ident(P, pos, ACCU));
     }
     if (mid == MM_FILTER && n == 2) {
         const char *v = var_name(P, args[0]);
         cel_node *step =
-            call3(P, pos, "_?_:_", args[1], append_step(P, pos, mk_ident(P, pos, v)), mk_ident(P, pos, ACCU));
+            call3w(P, pos, CEL_WK_COND, args[1], append_step(P, pos, mk_ident(P, pos, v)), mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v, NULL, empty_list(P, pos), mk_const(P, pos, cel_bool(true)), step,
                         mk_ident(P, pos, ACCU));
     }
@@ -1185,7 +1197,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
                 step = call2(P, pos, "cel.@mapInsert", mk_ident(P, pos, ACCU), args[n - 1]);
         }
         if (n == 4)
-            step = call3(P, pos, "_?_:_", args[2], step, mk_ident(P, pos, ACCU));
+            step = call3w(P, pos, CEL_WK_COND, args[2], step, mk_ident(P, pos, ACCU));
         return mk_compr(P, pos, target, v1, v2, init, mk_const(P, pos, cel_bool(true)), step, mk_ident(P, pos, ACCU));
     }
     if ((libs & CEL_LIB_OPTIONALS) && (mid == MM_OPTMAP || mid == MM_OPTFLATMAP) && n == 2) {
@@ -1201,7 +1213,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
             yes = optof;
         }
         cel_node *none = mk_call(P, pos, "optional.none", NULL, nodes(P, 0), 0);
-        return call3(P, pos, "_?_:_", mk_call(P, pos, "hasValue", target, NULL, 0), yes, none);
+        return call3w(P, pos, CEL_WK_COND, mk_call(P, pos, "hasValue", target, NULL, 0), yes, none);
     }
     if ((libs & CEL_LIB_LISTS) && mid == MM_SORTBY && n == 2) {
         const char *v = var_name(P, args[0]);
@@ -1597,7 +1609,7 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
             }
             cel_node *idx = parse_expr(P);
             expect(P, T_RBRACKET, "']'");
-            e = call2(P, bpos, opt ? "_[?_]" : "_[_]", e, idx);
+            e = opt ? call2(P, bpos, "_[?_]", e, idx) : call2w(P, bpos, CEL_WK_INDEX, e, idx);
             continue;
         }
         if (t->kind == T_LBRACE && e->kind == N_IDENT) {
@@ -1619,7 +1631,7 @@ static cel_node *parse_unary(parser *P)
             next(P);
         }
         cel_node *m = parse_member_rest(P, parse_primary(P));
-        return (k % 2) ? call1(P, pos, "!_", m) : m;
+        return (k % 2) ? call1w(P, pos, CEL_WK_NOT, m) : m;
     }
     if (t->kind == T_MINUS) {
         int pos = t->pos, k = 0;
@@ -1642,7 +1654,7 @@ static cel_node *parse_unary(parser *P)
             return parse_member_rest(P, lit);
         }
         cel_node *m = parse_member_rest(P, parse_primary(P));
-        return (k % 2) ? call1(P, pos, "-_", m) : m;
+        return (k % 2) ? call1w(P, pos, CEL_WK_NEG, m) : m;
     }
     return parse_member_rest(P, parse_primary(P));
 }
@@ -1652,13 +1664,12 @@ static cel_node *parse_unary(parser *P)
  * one recursive-descent function per level. cel-go builds balanced &&/|| trees; any shape evaluates the same. */
 static const struct binop {
     uint8_t prec;
-    uint8_t len;
-    const char *name;
+    uint8_t wk; /* the function (compile_internal.h) */
 } binops[T_ERROR + 1] = {
-    [T_OR] = {1, 4, "_||_"},   [T_AND] = {2, 4, "_&&_"},    [T_EQ] = {3, 4, "_==_"},   [T_NE] = {3, 4, "_!=_"},
-    [T_LT] = {3, 3, "_<_"},    [T_LE] = {3, 4, "_<=_"},     [T_GT] = {3, 3, "_>_"},    [T_GE] = {3, 4, "_>=_"},
-    [T_IN] = {3, 3, "@in"},    [T_PLUS] = {4, 3, "_+_"},    [T_MINUS] = {4, 3, "_-_"}, [T_STAR] = {5, 3, "_*_"},
-    [T_SLASH] = {5, 3, "_/_"}, [T_PERCENT] = {5, 3, "_%_"},
+    [T_OR] = {1, CEL_WK_OR},     [T_AND] = {2, CEL_WK_AND},     [T_EQ] = {3, CEL_WK_EQ},     [T_NE] = {3, CEL_WK_NE},
+    [T_LT] = {3, CEL_WK_LT},     [T_LE] = {3, CEL_WK_LE},       [T_GT] = {3, CEL_WK_GT},     [T_GE] = {3, CEL_WK_GE},
+    [T_IN] = {3, CEL_WK_IN},     [T_PLUS] = {4, CEL_WK_ADD},    [T_MINUS] = {4, CEL_WK_SUB}, [T_STAR] = {5, CEL_WK_MUL},
+    [T_SLASH] = {5, CEL_WK_DIV}, [T_PERCENT] = {5, CEL_WK_MOD},
 };
 
 static cel_node *parse_bin(parser *P, int min_prec)
@@ -1671,7 +1682,7 @@ static cel_node *parse_bin(parser *P, int min_prec)
         int pos = cur(P)->pos;
         next(P);
         cel_node *r = parse_bin(P, op->prec + 1);
-        l = call2_n(P, pos, op->name, op->len, l, r);
+        l = call2w(P, pos, op->wk, l, r);
     }
 }
 
@@ -1691,7 +1702,7 @@ static cel_node *parse_expr(parser *P)
         cel_node *a = parse_or(P);
         expect(P, T_COLON, "':'");
         cel_node *b = parse_expr(P);
-        c = call3(P, pos, "_?_:_", c, a, b);
+        c = call3w(P, pos, CEL_WK_COND, c, a, b);
     }
     P->depth--;
     return c;

@@ -25,9 +25,12 @@ typedef struct resolver {
 
 static int scope_find(resolver *R, const char *name, size_t n)
 {
-    for (int i = R->depth * 3 - 1; i >= 0; i--)
-        if (R->scope[i] && cel_name_is(R->scope[i], name, n))
+    /* the accumulator's name is the parser's own string on both sides: one pointer compare */
+    for (int i = R->depth * 3 - 1; i >= 0; i--) {
+        const char *z = R->scope[i];
+        if (z && (z == name ? z[n] == 0 : cel_name_is(z, name, n)))
             return i;
+    }
     return -1;
 }
 
@@ -373,8 +376,11 @@ static void res(resolver *R, cel_node *n)
             res(R, n->args[i]);
         if (n->flags & NF_MEMBER)
             n->target = n->args[0];
-        const cel_func *f = (n->flags & NF_MEMBER) ? cel_env_func_n(R->env, n->name, n->name_len)
-                                                   : lookup_func_n(R, n->name, n->name_len);
+        /* the parser's calls of fixed-name functions carry the function: without a container it is what the
+         * lookup finds */
+        const cel_func *f = (n->flags & NF_MEMBER)           ? cel_env_func_n(R->env, n->name, n->name_len)
+                            : n->fn && !R->env->container[0] ? n->fn
+                                                             : lookup_func_n(R, n->name, n->name_len);
         n->fn = f;
         n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
         return;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cel/cel.h"
+#include "cel/compile_internal.h"
 #include "cel/regex/cel_regex.h"
 
 typedef struct fx {
@@ -350,6 +351,83 @@ static void test_function_lookup_fast_paths(void **state)
     expect(f, "zq9.sub.fn(1)", "1002");
     expect(f, "d.fn(1)", "compile: ERROR: <input>:1:5: undeclared reference to 'fn'");
     expect(f, "[m].exists(zq9, zq9.spec.name.size() == 3)", "true");
+}
+
+/* The parser's calls of fixed-name functions carry the env's function and the resolver takes it when there is no
+ * container; with a container the name still goes through the container search (a container-qualified function of
+ * the same name wins, as before). Variables are found by length and word compares. */
+static void test_fixed_name_functions_and_variables(void **state)
+{
+    fx *f = *state;
+    for (unsigned k = 0; k < CEL_WK_COUNT; k++) {
+        assert_int_equal(strlen(cel_wk_names[k]), cel_wk_lens[k]);
+        assert_ptr_equal(cel_env_wk(f->env, k), cel_env_func(f->env, cel_wk_names[k]));
+        assert_non_null(cel_env_wk(f->env, k));
+    }
+    static const char *exprs[] = {
+        "x + 1 - 2 * 3 / 1 % 5 == 1 || x != 2 && x < 3 || x <= 4 || x > 5 && x >= 6",
+        "!(x in [1, 2]) && -x < 0 && [1, 2][1] == 2 && (x > 1 ? 'a' : 'b') == 'a'",
+        "[1, 2].all(v, v > 0) && [1, 2].exists(v, v == 2) && [1, 2].exists_one(v, v == 2)",
+        "[1, 2].map(v, v * 2) == [2, 4] && [1, 2].filter(v, v > 1) == [2] && [1, 2].map(v, v > 1, v) == [2]",
+        "d + 'x' == 'dynx' && m.k == 'v' && m['k'] == 'v'",
+        NULL,
+    };
+    for (int i = 0; exprs[i]; i++) {
+        same_both(f, exprs[i]);
+        expect(f, exprs[i], "true");
+    }
+    /* a container-qualified function named like an operator takes the call in its container only */
+    cel_env *env = cel_env_new(CEL_LIB_ALL);
+    cel_env_set_container(env, "ns");
+    add_index_fn(env, "ns.-_", 42);
+    add_index_fn(env, "ns.@not_strictly_false", 43);
+    cel_program *p = NULL;
+    cel_error err;
+    assert_true(cel_compile(env, "-(1)", NULL, &p, &err));
+    cel_activation *act = cel_activation_new(env, &f->arena);
+    cel_value v;
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.kind, CEL_INT);
+    assert_int_equal(v.u.i, 42);
+    cel_program_free(p);
+    assert_false(cel_compile(env, "[1].all(v, v > 0)", NULL, &p, &err)); /* @not_strictly_false(int) -> int */
+    cel_env_set_container(env, "");
+    assert_true(cel_compile(env, "-(1) == -1 && [1].all(v, v > 0)", NULL, &p, &err));
+    act = cel_activation_new(env, &f->arena);
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_true(v.kind == CEL_BOOL && v.u.b);
+    cel_program_free(p);
+    cel_env_free(env);
+
+    /* variables of many lengths, some prefixes of others, declared past the array's growth */
+    env = cel_env_new(CEL_LIB_ALL);
+    static const char base[] = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqr";
+    for (int len = 1; len <= 40; len++) {
+        char name[48];
+        memcpy(name, base, (size_t)len);
+        name[len] = 0;
+        assert_true(cel_env_declare_var(env, name, cel_type_int()));
+    }
+    for (int len = 1; len <= 40; len++) {
+        char name[48], src[128];
+        memcpy(name, base, (size_t)len);
+        name[len] = 0;
+        snprintf(src, sizeof src, "%s + 1", name);
+        assert_true(cel_compile(env, src, NULL, &p, &err));
+        act = cel_activation_new(env, &f->arena);
+        cel_activation_set(act, name, cel_int(len));
+        assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+        assert_int_equal(v.u.i, len + 1);
+        cel_program_free(p);
+        name[len - 1] = 'Z'; /* same length, last byte off: undeclared */
+        snprintf(src, sizeof src, "%s + 1", name);
+        assert_false(cel_compile(env, src, NULL, &p, &err));
+        assert_non_null(strstr(err.message, "undeclared reference"));
+    }
+    /* redeclaring with the same type is fine, with another type not */
+    assert_true(cel_env_declare_var(env, "abc", cel_type_int()));
+    assert_false(cel_env_declare_var(env, "abc", cel_type_string()));
+    cel_env_free(env);
 }
 
 /* the lexer's scans that stop on the source's NUL (length from strlen) give what the bounded scans give for the
@@ -905,6 +983,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_function_lookup_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lexer_nul_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fixed_name_functions_and_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
