@@ -38,7 +38,8 @@ static uint64_t name_hash(const char *s)
 static void force_live_add(lifecycle_state *st, const char *name, int64_t now)
 {
     uint64_t h = name_hash(name);
-    for (int i = 0; i < FORCE_LIVE_SLOTS; i++) { /* refresh an existing entry */
+    uint32_t used = atomic_load(&st->next);
+    for (uint32_t i = 0; i < used && i < FORCE_LIVE_SLOTS; i++) { /* refresh an existing entry */
         if (atomic_load(&st->hash[i]) == h) {
             atomic_store(&st->expires[i], now + FORCE_LIVE_TTL_NS);
             return;
@@ -52,8 +53,12 @@ static void force_live_add(lifecycle_state *st, const char *name, int64_t now)
 
 static bool force_live_has(lifecycle_state *st, const char *name, int64_t now)
 {
+    /* slots fill in order from 0 (round robin): only the ones ever written can hold an entry */
+    uint32_t used = atomic_load(&st->next);
+    if (!used)
+        return false;
     uint64_t h = name_hash(name);
-    for (int i = 0; i < FORCE_LIVE_SLOTS; i++)
+    for (uint32_t i = 0; i < used && i < FORCE_LIVE_SLOTS; i++)
         if (atomic_load(&st->hash[i]) == h && atomic_load(&st->expires[i]) > now)
             return true;
     return false;
