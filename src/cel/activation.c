@@ -1,4 +1,4 @@
-/* Activations (variable bindings for one evaluation) and the cel_eval entry point. */
+/* Activations (variable bindings for one evaluation) and the call context accessors; cel_eval is in eval.c. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -84,53 +84,4 @@ void cel_call_add_cost(cel_call_ctx *ctx, uint64_t cost)
 void *cel_call_host(cel_call_ctx *ctx)
 {
     return ctx->act ? ctx->act->host : NULL;
-}
-
-/* ---------------------------------------------------------------- eval */
-
-void cel_cost_exceeded(cel_call_ctx *ctx)
-{
-    CEL_LONGJMP(*ctx->jb);
-}
-
-cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
-                         uint64_t *cost)
-{
-    size_t nv = (size_t)(p->max_depth + 1) * 3;
-    compr_frame stackv[24];
-    cel_call_ctx ctx = {
-        .arena = act->arena,
-        .act = act,
-        .prog = p,
-        .limit = cost_limit,
-        .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
-        .capvars = nv,
-        .presence_cost = p->has_presence_cost,
-    };
-    if (act->env != p->env) {
-        /* slots are per environment: an activation of another env would bind the wrong variables */
-        *result = cel_err(&ctx, "activation belongs to a different environment than the program");
-        if (cost)
-            *cost = 0;
-        return CEL_EVAL_ERROR;
-    }
-    cel_jmp_buf jb;
-    ctx.jb = &jb;
-    if (CEL_SETJMP(jb)) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
-    /* the result is produced in place (evaluation never reads *result) */
-    cel_eval_root(&ctx, p->root, result);
-    if (ctx.cost > ctx.limit) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
-    if (cost)
-        *cost = ctx.cost;
-    return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }

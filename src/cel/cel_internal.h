@@ -289,7 +289,7 @@ static inline cel_value cel_value_with(const cel_value *v, uint32_t n, const voi
     return r;
 }
 
-static inline cel_value cel_json_wrap(const kg_json *j)
+__attribute__((always_inline)) static inline cel_value cel_json_wrap(const kg_json *j)
 {
     if (!j)
         return cel_null();
@@ -379,16 +379,14 @@ static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *
 
 /* The same with a hint: the index where the key was found last time (objects of the same shape hit at once). The
  * hint is only a guess that is verified, shared by threads through relaxed atomics; results never depend on it. */
+const kg_json_member *cel_jobj_find_miss(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint);
 static inline const kg_json_member *cel_jobj_find_hint(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint)
 {
     uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
     const kg_json_member *m = o->u.members;
     if (h < o->len && m[h].key_len == kl && cel_bytes_eq(m[h].key, k, kl))
         return &m[h];
-    const kg_json_member *f = cel_jobj_find(o, k, kl);
-    if (f)
-        __atomic_store_n(hint, (uint32_t)(f - m), __ATOMIC_RELAXED);
-    return f;
+    return cel_jobj_find_miss(o, k, kl, hint); /* the scan out of line */
 }
 
 /* value helpers */

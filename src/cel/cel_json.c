@@ -7,6 +7,8 @@
 
 cel_value cel_json_to_value(const kg_json *j)
 {
+    if (j && j->type == KG_JSON_OBJECT) /* the usual document */
+        return cel_value_make_(CEL_MAP, j->len, (uint64_t)(uintptr_t)j, &cel_jobj_vt);
     return cel_json_wrap(j);
 }
 

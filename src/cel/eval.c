@@ -8,6 +8,15 @@
 
 /* ================================================================ evaluation */
 
+/* cel_jobj_find_hint when the hint missed: scan, and remember where the key was */
+const kg_json_member *cel_jobj_find_miss(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint)
+{
+    const kg_json_member *f = cel_jobj_find(o, k, kl);
+    if (f)
+        __atomic_store_n(hint, (uint32_t)(f - o->u.members), __ATOMIC_RELAXED);
+    return f;
+}
+
 static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n);
 static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n);
 
@@ -1309,14 +1318,46 @@ NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value
     return classify(v);
 }
 
+/* "k" in m once m's value is known (not a JSON object reached by a path) */
+NOINLINE static int evb_in_const_val(cel_call_ctx *ctx, const cel_node *n, cel_value m, cel_value *v)
+{
+    const cel_value *k = &n->args[0]->cval;
+    if (m.kind == CEL_MAP && m.aux == &cel_jobj_vt) {
+        cel_charge(ctx, 1);
+        return cel_jobj_find_hint(m.u.ptr, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+    }
+    cel_value args[2] = {*k, m};
+    *v = apply_strict(ctx, n, args);
+    return classify(v);
+}
+
+NOINLINE static int evb_in_const_slow(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
+
+/* X_IN_CONST in a bool context: a path operand that hits all the way (path_fast) to a JSON object is looked up
+ * here; anything else goes out of line (from the start when nothing was done yet) */
 NOINLINE static int evb_in_const(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    const cel_node *a = n->args[1];
+    const kg_json *end;
+    if (a->xk == X_PATH && path_fast(ctx, a->xp, &end)) {
+        if (end->type == KG_JSON_OBJECT) {
+            const cel_value *k = &n->args[0]->cval;
+            cel_charge(ctx, 1);
+            return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+        }
+        return evb_in_const_val(ctx, n, cel_json_wrap(end), v);
+    }
+    return evb_in_const_slow(ctx, n, v);
+}
+
+static int evb_in_const_slow(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     cel_value args[2];
     const cel_value *k = &n->args[0]->cval;
     if (n->args[1]->xk == X_PATH) {
         /* a path operand on JSON: the key is looked up in the object at its end, no value made for it */
         const kg_json *end;
-        if (path_walk(ctx, n->args[1], &end, &args[1])) {
+        if (path_walk_slow(ctx, n->args[1], &end, &args[1])) {
             if (end && end->type == KG_JSON_OBJECT) {
                 cel_charge(ctx, 1);
                 return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
@@ -1416,13 +1457,33 @@ NOINLINE static int evb_compare(cel_call_ctx *ctx, const cel_node *n, cel_value 
     return classify(v);
 }
 
+NOINLINE static int evb_has_slow(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
+
+/* has(path.f) in a bool context: a path that hits all the way (path_fast) to a JSON object is looked up here;
+ * anything else goes out of line (from the start when nothing was done yet) */
 NOINLINE static int evb_has(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    const cel_node *a = n->target;
+    const kg_json *end;
+    if (a->xk == X_PATH && path_fast(ctx, a->xp, &end)) {
+        if (ctx->presence_cost)
+            cel_charge(ctx, 1);
+        if (end->type == KG_JSON_OBJECT)
+            return cel_jobj_find_hint(end, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
+        cel_value t = cel_json_wrap(end);
+        *v = select_field(ctx, &t, n->name, n->name_len, true, false);
+        return classify(v);
+    }
+    return evb_has_slow(ctx, n, v);
+}
+
+static int evb_has_slow(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     cel_value t;
     if (n->target->xk == X_PATH) {
         /* has(path.f) on JSON: the field is looked up in the object at the path's end, no value made for it */
         const kg_json *end;
-        if (path_walk(ctx, n->target, &end, &t)) {
+        if (path_walk_slow(ctx, n->target, &end, &t)) {
             if (ctx->presence_cost)
                 cel_charge(ctx, 1);
             if (end && end->type == KG_JSON_OBJECT)
@@ -1508,3 +1569,55 @@ void cel_eval_root(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
     if (b < 2)
         *out = cel_bool(b);
 }
+
+/* ---------------------------------------------------------------- entry point (here, so the root is evaluated inline) */
+
+void cel_cost_exceeded(cel_call_ctx *ctx)
+{
+    CEL_LONGJMP(*ctx->jb);
+}
+
+cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
+                         uint64_t *cost)
+{
+    size_t nv = (size_t)(p->max_depth + 1) * 3;
+    compr_frame stackv[24];
+    cel_call_ctx ctx = {
+        .arena = act->arena,
+        .act = act,
+        .prog = p,
+        .limit = cost_limit,
+        .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
+        .capvars = nv,
+        .presence_cost = p->has_presence_cost,
+    };
+    if (act->env != p->env) {
+        /* slots are per environment: an activation of another env would bind the wrong variables */
+        *result = cel_err(&ctx, "activation belongs to a different environment than the program");
+        if (cost)
+            *cost = 0;
+        return CEL_EVAL_ERROR;
+    }
+    cel_jmp_buf jb;
+    ctx.jb = &jb;
+    if (CEL_SETJMP(jb)) {
+        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
+        if (cost)
+            *cost = ctx.cost;
+        return CEL_EVAL_COST_EXCEEDED;
+    }
+    /* the result is produced in place (evaluation never reads *result) */
+    int b = evb(&ctx, p->root, result);
+    if (b < 2)
+        *result = cel_bool(b);
+    if (ctx.cost > ctx.limit) {
+        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
+        if (cost)
+            *cost = ctx.cost;
+        return CEL_EVAL_COST_EXCEEDED;
+    }
+    if (cost)
+        *cost = ctx.cost;
+    return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
+}
+
