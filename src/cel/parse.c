@@ -530,6 +530,143 @@ static void lex(parser *P, token *t)
     lex_slow(P, t);
 }
 
+/* first-byte dispatch of lex_nul */
+enum { LD_SLOW, LD_SPACE, LD_IDENT, LD_PUNCT, LD_DOT, LD_QUOTE, LD_DIGIT, LD_OP, LD_END };
+/* clang-format off */
+static const uint8_t lex_disp[256] = {
+    [0] = LD_END, [' '] = LD_SPACE, ['\t'] = LD_SPACE, ['\n'] = LD_SPACE, ['\r'] = LD_SPACE, ['\f'] = LD_SPACE,
+    ['_'] = LD_IDENT, ['.'] = LD_DOT, ['"'] = LD_QUOTE, ['\''] = LD_QUOTE,
+    ['0' ... '9'] = LD_DIGIT, ['a' ... 'z'] = LD_IDENT, ['A' ... 'Z'] = LD_IDENT,
+    ['('] = LD_PUNCT, [')'] = LD_PUNCT, ['['] = LD_PUNCT, [']'] = LD_PUNCT, ['{'] = LD_PUNCT, ['}'] = LD_PUNCT,
+    [','] = LD_PUNCT, [':'] = LD_PUNCT, ['?'] = LD_PUNCT, ['+'] = LD_PUNCT, ['-'] = LD_PUNCT, ['*'] = LD_PUNCT,
+    ['%'] = LD_PUNCT, ['='] = LD_OP, ['!'] = LD_OP, ['<'] = LD_OP, ['>'] = LD_OP, ['&'] = LD_OP, ['|'] = LD_OP,
+};
+/* clang-format on */
+
+/* The lexer's fast path when the source ends on a NUL at len and has none before it (length from strlen): white
+ * space skipped and the token's first byte dispatched through one table, scans stop on the NUL instead of checking
+ * the length. Tokens set only the fields the parser reads for their kind. Anything else (comments, operators, string
+ * prefixes, other number forms) goes to lex_slow, as in lex. */
+static void lex_nul(parser *P, token *t)
+{
+    const char *s = P->src;
+    size_t p = P->p;
+    unsigned char c = (unsigned char)s[p];
+    unsigned d = lex_disp[c];
+    while (d == LD_SPACE) {
+        c = (unsigned char)s[++p];
+        d = lex_disp[c];
+    }
+    switch (d) {
+    case LD_IDENT: {
+        size_t q = p + 1;
+        while (lex_cls[(unsigned char)s[q]] & 2)
+            q++;
+        size_t n = q - p;
+        if (n <= 2 && (s[q] == '"' || s[q] == '\''))
+            break; /* r"..", b'..' and friends are string prefixes */
+        t->pos = (int)p;
+        t->end = (int)q;
+        t->n = n;
+        t->s = s + p;
+        P->p = q;
+        if (n == 4 && !memcmp(s + p, "true", 4))
+            t->kind = T_TRUE;
+        else if (n == 5 && !memcmp(s + p, "false", 5))
+            t->kind = T_FALSE;
+        else if (n == 4 && !memcmp(s + p, "null", 4))
+            t->kind = T_NULL;
+        else if (n == 2 && s[p] == 'i' && s[p + 1] == 'n')
+            t->kind = T_IN;
+        else {
+            t->kind = T_IDENT;
+            t->s = ident_dup(P, s + p, n, P->len - p);
+        }
+        return;
+    }
+    case LD_PUNCT:
+        t->kind = (tok_kind)lex_punct[c];
+        t->pos = (int)p;
+        t->end = (int)p + 1;
+        P->p = p + 1;
+        return;
+    case LD_DOT:
+        if (s[p + 1] >= '0' && s[p + 1] <= '9')
+            break;
+        t->kind = T_DOT;
+        t->pos = (int)p;
+        t->end = (int)p + 1;
+        P->p = p + 1;
+        return;
+    case LD_QUOTE:
+        *t = tok_zero;
+        t->pos = (int)p;
+        P->p = p;
+        lex_string(P, t, false, false, (int)p);
+        t->end = (int)P->p;
+        return;
+    case LD_DIGIT: {
+        /* short decimal int literals (no fraction, exponent, hex or uint suffix) */
+        size_t q = p;
+        uint64_t v = 0;
+        while (q - p < 19 && s[q] >= '0' && s[q] <= '9')
+            v = v * 10 + (uint64_t)(s[q++] - '0');
+        char nc = s[q];
+        if (q - p < 19 && nc != '.' && nc != 'e' && nc != 'E' && nc != 'u' && nc != 'U' &&
+            !(c == '0' && q == p + 1 && (nc == 'x' || nc == 'X'))) {
+            t->kind = T_INT;
+            t->u = v;
+            t->pos = (int)p;
+            t->end = (int)q;
+            P->p = q;
+            return;
+        }
+        break;
+    }
+    case LD_OP: {
+        /* two-character operators, and the one-character ones that could start them */
+        char c1 = s[p + 1];
+        tok_kind k2 = T_EOF;
+        if (c1 == '=') {
+            if (c == '=')
+                k2 = T_EQ;
+            else if (c == '!')
+                k2 = T_NE;
+            else if (c == '<')
+                k2 = T_LE;
+            else if (c == '>')
+                k2 = T_GE;
+        } else if (c == '&' && c1 == '&') {
+            k2 = T_AND;
+        } else if (c == '|' && c1 == '|') {
+            k2 = T_OR;
+        }
+        int w = 2;
+        if (k2 == T_EOF) {
+            k2 = c == '!' ? T_NOT : c == '<' ? T_LT : c == '>' ? T_GT : T_EOF;
+            w = 1;
+        }
+        if (k2 == T_EOF)
+            break;
+        t->kind = k2;
+        t->pos = (int)p;
+        t->end = (int)p + w;
+        P->p = p + (size_t)w;
+        return;
+    }
+    case LD_END:
+        if (p < P->len)
+            break; /* not the terminating NUL (cannot happen with a strlen length; the general path decides) */
+        t->kind = T_EOF;
+        t->pos = t->end = (int)p;
+        P->p = p;
+        return;
+    default: break;
+    }
+    P->p = p;
+    lex_slow(P, t);
+}
+
 static void lex_slow(parser *P, token *t)
 {
     const char *s = P->src;
@@ -833,6 +970,8 @@ static void next(parser *P)
     if (P->has_peek) {
         P->tok = P->peek;
         P->has_peek = false;
+    } else if (P->nul_end) {
+        lex_nul(P, &P->tok);
     } else {
         lex(P, &P->tok);
     }

@@ -514,6 +514,213 @@ static void test_lexer_nul_end(void **state)
     }
 }
 
+/* compile (and evaluate) src both ways: NUL-terminated (the lexer's lex_nul path) and with an explicit length and
+ * other bytes behind it (the bounded path); results, errors' first lines and costs must agree */
+static void same_both_lexers(fx *f, const char *src)
+{
+    size_t n = strlen(src);
+    cel_program *p1 = NULL, *p2 = NULL;
+    cel_error e1, e2;
+    bool ok1 = cel_compile(f->env, src, NULL, &p1, &e1);
+    char *buf = malloc(n + 40);
+    memcpy(buf, src, n);
+    memcpy(buf + n, "zzzzzzzzzzzzzzzzzzzz'\"zzzzzzzzzzzzzz", 37);
+    buf[n + 37] = 0;
+    cel_compile_opts o = {0, NULL, n};
+    bool ok2 = n ? cel_compile(f->env, buf, &o, &p2, &e2) : cel_compile(f->env, src, NULL, &p2, &e2);
+    free(buf);
+    size_t l1 = ok1 ? 0 : strcspn(e1.message, "\n"), l2 = ok2 ? 0 : strcspn(e2.message, "\n");
+    if (ok1 != ok2 || l1 != l2 || (!ok1 && strncmp(e1.message, e2.message, l1) != 0))
+        fail_msg("%s: %d %s vs %d %s", src, ok1, ok1 ? "" : e1.message, ok2, ok2 ? "" : e2.message);
+    if (ok1) {
+        const char *r[2];
+        uint64_t c[2];
+        cel_program *ps[2] = {p1, p2};
+        for (int k = 0; k < 2; k++) {
+            cel_activation *act = cel_activation_new(f->env, &f->arena);
+            cel_activation_set(act, "x", cel_int(7));
+            cel_activation_set(act, "d", cel_string("dyn", 3));
+            cel_activation_set(act, "m", dyn_map(f));
+            cel_value v;
+            c[k] = 0;
+            cel_eval_status st = cel_eval(ps[k], act, 100000, &v, &c[k]);
+            r[k] = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v)
+                                     : kg_arena_sprintf(&f->arena, "error: %s", cel_error_message(&v));
+        }
+        if (strcmp(r[0], r[1]) != 0 || c[0] != c[1])
+            fail_msg("%s: %s (%llu) vs %s (%llu)", src, r[0], (unsigned long long)c[0], r[1], (unsigned long long)c[1]);
+    }
+    cel_program_free(p1);
+    cel_program_free(p2);
+}
+
+/* random token soup (valid and invalid) through both lexer paths */
+static void test_lexer_paths_random(void **state)
+{
+    fx *f = *state;
+    static const char *const pieces[] = {
+        "x",
+        "d",
+        "m",
+        "m.spec",
+        ".name",
+        "in",
+        "true",
+        "false",
+        "null",
+        "inx",
+        "r",
+        "b",
+        "rb",
+        "br",
+        "R",
+        "_a1",
+        "abcdefghijklmnopq",
+        "0",
+        "7",
+        "00",
+        "123",
+        "1.5",
+        ".5",
+        "1e3",
+        "0x1F",
+        "10u",
+        "9223372036854775807",
+        "99999999999999999999",
+        "'a'",
+        "\"b\"",
+        "'''t'''",
+        "\"\"\"u\"\"\"",
+        "'\\n'",
+        "'\\x41'",
+        "'\\u00e9'",
+        "'\\z'",
+        "'caf\xc3\xa9'",
+        "'\xff'",
+        "'",
+        "\"",
+        "`q`",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ":",
+        "?",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "!",
+        "=",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "&&",
+        "||",
+        "&",
+        "|",
+        ".",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "// c\n",
+        "/* */",
+        "#",
+        "$",
+        "@",
+        "\\",
+        ".all(v, v > 0)",
+        ".size()",
+        "has(m.k)",
+        "[1, 2].exists(v, v == 2)",
+    };
+    const size_t np = sizeof pieces / sizeof *pieces;
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    char src[512];
+    for (int iter = 0; iter < 6000; iter++) {
+        size_t len = 0;
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int k = 1 + (int)(seed % 9);
+        for (int j = 0; j < k; j++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            const char *pc = pieces[seed % np];
+            size_t pl = strlen(pc);
+            if (len + pl + 1 >= sizeof src)
+                break;
+            memcpy(src + len, pc, pl);
+            len += pl;
+        }
+        src[len] = 0;
+        same_both_lexers(f, src);
+    }
+    /* operand (operator operand)*, with random white space: mostly valid expressions */
+    static const char *const operands[] = {
+        "x",
+        "d",
+        "m.k",
+        "m.spec.n",
+        "m['k']",
+        "1",
+        "0",
+        "42",
+        "2.5",
+        "1u",
+        "'s'",
+        "\"t\"",
+        "true",
+        "false",
+        "null",
+        "[1, 2]",
+        "{'a': 1}",
+        "size(d)",
+        "d.size()",
+        "(x + 1)",
+        "-x",
+        "!true",
+        "x in [7]",
+        "m.spec.name",
+        "[1].all(v, v > 0)",
+        "[1, 2].exists(v, v == x)",
+        "has(m.spec)",
+        "'abc'.startsWith('a')",
+        "r'\\d'",
+        "b'x'",
+    };
+    static const char *const ops[] = {"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "in"};
+    static const char *const spaces[] = {"", " ", "  ", "\t", "\n", " // c\n"};
+    for (int iter = 0; iter < 6000; iter++) {
+        size_t len = 0;
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int k = 1 + (int)(seed % 4);
+        for (int j = 0; j < k; j++) {
+            const char *parts[4];
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            parts[0] = j ? ops[seed % (sizeof ops / sizeof *ops)] : "";
+            parts[1] = spaces[(seed >> 8) % (sizeof spaces / sizeof *spaces)];
+            parts[2] = operands[(seed >> 16) % (sizeof operands / sizeof *operands)];
+            parts[3] = spaces[(seed >> 24) % (sizeof spaces / sizeof *spaces)];
+            for (int q = 0; q < 4; q++) {
+                size_t pl = strlen(parts[q]);
+                if (len + pl + 1 < sizeof src) {
+                    memcpy(src + len, parts[q], pl);
+                    len += pl;
+                }
+            }
+        }
+        src[len] = 0;
+        same_both_lexers(f, src);
+    }
+}
+
 static void test_checker_fast_paths(void **state)
 {
     fx *f = *state;
@@ -983,6 +1190,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resolver_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_function_lookup_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lexer_nul_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lexer_paths_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixed_name_functions_and_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
