@@ -543,6 +543,22 @@ static const uint8_t lex_disp[256] = {
 };
 /* clang-format on */
 
+/* lex_nul's out-of-line parts (tail calls, so lex_nul itself saves no registers) */
+static void lex_ident_copy(parser *P, token *t) __attribute__((noinline));
+static void lex_ident_copy(parser *P, token *t)
+{
+    t->s = ident_dup(P, t->s, t->n, P->len - (size_t)t->pos);
+}
+static void lex_quoted(parser *P, token *t, size_t p) __attribute__((noinline));
+static void lex_quoted(parser *P, token *t, size_t p)
+{
+    *t = tok_zero;
+    t->pos = (int)p;
+    P->p = p;
+    lex_string(P, t, false, false, (int)p);
+    t->end = (int)P->p;
+}
+
 /* The lexer's fast path when the source ends on a NUL at len and has none before it (length from strlen): white
  * space skipped and the token's first byte dispatched through one table, scans stop on the NUL instead of checking
  * the length. Tokens set only the fields the parser reads for their kind. Anything else (comments, operators, string
@@ -580,7 +596,20 @@ static void lex_nul(parser *P, token *t)
             t->kind = T_IN;
         else {
             t->kind = T_IDENT;
-            t->s = ident_dup(P, s + p, n, P->len - p);
+            /* the common copy here (a leaf: no registers to save), anything else in a tail call */
+            kg_arena *a = P->a;
+            if (n < 16 && P->len - p >= 16 && (size_t)(a->end - a->ptr) >= 16) {
+                char *dst = kg_arena_alloc(a, 16); /* the room is there: no slow path */
+                uint64_t w0, w1;
+                memcpy(&w0, s + p, 8);
+                memcpy(&w1, s + p + 8, 8);
+                memcpy(dst, &w0, 8);
+                memcpy(dst + 8, &w1, 8);
+                dst[n] = 0;
+                t->s = dst;
+                return;
+            }
+            lex_ident_copy(P, t);
         }
         return;
     }
@@ -598,13 +627,7 @@ static void lex_nul(parser *P, token *t)
         t->end = (int)p + 1;
         P->p = p + 1;
         return;
-    case LD_QUOTE:
-        *t = tok_zero;
-        t->pos = (int)p;
-        P->p = p;
-        lex_string(P, t, false, false, (int)p);
-        t->end = (int)P->p;
-        return;
+    case LD_QUOTE: lex_quoted(P, t, p); return;
     case LD_DIGIT: {
         /* short decimal int literals (no fraction, exponent, hex or uint suffix) */
         size_t q = p;
