@@ -107,6 +107,7 @@ typedef struct path_step {
     uint32_t hint; /* JSON member index found last time: a verified guess, relaxed atomics */
     const cel_node *node;
 } path_step;
+
 typedef struct path_plan {
     const cel_node *base; /* the operand of the first selection */
     size_t k;

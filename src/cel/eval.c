@@ -397,7 +397,11 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
     }
     size_t count;
     bool is_list;
-    if (range.kind == CEL_LIST) {
+    if (range.aux == &cel_jarr_vt || range.aux == &cel_jobj_vt) {
+        /* JSON: the size is the node's */
+        is_list = range.aux == &cel_jarr_vt;
+        count = ((const kg_json *)range.u.ptr)->len;
+    } else if (range.kind == CEL_LIST) {
         is_list = true;
         count = cel_list_size(&range);
     } else if (range.kind == CEL_MAP) {
@@ -412,16 +416,16 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
     bool pred_form = (n->flags & (NF_ALL | NF_EXISTS)) != 0;
     cel_value av, rv;
     int ab = 2;
-    if (pred_form)
-        ab = evb(ctx, n->accu_init, &av);
-    else
+    if (pred_form) {
+        const cel_node *ai = n->accu_init;
+        ab = ai->xk == X_CONST && ai->cval.kind == CEL_BOOL ? ai->cval.u.b : evb(ctx, ai, &av);
+    } else {
         av = ev(ctx, n->accu_init);
+    }
+    /* (frames are found by index, their names are not set) */
     compr_frame *fr = &ctx->vars[ctx->nvars];
     size_t saved = ctx->nvars;
     ctx->nvars += 3;
-    fr[0].name = n->iter_var;
-    fr[1].name = n->iter_var2;
-    fr[2].name = n->accu_var;
     if (pred_form) {
         /* all()/exists(): the accumulator is kept as a bool (ab 0/1) or a value (ab 2, in av) */
         const cel_node *pred = n->target;
@@ -1152,8 +1156,14 @@ NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
             switch (k) {
             case CEL_STRING: r = (int64_t)cel_utf8_len_i(args[0].u.s, args[0].n); break;
             case CEL_BYTES: r = (int64_t)args[0].n; break;
-            case CEL_LIST: r = (int64_t)cel_list_size(&args[0]); break;
-            case CEL_MAP: r = (int64_t)cel_map_size(&args[0]); break;
+            case CEL_LIST:
+            case CEL_MAP:
+                /* JSON arrays and objects: the node's length */
+                if (args[0].aux == &cel_jarr_vt || args[0].aux == &cel_jobj_vt)
+                    r = (int64_t)((const kg_json *)args[0].u.ptr)->len;
+                else
+                    r = (int64_t)(k == CEL_LIST ? cel_list_size(&args[0]) : cel_map_size(&args[0]));
+                break;
             default: return call1_apply(ctx, n, args, 1);
             }
             cel_charge(ctx, 1);
@@ -1376,13 +1386,32 @@ static int evb_in_const_slow(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
     return classify(v);
 }
 
+NOINLINE static int evb_and_or_rest(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int l, cel_value lv);
+
+/* && / || in a bool context: the common case (a bool on the left) here, the right side evaluated straight into *v;
+ * a left side that is not a bool out of line */
 NOINLINE static int evb_and_or(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     int is_and = n->op == OP_AND;
-    cel_value lv, rv;
+    cel_value lv;
     int l = evb(ctx, n->args[0], &lv);
-    if (l < 2 && l != is_and)
+    if (l >= 2)
+        return evb_and_or_rest(ctx, n, v, l, lv);
+    if (l != is_and)
         return l;
+    /* the left side is the neutral bool: the right side decides, unless it is neither a bool nor an error */
+    int r = evb(ctx, n->args[1], v);
+    if (r < 2 || v->kind == CEL_ERROR)
+        return r;
+    cel_value a2[2] = {cel_bool(l), *v};
+    *v = cel_no_overload(ctx, n->name, a2, 2);
+    return classify(v);
+}
+
+static int evb_and_or_rest(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int l, cel_value lv)
+{
+    int is_and = n->op == OP_AND;
+    cel_value rv;
     int r = evb(ctx, n->args[1], &rv);
     if (r < 2 && r != is_and)
         return r;

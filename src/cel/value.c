@@ -408,6 +408,8 @@ cel_value cel_no_overload(cel_call_ctx *ctx, const char *fn, const cel_value *ar
 
 size_t cel_list_size(const cel_value *l)
 {
+    if (l->aux == &cel_jarr_vt) /* JSON arrays: the node's length, no call */
+        return ((const kg_json *)l->u.ptr)->len;
     return ((const cel_list_vt *)l->aux)->size(l);
 }
 cel_value cel_list_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
@@ -416,6 +418,8 @@ cel_value cel_list_get(cel_call_ctx *ctx, const cel_value *l, size_t i)
 }
 size_t cel_map_size(const cel_value *m)
 {
+    if (m->aux == &cel_jobj_vt) /* JSON objects: the node's length, no call */
+        return ((const kg_json *)m->u.ptr)->len;
     return ((const cel_map_vt *)m->aux)->size(m);
 }
 bool cel_map_get(cel_call_ctx *ctx, const cel_value *m, const cel_value *k, cel_value *out)
