@@ -393,6 +393,11 @@ static bool assign_internal(checker *C, mapping *m, const cel_type *t1, const ce
 /* cel-go checker.isAssignable: on success the substitutions are kept */
 static bool is_assignable(checker *C, const cel_type *t1, const cel_type *t2)
 {
+    /* no type variable on either side and the same parameter-free type, or dyn: assignable, nothing bound (what
+     * assign_internal answers for these) */
+    if (t1->kind != CEL_T_PARAM && t2->kind != CEL_T_PARAM &&
+        ((t1 == t2 && t1->nparams == 0) || is_dyn(t1) || is_dyn(t2)))
+        return true;
     size_t mark = C->ntrail;
     if (!assign_internal(C, &C->m, t1, t2, 0)) {
         undo_to(C, mark);

@@ -781,9 +781,8 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     /* the program lives in its own arena: one malloc/free pair less per compile */
     kg_arena a;
     kg_arena_init(&a, 16 * 1024);
-    cel_program *p = kg_arena_calloc(&a, sizeof *p);
-    p->arena = a;
-    p->env = env;
+    cel_program *p = kg_arena_alloc(&a, sizeof *p);
+    *p = (cel_program){.arena = a, .env = env}; /* stores, no memset call */
     parse_result pr;
     if (!cel_parse(&p->arena, env, src, opts ? opts->src_len : 0, flags, &pr, err))
         goto fail;

@@ -1179,7 +1179,8 @@ static cel_node *append_step(parser *P, int pos, cel_node *elem)
 }
 
 /* Expand a macro call if (name, argc, target) is one; returns NULL otherwise. */
-static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *target, cel_node **args, size_t n)
+static cel_node *expand_macro(parser *P, int pos, const char *name, size_t name_len, cel_node *target, cel_node **args,
+                              size_t n)
 {
     unsigned libs = P->env->libs;
     if (!target) {
@@ -1249,19 +1250,20 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
     };
     static const struct {
         const char *s;
+        size_t len;
         int id;
-    } mm[] = {{"all", MM_ALL},
-              {"exists", MM_EXISTS},
-              {"exists_one", MM_EXISTS_ONE},
-              {"existsOne", MM_EXISTSONE},
-              {"map", MM_MAP},
-              {"filter", MM_FILTER},
-              {"transformList", MM_TLIST},
-              {"transformMap", MM_TMAP},
-              {"transformMapEntry", MM_TMAPENTRY},
-              {"optMap", MM_OPTMAP},
-              {"optFlatMap", MM_OPTFLATMAP},
-              {"sortBy", MM_SORTBY}};
+    } mm[] = {{"all", 3, MM_ALL},
+              {"exists", 6, MM_EXISTS},
+              {"exists_one", 10, MM_EXISTS_ONE},
+              {"existsOne", 9, MM_EXISTSONE},
+              {"map", 3, MM_MAP},
+              {"filter", 6, MM_FILTER},
+              {"transformList", 13, MM_TLIST},
+              {"transformMap", 12, MM_TMAP},
+              {"transformMapEntry", 17, MM_TMAPENTRY},
+              {"optMap", 6, MM_OPTMAP},
+              {"optFlatMap", 10, MM_OPTFLATMAP},
+              {"sortBy", 6, MM_SORTBY}};
     int mid = MM_NONE;
     switch (name[0]) {
     case 'a':
@@ -1272,7 +1274,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
     case 's':
     case 't':
         for (size_t i = 0; i < sizeof mm / sizeof *mm; i++)
-            if (mm[i].s[0] == name[0] && mm[i].s[1] == name[1] && !strcmp(mm[i].s, name)) {
+            if (mm[i].s[0] == name[0] && mm[i].len == name_len && !memcmp(mm[i].s, name, name_len)) {
                 mid = mm[i].id;
                 break;
             }
@@ -1299,7 +1301,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, cel_node *ta
         } else {
             return NULL;
         }
-        if ((v1 && !strcmp(v1, ACCU)) || (v2 && !strcmp(v2, ACCU)))
+        if ((v1 && v1[0] == '@' && !strcmp(v1, ACCU)) || (v2 && v2[0] == '@' && !strcmp(v2, ACCU)))
             perr(P, args[0]->pos, "iteration variable overwrites accumulator variable");
         if (mid == MM_ALL) {
             cel_node *c = mk_compr(P, pos2, target, v1, v2, mk_const(P, pos, cel_bool(true)),
@@ -1424,7 +1426,7 @@ static cel_node *finish_call(parser *P, int pos, const char *name, size_t name_l
     cel_node **args = all + skip;
     expect(P, T_RPAREN, "')'");
     if (!(P->flags & CEL_COMPILE_NO_MACROS)) {
-        cel_node *m = expand_macro(P, pos, name, target, args, n);
+        cel_node *m = expand_macro(P, pos, name, name_len, target, args, n);
         if (m)
             return m;
     }

@@ -304,6 +304,18 @@ static void res(resolver *R, cel_node *n)
                 n->slot = -2 - k;
                 return;
             }
+            if (!R->env->container[0]) {
+                /* a declared variable of exactly this name: what resolve_qualified finds first without a
+                 * container (its name has the ident's length) */
+                const var_decl *v = cel_env_var(R->env, n->name, n->name_len);
+                if (v) {
+                    n->name = v->name;
+                    n->slot = v->slot;
+                    n->target = NULL;
+                    n->type = v->type;
+                    return;
+                }
+            }
         }
         if (!resolve_qualified(R, n))
             n->slot = -1;

@@ -721,6 +721,44 @@ static void test_lexer_paths_random(void **state)
     }
 }
 
+/* Declared variables found directly by an identifier (no container), comprehension variables shadowing them,
+ * macro names matched by length, the checker's shortcut for trivially assignable accumulator and range types:
+ * same results, errors and costs in both environments (the container one takes the general paths). */
+static void test_ident_macro_assign_paths(void **state)
+{
+    fx *f = *state;
+    static const char *exprs[] = {
+        "x + 1",
+        "x + [1].map(x, x * 2)[0]",
+        "[1, 2].all(x, x > 0) && x == 7",
+        "[1, 2].exists(d, d == 2) && d == 'dyn'",
+        "m.spec.name + d",
+        "[x, x].filter(v, v == x).size()",
+        "{'a': x}.all(k, k == 'a')",
+        "d.all(c, c == 'y')",
+        "m.all(k, m[k] != null)",
+        "[1, 2].map(v, [v]).exists(l, l.size() == 1)",
+        "[[1], [2]].all(l, l.all(v, v > 0))",
+        "[1, 2].exists_one(v, v > 1) && [1].existsOne(v, v > 0)",
+        "[1].alL(v, v > 0)",
+        "[1].exist(v, v > 0)",
+        "[1].existsone(v, v > 0)",
+        "[1].sortBy(v, -v)",
+        "[1, 2].all(v, v)",
+        "[1, 2].all(v, d)",
+        "[1, 2].exists(v, 'a')",
+        NULL,
+    };
+    for (int i = 0; exprs[i]; i++)
+        same_both(f, exprs[i]);
+    expect(f, "x + [1].map(x, x * 2)[0]", "9");
+    expect(f, "[1, 2].exists(d, d == 2) && d == 'dyn'", "true");
+    expect(f, "[1].alL(v, v > 0)", "compile: ERROR: <input>:1:9: undeclared reference to 'v'");
+    expect(f, "[1, 2].all(v, v)",
+           "compile: ERROR: <input>:1:11: found no matching overload for '_&&_' applied to '(bool, int)'");
+    expect(f, "[1, 2].all(v, d)", "error: no such overload");
+}
+
 static void test_checker_fast_paths(void **state)
 {
     fx *f = *state;
@@ -1193,6 +1231,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lexer_paths_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixed_name_functions_and_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_fast_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ident_macro_assign_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
