@@ -384,11 +384,104 @@ static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_va
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
 static inline int classify(const cel_value *v);
 static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
+__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp, const kg_json *o,
+                                                               const kg_json **end);
+static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len);
+NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, const cel_value *a0);
+
+/* all()/exists(): the predicate's result rb (0/1, or 2 with the value in *rv) folded into the accumulator (ab 0/1, or
+ * 2 with the value in *av) as accu && pred / accu || pred do (errors absorbed by the deciding bool) */
+__attribute__((always_inline)) static inline void pred_accumulate(cel_call_ctx *ctx, int is_all, int *ab, cel_value *av,
+                                                                  int rb, const cel_value *rv)
+{
+    if (rb < 2 && (rb != is_all || *ab < 2)) {
+        *ab = rb;
+    } else if (*ab == 2 && av->kind == CEL_ERROR) {
+        /* accu stays */
+    } else if (rb == 2 && rv->kind == CEL_ERROR) {
+        *ab = 2;
+        *av = *rv;
+    } else {
+        cel_value a2[2] = {*ab < 2 ? cel_bool(*ab) : *av, rb < 2 ? cel_bool(rb) : *rv};
+        *av = cel_no_overload(ctx, is_all ? "_&&_" : "_||_", a2, 2);
+        *ab = 2;
+    }
+}
+
+/* The loop of all()/exists() over the JSON array/object rj when the plan found a predicate that runs in place
+ * (checked by the caller: the predicate's variable is this comprehension's frame fr[0]); same charges in the same
+ * order as the general loop, elements the fused form does not cover take the general way.
+ *   plan xn 2: `v == "c"` / `v != "c"` on the variable: each key / string element is compared without the variable
+ *   being set or the predicate dispatched: step 1, reading the variable 1, == 1 (long strings through the general ==).
+ *   plan xn 3 (arrays): x.a.b.startsWith/endsWith/matches("c") on a path from the variable: the path is walked from
+ *   each element object (path_fast_obj: the variable's read and the steps) and the string tested in place. */
+__attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *ctx, const cel_node *n, const kg_json *rj,
+                                                                  compr_frame *fr, int *abp, cel_value *avp, int xn)
+{
+    const cel_node *pred = n->target;
+    int is_all = (n->flags & NF_ALL) != 0;
+    bool is_list = rj->type == KG_JSON_ARRAY;
+    const cel_value *cst = xn == 2 ? &pred->args[pred->xn]->cval : NULL;
+    const path_plan *sp = xn == 3 ? pred->args[0]->xp : NULL;
+    int ab = *abp;
+    cel_value av = *avp, rv;
+    for (size_t i = 0, count = rj->len; i < count; i++) {
+        cel_charge(ctx, is_all ? 2 : 3);
+        if (ab < 2 && ab != is_all)
+            break;
+        int rb;
+        const kg_json *item = is_list ? rj->u.items[i] : NULL, *end;
+        if (cst && (!is_list || (item && item->type == KG_JSON_STRING))) {
+            const char *ks = is_list ? item->u.s : rj->u.members[i].key;
+            uint32_t kl = is_list ? item->len : rj->u.members[i].key_len;
+            cel_charge(ctx, 1); /* step */
+            cel_charge(ctx, 1); /* the variable */
+            if (!(kl > 10 && cst->n > 10)) {
+                cel_charge(ctx, 1);
+                bool e = kl == cst->n && cel_bytes_eq(ks, cst->u.s, kl);
+                rb = pred->op == OP_EQ ? e : !e;
+            } else {
+                cel_value args[2];
+                args[pred->xn] = *cst;
+                args[1 - pred->xn] = cel_string(ks, kl);
+                rv = apply_strict(ctx, pred, args);
+                rb = classify(&rv);
+            }
+        } else if (sp && item && item->type == KG_JSON_OBJECT) {
+            cel_charge(ctx, 1); /* step */
+            if (path_fast_obj(ctx, sp, item, &end)) {
+                if (end->type == KG_JSON_STRING) {
+                    rb = str_pred(ctx, pred, end->u.s, end->len);
+                } else {
+                    cel_value e0 = cel_json_wrap(end);
+                    rv = call1_const2(ctx, pred, &e0);
+                    rb = classify(&rv);
+                }
+            } else {
+                fr[0].v = cel_json_wrap(item);
+                fr[2].v = ab < 2 ? cel_bool(ab) : av;
+                rb = evb(ctx, pred, &rv);
+            }
+        } else {
+            /* the general way for this element */
+            cel_value range = is_list ? cel_value_make_(CEL_LIST, rj->len, (uint64_t)(uintptr_t)rj, &cel_jarr_vt)
+                                      : cel_value_make_(CEL_MAP, rj->len, (uint64_t)(uintptr_t)rj, &cel_jobj_vt);
+            compr_vars(ctx, n, &range, is_list, i, fr);
+            cel_charge(ctx, 1);
+            fr[2].v = ab < 2 ? cel_bool(ab) : av;
+            rb = evb(ctx, pred, &rv);
+        }
+        pred_accumulate(ctx, is_all, &ab, &av, rb, &rv);
+    }
+    *abp = ab;
+    *avp = av;
+}
+
 
 /* want_bool: for a bool context, the result of all()/exists() whose result is the accumulator (plan: xn = 1) is
  * returned as 0/1 without making a value; otherwise the result value goes to *out and 2 is returned */
 __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
-                                                            bool want_bool)
+                                                            bool want_bool, int fuse)
 {
     cel_value range = ev_arg(ctx, n->range);
     if (range.kind == CEL_ERROR) {
@@ -414,7 +507,7 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
     /* the initial accumulator is evaluated before this comprehension's frame is pushed (frames are resolved
      * statically by nesting depth, and the initializer is outside the comprehension's scope) */
     bool pred_form = (n->flags & (NF_ALL | NF_EXISTS)) != 0;
-    cel_value av, rv;
+    cel_value av;
     int ab = 2;
     if (pred_form) {
         const cel_node *ai = n->accu_init;
@@ -430,67 +523,26 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
         /* all()/exists(): the accumulator is kept as a bool (ab 0/1) or a value (ab 2, in av) */
         const cel_node *pred = n->target;
         int is_all = (n->flags & NF_ALL) != 0;
-        /* plan xn 2: the predicate is `v == "c"` / `v != "c"` on this comprehension's variable (checked here: its
-         * frame is this one). Over a JSON object (keys) or array, each string is compared in place without the
-         * variable being set or the predicate dispatched, with the same charges in the same order: step 1,
-         * reading the variable 1, == 1 (+ the long-string part, then through the general ==). Other elements take
-         * the general way. */
-        const kg_json *rj = NULL;
-        const cel_value *cst = NULL;
-        if (n->xn == 2 && (range.aux == &cel_jobj_vt || range.aux == &cel_jarr_vt) &&
+        /* fuse (a constant: one instantiation each): the plan's fused predicate forms (pred_loop_fused) */
+        if (fuse == 2 && (range.aux == &cel_jobj_vt || range.aux == &cel_jarr_vt) &&
             &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] == &fr[0]) {
-            rj = range.u.ptr;
-            cst = &pred->args[pred->xn]->cval;
-        }
-        for (size_t i = 0; i < count; i++) {
-            /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
-            cel_charge(ctx, is_all ? 2 : 3);
-            if (ab < 2 && ab != is_all)
-                break;
-            int rb;
-            const char *ks = NULL;
-            uint32_t kl = 0;
-            if (rj) {
-                if (!is_list) {
-                    ks = rj->u.members[i].key;
-                    kl = rj->u.members[i].key_len;
-                } else if (rj->u.items[i] && rj->u.items[i]->type == KG_JSON_STRING) {
-                    ks = rj->u.items[i]->u.s;
-                    kl = rj->u.items[i]->len;
-                }
-            }
-            if (ks) {
-                cel_charge(ctx, 1); /* step */
-                cel_charge(ctx, 1); /* the variable */
-                if (!(kl > 10 && cst->n > 10)) {
-                    cel_charge(ctx, 1);
-                    bool e = kl == cst->n && cel_bytes_eq(ks, cst->u.s, kl);
-                    rb = pred->op == OP_EQ ? e : !e;
-                } else {
-                    cel_value args[2];
-                    args[pred->xn] = *cst;
-                    args[1 - pred->xn] = cel_string(ks, kl);
-                    rv = apply_strict(ctx, pred, args);
-                    rb = classify(&rv);
-                }
-            } else {
+            pred_loop_fused(ctx, n, range.u.ptr, fr, &ab, &av, 2);
+        } else if (fuse == 3 && range.aux == &cel_jarr_vt &&
+                   &ctx->vars[-2 - ((const path_plan *)pred->args[0]->xp)->base->slot] == &fr[0]) {
+            pred_loop_fused(ctx, n, range.u.ptr, fr, &ab, &av, 3);
+        } else {
+            for (size_t i = 0; i < count; i++) {
+                /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
+                cel_charge(ctx, is_all ? 2 : 3);
+                if (ab < 2 && ab != is_all)
+                    break;
                 compr_vars(ctx, n, &range, is_list, i, fr);
                 /* step: accu && pred / accu || pred (accu is not the deciding value here): 1 unit for reading accu */
                 cel_charge(ctx, 1);
                 fr[2].v = ab < 2 ? cel_bool(ab) : av; /* kept current for anything reading the variable */
-                rb = evb(ctx, pred, &rv);
-            }
-            if (rb < 2 && (rb != is_all || ab < 2)) {
-                ab = rb;
-            } else if (ab == 2 && av.kind == CEL_ERROR) {
-                /* accu stays */
-            } else if (rb == 2 && rv.kind == CEL_ERROR) {
-                ab = 2;
-                av = rv;
-            } else {
-                cel_value a2[2] = {ab < 2 ? cel_bool(ab) : av, rb < 2 ? cel_bool(rb) : rv};
-                av = cel_no_overload(ctx, is_all ? "_&&_" : "_||_", a2, 2);
-                ab = 2;
+                cel_value rv;
+                int rb = evb(ctx, pred, &rv);
+                pred_accumulate(ctx, is_all, &ab, &av, rb, &rv);
             }
         }
         if (want_bool && n->xn) {
@@ -521,13 +573,25 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
 NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value r;
-    compr_core(ctx, n, &r, false);
+    compr_core(ctx, n, &r, false, 0);
     return r;
 }
 
 NOINLINE static int evb_compr(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    int b = compr_core(ctx, n, v, true);
+    int b = compr_core(ctx, n, v, true, 0);
+    return b < 2 ? b : classify(v);
+}
+
+NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = compr_core(ctx, n, v, true, 2);
+    return b < 2 ? b : classify(v);
+}
+
+NOINLINE static int evb_compr_str(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = compr_core(ctx, n, v, true, 3);
     return b < 2 ? b : classify(v);
 }
 
@@ -813,23 +877,9 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
  * object and every step's key is where its hint says; then the base read and the k steps (1 unit each) are charged
  * at once when they fit under the limit. Anything else (a miss, an error, not JSON, near the limit) returns false
  * having done nothing, and the general walk below runs from the start. */
-__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end)
+__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp, const kg_json *o,
+                                                               const kg_json **end)
 {
-    const cel_node *b = pp->base;
-    const cel_value *bv;
-    if (b->xk == X_ITER) {
-        bv = &ctx->vars[-2 - b->slot].v;
-    } else if (b->xk == X_VAR) {
-        cel_activation *act = ctx->act;
-        if ((size_t)b->slot >= act->nslots || act->slot_state[b->slot] != 1)
-            return false;
-        bv = &act->slots[b->slot];
-    } else {
-        return false;
-    }
-    if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
-        return false;
-    const kg_json *o = bv->u.ptr;
     size_t k = pp->k;
     for (size_t i = 0;; i++) {
         const path_step *st = &pp->steps[i];
@@ -851,6 +901,25 @@ __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, c
             return false;
         o = c;
     }
+}
+
+__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end)
+{
+    const cel_node *b = pp->base;
+    const cel_value *bv;
+    if (b->xk == X_ITER) {
+        bv = &ctx->vars[-2 - b->slot].v;
+    } else if (b->xk == X_VAR) {
+        cel_activation *act = ctx->act;
+        if ((size_t)b->slot >= act->nslots || act->slot_state[b->slot] != 1)
+            return false;
+        bv = &act->slots[b->slot];
+    } else {
+        return false;
+    }
+    if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
+        return false;
+    return path_fast_obj(ctx, pp, bv->u.ptr, end);
 }
 
 NOINLINE static bool path_walk_slow(cel_call_ctx *ctx, const cel_node *n, const kg_json **end, cel_value *v);
@@ -941,6 +1010,25 @@ NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, con
 {
     cel_value args[2] = {*a0, n->args[1]->cval};
     return call1_apply(ctx, n, args, 2);
+}
+
+/* X_AFFIX / X_MATCHES once the receiver is the string s[0..len): the result (0/1) and its cost, as the standard
+ * overloads compute them (startsWith/endsWith: ceil(size(s) / 10), at least 1; matches: ceil((1 + size(s)) / 10)
+ * times the pattern's factor, kept in hint) */
+static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len)
+{
+    if (n->xk == X_MATCHES) {
+        const call1_plan *cp = n->xp;
+        bool m = cel_regex_partial_match(cp->c[0].state, s, len);
+        uint64_t c = ceil01(1 + cel_utf8_len_i(s, len)) * n->hint;
+        cel_charge(ctx, c ? c : 1);
+        return m;
+    }
+    const cel_value *c = &n->args[1]->cval;
+    bool r = c->n <= len && cel_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
+    uint64_t cost = ceil01(cel_utf8_len_i(s, len));
+    cel_charge(ctx, cost ? cost : 1);
+    return r;
 }
 
 /* a string operand: a path ending on a JSON string gives its bytes without a value being made; otherwise the
@@ -1135,11 +1223,7 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
         *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
-    const cel_value *c = &n->args[1]->cval;
-    bool r = c->n <= len && cel_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
-    uint64_t cost = ceil01(cel_utf8_len_i(s, len));
-    cel_charge(ctx, cost ? cost : 1);
-    return r;
+    return str_pred(ctx, n, s, len);
 }
 
 /* X_SIZE: when a candidate accepts the argument's kind, the standard size (the implementation every candidate has)
@@ -1183,11 +1267,7 @@ __attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx,
         *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
-    const call1_plan *cp = n->xp;
-    bool m = cel_regex_partial_match(cp->c[0].state, s, len);
-    uint64_t c = ceil01(1 + cel_utf8_len_i(s, len)) * n->hint;
-    cel_charge(ctx, c ? c : 1);
-    return m;
+    return str_pred(ctx, n, s, len);
 }
 
 NOINLINE static cel_value eval_matches(cel_call_ctx *ctx, const cel_node *n)
@@ -1581,7 +1661,9 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
         if (n->flags & NF_TEST_ONLY)
             return evb_has(ctx, n, v);
         break;
-    case N_COMPR: return evb_compr(ctx, n, v);
+    case N_COMPR:
+        /* plan xn 2 / 3: all()/exists() with a fused predicate form (pred_loop_fused) */
+        return n->xn == 2 ? evb_compr_eq(ctx, n, v) : n->xn == 3 ? evb_compr_str(ctx, n, v) : evb_compr(ctx, n, v);
     default: break;
     }
     return evb_value(ctx, n, v);

@@ -16,6 +16,13 @@ static bool is_const_string(const cel_node *n)
     return n->kind == N_CONST && n->cval.kind == CEL_STRING;
 }
 
+/* a comprehension variable reference (resolved to a frame) named name */
+static bool is_var_named(const cel_node *v, const char *name)
+{
+    return v->kind == N_IDENT && v->slot <= -2 && v->name && v->name_len == strlen(name) &&
+           !memcmp(v->name, name, v->name_len);
+}
+
 static bool is_add(const cel_node *n)
 {
     return n->kind == N_CALL && n->op == OP_ADD && n->nargs == 2 && !(n->flags & NF_APPEND_ACCU);
@@ -198,10 +205,14 @@ static void plan_node(kg_arena *a, cel_node *n)
                 const cel_node *p = n->target;
                 if (p && p->xk == X_EQ_CONST && !n->iter_var2 && n->iter_var) {
                     const cel_node *v = p->args[1 - p->xn];
-                    if (v->kind == N_IDENT && v->slot <= -2 && v->name && v->name_len == strlen(n->iter_var) &&
-                        !memcmp(v->name, n->iter_var, v->name_len))
+                    if (is_var_named(v, n->iter_var))
                         n->xn = 2;
                 }
+                /* x.a.b.startsWith("c") / endsWith / matches on a path from the iteration variable: walked from each
+                 * element of a JSON array (eval.c) */
+                if (p && (p->xk == X_AFFIX || p->xk == X_MATCHES) && !n->iter_var2 && n->iter_var &&
+                    p->args[0]->xk == X_PATH && is_var_named(((const path_plan *)p->args[0]->xp)->base, n->iter_var))
+                    n->xn = 3;
             }
         } else {
             plan_node(a, n->cond);
