@@ -937,10 +937,45 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     return subst(C, r, false);
 }
 
+static const cel_type *chk_node(checker *C, cel_node *n) __attribute__((noinline));
+
+/* Leaves (variables, constants but type literals) are typed here, without chk_node's register saves; everything
+ * else in chk_node (a tail call). Not inlined into cel_check_ex, where GCC cannot see that the scope array is
+ * written before it is read (-Wmaybe-uninitialized). */
+static const cel_type *chk(checker *C, cel_node *n) __attribute__((noinline));
 static const cel_type *chk(checker *C, cel_node *n)
 {
     if (C->failed)
         return cel_type_error();
+    const cel_type *t;
+    if (n->kind == N_IDENT) {
+        if (n->slot <= -2)
+            t = scope_type(C, -2 - n->slot);
+        else if (n->slot >= 0)
+            t = C->env->vars[n->slot].type;
+        else
+            return chk_node(C, n);
+    } else if (n->kind == N_CONST) {
+        switch (n->cval.kind) {
+        case CEL_NULL: t = cel_type_null(); break;
+        case CEL_BOOL: t = cel_type_bool(); break;
+        case CEL_INT: t = cel_type_int(); break;
+        case CEL_UINT: t = cel_type_uint(); break;
+        case CEL_DOUBLE: t = cel_type_double(); break;
+        case CEL_STRING: t = cel_type_string(); break;
+        case CEL_BYTES: t = cel_type_bytes(); break;
+        case CEL_TYPE: return chk_node(C, n);
+        default: t = cel_type_dyn(); break;
+        }
+    } else {
+        return chk_node(C, n);
+    }
+    n->type = t;
+    return t;
+}
+
+static const cel_type *chk_node(checker *C, cel_node *n)
+{
     const cel_type *t = cel_type_dyn();
     switch ((node_kind)n->kind) {
     case N_CONST:

@@ -201,6 +201,7 @@ static const cel_func *lookup_func(resolver *R, const char *name)
 }
 
 static void res(resolver *R, cel_node *n);
+static int scope_find(resolver *R, const char *name, size_t n);
 
 /* Can a dotted name starting with identifier `root` name a variable or type? Only when some declared name (or
  * the container) makes it possible; this keeps field selections like object.spec.x free of name building. */
@@ -291,19 +292,30 @@ static bool member_may_be_qualified(const resolver *R, const cel_node *t)
     return cel_env_func_root_may(R->env, t->name, t->name_len);
 }
 
+static void res_node(resolver *R, cel_node *n) __attribute__((noinline));
+
+/* constants and comprehension variables here (no register saves), everything else in res_node (a tail call) */
 static void res(resolver *R, cel_node *n)
 {
-    if (R->failed)
+    if (R->failed || n->kind == N_CONST)
         return;
+    if (n->kind == N_IDENT && !(n->flags & NF_ROOT)) {
+        int k = scope_find(R, n->name, n->name_len);
+        if (k >= 0) {
+            n->slot = -2 - k;
+            return;
+        }
+    }
+    res_node(R, n);
+}
+
+static void res_node(resolver *R, cel_node *n)
+{
     switch ((node_kind)n->kind) {
     case N_CONST: return;
     case N_IDENT: {
+        /* res found no comprehension variable of this name */
         if (!(n->flags & NF_ROOT)) {
-            int k = scope_find(R, n->name, n->name_len);
-            if (k >= 0) {
-                n->slot = -2 - k;
-                return;
-            }
             if (!R->env->container[0]) {
                 /* a declared variable of exactly this name: what resolve_qualified finds first without a
                  * container (its name has the ident's length) */
