@@ -63,8 +63,7 @@ typedef struct parser {
     const char *src;
     size_t len;
     size_t p;
-    token tok, peek;
-    bool has_peek;
+    token tok;
     bool nul_end; /* src[len] is a NUL (the length came from strlen): scans may stop on it instead of checking len */
     cel_error *err;
     bool failed;
@@ -990,22 +989,10 @@ static token *cur(parser *P)
 }
 static void next(parser *P)
 {
-    if (P->has_peek) {
-        P->tok = P->peek;
-        P->has_peek = false;
-    } else if (P->nul_end) {
+    if (P->nul_end)
         lex_nul(P, &P->tok);
-    } else {
+    else
         lex(P, &P->tok);
-    }
-}
-__attribute__((unused)) static token *peek(parser *P)
-{
-    if (!P->has_peek) {
-        lex(P, &P->peek);
-        P->has_peek = true;
-    }
-    return &P->peek;
 }
 
 static const char *tok_text(parser *P, token *t, char *buf, size_t cap)
@@ -1880,7 +1867,6 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
     parser ps;
     parser *P = &ps;
     P->p = 0;
-    P->has_peek = false;
     P->failed = false;
     P->next_id = 0;
     P->depth = 0;
