@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "json/template.h"
 #include "json/shared.h"
 
 static const char *POD =
@@ -357,6 +358,52 @@ static void paths_and_key_lengths(void **state)
     kg_arena_free(&a);
 }
 
+/* Templates: an instance equals the source, shares its strings, owns its nodes (editing one instance leaves the
+ * template and other instances alone) and grows like any object; empty containers, nested arrays, scalar roots. */
+static void template_instances(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error err;
+    const char *doc = "{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"sa\":"
+                      "{\"expirationSeconds\":3607,\"path\":\"token\"}},{\"cm\":{\"items\":[{\"key\":\"ca.crt\"}]}},"
+                      "[],{},null,[1,[2,[3]]],true,1.5]},\"e\":{},\"f\":[]}";
+    kg_json *src = kg_json_parse(&a, doc, strlen(doc), &err);
+    assert_non_null(src);
+    kg_json_template *t = kg_json_template_new(src);
+    assert_non_null(t);
+    kg_json *x = kg_json_template_instance(&a, t), *y = kg_json_template_instance(&a, t);
+    assert_true(kg_json_equal(src, x));
+    assert_string_equal(kg_json_to_string(&a, x, 0, NULL), doc);
+    assert_ptr_not_equal(x, y);
+    assert_ptr_equal(kg_json_get(x, "name")->u.s, kg_json_get(src, "name")->u.s); /* strings shared */
+    assert_ptr_not_equal(kg_json_get(x, "name"), kg_json_get(y, "name"));       /* nodes not */
+    /* edit x everywhere: y, the template and the source keep their values */
+    kg_json_set(&a, x, "name", kg_json_new_str(&a, "other"));
+    kg_json_set(&a, x, "added", kg_json_new_int(&a, 1));
+    kg_json *sources = kg_json_path(x, "projected.sources");
+    kg_json_array_append(&a, sources, kg_json_new_int(&a, 9));
+    kg_json_set(&a, kg_json_path(kg_json_at(sources, 0), "sa"), "path", kg_json_new_str(&a, "changed"));
+    kg_json_array_append(&a, kg_json_get(x, "f"), kg_json_new_null(&a));
+    kg_json_set(&a, kg_json_get(x, "e"), "k", kg_json_new_bool(&a, false));
+    assert_true(kg_json_equal(src, y));
+    assert_true(kg_json_equal(src, kg_json_template_instance(&a, t)));
+    assert_string_equal(kg_json_to_string(&a, src, 0, NULL), doc);
+    assert_string_equal(kg_json_path_str(kg_json_at(kg_json_path(x, "projected.sources"), 0), "sa.path"), "changed");
+    assert_int_equal(kg_json_path(x, "projected.sources")->len, 9);
+    kg_json_template_free(t);
+    /* a scalar root */
+    kg_json *n = kg_json_new_int(&a, 42);
+    t = kg_json_template_new(n);
+    kg_json *ni = kg_json_template_instance(&a, t);
+    assert_ptr_not_equal(ni, n);
+    assert_int_equal(ni->u.i, 42);
+    kg_json_template_free(t);
+    assert_null(kg_json_template_new(NULL));
+    kg_arena_free(&a);
+}
+
 static int memo_builds;
 static void *count_members(kg_arena *a, const kg_json *root, void *ud)
 {
@@ -482,6 +529,7 @@ int main(void)
         cmocka_unit_test(shared_documents),
         cmocka_unit_test(test_clone_layout),
         cmocka_unit_test(paths_and_key_lengths),
+        cmocka_unit_test(template_instances),
         cmocka_unit_test(html_and_control_escaping_like_go),
         cmocka_unit_test(rejects_what_jansson_rejects),
         cmocka_unit_test(duplicate_keys_reported_with_paths),

@@ -8,6 +8,7 @@
 
 #include "admission/plugins/plugin_util.h"
 #include "admission/registry.h"
+#include "json/template.h"
 
 #define NOT_READY "node.kubernetes.io/not-ready"
 #define UNREACHABLE "node.kubernetes.io/unreachable"
@@ -23,12 +24,12 @@ void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unre
 
 typedef struct dts_state {
     int64_t not_ready, unreachable;
-    kg_arena arena; /* the two tolerations, built once: pods get node copies (see static_toleration) */
-    kg_json *not_ready_tol, *unreachable_tol;
+    kg_arena arena; /* the two tolerations, built once: pods get template instances (see static_toleration) */
+    kg_json_template *not_ready_tol, *unreachable_tol;
 } dts_state;
 
-/* A toleration whose keys and strings are all string literals, so that node copies (kg_json_clone_nodes: nodes
- * copied, strings shared) stay valid in a pod that outlives the chain and this state. */
+/* A toleration whose keys and strings are all string literals, so that template instances (nodes copied, strings
+ * shared) stay valid in a pod that outlives the chain and this state. */
 static kg_json *static_toleration(kg_arena *ar, const char *key, int64_t seconds)
 {
     static const char *const names[] = {"key", "operator", "effect", "tolerationSeconds"};
@@ -50,8 +51,15 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
     st->not_ready = atomic_load(&g_not_ready);
     st->unreachable = atomic_load(&g_unreachable);
     kg_arena_init(&st->arena, 1024);
-    st->not_ready_tol = static_toleration(&st->arena, NOT_READY, st->not_ready);
-    st->unreachable_tol = static_toleration(&st->arena, UNREACHABLE, st->unreachable);
+    st->not_ready_tol = kg_json_template_new(static_toleration(&st->arena, NOT_READY, st->not_ready));
+    st->unreachable_tol = kg_json_template_new(static_toleration(&st->arena, UNREACHABLE, st->unreachable));
+    if (!st->not_ready_tol || !st->unreachable_tol) {
+        kg_json_template_free(st->not_ready_tol);
+        kg_json_template_free(st->unreachable_tol);
+        kg_arena_free(&st->arena);
+        free(st);
+        return kg_err_set(err, KG_EINTERNAL, "out of memory");
+    }
     *state = st;
     return true;
 }
@@ -59,6 +67,8 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
 static void destroy(void *state)
 {
     dts_state *st = state;
+    kg_json_template_free(st->not_ready_tol);
+    kg_json_template_free(st->unreachable_tol);
     kg_arena_free(&st->arena);
     free(st);
 }
@@ -90,9 +100,9 @@ static kg_status *admit(void *state, kg_admission_attributes *a, const kg_admiss
         return NULL;
     tols = kg_admission_pu_array(ar, spec, "tolerations");
     if (!nr)
-        kg_json_array_append(ar, tols, kg_json_clone_nodes(ar, st->not_ready_tol));
+        kg_json_array_append(ar, tols, kg_json_template_instance(ar, st->not_ready_tol));
     if (!un)
-        kg_json_array_append(ar, tols, kg_json_clone_nodes(ar, st->unreachable_tol));
+        kg_json_array_append(ar, tols, kg_json_template_instance(ar, st->unreachable_tol));
     return NULL;
 }
 

@@ -17,6 +17,7 @@
 
 #include "admission/plugins/batch2.h"
 #include "admission/plugins/plugin_util.h"
+#include "json/template.h"
 #include "meta/names.h"
 
 #define DEFAULT_SA "default"
@@ -142,23 +143,26 @@ static kg_json *token_volume(kg_arena *ar, const char *name)
 /* The volume and mount are the same for every pod but for the volume name: built once, copied per pod (the copies
  * share the template's strings, which live as long as the process). */
 static kg_arena tmpl_arena;
-static kg_json *tmpl_volume, *tmpl_mount;
+static kg_json_template *tmpl_volume, *tmpl_mount;
 static pthread_once_t tmpl_once = PTHREAD_ONCE_INIT;
 
 static void tmpl_init(void)
 {
     kg_arena_init(&tmpl_arena, 2048);
-    tmpl_volume = token_volume(&tmpl_arena, "");
-    tmpl_mount = kg_json_new_object(&tmpl_arena);
-    kg_json_set(&tmpl_arena, tmpl_mount, "name", kg_json_new_str(&tmpl_arena, ""));
-    kg_json_set(&tmpl_arena, tmpl_mount, "readOnly", kg_json_new_bool(&tmpl_arena, true));
-    kg_json_set(&tmpl_arena, tmpl_mount, "mountPath", kg_json_new_str(&tmpl_arena, TOKEN_MOUNT_PATH));
+    kg_json *mount = kg_json_new_object(&tmpl_arena);
+    kg_json_set(&tmpl_arena, mount, "name", kg_json_new_str(&tmpl_arena, ""));
+    kg_json_set(&tmpl_arena, mount, "readOnly", kg_json_new_bool(&tmpl_arena, true));
+    kg_json_set(&tmpl_arena, mount, "mountPath", kg_json_new_str(&tmpl_arena, TOKEN_MOUNT_PATH));
+    tmpl_volume = kg_json_template_new(token_volume(&tmpl_arena, ""));
+    tmpl_mount = kg_json_template_new(mount);
+    if (!tmpl_volume || !tmpl_mount)
+        abort(); /* at first use, a few hundred bytes */
 }
 
 /* a copy of a template whose first member is "name", named name */
-static kg_json *named_copy(kg_arena *ar, const kg_json *tmpl, kg_json *name)
+static kg_json *named_copy(kg_arena *ar, const kg_json_template *tmpl, kg_json *name)
 {
-    kg_json *v = kg_json_clone_nodes(ar, tmpl);
+    kg_json *v = kg_json_template_instance(ar, tmpl);
     v->u.members[0].val = name;
     return v;
 }
