@@ -174,6 +174,11 @@ static void m_add(checker *C, mapping *m, const char *name, const cel_type *t)
 {
     int id = fresh_id(name);
     if (id > 0) {
+        if ((size_t)id >= m->nvar && m->var == C->var_inline && m->nvar == 0 && id < 32) {
+            /* the inline table is zeroed when first used (most checks bind no fresh variable) */
+            memset(C->var_inline, 0, sizeof C->var_inline);
+            m->nvar = 32;
+        }
         if ((size_t)id >= m->nvar) {
             size_t nc = m->nvar ? m->nvar : 16;
             while (nc <= (size_t)id)
@@ -1091,9 +1096,7 @@ bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, co
     checker C;
     C.failed = false;
     C.depth = 0;
-    static const cel_type *const no_vars[32];
-    memcpy(C.var_inline, no_vars, sizeof C.var_inline);
-    C.m = (mapping){0, 0, NULL, NULL, C.var_inline, 32, false};
+    C.m = (mapping){0, 0, NULL, NULL, C.var_inline, 0, false}; /* var_inline zeroed on first use (m_add) */
     C.nfresh = 0;
     C.trail = NULL;
     C.ntrail = C.captrail = 0;

@@ -551,6 +551,41 @@ static void lex_ident_copy(parser *P, token *t)
 static void lex_quoted(parser *P, token *t, size_t p) __attribute__((noinline));
 static void lex_quoted(parser *P, token *t, size_t p)
 {
+    /* the common literal: one quote, plain ASCII up to the closing quote, copied into the arena inline when the
+     * room is there; anything else (triple quotes, escapes, line breaks, non-ASCII, the end) takes lex_string */
+    const char *s = P->src;
+    char q = s[p];
+    if (s[p + 1] != q) {
+        static const unsigned char plain_dq[256] = {[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1};
+        static const unsigned char plain_sq[256] = {[' ' ... '&'] = 1, ['(' ... '['] = 1, [']' ... '~'] = 1};
+        const unsigned char *plain = q == '"' ? plain_dq : plain_sq;
+        size_t b = p + 1, e = b;
+        while (plain[(unsigned char)s[e]])
+            e++;
+        size_t n = e - b;
+        kg_arena *a = P->a;
+        if (s[e] == q && n < 32 && (size_t)(a->end - a->ptr) >= 32) {
+            char *d = kg_arena_alloc(a, n + 1); /* the room is there: no slow path */
+            if (n >= 16) {
+                memcpy(d, s + b, 16);
+                memcpy(d + n - 16, s + e - 16, 16);
+            } else if (n >= 8) {
+                memcpy(d, s + b, 8);
+                memcpy(d + n - 8, s + e - 8, 8);
+            } else {
+                for (size_t i = 0; i < n; i++)
+                    d[i] = s[b + i];
+            }
+            d[n] = 0;
+            t->kind = T_STRING;
+            t->s = d;
+            t->n = n;
+            t->pos = (int)p;
+            t->end = (int)e + 1;
+            P->p = e + 1;
+            return;
+        }
+    }
     *t = tok_zero;
     t->pos = (int)p;
     P->p = p;
