@@ -430,6 +430,46 @@ static void test_fixed_name_functions_and_variables(void **state)
     cel_env_free(env);
 }
 
+/* compile (and evaluate) src both ways: NUL-terminated (the lexer's lex_nul path) and with an explicit length and
+ * other bytes behind it (the bounded path); results, errors' first lines and costs must agree */
+static void same_both_lexers(fx *f, const char *src)
+{
+    size_t n = strlen(src);
+    cel_program *p1 = NULL, *p2 = NULL;
+    cel_error e1, e2;
+    bool ok1 = cel_compile(f->env, src, NULL, &p1, &e1);
+    char *buf = malloc(n + 40);
+    memcpy(buf, src, n);
+    memcpy(buf + n, "zzzzzzzzzzzzzzzzzzzz'\"zzzzzzzzzzzzzz", 37);
+    buf[n + 37] = 0;
+    cel_compile_opts o = {0, NULL, n};
+    bool ok2 = n ? cel_compile(f->env, buf, &o, &p2, &e2) : cel_compile(f->env, src, NULL, &p2, &e2);
+    free(buf);
+    size_t l1 = ok1 ? 0 : strcspn(e1.message, "\n"), l2 = ok2 ? 0 : strcspn(e2.message, "\n");
+    if (ok1 != ok2 || l1 != l2 || (!ok1 && strncmp(e1.message, e2.message, l1) != 0))
+        fail_msg("%s: %d %s vs %d %s", src, ok1, ok1 ? "" : e1.message, ok2, ok2 ? "" : e2.message);
+    if (ok1) {
+        const char *r[2];
+        uint64_t c[2];
+        cel_program *ps[2] = {p1, p2};
+        for (int k = 0; k < 2; k++) {
+            cel_activation *act = cel_activation_new(f->env, &f->arena);
+            cel_activation_set(act, "x", cel_int(7));
+            cel_activation_set(act, "d", cel_string("dyn", 3));
+            cel_activation_set(act, "m", dyn_map(f));
+            cel_value v;
+            c[k] = 0;
+            cel_eval_status st = cel_eval(ps[k], act, 100000, &v, &c[k]);
+            r[k] = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v)
+                                     : kg_arena_sprintf(&f->arena, "error: %s", cel_error_message(&v));
+        }
+        if (strcmp(r[0], r[1]) != 0 || c[0] != c[1])
+            fail_msg("%s: %s (%llu) vs %s (%llu)", src, r[0], (unsigned long long)c[0], r[1], (unsigned long long)c[1]);
+    }
+    cel_program_free(p1);
+    cel_program_free(p2);
+}
+
 /* the lexer's scans that stop on the source's NUL (length from strlen) give what the bounded scans give for the
  * same text with an explicit length and other bytes after it */
 static void test_lexer_nul_end(void **state)
@@ -498,6 +538,34 @@ static void test_lexer_nul_end(void **state)
         cel_program_free(p1);
         cel_program_free(p2);
     }
+    /* string literals of every length around the inline copy's limits, both quotes, with the other quote, tabs,
+     * escapes and non-ASCII bytes inside, alone and followed by more tokens */
+    {
+        static const char *const fill[] = {"a", "'", "\"", "\t", "\\n", "\xc3\xa9", " ", "~"};
+        for (size_t fi = 0; fi < sizeof fill / sizeof *fill; fi++) {
+            for (int len = 0; len <= 40; len++) {
+                for (int qi = 0; qi < 2; qi++) {
+                    char q = qi ? '"' : '\'';
+                    char src[256];
+                    size_t k = 0;
+                    src[k++] = q;
+                    for (int i = 0; i < len && k + 8 < 200; i++) {
+                        const char *pc = i == len / 2 ? fill[fi] : "x";
+                        if (pc[0] == q && pc[1] == 0)
+                            pc = "y";
+                        size_t pl = strlen(pc);
+                        memcpy(src + k, pc, pl);
+                        k += pl;
+                    }
+                    src[k++] = q;
+                    src[k] = 0;
+                    same_both_lexers(f, src);
+                    memcpy(src + k, ".size() + 1", 12);
+                    same_both_lexers(f, src);
+                }
+            }
+        }
+    }
     /* a NUL inside an explicitly sized string literal is a byte of the string (the general path) */
     {
         const char src[] = "'a\0b'.size()";
@@ -512,46 +580,6 @@ static void test_lexer_nul_end(void **state)
         assert_int_equal(v.u.i, 3);
         cel_program_free(p);
     }
-}
-
-/* compile (and evaluate) src both ways: NUL-terminated (the lexer's lex_nul path) and with an explicit length and
- * other bytes behind it (the bounded path); results, errors' first lines and costs must agree */
-static void same_both_lexers(fx *f, const char *src)
-{
-    size_t n = strlen(src);
-    cel_program *p1 = NULL, *p2 = NULL;
-    cel_error e1, e2;
-    bool ok1 = cel_compile(f->env, src, NULL, &p1, &e1);
-    char *buf = malloc(n + 40);
-    memcpy(buf, src, n);
-    memcpy(buf + n, "zzzzzzzzzzzzzzzzzzzz'\"zzzzzzzzzzzzzz", 37);
-    buf[n + 37] = 0;
-    cel_compile_opts o = {0, NULL, n};
-    bool ok2 = n ? cel_compile(f->env, buf, &o, &p2, &e2) : cel_compile(f->env, src, NULL, &p2, &e2);
-    free(buf);
-    size_t l1 = ok1 ? 0 : strcspn(e1.message, "\n"), l2 = ok2 ? 0 : strcspn(e2.message, "\n");
-    if (ok1 != ok2 || l1 != l2 || (!ok1 && strncmp(e1.message, e2.message, l1) != 0))
-        fail_msg("%s: %d %s vs %d %s", src, ok1, ok1 ? "" : e1.message, ok2, ok2 ? "" : e2.message);
-    if (ok1) {
-        const char *r[2];
-        uint64_t c[2];
-        cel_program *ps[2] = {p1, p2};
-        for (int k = 0; k < 2; k++) {
-            cel_activation *act = cel_activation_new(f->env, &f->arena);
-            cel_activation_set(act, "x", cel_int(7));
-            cel_activation_set(act, "d", cel_string("dyn", 3));
-            cel_activation_set(act, "m", dyn_map(f));
-            cel_value v;
-            c[k] = 0;
-            cel_eval_status st = cel_eval(ps[k], act, 100000, &v, &c[k]);
-            r[k] = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v)
-                                     : kg_arena_sprintf(&f->arena, "error: %s", cel_error_message(&v));
-        }
-        if (strcmp(r[0], r[1]) != 0 || c[0] != c[1])
-            fail_msg("%s: %s (%llu) vs %s (%llu)", src, r[0], (unsigned long long)c[0], r[1], (unsigned long long)c[1]);
-    }
-    cel_program_free(p1);
-    cel_program_free(p2);
 }
 
 /* random token soup (valid and invalid) through both lexer paths */
