@@ -246,11 +246,10 @@ typedef void *cel_jmp_buf[5];
 struct cel_call_ctx {
     kg_arena *arena;
     cel_activation *act;
-    const cel_program *prog;
     uint64_t cost, limit;
     cel_jmp_buf *jb;
-    compr_frame *vars;
-    size_t nvars, capvars;
+    compr_frame *vars; /* comprehension frames: 3 per nesting level (the program's max_depth + 1) */
+    size_t nvars;
     const cel_overload *cur_ovl;
     void *cur_state;
     bool presence_cost;

@@ -1688,6 +1688,23 @@ void cel_cost_exceeded(cel_call_ctx *ctx)
     CEL_LONGJMP(*ctx->jb);
 }
 
+/* the ways out of cel_eval other than a result (out of line, cold) */
+__attribute__((noinline, cold)) static cel_eval_status eval_failed(cel_call_ctx *ctx, cel_value *result,
+                                                                  uint64_t *cost, bool other_env)
+{
+    if (other_env) {
+        /* slots are per environment: an activation of another env would bind the wrong variables */
+        *result = cel_err(ctx, "activation belongs to a different environment than the program");
+        if (cost)
+            *cost = 0;
+        return CEL_EVAL_ERROR;
+    }
+    *result = cel_err(ctx, "operation cancelled: actual cost limit exceeded");
+    if (cost)
+        *cost = ctx->cost;
+    return CEL_EVAL_COST_EXCEEDED;
+}
+
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost)
 {
@@ -1696,37 +1713,22 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     cel_call_ctx ctx = {
         .arena = act->arena,
         .act = act,
-        .prog = p,
         .limit = cost_limit,
         .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
-        .capvars = nv,
         .presence_cost = p->has_presence_cost,
     };
-    if (act->env != p->env) {
-        /* slots are per environment: an activation of another env would bind the wrong variables */
-        *result = cel_err(&ctx, "activation belongs to a different environment than the program");
-        if (cost)
-            *cost = 0;
-        return CEL_EVAL_ERROR;
-    }
+    if (act->env != p->env)
+        return eval_failed(&ctx, result, cost, true);
     cel_jmp_buf jb;
     ctx.jb = &jb;
-    if (CEL_SETJMP(jb)) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
+    if (CEL_SETJMP(jb))
+        return eval_failed(&ctx, result, cost, false);
     /* the result is produced in place (evaluation never reads *result) */
     int b = evb(&ctx, p->root, result);
     if (b < 2)
         *result = cel_bool(b);
-    if (ctx.cost > ctx.limit) {
-        *result = cel_err(&ctx, "operation cancelled: actual cost limit exceeded");
-        if (cost)
-            *cost = ctx.cost;
-        return CEL_EVAL_COST_EXCEEDED;
-    }
+    if (ctx.cost > ctx.limit)
+        return eval_failed(&ctx, result, cost, false);
     if (cost)
         *cost = ctx.cost;
     return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
