@@ -567,6 +567,23 @@ class SmallDFA
     }
 };
 
+// SubsetCheck's class members: kSubsetOrdLo for an ordinary member or range start (printable ASCII but \\ [ ] -),
+// kSubsetOrdHi for an ordinary range end (printable ASCII but \\ [ ]), as the class loop's general code takes them
+inline constexpr unsigned char kSubsetOrdLo = 1, kSubsetOrdHi = 2;
+struct SubsetClassTab {
+    unsigned char v[256];
+    constexpr SubsetClassTab() : v()
+    {
+        for (int c = 0x20; c < 0x80; c++) {
+            if (c == '\\' || c == '[' || c == ']')
+                continue;
+            v[c] = (unsigned char)(kSubsetOrdHi | (c == '-' ? 0 : kSubsetOrdLo));
+        }
+    }
+    constexpr unsigned char operator[](unsigned char c) const { return v[c]; }
+};
+inline constexpr SubsetClassTab kSubsetClassTab{};
+
 // Syntax-only twin of SmallDFA's parser, for validating a pattern at compile time without building anything:
 // accepts exactly the patterns SmallDFA::validate accepts (same grammar, same limits; positions are counted the way
 // SmallDFA creates them, copies for repetitions included). Tests compare the two on many patterns.
@@ -602,6 +619,9 @@ class SubsetCheck
         return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) ||
                (c >= 0x7b && c <= 0x7e);
     }
+    static constexpr unsigned char kOrdLo = kSubsetOrdLo, kOrdHi = kSubsetOrdHi;
+    static constexpr const SubsetClassTab &kClassTab = kSubsetClassTab;
+
     bool leaf()
     {
         if (total_ >= kMaxPos)
@@ -792,19 +812,24 @@ class SubsetCheck
                 i_++;
             bool firstc = true, first_item = true;
             while (i_ < n_ && (p_[i_] != ']' || firstc)) {
-                unsigned char pc = (unsigned char)p_[i_];
-                if (pc >= 0x20 && pc < 0x80 && pc != '\\' && pc != '[' && pc != ']' && pc != '-') {
-                    if (!(i_ + 1 < n_ && p_[i_ + 1] == '-')) {
-                        // fast path: a single ordinary class member
-                        firstc = first_item = false;
-                        i_++;
-                        continue;
+                // fast path: ordinary members and ranges lo-hi, scanned with the position in a register
+                {
+                    const char *p = p_;
+                    size_t i = i_, n = n_;
+                    while (i < n && kClassTab[(unsigned char)p[i]] & kOrdLo) {
+                        unsigned char pc = (unsigned char)p[i];
+                        if (!(i + 1 < n && p[i + 1] == '-')) {
+                            i++; // a single ordinary class member
+                            continue;
+                        }
+                        unsigned char hc = i + 2 < n ? (unsigned char)p[i + 2] : 0;
+                        if (!((kClassTab[hc] & kOrdHi) && hc >= pc))
+                            break;
+                        i += 3; // an ordinary range lo-hi
                     }
-                    unsigned char hc = i_ + 2 < n_ ? (unsigned char)p_[i_ + 2] : 0;
-                    if (hc >= 0x20 && hc < 0x80 && hc != '\\' && hc != '[' && hc != ']' && hc >= pc) {
-                        // fast path: an ordinary range lo-hi
+                    if (i != i_) {
+                        i_ = i;
                         firstc = first_item = false;
-                        i_ += 3;
                         continue;
                     }
                 }
