@@ -590,11 +590,12 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
     const uint32_t *meta = cel_func_ovl_meta(f);
     const uint32_t mask = CEL_OVL_MEMBER | (CEL_OVL_MAX4 << 2);
     const uint32_t want = (member ? CEL_OVL_MEMBER : 0) | ((uint32_t)na << 2);
-    /* the overloads of the call's shape (the index: none of them generic; those ruled out by kind are left out) */
+    /* the overloads of the call's shape; with the index, those ruled out by kind are left out */
     uint64_t visit;
-    int fresh_skipped = 0; /* fresh variables of the generic overloads ruled out by kind (the general loop takes
-                              them all the same) */
-    if (f->novl > 3) {
+    int fresh_skipped = 0; /* fresh variables the general loop would take (it takes them for every generic overload
+                              of the shape, candidate or not, and binds none in the cases taken here) */
+    const bool indexed = f->novl > 3;
+    if (indexed) {
         const cel_ovl_index *ix = cel_func_ovl_index(f);
         uint64_t shape = ix->shape[cel_ovl_shape(member, na)];
         visit = shape;
@@ -602,9 +603,7 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
             visit &= ix->kind0[targs[0]->kind];
         if (na > 1 && (unsigned)targs[1]->kind < CEL_OVL_NKINDS)
             visit &= ix->kind1[targs[1]->kind];
-        if (visit & ix->generic)
-            return NULL;
-        for (uint64_t g = shape & ix->generic; g; g &= g - 1) {
+        for (uint64_t g = shape & ix->generic & ~visit; g; g &= g - 1) {
             unsigned np = CEL_OVL_NPARAMS(meta[__builtin_ctzll(g)]);
             if (np >= CEL_OVL_MAX4)
                 return NULL;
@@ -612,14 +611,9 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
         }
     } else {
         visit = 0;
-        for (size_t k = 0; k < f->novl; k++) {
-            const uint32_t m = meta[k];
-            if ((m & mask) != want)
-                continue;
-            if (m & CEL_OVL_GENERIC)
-                return NULL;
-            visit |= (uint64_t)1 << k;
-        }
+        for (size_t k = 0; k < f->novl; k++)
+            if ((meta[k] & mask) == want)
+                visit |= (uint64_t)1 << k;
     }
     uint16_t found[CEL_OVL_INDEXED];
     unsigned nf = 0;
@@ -628,18 +622,50 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
     while (visit) {
         size_t k = (size_t)__builtin_ctzll(visit);
         visit &= visit - 1;
-        if ((meta[k] & mask) != want)
+        const uint32_t m = meta[k];
+        if ((m & mask) != want)
             continue;
         const cel_overload *o = &f->ovls[k];
-        bool ok = true;
-        for (size_t i = 0; i < na && ok; i++) {
-            int fit = simple_fit(targs[i], o->args[i]);
-            if (fit < 0)
+        if (m & CEL_OVL_GENERIC) {
+            /* the general loop's ways for generic overloads that bind nothing visible: ruled out by kind, dyn
+             * arguments (or a ground first argument for a bare parameter), (A, A) -> R with ground arguments; all
+             * with a parameter-free result. Anything else: the general path. */
+            unsigned np = CEL_OVL_NPARAMS(m);
+            if (np >= CEL_OVL_MAX4)
                 return NULL;
-            ok = fit == 1;
+            fresh_skipped += (int)np;
+            if (!indexed) {
+                const unsigned k0 = CEL_OVL_KIND(m, 0), k1 = CEL_OVL_KIND(m, 1);
+                if ((na > 0 && (k0 == CEL_OVL_NOKIND ? quick_mismatch(targs[0], o->args[0])
+                                                     : quick_mismatch_k(targs[0]->kind, (cel_type_kind)k0))) ||
+                    (na > 1 && (k1 == CEL_OVL_NOKIND ? quick_mismatch(targs[1], o->args[1])
+                                                     : quick_mismatch_k(targs[1]->kind, (cel_type_kind)k1))))
+                    continue;
+            }
+            if (o->result->kind == CEL_T_PARAM || o->result->nparams)
+                return NULL;
+            bool dyn_fast = true;
+            for (size_t i = 0; i < na && dyn_fast; i++)
+                dyn_fast = is_dyn(targs[i]) || (i == 0 && o->args[0]->kind == CEL_T_PARAM && ground(targs[0], 0));
+            if (!dyn_fast) {
+                if (!(na == 2 && o->args[0]->kind == CEL_T_PARAM && o->args[1]->kind == CEL_T_PARAM &&
+                      !strcmp(o->args[0]->name, o->args[1]->name) && ground(targs[0], 0) && ground(targs[1], 0)))
+                    return NULL;
+                if (!(targs[1]->kind == targs[0]->kind && exact(targs[1], targs[0])) &&
+                    !assign_internal(C, &C->m, targs[1], targs[0], 1))
+                    continue;
+            }
+        } else {
+            bool ok = true;
+            for (size_t i = 0; i < na && ok; i++) {
+                int fit = simple_fit(targs[i], o->args[i]);
+                if (fit < 0)
+                    return NULL;
+                ok = fit == 1;
+            }
+            if (!ok)
+                continue;
         }
-        if (!ok)
-            continue;
         const cel_type *r = o->result;
         if (!nf)
             result = r;
