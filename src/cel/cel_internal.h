@@ -74,6 +74,7 @@ struct cel_node {
     /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
     uint8_t xk;     /* xkind */
     uint8_t xn;     /* X_CONCAT: number of + in the chain ending here; X_EQ_CONST: index of the constant */
+    uint8_t xf;     /* F_*: how the node runs inside a fused all()/exists() predicate (plan.c, eval.c fpred) */
     uint32_t hint;  /* JSON member index found last time (has(), fallback selects): a verified guess, relaxed atomics */
     int slot;       /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
     const void *xp; /* planned data (X_PATH: path_plan, X_CALL1: call1_plan) */
@@ -144,6 +145,21 @@ enum {
     X_ITER,     /* comprehension variable (slot <= -2) */
 };
 #define X_PATH_MAX 16
+
+/* nodes of an all()/exists() predicate evaluated in place for each element of a JSON array (cel_node.xf); the
+ * paths involved start at the comprehension's variable */
+enum {
+    F_NONE = 0, /* the general way */
+    F_ANDOR,    /* && / || over predicate nodes */
+    F_HAS,      /* has(path.f) */
+    F_IN,       /* "k" in path (X_IN_CONST) */
+    F_STR,      /* path.startsWith/endsWith/matches("c") (X_AFFIX / X_MATCHES) */
+    F_EQ,       /* path == "s" / path != "s" (X_EQ_CONST) */
+};
+/* (flag) the right side of has(P.f) && / || this node, whose path is P.f: when the has() found f, this node's path
+ * ends on the member it found (the walk is charged, not done) */
+#define F_REUSE 0x80
+#define F_KIND 0x7f
 
 /* ---- functions ---- */
 typedef struct ovl {
@@ -307,7 +323,7 @@ __attribute__((always_inline)) static inline cel_value cel_json_wrap(const kg_js
 
 /* n bytes equal? Inline word compares (keys and literals are short: a libc memcmp call costs more than the compare);
  * reads only the n bytes of each side. */
-static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
+__attribute__((always_inline)) static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *a = pa, *b = pb;
     if (n >= 8) {

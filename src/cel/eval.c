@@ -408,13 +408,139 @@ __attribute__((always_inline)) static inline void pred_accumulate(cel_call_ctx *
     }
 }
 
+/* One element of a fused all()/exists() over a JSON array: the element object and the comprehension's frame; the
+ * variable (fr[0]) is set only when some node has to be evaluated the general way. */
+typedef struct fused_elem {
+    const kg_json *item;
+    compr_frame *fr;
+    bool set;
+    const kg_json *memo; /* the value of the member a has() on the left of && / || found (F_REUSE) */
+} fused_elem;
+
+static inline void fe_set_var(fused_elem *fe)
+{
+    if (!fe->set) {
+        fe->fr[0].v = cel_value_make_(CEL_MAP, fe->item->len, (uint64_t)(uintptr_t)fe->item, &cel_jobj_vt);
+        fe->set = true;
+    }
+}
+
+NOINLINE static int fpred_general(cel_call_ctx *ctx, const cel_node *n, fused_elem *fe, cel_value *v)
+{
+    fe_set_var(fe);
+    return evb(ctx, n, v);
+}
+
+static int evb_in_const_val(cel_call_ctx *ctx, const cel_node *n, cel_value m, cel_value *v);
+static int evb_and_or_rest(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int l, cel_value lv);
+
+/* a predicate node tagged by the plan (cel_node.xf) for the element fe: its path is walked from the element object
+ * (path_fast_obj: the variable's read and the steps, charged as the general walk does) and the node's work done on
+ * the JSON node at its end, exactly as its general form does after the same walk; a path that does not hit all the
+ * way (or a variable that is not this frame's) sends the node the general way, nothing done yet */
+__attribute__((always_inline)) static inline int fpred_leaf(cel_call_ctx *ctx, const cel_node *n, fused_elem *fe,
+                                                            cel_value *v)
+{
+    const cel_node *a;
+    switch (n->xf & F_KIND) {
+    case F_HAS: a = n->target; break;
+    case F_IN: a = n->args[1]; break;
+    case F_STR: a = n->args[0]; break;
+    case F_EQ: a = n->args[1 - n->xn]; break;
+    default: return fpred_general(ctx, n, fe, v);
+    }
+    const path_plan *pp = a->xp;
+    const kg_json *end;
+    if (&ctx->vars[-2 - pp->base->slot] != &fe->fr[0])
+        return fpred_general(ctx, n, fe, v);
+    if ((n->xf & F_REUSE) && fe->memo && ctx->cost <= ctx->limit && pp->k + 1 <= ctx->limit - ctx->cost) {
+        /* the has() on the left found the member this path ends on: the walk's charges (the variable and k
+         * steps, all under the limit) without the walk */
+        ctx->cost += pp->k + 1;
+        end = fe->memo;
+    } else if (!path_fast_obj(ctx, pp, fe->item, &end)) {
+        return fpred_general(ctx, n, fe, v);
+    }
+    switch (n->xf & F_KIND) {
+    case F_HAS: {
+        /* evb_has */
+        if (ctx->presence_cost)
+            cel_charge(ctx, 1);
+        if (end->type == KG_JSON_OBJECT) {
+            const kg_json_member *m = cel_jobj_find_hint(end, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint);
+            fe->memo = m ? m->val : NULL;
+            return m != NULL;
+        }
+        cel_value t = cel_json_wrap(end);
+        *v = select_field(ctx, &t, n->name, n->name_len, true, false);
+        return classify(v);
+    }
+    case F_IN:
+        /* evb_in_const */
+        if (end->type == KG_JSON_OBJECT) {
+            const cel_value *k = &n->args[0]->cval;
+            cel_charge(ctx, 1);
+            return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+        }
+        return evb_in_const_val(ctx, n, cel_json_wrap(end), v);
+    case F_STR: {
+        /* affix_core / matches_core */
+        if (end->type == KG_JSON_STRING)
+            return str_pred(ctx, n, end->u.s, end->len);
+        cel_value e0 = cel_json_wrap(end);
+        *v = call1_const2(ctx, n, &e0);
+        return classify(v);
+    }
+    default: {
+        /* F_EQ: evb_eq_const */
+        size_t ci = n->xn;
+        const cel_value *c = &n->args[ci]->cval;
+        if (end->type == KG_JSON_STRING && !(end->len > 10 && c->n > 10)) {
+            cel_charge(ctx, 1);
+            bool e = end->len == c->n && cel_bytes_eq(end->u.s, c->u.s, c->n);
+            return n->op == OP_EQ ? e : !e;
+        }
+        cel_value args[2];
+        args[ci] = *c;
+        args[1 - ci] = cel_json_wrap(end);
+        *v = apply_strict(ctx, n, args);
+        return classify(v);
+    }
+    }
+}
+
+/* && / || (evb_and_or with the operands evaluated by fpred), or a leaf */
+NOINLINE static int fpred(cel_call_ctx *ctx, const cel_node *n, fused_elem *fe, cel_value *v)
+{
+    if (n->xf != F_ANDOR)
+        return fpred_leaf(ctx, n, fe, v);
+    int is_and = n->op == OP_AND;
+    cel_value lv;
+    fe->memo = NULL; /* set by a has() on the left that finds its member, for the right side (F_REUSE) */
+    int l = fpred(ctx, n->args[0], fe, &lv);
+    if (l >= 2) {
+        fe_set_var(fe); /* the right side goes the general way */
+        return evb_and_or_rest(ctx, n, v, l, lv);
+    }
+    if (l != is_and)
+        return l;
+    int r = fpred(ctx, n->args[1], fe, v);
+    if (r < 2 || v->kind == CEL_ERROR)
+        return r;
+    cel_value a2[2] = {cel_bool(l), *v};
+    *v = cel_no_overload(ctx, n->name, a2, 2);
+    return classify(v);
+}
+
 /* The loop of all()/exists() over the JSON array/object rj when the plan found a predicate that runs in place
  * (checked by the caller: the predicate's variable is this comprehension's frame fr[0]); same charges in the same
  * order as the general loop, elements the fused form does not cover take the general way.
  *   plan xn 2: `v == "c"` / `v != "c"` on the variable: each key / string element is compared without the variable
  *   being set or the predicate dispatched: step 1, reading the variable 1, == 1 (long strings through the general ==).
  *   plan xn 3 (arrays): x.a.b.startsWith/endsWith/matches("c") on a path from the variable: the path is walked from
- *   each element object (path_fast_obj: the variable's read and the steps) and the string tested in place. */
+ *   each element object (path_fast_obj: the variable's read and the steps) and the string tested in place.
+ *   plan xn 4 (arrays): any other predicate tree tagged by the plan (has / in / == / startsWith / endsWith / matches
+ *   on paths from the variable, && / || of them) runs through fpred for each element object. */
 __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *ctx, const cel_node *n, const kg_json *rj,
                                                                   compr_frame *fr, int *abp, cel_value *avp, int xn)
 {
@@ -422,7 +548,12 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
     int is_all = (n->flags & NF_ALL) != 0;
     bool is_list = rj->type == KG_JSON_ARRAY;
     const cel_value *cst = xn == 2 ? &pred->args[pred->xn]->cval : NULL;
-    const path_plan *sp = xn == 3 ? pred->args[0]->xp : NULL;
+    const path_plan *sp = NULL;
+    if (xn == 3) {
+        sp = pred->args[0]->xp;
+        if (&ctx->vars[-2 - sp->base->slot] != &fr[0])
+            sp = NULL; /* not this frame's variable: the general way */
+    }
     int ab = *abp;
     cel_value av = *avp, rv;
     for (size_t i = 0, count = rj->len; i < count; i++) {
@@ -430,7 +561,7 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
         if (ab < 2 && ab != is_all)
             break;
         int rb;
-        const kg_json *item = is_list ? rj->u.items[i] : NULL, *end;
+        const kg_json *item = is_list ? rj->u.items[i] : NULL;
         if (cst && (!is_list || (item && item->type == KG_JSON_STRING))) {
             const char *ks = is_list ? item->u.s : rj->u.members[i].key;
             uint32_t kl = is_list ? item->len : rj->u.members[i].key_len;
@@ -447,9 +578,11 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
                 rv = apply_strict(ctx, pred, args);
                 rb = classify(&rv);
             }
-        } else if (sp && item && item->type == KG_JSON_OBJECT) {
+        } else if (xn == 3 && item && item->type == KG_JSON_OBJECT) {
+            /* one startsWith/endsWith/matches leaf: its path plan and frame check hoisted out of the loop */
+            const kg_json *end;
             cel_charge(ctx, 1); /* step */
-            if (path_fast_obj(ctx, sp, item, &end)) {
+            if (sp && path_fast_obj(ctx, sp, item, &end)) {
                 if (end->type == KG_JSON_STRING) {
                     rb = str_pred(ctx, pred, end->u.s, end->len);
                 } else {
@@ -458,10 +591,14 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
                     rb = classify(&rv);
                 }
             } else {
-                fr[0].v = cel_json_wrap(item);
+                fr[0].v = cel_value_make_(CEL_MAP, item->len, (uint64_t)(uintptr_t)item, &cel_jobj_vt);
                 fr[2].v = ab < 2 ? cel_bool(ab) : av;
                 rb = evb(ctx, pred, &rv);
             }
+        } else if (xn == 4 && item && item->type == KG_JSON_OBJECT) {
+            cel_charge(ctx, 1); /* step */
+            fused_elem fe = {item, fr, false, NULL};
+            rb = pred->xf == F_ANDOR ? fpred(ctx, pred, &fe, &rv) : fpred_leaf(ctx, pred, &fe, &rv);
         } else {
             /* the general way for this element */
             cel_value range = is_list ? cel_value_make_(CEL_LIST, rj->len, (uint64_t)(uintptr_t)rj, &cel_jarr_vt)
@@ -527,9 +664,10 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
         if (fuse == 2 && (range.aux == &cel_jobj_vt || range.aux == &cel_jarr_vt) &&
             &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] == &fr[0]) {
             pred_loop_fused(ctx, n, range.u.ptr, fr, &ab, &av, 2);
-        } else if (fuse == 3 && range.aux == &cel_jarr_vt &&
-                   &ctx->vars[-2 - ((const path_plan *)pred->args[0]->xp)->base->slot] == &fr[0]) {
+        } else if (fuse == 3 && range.aux == &cel_jarr_vt) {
             pred_loop_fused(ctx, n, range.u.ptr, fr, &ab, &av, 3);
+        } else if (fuse == 4 && range.aux == &cel_jarr_vt) {
+            pred_loop_fused(ctx, n, range.u.ptr, fr, &ab, &av, 4);
         } else {
             for (size_t i = 0; i < count; i++) {
                 /* cond: @not_strictly_false(accu) [all] or @not_strictly_false(!accu) [exists]: 2 or 3 units */
@@ -592,6 +730,12 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
 NOINLINE static int evb_compr_str(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     int b = compr_core(ctx, n, v, true, 3);
+    return b < 2 ? b : classify(v);
+}
+
+NOINLINE static int evb_compr_tree(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    int b = compr_core(ctx, n, v, true, 4);
     return b < 2 ? b : classify(v);
 }
 
@@ -1015,7 +1159,7 @@ NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, con
 /* X_AFFIX / X_MATCHES once the receiver is the string s[0..len): the result (0/1) and its cost, as the standard
  * overloads compute them (startsWith/endsWith: ceil(size(s) / 10), at least 1; matches: ceil((1 + size(s)) / 10)
  * times the pattern's factor, kept in hint) */
-static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len)
+__attribute__((always_inline)) static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len)
 {
     if (n->xk == X_MATCHES) {
         const call1_plan *cp = n->xp;
@@ -1663,7 +1807,12 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
         break;
     case N_COMPR:
         /* plan xn 2 / 3: all()/exists() with a fused predicate form (pred_loop_fused) */
-        return n->xn == 2 ? evb_compr_eq(ctx, n, v) : n->xn == 3 ? evb_compr_str(ctx, n, v) : evb_compr(ctx, n, v);
+        switch (n->xn) {
+        case 2: return evb_compr_eq(ctx, n, v);
+        case 3: return evb_compr_str(ctx, n, v);
+        case 4: return evb_compr_tree(ctx, n, v);
+        default: return evb_compr(ctx, n, v);
+        }
     default: break;
     }
     return evb_value(ctx, n, v);

@@ -23,6 +23,56 @@ static bool is_var_named(const cel_node *v, const char *name)
            !memcmp(v->name, name, v->name_len);
 }
 
+/* a planned path (X_PATH) that starts at the variable named var */
+static bool path_from(const cel_node *a, const char *var)
+{
+    return a && a->xk == X_PATH && is_var_named(((const path_plan *)a->xp)->base, var);
+}
+
+/* the path operand of a tagged leaf */
+static const cel_node *leaf_path(const cel_node *p)
+{
+    switch (p->xf & F_KIND) {
+    case F_HAS: return p->target;
+    case F_IN: return p->args[1];
+    case F_STR: return p->args[0];
+    default: return p->args[1 - p->xn]; /* F_EQ */
+    }
+}
+
+/* Tag the nodes of an all()/exists() predicate that can run in place per element (cel_node.xf); returns whether p
+ * got a tag. Nested comprehensions are not entered (their variables shadow by name). */
+static bool fuse_tag(cel_node *p, const char *var)
+{
+    if (p->xk == X_NONE && p->kind == N_CALL && (p->op == OP_AND || p->op == OP_OR) && p->nargs == 2) {
+        bool l = fuse_tag(p->args[0], var), r = fuse_tag(p->args[1], var);
+        if (l || r)
+            p->xf = F_ANDOR;
+        /* has(P.f) && g(P.f ...): g's path is P.f itself: it may end where the has() found f */
+        cel_node *h = p->args[0], *g = p->args[1];
+        if (h->xf == F_HAS && g->xf != F_NONE && g->xf != F_ANDOR) {
+            const path_plan *hp = h->target->xp, *gp = leaf_path(g)->xp;
+            bool same = gp->k == hp->k + 1 && gp->steps[hp->k].len == h->name_len &&
+                        !memcmp(gp->steps[hp->k].name, h->name, h->name_len);
+            for (size_t i = 0; same && i < hp->k; i++)
+                same = gp->steps[i].len == hp->steps[i].len &&
+                       !memcmp(gp->steps[i].name, hp->steps[i].name, hp->steps[i].len);
+            if (same)
+                g->xf |= F_REUSE;
+        }
+        return l || r;
+    }
+    if (p->xk == X_NONE && p->kind == N_SELECT && (p->flags & NF_TEST_ONLY) && path_from(p->target, var))
+        p->xf = F_HAS;
+    else if (p->xk == X_IN_CONST && path_from(p->args[1], var))
+        p->xf = F_IN;
+    else if ((p->xk == X_AFFIX || p->xk == X_MATCHES) && path_from(p->args[0], var))
+        p->xf = F_STR;
+    else if (p->xk == X_EQ_CONST && path_from(p->args[1 - p->xn], var))
+        p->xf = F_EQ;
+    return p->xf != F_NONE;
+}
+
 static bool is_add(const cel_node *n)
 {
     return n->kind == N_CALL && n->op == OP_ADD && n->nargs == 2 && !(n->flags & NF_APPEND_ACCU);
@@ -208,11 +258,10 @@ static void plan_node(kg_arena *a, cel_node *n)
                     if (is_var_named(v, n->iter_var))
                         n->xn = 2;
                 }
-                /* x.a.b.startsWith("c") / endsWith / matches on a path from the iteration variable: walked from each
-                 * element of a JSON array (eval.c) */
-                if (p && (p->xk == X_AFFIX || p->xk == X_MATCHES) && !n->iter_var2 && n->iter_var &&
-                    p->args[0]->xk == X_PATH && is_var_named(((const path_plan *)p->args[0]->xp)->base, n->iter_var))
-                    n->xn = 3;
+                /* predicates over paths from the iteration variable (has, in, ==, startsWith/endsWith/matches, and
+                 * && / || of them): evaluated in place for each element of a JSON array (eval.c fpred) */
+                if (p && n->xn == 1 && !n->iter_var2 && n->iter_var && fuse_tag((cel_node *)p, n->iter_var))
+                    n->xn = p->xf == F_STR ? 3 : 4; /* 3: one string test, its path hoisted out of the loop */
             }
         } else {
             plan_node(a, n->cond);
@@ -241,6 +290,7 @@ static size_t walk_nodes(cel_node *n, bool clear)
     if (clear) {
         n->xk = X_NONE;
         n->xn = 0;
+        n->xf = F_NONE;
         n->xp = NULL;
     }
     switch ((node_kind)n->kind) {

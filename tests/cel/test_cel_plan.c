@@ -138,6 +138,26 @@ static const char *exprs[] = {
     "object.spec.containers.all(c, c.name.endsWith('')) && object.spec.containers.all(c, c.name.matches(''))",
     "[object.metadata, object.spec].exists(o, o.name.startsWith('web'))",
     "object.spec.containers.map(c, object.spec.containers.all(d, d.image.startsWith(c.name)))",
+    /* predicate trees over paths from the variable (has / in / == / startsWith, && / ||), and has(P.f) && g(P.f)
+     * whose right side ends where the has() found f */
+    "object.spec.containers.all(c, has(c.resources.limits) || 'memory' in c.resources.limits)",
+    "object.spec.containers.exists(c, has(c.resources.requests) && 'cpu' in c.resources.requests)",
+    "object.spec.containers.all(c, has(c.resources.limits) && c.resources.limits.memory == '512Mi')",
+    "object.spec.containers.exists(c, has(c.resources.limits) && c.resources.limits.startsWith('x'))",
+    "object.spec.containers.all(c, has(c.name) && c.name.startsWith('w'))",
+    "object.spec.containers.exists(c, has(c.name) && c.name == 'sidecar')",
+    "object.spec.containers.all(c, has(c.image) && c.image != 'registry.example.com/platform/web:2.4.1-long')",
+    "object.spec.containers.exists(c, has(c.resources.limits) && has(c.resources.limits.cpu))",
+    "object.spec.containers.all(c, (has(c.resources) && has(c.resources.limits)) && 'cpu' in c.resources.limits)",
+    "object.spec.containers.exists(c, c.name == 'sidecar' && has(c.resources.requests))",
+    "object.spec.containers.all(c, !has(c.x) || c.x == 'y')",
+    "object.spec.containers.all(c, has(c.missing) && c.missing.startsWith('a'))",
+    "object.spec.containers.exists(c, c.missing == 'a' || c.name.endsWith('car'))",
+    "object.spec.containers.all(c, dyn(c.name) == 'web' || has(c.resources.requests))",
+    "object.spec.mixed.all(x, has(x.k) && x.k == 'a')",
+    "object.spec.mixed.exists(x, has(x.k) || 'k' in x)",
+    "object.spec.containers.all(c, has(c.resources.limits) && object.spec.containers.exists(d, "
+    "has(d.resources.limits) && 'memory' in d.resources.limits))",
     "object.missing.exists(k, k == 'a')",
     "object.metadata.name.exists(k, k == 'a')",
     /* concatenation chains */
