@@ -143,6 +143,10 @@ enum {
     X_CONST,    /* constant (the node kind folded into xk: one dispatch per node) */
     X_VAR,      /* declared variable (slot >= 0) */
     X_ITER,     /* comprehension variable (slot <= -2) */
+    X_ANDOR,    /* && / || (the node kind and operator folded into xk: one dispatch) */
+    X_COMPARE,  /* < <= > >= with two arguments */
+    X_HAS,      /* has(x.f) */
+    X_COMPR,    /* comprehension */
 };
 #define X_PATH_MAX 16
 

@@ -386,6 +386,7 @@ static inline int classify(const cel_value *v);
 static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
 __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp, const kg_json *o,
                                                                const kg_json **end);
+__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end);
 static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len);
 NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, const cel_value *a0);
 
@@ -620,7 +621,19 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
 __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
                                                             bool want_bool, int fuse)
 {
-    cel_value range = ev_arg(ctx, n->range);
+    cel_value range;
+    const kg_json *rjn;
+    if (n->range->xk == X_PATH && path_fast(ctx, n->range->xp, &rjn)) {
+        /* a path that hits all the way: JSON arrays and objects are the usual ranges */
+        if (rjn->type == KG_JSON_ARRAY)
+            range = cel_value_make_(CEL_LIST, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jarr_vt);
+        else if (rjn->type == KG_JSON_OBJECT)
+            range = cel_value_make_(CEL_MAP, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jobj_vt);
+        else
+            range = cel_json_wrap(rjn);
+    } else {
+        range = ev(ctx, n->range);
+    }
     if (range.kind == CEL_ERROR) {
         *out = range;
         return 2;
@@ -737,6 +750,17 @@ NOINLINE static int evb_compr_tree(cel_call_ctx *ctx, const cel_node *n, cel_val
 {
     int b = compr_core(ctx, n, v, true, 4);
     return b < 2 ? b : classify(v);
+}
+
+/* a planned comprehension: plan xn 2 / 3 / 4 are all()/exists() with a fused predicate form (pred_loop_fused) */
+static inline int evb_compr_any(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    switch (n->xn) {
+    case 2: return evb_compr_eq(ctx, n, v);
+    case 3: return evb_compr_str(ctx, n, v);
+    case 4: return evb_compr_tree(ctx, n, v);
+    default: return evb_compr(ctx, n, v);
+    }
 }
 
 NOINLINE static cel_value eval_list(cel_call_ctx *ctx, const cel_node *n)
@@ -1494,6 +1518,10 @@ static inline cel_value ev(cel_call_ctx *ctx, const cel_node *n)
     case X_CONST: return n->cval;
     case X_VAR: cel_charge(ctx, 1); return lookup_var(ctx, n);
     case X_ITER: cel_charge(ctx, 1); return ctx->vars[-2 - n->slot].v;
+    case X_ANDOR:
+    case X_COMPARE: return eval_call(ctx, n);
+    case X_HAS: return eval_select(ctx, n);
+    case X_COMPR: return eval_compr(ctx, n);
     }
     switch ((node_kind)n->kind) {
     case N_CONST: return n->cval;
@@ -1769,6 +1797,10 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
     case X_IN_CONST: return evb_in_const(ctx, n, v);
     case X_AFFIX: return evb_affix(ctx, n, v);
     case X_MATCHES: return evb_matches(ctx, n, v);
+    case X_ANDOR: return evb_and_or(ctx, n, v);
+    case X_COMPARE: return evb_compare(ctx, n, v);
+    case X_HAS: return evb_has(ctx, n, v);
+    case X_COMPR: return evb_compr_any(ctx, n, v);
     case X_NONE: break;
     case X_CONST:
         if (n->cval.kind == CEL_BOOL)
@@ -1805,14 +1837,7 @@ static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
         if (n->flags & NF_TEST_ONLY)
             return evb_has(ctx, n, v);
         break;
-    case N_COMPR:
-        /* plan xn 2 / 3: all()/exists() with a fused predicate form (pred_loop_fused) */
-        switch (n->xn) {
-        case 2: return evb_compr_eq(ctx, n, v);
-        case 3: return evb_compr_str(ctx, n, v);
-        case 4: return evb_compr_tree(ctx, n, v);
-        default: return evb_compr(ctx, n, v);
-        }
+    case N_COMPR: return evb_compr(ctx, n, v);
     default: break;
     }
     return evb_value(ctx, n, v);

@@ -44,7 +44,7 @@ static const cel_node *leaf_path(const cel_node *p)
  * got a tag. Nested comprehensions are not entered (their variables shadow by name). */
 static bool fuse_tag(cel_node *p, const char *var)
 {
-    if (p->xk == X_NONE && p->kind == N_CALL && (p->op == OP_AND || p->op == OP_OR) && p->nargs == 2) {
+    if (p->xk == X_ANDOR) {
         bool l = fuse_tag(p->args[0], var), r = fuse_tag(p->args[1], var);
         if (l || r)
             p->xf = F_ANDOR;
@@ -62,7 +62,7 @@ static bool fuse_tag(cel_node *p, const char *var)
         }
         return l || r;
     }
-    if (p->xk == X_NONE && p->kind == N_SELECT && (p->flags & NF_TEST_ONLY) && path_from(p->target, var))
+    if (p->xk == X_HAS && path_from(p->target, var))
         p->xf = F_HAS;
     else if (p->xk == X_IN_CONST && path_from(p->args[1], var))
         p->xf = F_IN;
@@ -198,6 +198,7 @@ static void plan_node(kg_arena *a, cel_node *n)
             plan_node(a, (cel_node *)pp->base);
             return;
         }
+        n->xk = X_HAS; /* (is_plain_select: the other selections are has()) */
         plan_node(a, n->target);
         return;
     }
@@ -208,6 +209,10 @@ static void plan_node(kg_arena *a, cel_node *n)
                    (is_const_string(n->args[0]) || is_const_string(n->args[1]))) {
             n->xk = X_EQ_CONST;
             n->xn = is_const_string(n->args[0]) ? 0 : 1;
+        } else if ((n->op == OP_AND || n->op == OP_OR) && n->nargs == 2) {
+            n->xk = X_ANDOR;
+        } else if ((n->op == OP_LT || n->op == OP_LE || n->op == OP_GT || n->op == OP_GE) && n->nargs == 2) {
+            n->xk = X_COMPARE;
         } else if (n->op == OP_FUNC || n->op == OP_NONE) {
             plan_call1(a, n);
         } else if (is_add(n) && !n->xk) {
@@ -242,6 +247,7 @@ static void plan_node(kg_arena *a, cel_node *n)
         }
         return;
     case N_COMPR:
+        n->xk = X_COMPR;
         plan_node(a, n->range);
         plan_node(a, n->accu_init);
         if (n->flags & (NF_ALL | NF_EXISTS)) {
