@@ -193,11 +193,12 @@ static inline bool cel_name_is(const char *z, const char *s, size_t n)
 
 /* a[0..n) == b[0..n), both at least n bytes long: overlapping word loads up to 32 bytes (function and variable
  * names), memcmp beyond */
+bool cel_mem_eq_long(const char *a, const char *b, size_t n) __attribute__((noinline));
 static inline bool cel_mem_eq(const char *a, const char *b, size_t n)
 {
     if (n >= 8) {
         if (n > 32)
-            return memcmp(a, b, n) == 0;
+            return cel_mem_eq_long(a, b, n); /* out of line: callers stay leaves */
         uint64_t x0, x1, y0, y1, d = 0;
         if (n > 16) {
             memcpy(&x0, a + 8, 8);

@@ -434,6 +434,11 @@ static inline uint64_t ftab_tag(uint64_t h, size_t n)
     return (h & ~(uint64_t)0xffffffffu) | (uint32_t)n;
 }
 
+bool cel_mem_eq_long(const char *a, const char *b, size_t n)
+{
+    return memcmp(a, b, n) == 0;
+}
+
 cel_func *cel_env_func_n(const cel_env *env, const char *name, size_t n)
 {
     if (!env->ftab_cap)

@@ -208,6 +208,11 @@ static int scope_find(resolver *R, const char *name, size_t n);
 static bool root_may_qualify_scan(const resolver *R, const char *root, size_t rl);
 static bool root_may_qualify(resolver *R, const char *root, size_t rl)
 {
+    /* the usual answer without a call: no container, no dotted variable, type or dynamic-struct name to start,
+     * not google.* */
+    if (!R->env->container[0] && !R->env->ndyn_structs && rl && root[0] != 'g' &&
+        !cel_env_dotted_first(R->env, (unsigned char)root[0]))
+        return false;
     if (R->mq_root && R->mq_len == rl && !memcmp(R->mq_root, root, rl))
         return R->mq_ans;
     R->mq_ans = root_may_qualify_scan(R, root, rl);
@@ -343,10 +348,19 @@ static void res_node(resolver *R, cel_node *n)
         cel_node *r = n;
         while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
             r = r->target;
-        if (r->kind != N_IDENT ||
-            (!(r->flags & NF_ROOT) && scope_find(R, r->name, r->name_len) >= 0) /* a comprehension variable */ ||
-            !root_may_qualify(R, r->name, r->name_len)) {
+        if (r->kind != N_IDENT) {
             res(R, r);
+            return;
+        }
+        if (!(r->flags & NF_ROOT)) {
+            int k = scope_find(R, r->name, r->name_len);
+            if (k >= 0) { /* a comprehension variable */
+                r->slot = -2 - k;
+                return;
+            }
+        }
+        if (!root_may_qualify(R, r->name, r->name_len)) {
+            res_node(R, r); /* what res does for it after finding no comprehension variable */
             return;
         }
         if (resolve_qualified(R, n))
