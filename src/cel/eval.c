@@ -1279,6 +1279,33 @@ static inline void copy_piece(char *d, const char *s, size_t n)
     }
 }
 
+/* a + operand: its value in *v (a path that hits all the way to a JSON string gives the string's bytes without the
+ * generic wrap), and true with its bytes when it is a string */
+static inline bool str_arg(cel_call_ctx *ctx, const cel_node *a, cel_value *v, const char **s, uint32_t *n)
+{
+    if (a->xk == X_CONST) {
+        *v = a->cval;
+    } else {
+        const kg_json *end;
+        if (a->xk == X_PATH && path_fast(ctx, a->xp, &end)) {
+            if (end->type == KG_JSON_STRING) {
+                *s = end->u.s;
+                *n = end->len;
+                *v = cel_value_make_(CEL_STRING, end->len, (uint64_t)(uintptr_t)end->u.s, NULL);
+                return true;
+            }
+            *v = cel_json_wrap(end);
+        } else {
+            *v = ev_call(ctx, a);
+        }
+    }
+    if (v->kind != CEL_STRING)
+        return false;
+    *s = v->u.s;
+    *n = v->n;
+    return true;
+}
+
 /* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
  * recorded (the charges are those of each +, in the same order) and copied once at the end; at the first operand
  * that is not a string the string so far is built and the remaining + run as general calls. */
@@ -1304,45 +1331,46 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         s = s->args[0];
     }
     /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
-    cel_value first = ev_arg(ctx, s), acc;
+    cel_value first, acc;
+    const char *ps[X_PATH_MAX + 1];
+    uint32_t pl[X_PATH_MAX + 1];
     size_t j = 0;
-    if (first.kind != CEL_STRING) {
+    if (!str_arg(ctx, s, &first, &ps[0], &pl[0])) {
         acc = first;
         goto general;
     }
-    const char *ps[X_PATH_MAX + 1];
-    uint32_t pl[X_PATH_MAX + 1];
-    ps[0] = first.u.s;
-    pl[0] = first.n;
-    size_t np = 1, len = first.n;
+    size_t np = 1, len = pl[0];
     uint64_t ulen = 0; /* code points so far, known once a cost needed them (then len > 10 for good) */
     bool ulen_ok = false;
     for (; j < k; j++) {
-        cel_value b = ev_arg(ctx, adds[j]->args[1]);
+        cel_value b;
+        const char *bs;
+        uint32_t bn;
+        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn);
         cel_charge(ctx, 1);
-        if (b.kind != CEL_STRING) {
+        if (!is_str) {
             /* build the string so far, continue generally with b */
             acc = np > 1 ? concat_build(ctx, &first, ps, pl, np, len) : first;
             acc = arith(ctx, adds[j], &acc, &b);
             j++;
             goto general;
         }
-        if (len + b.n > 10) {
+        if (len + bn > 10) {
             if (!ulen_ok) {
                 for (size_t q = 0; q < np; q++)
                     ulen += ulen_of(ps[q], pl[q]);
                 ulen_ok = true;
             }
-            uint64_t ub = ulen_of(b.u.s, b.n);
+            uint64_t ub = ulen_of(bs, bn);
             uint64_t c = ceil01(ulen + ub);
             if (c > 1)
                 cel_charge(ctx, c - 1);
             ulen += ub;
         }
-        ps[np] = b.u.s;
-        pl[np] = b.n;
+        ps[np] = bs;
+        pl[np] = bn;
         np++;
-        len += b.n;
+        len += bn;
     }
     return concat_build(ctx, &first, ps, pl, np, len);
 general:
