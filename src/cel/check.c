@@ -648,8 +648,7 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
             for (size_t i = 0; i < na && dyn_fast; i++)
                 dyn_fast = is_dyn(targs[i]) || (i == 0 && o->args[0]->kind == CEL_T_PARAM && ground(targs[0], 0));
             if (!dyn_fast) {
-                if (!(na == 2 && o->args[0]->kind == CEL_T_PARAM && o->args[1]->kind == CEL_T_PARAM &&
-                      !strcmp(o->args[0]->name, o->args[1]->name) && ground(targs[0], 0) && ground(targs[1], 0)))
+                if (!(na == 2 && (m & CEL_OVL_EQSHAPE) && ground(targs[0], 0) && ground(targs[1], 0)))
                     return NULL;
                 if (!(targs[1]->kind == targs[0]->kind && exact(targs[1], targs[0])) &&
                     !assign_internal(C, &C->m, targs[1], targs[0], 1))

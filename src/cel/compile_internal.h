@@ -13,13 +13,16 @@
  *   bit 1      member (receiver-style) overload
  *   bits 2-5   number of arguments (15: 15 or more, read the overload)
  *   bits 6-9   distinct type parameters, what instantiating it takes in fresh variables (15: 15 or more, count)
- *   bits 10-14 kind of argument 0, bits 15-19 kind of argument 1 (CEL_OVL_NOKIND when absent) */
+ *   bits 10-14 kind of argument 0, bits 15-19 kind of argument 1 (CEL_OVL_NOKIND when absent)
+ *   bit 20     CEL_OVL_EQSHAPE */
 #define CEL_OVL_GENERIC 1u
 #define CEL_OVL_MEMBER 2u
 #define CEL_OVL_NARGS(m) (((m) >> 2) & 15u)
 #define CEL_OVL_NPARAMS(m) (((m) >> 6) & 15u)
 #define CEL_OVL_KIND(m, i) (((m) >> (10 + 5 * (i))) & 31u)
 #define CEL_OVL_NOKIND 31u /* also for a kind that does not fit: the checker then reads the overload */
+/* bit 20: (A, A) -> R with the same bare type parameter for both arguments and a parameter-free result (_==_) */
+#define CEL_OVL_EQSHAPE (1u << 20)
 _Static_assert(CEL_T_ANY < 31, "cel_type_kind values must fit the per-overload word");
 #define CEL_OVL_MAX4 15u
 

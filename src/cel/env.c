@@ -586,6 +586,10 @@ static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
         unsigned k = i < o->nargs && o->args[i] ? (unsigned)o->args[i]->kind : CEL_OVL_NOKIND;
         m |= (uint32_t)(k < CEL_OVL_NOKIND ? k : CEL_OVL_NOKIND) << (10 + 5 * i);
     }
+    if (o->nargs == 2 && o->args[0] && o->args[1] && o->args[0]->kind == CEL_T_PARAM &&
+        o->args[1]->kind == CEL_T_PARAM && !strcmp(o->args[0]->name, o->args[1]->name) && o->result &&
+        o->result->kind != CEL_T_PARAM && o->result->nparams == 0)
+        m |= CEL_OVL_EQSHAPE;
     ((uint32_t *)cel_func_ovl_meta(f))[f->novl] = m;
     if (f->novl < CEL_OVL_INDEXED) {
         cel_ovl_index *ix = (cel_ovl_index *)cel_func_ovl_index(f);

@@ -632,13 +632,28 @@ static void lex_nul(parser *P, token *t)
             t->kind = T_IDENT;
             /* the common copy here (a leaf: no registers to save), anything else in a tail call */
             kg_arena *a = P->a;
-            if (n < 16 && P->len - p >= 16 && (size_t)(a->end - a->ptr) >= 16) {
+            if (n < 16 && (size_t)(a->end - a->ptr) >= 16) {
+                /* overlapping loads inside the identifier: its first and last 8 (4) bytes, or the first, middle
+                 * and last of up to 3 */
                 char *dst = kg_arena_alloc(a, 16); /* the room is there: no slow path */
-                uint64_t w0, w1;
-                memcpy(&w0, s + p, 8);
-                memcpy(&w1, s + p + 8, 8);
-                memcpy(dst, &w0, 8);
-                memcpy(dst + 8, &w1, 8);
+                const char *src = s + p;
+                if (n >= 8) {
+                    uint64_t w0, w1;
+                    memcpy(&w0, src, 8);
+                    memcpy(&w1, src + n - 8, 8);
+                    memcpy(dst, &w0, 8);
+                    memcpy(dst + n - 8, &w1, 8);
+                } else if (n >= 4) {
+                    uint32_t w0, w1;
+                    memcpy(&w0, src, 4);
+                    memcpy(&w1, src + n - 4, 4);
+                    memcpy(dst, &w0, 4);
+                    memcpy(dst + n - 4, &w1, 4);
+                } else {
+                    dst[0] = src[0];
+                    dst[n / 2] = src[n / 2];
+                    dst[n - 1] = src[n - 1];
+                }
                 dst[n] = 0;
                 t->s = dst;
                 return;

@@ -566,6 +566,21 @@ static void test_lexer_nul_end(void **state)
             }
         }
     }
+    /* identifiers of every length up to 20, at the end of the source and before more tokens: their copies */
+    for (int len = 1; len <= 20; len++) {
+        char name[32], src[64], want[128];
+        for (int i = 0; i < len; i++)
+            name[i] = (char)('a' + (i * 5 + len) % 26);
+        name[0] = 'q';
+        name[len] = 0;
+        snprintf(want, sizeof want, "compile: ERROR: <input>:1:1: undeclared reference to '%s'", name);
+        expect(f, name, want);
+        snprintf(src, sizeof src, "%s + 1", name);
+        expect(f, src, want);
+        snprintf(src, sizeof src, "[1].all(%s, %s > 0)", name, name);
+        expect(f, src, "true");
+        same_both_lexers(f, src);
+    }
     /* a NUL inside an explicitly sized string literal is a byte of the string (the general path) */
     {
         const char src[] = "'a\0b'.size()";
