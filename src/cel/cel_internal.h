@@ -238,8 +238,8 @@ struct cel_activation {
     void *host;
 };
 
+/* a comprehension variable's value (frames are found by index: resolve.c numbers them by nesting depth) */
 typedef struct compr_frame {
-    const char *name;
     cel_value v;
 } compr_frame;
 

@@ -665,7 +665,7 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
     } else {
         av = ev(ctx, n->accu_init);
     }
-    /* (frames are found by index, their names are not set) */
+    /* this comprehension's frame: the variable(s), then the accumulator */
     compr_frame *fr = &ctx->vars[ctx->nvars];
     size_t saved = ctx->nvars;
     ctx->nvars += 3;
