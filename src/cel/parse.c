@@ -70,7 +70,7 @@ typedef struct parser {
     int next_id;
     unsigned flags;
     int depth;
-    jmp_buf jb;
+    cel_jmp_buf jb; /* syntax errors unwind here (cel_internal.h: __builtin_setjmp but under ASan) */
 } parser;
 
 /* reserved words, bucketed by length so an identifier costs at most a few memcmp of its own length */
@@ -155,7 +155,7 @@ __attribute__((noreturn, format(printf, 3, 4))) static void perr(parser *P, int 
     va_end(ap);
     cel_error_at(P->err, P->src, pos, "%s", msg);
     P->failed = true;
-    longjmp(P->jb, 1);
+    CEL_LONGJMP(P->jb);
 }
 
 /* ---------------------------------------------------------------- lexer */
@@ -1931,7 +1931,7 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
         cel_error_at(err, src, 0, "expression code point size exceeds limit: size: %zu, limit 100000", P->len);
         return false;
     }
-    if (setjmp(P->jb))
+    if (CEL_SETJMP(P->jb))
         return false;
     next(P);
     cel_node *root = parse_expr(P);
