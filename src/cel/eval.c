@@ -1424,10 +1424,10 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
 
 /* X_SIZE: when a candidate accepts the argument's kind, the standard size (the implementation every candidate has)
  * with cost 1; anything else goes the X_CALL1 way */
-NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
+/* X_SIZE once the argument's value a0 is known */
+NOINLINE static cel_value eval_size_val(cel_call_ctx *ctx, const cel_node *n, cel_value a0)
 {
-    cel_value args[1];
-    args[0] = ev_arg(ctx, n->args[0]);
+    cel_value args[1] = {a0};
     const call1_plan *cp = n->xp;
     uint8_t k = args[0].kind;
     for (size_t c = 0; c < cp->nc; c++)
@@ -1450,6 +1450,39 @@ NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
             return cel_int(r);
         }
     return call1_apply(ctx, n, args, 1);
+}
+
+NOINLINE static cel_value eval_size(cel_call_ctx *ctx, const cel_node *n)
+{
+    return eval_size_val(ctx, n, ev_arg(ctx, n->args[0]));
+}
+
+/* does a candidate of X_SIZE n accept an argument of kind k? */
+static inline bool size_accepts(const cel_node *n, uint8_t k)
+{
+    const call1_plan *cp = n->xp;
+    for (size_t c = 0; c < cp->nc; c++)
+        if (cp->c[c].kind[0] == k || cp->c[c].kind[0] == CALL1_ANY)
+            return true;
+    return false;
+}
+
+/* an operand of a comparison: size(path) of a path that hits all the way to a JSON array or object is its length
+ * (cost 1), computed here; the rest as ev_arg */
+__attribute__((always_inline)) static inline cel_value cmp_operand(cel_call_ctx *ctx, const cel_node *a)
+{
+    if (a->xk == X_SIZE && a->args[0]->xk == X_PATH) {
+        const kg_json *end;
+        if (path_fast(ctx, a->args[0]->xp, &end)) {
+            uint8_t k = end->type == KG_JSON_ARRAY ? CEL_LIST : end->type == KG_JSON_OBJECT ? CEL_MAP : 0;
+            if (k && size_accepts(a, k)) {
+                cel_charge(ctx, 1);
+                return cel_int((int64_t)end->len);
+            }
+            return eval_size_val(ctx, a, cel_json_wrap(end));
+        }
+    }
+    return ev_arg(ctx, a);
 }
 
 /* X_MATCHES: the standard matches with its precompiled regex; cost ceil((1 + size(s)) / 10) * the pattern's factor
@@ -1750,8 +1783,8 @@ NOINLINE static int evb_cond(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 NOINLINE static int evb_compare(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     cel_value args[2];
-    args[0] = ev_arg(ctx, n->args[0]);
-    args[1] = ev_arg(ctx, n->args[1]);
+    args[0] = cmp_operand(ctx, n->args[0]);
+    args[1] = cmp_operand(ctx, n->args[1]);
     cel_charge(ctx, 1);
     if (args[0].kind == CEL_INT && args[1].kind == CEL_INT) {
         int64_t a = args[0].u.i, b = args[1].u.i;

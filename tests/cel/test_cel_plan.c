@@ -246,6 +246,13 @@ static const char *exprs[] = {
     "str + 'x'",
     "str == 'x'",
     "size(object.spec.containers)",
+    /* size(path) as a comparison operand (the length of a JSON array/object taken in place) */
+    "size(object.metadata.labels) > 2 && 1 < size(object.spec.tags) && size(object.spec.tags) >= 3",
+    "size(object.metadata.name) < 100 && size(object.metadata.uid) <= 17",
+    "size(object.spec.nothing) < 1",
+    "size(object.missing) < 1 || size(object.spec.priority) > 0",
+    "object.spec.containers.all(c, size(c.name) > 2 && size(c.resources) >= 0)",
+    "size(object.spec.terminationGracePeriodSeconds) > 1.5",
     "size(object.metadata.name) + size(object.metadata.labels) + size(dyn(b'abc')) + size(object.metadata.uid)",
     "size(object.spec.priority)",
     "object.metadata.uid.size() + object.spec.tags.size() + object.metadata.labels.size() + size([1, 2]) + size({})",
