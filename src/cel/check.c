@@ -722,8 +722,10 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         if (hasc) {
             cel_check_extra *x = C->extra;
             if (x->ncalls == C->capcalls) {
-                size_t nc = C->capcalls ? C->capcalls * 2 : 8;
-                x->calls = kg_arena_realloc(C->a, x->calls, C->capcalls * sizeof *x->calls, nc * sizeof *x->calls);
+                size_t nc = C->capcalls * 2;
+                cel_node **nv = kg_arena_alloc(C->a, nc * sizeof *nv);
+                memcpy(nv, x->calls, x->ncalls * sizeof *nv);
+                x->calls = nv;
                 C->capcalls = nc;
             }
             x->calls[x->ncalls++] = n;
@@ -1126,9 +1128,9 @@ bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, co
     C.trail = NULL;
     C.ntrail = C.captrail = 0;
     C.extra = extra;
-    C.capcalls = 0;
+    C.capcalls = extra ? sizeof extra->inl / sizeof *extra->inl : 0;
     if (extra)
-        *extra = (cel_check_extra){NULL, 0, 0};
+        extra->calls = extra->inl, extra->ncalls = 0, extra->max_depth = 0;
     C.env = env;
     C.a = a;
     C.src = src;

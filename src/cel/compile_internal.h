@@ -237,9 +237,10 @@ unsigned cel_ovl_count_params(const cel_overload *o);
  * argument (the only ones prepare hooks act on), and the deepest comprehension nesting: compiling a checked
  * program then prepares those nodes instead of walking the tree once more. */
 typedef struct cel_check_extra {
-    cel_node **calls; /* arena array */
+    cel_node **calls; /* inl, or an arena array beyond its size */
     size_t ncalls;
     int max_depth;
+    cel_node *inl[8];
 } cel_check_extra;
 bool cel_check_ex(cel_env *env, kg_arena *a, const char *src, cel_node *root, const cel_type **out, cel_error *err,
                   cel_check_extra *extra);

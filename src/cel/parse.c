@@ -85,7 +85,16 @@ static bool is_reserved(const char *s, size_t n)
         [7] = {"package"},
         [8] = {"continue", "function"},
     };
-    if (n < 2 || n > 9)
+    /* first letters of the reserved words of each length (bit c - 'a') */
+#define RB(c) (1u << ((c) - 'a'))
+    static const uint32_t first[10] = {
+        [2] = RB('a') | RB('i'),           [3] = RB('f') | RB('l') | RB('v'),
+        [4] = RB('e') | RB('l') | RB('v'), [5] = RB('b') | RB('c') | RB('w'),
+        [6] = RB('i') | RB('r'),           [7] = RB('p'),
+        [8] = RB('c') | RB('f'),           [9] = RB('n'),
+    };
+#undef RB
+    if (n < 2 || n > 9 || s[0] < 'a' || s[0] > 'z' || !(first[n] & (1u << (s[0] - 'a'))))
         return false;
     if (n == 9)
         return !memcmp(s, "namespace", 9);
