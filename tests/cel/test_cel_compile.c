@@ -800,6 +800,20 @@ static void test_ident_macro_assign_paths(void **state)
     expect(f, "[1, 2].all(v, v)",
            "compile: ERROR: <input>:1:11: found no matching overload for '_&&_' applied to '(bool, int)'");
     expect(f, "[1, 2].all(v, d)", "error: no such overload");
+    /* more calls with constant arguments than the checker's inline list holds: all prepared (a bad pattern in the
+     * last one is still a compile error) */
+    {
+        char src[1024];
+        size_t k = 0;
+        for (int i = 0; i < 20; i++)
+            k += (size_t)snprintf(src + k, sizeof src - k, "%s'a%d'.matches('^a%d$')", i ? " && " : "", i, i);
+        expect(f, src, "true");
+        snprintf(src + k, sizeof src - k, " && 'x'.matches('(')");
+        expect(f, src, "compile: ERROR: <input>:1:");
+        const char *got = run_env(f, f->env, src, NULL, NULL);
+        if (!strstr(got, "missing"))
+            fail_msg("bad pattern after 20 prepared calls: %s", got);
+    }
 }
 
 static void test_checker_fast_paths(void **state)
