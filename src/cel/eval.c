@@ -518,14 +518,15 @@ NOINLINE static int fpred(cel_call_ctx *ctx, const cel_node *n, fused_elem *fe, 
     int is_and = n->op == OP_AND;
     cel_value lv;
     fe->memo = NULL; /* set by a has() on the left that finds its member, for the right side (F_REUSE) */
-    int l = fpred(ctx, n->args[0], fe, &lv);
+    const cel_node *ln = n->args[0], *rn = n->args[1];
+    int l = ln->xf == F_ANDOR ? fpred(ctx, ln, fe, &lv) : fpred_leaf(ctx, ln, fe, &lv);
     if (l >= 2) {
         fe_set_var(fe); /* the right side goes the general way */
         return evb_and_or_rest(ctx, n, v, l, lv);
     }
     if (l != is_and)
         return l;
-    int r = fpred(ctx, n->args[1], fe, v);
+    int r = rn->xf == F_ANDOR ? fpred(ctx, rn, fe, v) : fpred_leaf(ctx, rn, fe, v);
     if (r < 2 || v->kind == CEL_ERROR)
         return r;
     cel_value a2[2] = {cel_bool(l), *v};
