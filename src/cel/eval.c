@@ -1260,7 +1260,17 @@ static inline uint64_t ulen_of(const char *s, size_t n)
 /* n bytes from s to d: short pieces with a few loads and stores inside the n bytes, no call */
 static inline void copy_piece(char *d, const char *s, size_t n)
 {
-    if (n >= 8 && n <= 16) {
+    if (n > 16 && n <= 32) {
+        uint64_t a, b, c, e;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + 8, 8);
+        memcpy(&c, s + n - 16, 8);
+        memcpy(&e, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + 8, &b, 8);
+        memcpy(d + n - 16, &c, 8);
+        memcpy(d + n - 8, &e, 8);
+    } else if (n >= 8 && n <= 16) {
         uint64_t a, b;
         memcpy(&a, s, 8);
         memcpy(&b, s + n - 8, 8);

@@ -177,7 +177,8 @@ static const char *exprs[] = {
     "'0123456789' + 'abcdefghij' + 'k' + 'lmnopqrstuvwxyz0123456789'",
     /* pieces of every short length (copied inline) and non-ASCII pieces around the 10-byte cost threshold */
     "'a' + 'bc' + 'def' + 'ghij' + 'klmno' + 'pqrstu' + 'vwxyz01' + '23456789' + '012345678' + '0123456789abcdef' + "
-    "'0123456789abcdefg' + '0123456789abcdefghijklmnopqrstuvwxyz'",
+    "'0123456789abcdefg' + '0123456789abcdefghijklmnopqrstuvwxyz' + '0123456789abcdefghijklmno' + "
+    "'0123456789abcdefghijklmnopqrstuv' + '0123456789abcdefghijklmnopqrstuvw'",
     "'\u00e9' + '\u00e9\u00e9' + '\u00e9\u00e9\u00e9\u00e9\u00e9' + '\u65e5\u672c\u8a9e' + 'abcdefg\u00e9'",
     "object.metadata.uid + '/' + object.metadata.name + '/' + object.metadata.uid",
     /* a chain longer than the planned form (16 +): the rest is a chain of its own */
