@@ -74,7 +74,8 @@ typedef struct parser {
 } parser;
 
 /* reserved words, bucketed by length so an identifier costs at most a few memcmp of its own length */
-static bool is_reserved(const char *s, size_t n)
+static bool is_reserved_word(const char *s, size_t n) __attribute__((noinline));
+static bool is_reserved_word(const char *s, size_t n)
 {
     static const char *const by_len[9][5] = {
         [2] = {"as", "if"},
@@ -85,7 +86,18 @@ static bool is_reserved(const char *s, size_t n)
         [7] = {"package"},
         [8] = {"continue", "function"},
     };
-    /* first letters of the reserved words of each length (bit c - 'a') */
+    if (n == 9)
+        return !memcmp(s, "namespace", 9);
+    for (const char *const *w = by_len[n]; *w; w++)
+        if ((*w)[0] == s[0] && !memcmp(*w, s, n))
+            return true;
+    return false;
+}
+
+/* inline filter: the first letters of the reserved words of each length (bit c - 'a'); the words compared out of
+ * line */
+static inline bool is_reserved(const char *s, size_t n)
+{
 #define RB(c) (1u << ((c) - 'a'))
     static const uint32_t first[10] = {
         [2] = RB('a') | RB('i'),           [3] = RB('f') | RB('l') | RB('v'),
@@ -96,12 +108,7 @@ static bool is_reserved(const char *s, size_t n)
 #undef RB
     if (n < 2 || n > 9 || s[0] < 'a' || s[0] > 'z' || !(first[n] & (1u << (s[0] - 'a'))))
         return false;
-    if (n == 9)
-        return !memcmp(s, "namespace", 9);
-    for (const char *const *w = by_len[n]; *w; w++)
-        if ((*w)[0] == s[0] && !memcmp(*w, s, n))
-            return true;
-    return false;
+    return is_reserved_word(s, n);
 }
 
 /* column in code points (1-based) and line of a byte offset */
@@ -618,9 +625,26 @@ static void lex_nul(parser *P, token *t)
     }
     switch (d) {
     case LD_IDENT: {
+        /* four bytes per round; every byte read is at most the first that is no identifier part (the NUL at the
+         * latest) */
         size_t q = p + 1;
-        while (lex_cls[(unsigned char)s[q]] & 2)
-            q++;
+        for (;;) {
+            if (!(lex_cls[(unsigned char)s[q]] & 2))
+                break;
+            if (!(lex_cls[(unsigned char)s[q + 1]] & 2)) {
+                q += 1;
+                break;
+            }
+            if (!(lex_cls[(unsigned char)s[q + 2]] & 2)) {
+                q += 2;
+                break;
+            }
+            if (!(lex_cls[(unsigned char)s[q + 3]] & 2)) {
+                q += 3;
+                break;
+            }
+            q += 4;
+        }
         size_t n = q - p;
         if (n <= 2 && (s[q] == '"' || s[q] == '\''))
             break; /* r"..", b'..' and friends are string prefixes */
@@ -1439,6 +1463,27 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, size_t name_
 /* ---------------------------------------------------------------- grammar */
 
 /* arguments into *out[skip..]; the first skip slots stay free (the receiver of a member call goes in slot 0) */
+/* A call argument. One that is a lone identifier or string literal directly followed by ',' or ')' (after spaces)
+ * is made here, as parse_expr would make it (same node, position and error), without the descent through the
+ * operator levels; anything else (and anything at the nesting limit) goes to parse_expr. */
+static cel_node *parse_arg(parser *P, tok_kind close)
+{
+    token *t = cur(P);
+    if (P->nul_end && close == T_RPAREN && P->depth < 250 && (t->kind == T_IDENT || t->kind == T_STRING)) {
+        const char *s = P->src;
+        size_t q = P->p;
+        while (s[q] == ' ')
+            q++;
+        if ((s[q] == ',' || s[q] == ')') && !(t->kind == T_IDENT && is_reserved(t->s, t->n))) {
+            cel_node *e =
+                t->kind == T_IDENT ? mk_ident_n(P, t->pos, t->s, t->n) : mk_const(P, t->pos, cel_string(t->s, t->n));
+            next(P);
+            return e;
+        }
+    }
+    return parse_expr(P);
+}
+
 static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip)
 {
     size_t n = 0, cap = 4;
@@ -1448,7 +1493,7 @@ static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip
             v = kg_arena_realloc(P->a, v, (cap + skip) * sizeof *v, (cap * 2 + skip) * sizeof *v);
             cap *= 2;
         }
-        v[skip + n++] = parse_expr(P);
+        v[skip + n++] = parse_arg(P, close);
         if (cur(P)->kind == T_COMMA) {
             next(P);
         } else if (cur(P)->kind != close) {

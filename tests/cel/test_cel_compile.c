@@ -581,6 +581,51 @@ static void test_lexer_nul_end(void **state)
         expect(f, src, "true");
         same_both_lexers(f, src);
     }
+    /* call arguments that are a lone identifier or string (made without the operator descent when the source ends
+     * on its NUL): followed by ',' or ')' after spaces, reserved words, other following tokens, the nesting limit */
+    {
+        static const char *const args[] = {
+            "size(d)",
+            "size( d )",
+            "size(d )",
+            "size('abc')",
+            "size('abc' )",
+            "'abc'.startsWith('a')",
+            "'abc'.startsWith( 'a' ,)",
+            "'abc'.startsWith('a', 'b')",
+            "[1].all(v , v > 0)",
+            "[1].all(v,v>0)",
+            "[1].all(v\t, v > 0)",
+            "[1].all(if, if > 0)",
+            "size(for)",
+            "size(in)",
+            "size(true)",
+            "size(null)",
+            "size(d.x)",
+            "size('a' + 'b')",
+            "size(x)",
+            "size(nope)",
+            "size(b'ab')",
+            "size(r'ab')",
+            "f(x)",
+            "m.k.startsWith(d)",
+            NULL,
+        };
+        for (int i = 0; args[i]; i++)
+            same_both_lexers(f, args[i]);
+        for (int depth = 246; depth <= 252; depth++) {
+            char *src = malloc((size_t)depth * 6 + 8);
+            size_t k = 0;
+            for (int i = 0; i < depth; i++)
+                memcpy(src + k, "size(", 5), k += 5;
+            src[k++] = 'd';
+            for (int i = 0; i < depth; i++)
+                src[k++] = ')';
+            src[k] = 0;
+            same_both_lexers(f, src);
+            free(src);
+        }
+    }
     /* a NUL inside an explicitly sized string literal is a byte of the string (the general path) */
     {
         const char src[] = "'a\0b'.size()";
