@@ -1,9 +1,11 @@
 /* Planning: the last compile step, after checking and call preparation. It marks nodes the evaluator runs in a
  * fused form (cel_node.xk, see cel_internal.h): chains of field selections walked on the JSON DOM, `"k" in m` and
- * `x == "s"` with a constant string, string concatenation chains, calls with a single candidate overload. Every planned
- * form gives the same values, errors and costs (charged in the same order) as evaluating the nodes one at a time;
- * tests/cel/test_cel_plan.c checks this against unplanned programs. One walk over the tree; one small allocation per
- * planned call. */
+ * `x == "s"` with a constant string, string concatenation chains, calls with a single candidate overload, and gives
+ * the other node kinds the evaluator dispatches on a code of their own (&&/||, comparisons, has(), comprehensions).
+ * all()/exists() whose predicate works on the iteration variable get a fused loop (cel_node.xn 2..4, predicate nodes
+ * tagged in cel_node.xf). Every planned form gives the same values, errors and costs (charged in the same order) as
+ * evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks this against unplanned programs under every
+ * cost limit. One walk over the tree; one small allocation per planned call or path. */
 #include "cel/cel_internal.h"
 
 static bool is_plain_select(const cel_node *n)
