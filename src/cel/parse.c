@@ -576,8 +576,24 @@ static void lex_quoted(parser *P, token *t, size_t p)
         static const unsigned char plain_sq[256] = {[' ' ... '&'] = 1, ['(' ... '['] = 1, [']' ... '~'] = 1};
         const unsigned char *plain = q == '"' ? plain_dq : plain_sq;
         size_t b = p + 1, e = b;
-        while (plain[(unsigned char)s[e]])
-            e++;
+        /* four bytes per round; no byte past the first non-plain one (the NUL at the latest) is read */
+        for (;;) {
+            if (!plain[(unsigned char)s[e]])
+                break;
+            if (!plain[(unsigned char)s[e + 1]]) {
+                e += 1;
+                break;
+            }
+            if (!plain[(unsigned char)s[e + 2]]) {
+                e += 2;
+                break;
+            }
+            if (!plain[(unsigned char)s[e + 3]]) {
+                e += 3;
+                break;
+            }
+            e += 4;
+        }
         size_t n = e - b;
         kg_arena *a = P->a;
         if (s[e] == q && n < 32 && (size_t)(a->end - a->ptr) >= 32) {
