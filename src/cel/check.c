@@ -701,7 +701,10 @@ static const cel_type *chk_call(checker *C, cel_node *n)
         cerr(C, n->pos, "too many arguments");
         return cel_type_error();
     }
+    bool hasc = false; /* a constant among the first 8 arguments (the prepare step's calls) */
     for (size_t i = 0; i < na; i++) {
+        const cel_node *a = n->args[i];
+        hasc |= i < 8 && a->kind == N_CONST;
         targs[i] = chk(C, n->args[i]);
         if (C->failed)
             return cel_type_error();
@@ -716,9 +719,6 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     }
     if (C->extra) {
         /* after its arguments' calls, as the prepare walk visits them */
-        bool hasc = false;
-        for (size_t i = 0; i < na && i < 8 && !hasc; i++)
-            hasc = n->args[i]->kind == N_CONST;
         if (hasc) {
             cel_check_extra *x = C->extra;
             if (x->ncalls == C->capcalls) {
