@@ -969,7 +969,7 @@ static const cel_type *chk_compr(checker *C, cel_node *n)
     return subst(C, r, false);
 }
 
-static const cel_type *chk_node(checker *C, cel_node *n) __attribute__((noinline));
+static const cel_type *chk_node(checker *C, cel_node *n);
 
 /* Leaves (variables, constants but type literals) are typed here, without chk_node's register saves; everything
  * else in chk_node (a tail call). Not inlined into cel_check_ex, where GCC cannot see that the scope array is
@@ -1006,7 +1006,36 @@ static const cel_type *chk(checker *C, cel_node *n)
     return t;
 }
 
+static const cel_type *chk_rest(checker *C, cel_node *n) __attribute__((noinline));
+static const cel_type *chk_select_node(checker *C, cel_node *n) __attribute__((noinline));
+static const cel_type *chk_call_node(checker *C, cel_node *n) __attribute__((noinline));
+
+/* selects and calls in their own functions (tail calls: each saves only the registers it needs), the rest in
+ * chk_rest */
 static const cel_type *chk_node(checker *C, cel_node *n)
+{
+    if (n->kind == N_SELECT)
+        return chk_select_node(C, n);
+    if (n->kind == N_CALL)
+        return chk_call_node(C, n);
+    return chk_rest(C, n);
+}
+
+static const cel_type *chk_select_node(checker *C, cel_node *n)
+{
+    const cel_type *t = chk_select(C, n);
+    n->type = t;
+    return t;
+}
+
+static const cel_type *chk_call_node(checker *C, cel_node *n)
+{
+    const cel_type *t = chk_call(C, n);
+    n->type = t;
+    return t;
+}
+
+static const cel_type *chk_rest(checker *C, cel_node *n)
 {
     const cel_type *t = cel_type_dyn();
     switch ((node_kind)n->kind) {
