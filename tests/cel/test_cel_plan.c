@@ -577,6 +577,105 @@ static void test_utf8_len(void **state)
             }
 }
 
+/* fused comprehension predicates (has/in/==/startsWith over paths from the variable, the has-then-in reuse, key
+ * compares) evaluated by several threads at once over documents whose objects have their keys in other orders:
+ * results and costs stay those of one thread alone */
+typedef struct fused_thread {
+    cel_env *env;
+    const cel_program *p[3];
+    kg_json *docs[3];
+    const char *want[3][3];
+    uint64_t want_cost[3][3];
+    int failures;
+} fused_thread;
+
+static void *fused_worker(void *arg)
+{
+    fused_thread *t = arg;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    for (int i = 0; i < 2000; i++) {
+        kg_arena_reset(&a);
+        int d = (int)(((uintptr_t)i + (uintptr_t)t / sizeof *t) % 3), e = i % 3;
+        cel_activation *act = cel_activation_new(t->env, &a);
+        cel_activation_set(act, "object", cel_json_to_value(t->docs[d]));
+        cel_value v;
+        uint64_t cost;
+        cel_eval_status st = cel_eval(t->p[e], act, CEL_NO_COST_LIMIT, &v, &cost);
+        const char *got = st == CEL_EVAL_OK ? cel_value_debug(&a, &v) : cel_error_message(&v);
+        if (strcmp(got, t->want[e][d]) != 0 || cost != t->want_cost[e][d])
+            t->failures++;
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void test_fused_threads(void **state)
+{
+    fx *f = *state;
+    static const char *docs[3] = {
+        "{\"l\":{\"app\":\"x\",\"b\":1},\"cs\":[{\"n\":\"web\",\"r\":{\"lim\":{\"m\":1}}},{\"n\":\"s\",\"r\":{}}]}",
+        "{\"cs\":[{\"r\":{\"x\":0,\"lim\":{\"c\":2,\"m\":1}},\"n\":\"web2\"}],\"l\":{\"b\":1,\"c\":2,\"app\":\"y\"}}",
+        "{\"l\":{},\"cs\":[{\"n\":\"a\"},{\"r\":{\"lim\":{}},\"n\":\"webx\"},{\"n\":\"web\",\"r\":{\"lim\":{\"m\":3}}}]}",
+    };
+    static const char *srcs[3] = {
+        "object.cs.all(c, has(c.r.lim) && 'm' in c.r.lim)",
+        "object.l.exists(k, k == 'app')",
+        "object.cs.exists(c, c.n.startsWith('web') && has(c.r))",
+    };
+    fused_thread ts[4];
+    pthread_t th[4];
+    cel_program *progs[3];
+    for (int e = 0; e < 3; e++) {
+        cel_error err;
+        assert_true(cel_compile(f->env, srcs[e], NULL, &progs[e], &err));
+    }
+    kg_json *pd[3];
+    for (int d = 0; d < 3; d++) {
+        kg_error jerr;
+        pd[d] = kg_json_parse(&f->data, docs[d], strlen(docs[d]), &jerr);
+        assert_non_null(pd[d]);
+    }
+    /* the answers of one thread alone, from unplanned programs */
+    const char *want[3][3];
+    uint64_t want_cost[3][3];
+    for (int e = 0; e < 3; e++) {
+        cel_program *plain;
+        cel_error err;
+        assert_true(cel_compile(f->env, srcs[e], NULL, &plain, &err));
+        cel_plan_clear(plain);
+        for (int d = 0; d < 3; d++) {
+            cel_activation *act = cel_activation_new(f->env, &f->data);
+            cel_activation_set(act, "object", cel_json_to_value(pd[d]));
+            cel_value v;
+            cel_eval_status st = cel_eval(plain, act, CEL_NO_COST_LIMIT, &v, &want_cost[e][d]);
+            want[e][d] = st == CEL_EVAL_OK ? cel_value_debug(&f->data, &v)
+                                           : kg_arena_strdup(&f->data, cel_error_message(&v));
+        }
+        cel_program_free(plain);
+    }
+    for (int i = 0; i < 4; i++) {
+        ts[i].env = f->env;
+        ts[i].failures = 0;
+        for (int e = 0; e < 3; e++) {
+            ts[i].p[e] = progs[e];
+            for (int d = 0; d < 3; d++) {
+                ts[i].want[e][d] = want[e][d];
+                ts[i].want_cost[e][d] = want_cost[e][d];
+            }
+        }
+        for (int d = 0; d < 3; d++)
+            ts[i].docs[d] = pd[d];
+        assert_int_equal(pthread_create(&th[i], NULL, fused_worker, &ts[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(ts[i].failures, 0);
+    }
+    for (int e = 0; e < 3; e++)
+        cel_program_free(progs[e]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -586,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_utf8_len),
         cmocka_unit_test_setup_teardown(test_json_big_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_threads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fused_threads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
