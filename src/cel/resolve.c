@@ -298,6 +298,8 @@ static bool member_may_be_qualified(const resolver *R, const cel_node *t)
 }
 
 static void res_node(resolver *R, cel_node *n) __attribute__((noinline));
+static void res_select(resolver *R, cel_node *n) __attribute__((noinline));
+static void res_call(resolver *R, cel_node *n) __attribute__((noinline));
 
 /* constants and comprehension variables here (no register saves), everything else in res_node (a tail call) */
 static void res(resolver *R, cel_node *n)
@@ -311,7 +313,109 @@ static void res(resolver *R, cel_node *n)
             return;
         }
     }
-    res_node(R, n);
+    /* selects and calls in their own functions (each saves only the registers it needs) */
+    if (n->kind == N_SELECT)
+        res_select(R, n);
+    else if (n->kind == N_CALL)
+        res_call(R, n);
+    else
+        res_node(R, n);
+}
+
+/* a member call a.b.f(...) whose receiver chain and name spell a namespaced function (and no declared variable is
+ * a prefix): made a global call of it, its arguments resolved (true); anything else untouched (false). Its own
+ * function: the name buffer stays out of res_call's frame. */
+static bool res_member_qualified(resolver *R, cel_node *n) __attribute__((noinline));
+static bool res_member_qualified(resolver *R, cel_node *n)
+{
+    const cel_node *root = NULL;
+    char qb[256];
+    long ql = chain_name_buf(n->target, qb, sizeof qb, &root);
+    const cel_func *f = NULL;
+    const char *q = NULL;
+    if (ql >= 0 && (size_t)ql + 1 + n->name_len <= sizeof qb) {
+        /* the qualified function name is built on the stack; names only when a function matches */
+        if ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0) {
+            qb[ql] = '.';
+            memcpy(qb + ql + 1, n->name, n->name_len);
+            f = lookup_func_n(R, qb, (size_t)ql + 1 + n->name_len);
+            if (f)
+                q = kg_arena_strndup(R->a, qb, (size_t)ql);
+        }
+    } else if (ql != -1) {
+        q = chain_name(R->a, n->target, &root);
+        if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0))
+            f = lookup_func(R, kg_arena_sprintf(R->a, "%s.%s", q, n->name));
+    }
+    if (f) {
+        const var_decl *v = NULL;
+        const cel_type *t = NULL;
+        /* a declared variable prefix wins over a namespaced function */
+        bool isvar = lookup_name(R, q, &v, &t) && v;
+        if (!isvar) {
+            n->flags &= (uint16_t)~NF_MEMBER;
+            n->target = NULL;
+            n->args++;
+            n->nargs--;
+            n->name = f->name;
+            n->name_len = strlen(f->name);
+            n->fn = f;
+            n->op = (uint8_t)(f->op ? f->op : OP_FUNC);
+            for (size_t i = 0; i < n->nargs; i++)
+                res(R, n->args[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void res_call(resolver *R, cel_node *n)
+{
+    if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT) &&
+        member_may_be_qualified(R, n->target) && res_member_qualified(R, n))
+        return;
+    for (size_t i = 0; i < n->nargs; i++)
+        res(R, n->args[i]);
+    if (n->flags & NF_MEMBER)
+        n->target = n->args[0];
+    /* the parser's calls of fixed-name functions carry the function: without a container it is what the
+     * lookup finds */
+    const cel_func *f = (n->flags & NF_MEMBER)           ? cel_env_func_n(R->env, n->name, n->name_len)
+                        : n->fn && !R->env->container[0] ? n->fn
+                                                         : lookup_func_n(R, n->name, n->name_len);
+    n->fn = f;
+    n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
+}
+
+static void res_select(resolver *R, cel_node *n)
+{
+    if (n->flags & NF_TEST_ONLY) {
+        res(R, n->target);
+        return;
+    }
+    /* every plain select of a chain a.b.c has the same root: when it cannot start a qualified name, no
+     * suffix of the chain can either, so go straight to the root instead of retrying at each level */
+    cel_node *r = n;
+    while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+        r = r->target;
+    if (r->kind != N_IDENT) {
+        res(R, r);
+        return;
+    }
+    if (!(r->flags & NF_ROOT)) {
+        int k = scope_find(R, r->name, r->name_len);
+        if (k >= 0) { /* a comprehension variable */
+            r->slot = -2 - k;
+            return;
+        }
+    }
+    if (!root_may_qualify(R, r->name, r->name_len)) {
+        res_node(R, r); /* what res does for it after finding no comprehension variable */
+        return;
+    }
+    if (resolve_qualified(R, n))
+        return;
+    res(R, n->target);
 }
 
 static void res_node(resolver *R, cel_node *n)
@@ -338,91 +442,8 @@ static void res_node(resolver *R, cel_node *n)
             n->slot = -1;
         return;
     }
-    case N_SELECT: {
-        if (n->flags & NF_TEST_ONLY) {
-            res(R, n->target);
-            return;
-        }
-        /* every plain select of a chain a.b.c has the same root: when it cannot start a qualified name, no
-         * suffix of the chain can either, so go straight to the root instead of retrying at each level */
-        cel_node *r = n;
-        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-            r = r->target;
-        if (r->kind != N_IDENT) {
-            res(R, r);
-            return;
-        }
-        if (!(r->flags & NF_ROOT)) {
-            int k = scope_find(R, r->name, r->name_len);
-            if (k >= 0) { /* a comprehension variable */
-                r->slot = -2 - k;
-                return;
-            }
-        }
-        if (!root_may_qualify(R, r->name, r->name_len)) {
-            res_node(R, r); /* what res does for it after finding no comprehension variable */
-            return;
-        }
-        if (resolve_qualified(R, n))
-            return;
-        res(R, n->target);
-        return;
-    }
-    case N_CALL: {
-        if ((n->flags & NF_MEMBER) && n->target && (n->target->kind == N_IDENT || n->target->kind == N_SELECT) &&
-            member_may_be_qualified(R, n->target)) {
-            const cel_node *root = NULL;
-            char qb[256];
-            long ql = chain_name_buf(n->target, qb, sizeof qb, &root);
-            const cel_func *f = NULL;
-            const char *q = NULL;
-            if (ql >= 0 && (size_t)ql + 1 + n->name_len <= sizeof qb) {
-                /* the qualified function name is built on the stack; names only when a function matches */
-                if ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0) {
-                    qb[ql] = '.';
-                    memcpy(qb + ql + 1, n->name, n->name_len);
-                    f = lookup_func_n(R, qb, (size_t)ql + 1 + n->name_len);
-                    if (f)
-                        q = kg_arena_strndup(R->a, qb, (size_t)ql);
-                }
-            } else if (ql != -1) {
-                q = chain_name(R->a, n->target, &root);
-                if (q && root && ((root->flags & NF_ROOT) || scope_find(R, root->name, root->name_len) < 0))
-                    f = lookup_func(R, kg_arena_sprintf(R->a, "%s.%s", q, n->name));
-            }
-            if (f) {
-                const var_decl *v = NULL;
-                const cel_type *t = NULL;
-                /* a declared variable prefix wins over a namespaced function */
-                bool isvar = lookup_name(R, q, &v, &t) && v;
-                if (!isvar) {
-                    n->flags &= (uint16_t)~NF_MEMBER;
-                    n->target = NULL;
-                    n->args++;
-                    n->nargs--;
-                    n->name = f->name;
-                    n->name_len = strlen(f->name);
-                    n->fn = f;
-                    n->op = (uint8_t)(f->op ? f->op : OP_FUNC);
-                    for (size_t i = 0; i < n->nargs; i++)
-                        res(R, n->args[i]);
-                    return;
-                }
-            }
-        }
-        for (size_t i = 0; i < n->nargs; i++)
-            res(R, n->args[i]);
-        if (n->flags & NF_MEMBER)
-            n->target = n->args[0];
-        /* the parser's calls of fixed-name functions carry the function: without a container it is what the
-         * lookup finds */
-        const cel_func *f = (n->flags & NF_MEMBER)           ? cel_env_func_n(R->env, n->name, n->name_len)
-                            : n->fn && !R->env->container[0] ? n->fn
-                                                             : lookup_func_n(R, n->name, n->name_len);
-        n->fn = f;
-        n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
-        return;
-    }
+    case N_SELECT: res_select(R, n); return;
+    case N_CALL: res_call(R, n); return;
     case N_LIST:
         for (size_t i = 0; i < n->nargs; i++)
             res(R, n->args[i]);
