@@ -415,7 +415,8 @@ static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *
 /* The same with a hint: the index where the key was found last time (objects of the same shape hit at once). The
  * hint is only a guess that is verified, shared by threads through relaxed atomics; results never depend on it. */
 const kg_json_member *cel_jobj_find_miss(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint);
-__attribute__((always_inline)) static inline const kg_json_member *cel_jobj_find_hint(const kg_json *o, const char *k, uint32_t kl, uint32_t *hint)
+__attribute__((always_inline)) static inline const kg_json_member *cel_jobj_find_hint(const kg_json *o, const char *k,
+                                                                                      uint32_t kl, uint32_t *hint)
 {
     uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
     const kg_json_member *m = o->u.members;

@@ -384,9 +384,10 @@ static inline void compr_vars(cel_call_ctx *ctx, const cel_node *n, const cel_va
 static int evb(cel_call_ctx *ctx, const cel_node *n, cel_value *v);
 static inline int classify(const cel_value *v);
 static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
-__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp, const kg_json *o,
-                                                               const kg_json **end);
-__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end);
+__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp,
+                                                                const kg_json *o, const kg_json **end);
+__attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp,
+                                                            const kg_json **end);
 static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len);
 NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, const cel_value *a0);
 
@@ -543,8 +544,9 @@ NOINLINE static int fpred(cel_call_ctx *ctx, const cel_node *n, fused_elem *fe, 
  *   each element object (path_fast_obj: the variable's read and the steps) and the string tested in place.
  *   plan xn 4 (arrays): any other predicate tree tagged by the plan (has / in / == / startsWith / endsWith / matches
  *   on paths from the variable, && / || of them) runs through fpred for each element object. */
-__attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *ctx, const cel_node *n, const kg_json *rj,
-                                                                  compr_frame *fr, int *abp, cel_value *avp, int xn)
+__attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *ctx, const cel_node *n,
+                                                                  const kg_json *rj, compr_frame *fr, int *abp,
+                                                                  cel_value *avp, int xn)
 {
     const cel_node *pred = n->target;
     int is_all = (n->flags & NF_ALL) != 0;
@@ -615,7 +617,6 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
     *abp = ab;
     *avp = av;
 }
-
 
 /* want_bool: for a bool context, the result of all()/exists() whose result is the accumulator (plan: xn = 1) is
  * returned as 0/1 without making a value; otherwise the result value goes to *out and 2 is returned */
@@ -1046,8 +1047,8 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
  * object and every step's key is where its hint says; then the base read and the k steps (1 unit each) are charged
  * at once when they fit under the limit. Anything else (a miss, an error, not JSON, near the limit) returns false
  * having done nothing, and the general walk below runs from the start. */
-__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp, const kg_json *o,
-                                                               const kg_json **end)
+__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp,
+                                                                const kg_json *o, const kg_json **end)
 {
     size_t k = pp->k;
     for (size_t i = 0;; i++) {
@@ -1184,7 +1185,8 @@ NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, con
 /* X_AFFIX / X_MATCHES once the receiver is the string s[0..len): the result (0/1) and its cost, as the standard
  * overloads compute them (startsWith/endsWith: ceil(size(s) / 10), at least 1; matches: ceil((1 + size(s)) / 10)
  * times the pattern's factor, kept in hint) */
-__attribute__((always_inline)) static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len)
+__attribute__((always_inline)) static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s,
+                                                          uint32_t len)
 {
     if (n->xk == X_MATCHES) {
         const call1_plan *cp = n->xp;
@@ -1320,8 +1322,9 @@ static inline bool str_arg(cel_call_ctx *ctx, const cel_node *a, cel_value *v, c
 /* X_CONCAT: ((a + b) + c) + ... over xn + 1 operands. While every operand is a string the pieces are only
  * recorded (the charges are those of each +, in the same order) and copied once at the end; at the first operand
  * that is not a string the string so far is built and the remaining + run as general calls. */
-static cel_value concat_build(cel_call_ctx *ctx, const cel_value *first, const char *const *ps, const uint32_t *pl,
-                              size_t np, size_t len)
+__attribute__((always_inline)) static inline cel_value concat_build(cel_call_ctx *ctx, const cel_value *first,
+                                                                    const char *const *ps, const uint32_t *pl,
+                                                                    size_t np, size_t len)
 {
     char *out = kg_arena_alloc(ctx->arena, len + 1), *w = out;
     for (size_t q = 0; q < np; q++) {
@@ -1330,6 +1333,12 @@ static cel_value concat_build(cel_call_ctx *ctx, const cel_value *first, const c
     }
     *w = 0;
     return cel_value_with(first, (uint32_t)len, out); /* the header of the leftmost operand, as + keeps it */
+}
+
+NOINLINE static cel_value concat_build_call(cel_call_ctx *ctx, const cel_value *first, const char *const *ps,
+                                            const uint32_t *pl, size_t np, size_t len)
+{
+    return concat_build(ctx, first, ps, pl, np, len);
 }
 
 NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
@@ -1361,7 +1370,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         cel_charge(ctx, 1);
         if (!is_str) {
             /* build the string so far, continue generally with b */
-            acc = np > 1 ? concat_build(ctx, &first, ps, pl, np, len) : first;
+            acc = np > 1 ? concat_build_call(ctx, &first, ps, pl, np, len) : first;
             acc = arith(ctx, adds[j], &acc, &b);
             j++;
             goto general;
@@ -1927,7 +1936,7 @@ void cel_eval_root(cel_call_ctx *ctx, const cel_node *n, cel_value *out)
         *out = cel_bool(b);
 }
 
-/* ---------------------------------------------------------------- entry point (here, so the root is evaluated inline) */
+/* ---------------------------------------------------------------- entry point (the root is evaluated inline) */
 
 void cel_cost_exceeded(cel_call_ctx *ctx)
 {
@@ -1935,8 +1944,8 @@ void cel_cost_exceeded(cel_call_ctx *ctx)
 }
 
 /* the ways out of cel_eval other than a result (out of line, cold) */
-__attribute__((noinline, cold)) static cel_eval_status eval_failed(cel_call_ctx *ctx, cel_value *result,
-                                                                  uint64_t *cost, bool other_env)
+__attribute__((noinline, cold)) static cel_eval_status eval_failed(cel_call_ctx *ctx, cel_value *result, uint64_t *cost,
+                                                                   bool other_env)
 {
     if (other_env) {
         /* slots are per environment: an activation of another env would bind the wrong variables */
@@ -1979,4 +1988,3 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
         *cost = ctx.cost;
     return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
 }
-

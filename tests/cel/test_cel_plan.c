@@ -31,7 +31,9 @@ static const char *doc_text =
     "{\"name\":\"sidecar\",\"image\":\"docker.io/envoy:1.31\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}},"
     "{\"name\":\"third\",\"image\":\"registry.example.com/x\",\"resources\":{}}],"
     "\"terminationGracePeriodSeconds\":30,\"priority\":0,\"ratio\":1.5,\"enabled\":true,\"nothing\":null,"
-    "\"tags\":[\"a\",\"b\",\"c\"],\"mixed\":[1,\"a\",null,{\"k\":1},\"bbbbbbbbbbbbbbbb\",[\"a\"],\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"],\"nested\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":"
+    "\"tags\":[\"a\",\"b\",\"c\"],\"mixed\":[1,\"a\",null,{\"k\":1},\"bbbbbbbbbbbbbbbb\",[\"a\"],"
+    "\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"],\"nested\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{"
+    "\"h\":{\"i\":{\"j\":"
     "{\"k\":{\"l\":{\"m\":{\"n\":{\"o\":{\"p\":{\"q\":{\"r\":\"deep\"}}}}}}}}}}}}}}}}}}},"
     "\"status\":{\"phase\":\"Pending\"}}";
 
@@ -616,7 +618,8 @@ static void test_fused_threads(void **state)
     static const char *docs[3] = {
         "{\"l\":{\"app\":\"x\",\"b\":1},\"cs\":[{\"n\":\"web\",\"r\":{\"lim\":{\"m\":1}}},{\"n\":\"s\",\"r\":{}}]}",
         "{\"cs\":[{\"r\":{\"x\":0,\"lim\":{\"c\":2,\"m\":1}},\"n\":\"web2\"}],\"l\":{\"b\":1,\"c\":2,\"app\":\"y\"}}",
-        "{\"l\":{},\"cs\":[{\"n\":\"a\"},{\"r\":{\"lim\":{}},\"n\":\"webx\"},{\"n\":\"web\",\"r\":{\"lim\":{\"m\":3}}}]}",
+        "{\"l\":{},\"cs\":[{\"n\":\"a\"},{\"r\":{\"lim\":{}},\"n\":\"webx\"},{\"n\":\"web\",\"r\":{\"lim\":{\"m\":3}}}]"
+        "}",
     };
     static const char *srcs[3] = {
         "object.cs.all(c, has(c.r.lim) && 'm' in c.r.lim)",
@@ -649,8 +652,8 @@ static void test_fused_threads(void **state)
             cel_activation_set(act, "object", cel_json_to_value(pd[d]));
             cel_value v;
             cel_eval_status st = cel_eval(plain, act, CEL_NO_COST_LIMIT, &v, &want_cost[e][d]);
-            want[e][d] = st == CEL_EVAL_OK ? cel_value_debug(&f->data, &v)
-                                           : kg_arena_strdup(&f->data, cel_error_message(&v));
+            want[e][d] =
+                st == CEL_EVAL_OK ? cel_value_debug(&f->data, &v) : kg_arena_strdup(&f->data, cel_error_message(&v));
         }
         cel_program_free(plain);
     }
