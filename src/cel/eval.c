@@ -620,22 +620,9 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
 
 /* want_bool: for a bool context, the result of all()/exists() whose result is the accumulator (plan: xn = 1) is
  * returned as 0/1 without making a value; otherwise the result value goes to *out and 2 is returned */
-__attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
-                                                            bool want_bool, int fuse)
+__attribute__((always_inline)) static inline int compr_core_r(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
+                                                              bool want_bool, int fuse, cel_value range)
 {
-    cel_value range;
-    const kg_json *rjn;
-    if (n->range->xk == X_PATH && path_fast(ctx, n->range->xp, &rjn)) {
-        /* a path that hits all the way: JSON arrays and objects are the usual ranges */
-        if (rjn->type == KG_JSON_ARRAY)
-            range = cel_value_make_(CEL_LIST, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jarr_vt);
-        else if (rjn->type == KG_JSON_OBJECT)
-            range = cel_value_make_(CEL_MAP, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jobj_vt);
-        else
-            range = cel_json_wrap(rjn);
-    } else {
-        range = ev(ctx, n->range);
-    }
     if (range.kind == CEL_ERROR) {
         *out = range;
         return 2;
@@ -723,6 +710,25 @@ __attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, c
     return 2;
 }
 
+__attribute__((always_inline)) static inline int compr_core(cel_call_ctx *ctx, const cel_node *n, cel_value *out,
+                                                            bool want_bool, int fuse)
+{
+    cel_value range;
+    const kg_json *rjn;
+    if (n->range->xk == X_PATH && path_fast(ctx, n->range->xp, &rjn)) {
+        /* a path that hits all the way: JSON arrays and objects are the usual ranges */
+        if (rjn->type == KG_JSON_ARRAY)
+            range = cel_value_make_(CEL_LIST, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jarr_vt);
+        else if (rjn->type == KG_JSON_OBJECT)
+            range = cel_value_make_(CEL_MAP, rjn->len, (uint64_t)(uintptr_t)rjn, &cel_jobj_vt);
+        else
+            range = cel_json_wrap(rjn);
+    } else {
+        range = ev(ctx, n->range);
+    }
+    return compr_core_r(ctx, n, out, want_bool, fuse, range);
+}
+
 NOINLINE static cel_value eval_compr(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_value r;
@@ -736,10 +742,55 @@ NOINLINE static int evb_compr(cel_call_ctx *ctx, const cel_node *n, cel_value *v
     return b < 2 ? b : classify(v);
 }
 
-NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+NOINLINE static int evb_compr_eq_general(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     int b = compr_core(ctx, n, v, true, 2);
     return b < 2 ? b : classify(v);
+}
+
+/* (the range's value already made) */
+NOINLINE static int evb_compr_eq_range(cel_call_ctx *ctx, const cel_node *n, cel_value *v, cel_value range)
+{
+    int b = compr_core_r(ctx, n, v, true, 2, range);
+    return b < 2 ? b : classify(v);
+}
+
+/* plan xn 2 in a bool context, the usual case lean: the range is a path that hits all the way to a JSON object or
+ * array, the initial accumulator a constant bool, the compared variable this comprehension's frame; the loop is
+ * pred_loop_fused's (same charges), then the result read (1). Anything else: the general instantiation, from the
+ * start (nothing done before the range's walk, which charges only when it hits). */
+NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+{
+    const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
+    compr_frame *fr = &ctx->vars[ctx->nvars];
+    if (r->xk != X_PATH || ai->xk != X_CONST || ai->cval.kind != CEL_BOOL ||
+        &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] != &fr[0])
+        return evb_compr_eq_general(ctx, n, v);
+    const path_plan *pp = r->xp;
+    const kg_json *b = NULL, *rj;
+    if (pp->base->xk == X_VAR) {
+        cel_activation *act = ctx->act;
+        int slot = pp->base->slot;
+        if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
+            b = act->slots[slot].u.ptr;
+    }
+    if (!b || !path_fast_obj(ctx, pp, b, &rj))
+        return evb_compr_eq_general(ctx, n, v);
+    if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY) {
+        /* not a range for the fused loop: the general way with this value (the walk is charged already) */
+        return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj));
+    }
+    size_t saved = ctx->nvars;
+    ctx->nvars += 3;
+    int ab = ai->cval.u.b;
+    cel_value av;
+    pred_loop_fused(ctx, n, rj, fr, &ab, &av, 2);
+    cel_charge(ctx, 1); /* the result: the accumulator variable */
+    ctx->nvars = saved;
+    if (ab < 2)
+        return ab;
+    *v = av;
+    return classify(v);
 }
 
 NOINLINE static int evb_compr_str(cel_call_ctx *ctx, const cel_node *n, cel_value *v)

@@ -162,6 +162,9 @@ static const char *exprs[] = {
     "has(d.resources.limits) && 'memory' in d.resources.limits))",
     "object.missing.exists(k, k == 'a')",
     "object.metadata.name.exists(k, k == 'a')",
+    "object.spec.nothing.exists(x, x == 'a') || object.spec.priority.all(x, x != 'a')",
+    "[object.metadata][0].labels.exists(k, k == 'app') && dyn(object.metadata.labels).all(k, k != '')",
+    "object.spec.tags.exists(t, t == 'b') && m.exists(k, k == 'a') && !s.exists(k, k == 'x')",
     /* concatenation chains */
     "object.metadata.namespace + '/' + object.metadata.name",
     "'a' + 'b'",
