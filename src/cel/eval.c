@@ -742,23 +742,63 @@ NOINLINE static int evb_compr(cel_call_ctx *ctx, const cel_node *n, cel_value *v
     return b < 2 ? b : classify(v);
 }
 
-NOINLINE static int evb_compr_eq_general(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
+/* The general instantiations of the fused forms (from the start, or with the range's value made) */
+#define COMPR_FUSED_GENERAL(name, xn)                                                                                  \
+    NOINLINE static int name##_general(cel_call_ctx *ctx, const cel_node *n, cel_value *v)                             \
+    {                                                                                                                  \
+        int b = compr_core(ctx, n, v, true, xn);                                                                       \
+        return b < 2 ? b : classify(v);                                                                                \
+    }                                                                                                                  \
+    NOINLINE static int name##_range(cel_call_ctx *ctx, const cel_node *n, cel_value *v, cel_value range)              \
+    {                                                                                                                  \
+        int b = compr_core_r(ctx, n, v, true, xn, range);                                                              \
+        return b < 2 ? b : classify(v);                                                                                \
+    }
+COMPR_FUSED_GENERAL(evb_compr_eq, 2)
+COMPR_FUSED_GENERAL(evb_compr_str, 3)
+COMPR_FUSED_GENERAL(evb_compr_tree, 4)
+
+/* plan xn 3 / 4 in a bool context, the usual case lean: the range is a path from a declared variable that hits all
+ * the way to a JSON array, the initial accumulator a constant bool (xn 3: the string test's variable is this
+ * comprehension's frame; xn 4 checks per node); the loop is pred_loop_fused's (same charges), then the result read
+ * (1). Anything else: the general instantiation, from the start (nothing is done before the range's walk, which
+ * charges only when it hits) or with the range's value. evb_compr_eq is the same for xn 2 (objects too). */
+__attribute__((always_inline)) static inline int
+compr_lean(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int xn,
+           int (*general)(cel_call_ctx *, const cel_node *, cel_value *),
+           int (*with_range)(cel_call_ctx *, const cel_node *, cel_value *, cel_value))
 {
-    int b = compr_core(ctx, n, v, true, 2);
-    return b < 2 ? b : classify(v);
+    const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
+    compr_frame *fr = &ctx->vars[ctx->nvars];
+    const cel_node *var = xn == 3 ? ((const path_plan *)pred->args[0]->xp)->base : NULL;
+    if (r->xk != X_PATH || ai->xk != X_CONST || ai->cval.kind != CEL_BOOL ||
+        (var && &ctx->vars[-2 - var->slot] != &fr[0]))
+        return general(ctx, n, v);
+    const path_plan *pp = r->xp;
+    const kg_json *b = NULL, *rj;
+    if (pp->base->xk == X_VAR) {
+        cel_activation *act = ctx->act;
+        int slot = pp->base->slot;
+        if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
+            b = act->slots[slot].u.ptr;
+    }
+    if (!b || !path_fast_obj(ctx, pp, b, &rj))
+        return general(ctx, n, v);
+    if (rj->type != KG_JSON_ARRAY)
+        return with_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
+    size_t saved = ctx->nvars;
+    ctx->nvars += 3;
+    int ab = ai->cval.u.b;
+    cel_value av;
+    pred_loop_fused(ctx, n, rj, fr, &ab, &av, xn);
+    cel_charge(ctx, 1); /* the result: the accumulator variable */
+    ctx->nvars = saved;
+    if (ab < 2)
+        return ab;
+    *v = av;
+    return classify(v);
 }
 
-/* (the range's value already made) */
-NOINLINE static int evb_compr_eq_range(cel_call_ctx *ctx, const cel_node *n, cel_value *v, cel_value range)
-{
-    int b = compr_core_r(ctx, n, v, true, 2, range);
-    return b < 2 ? b : classify(v);
-}
-
-/* plan xn 2 in a bool context, the usual case lean: the range is a path that hits all the way to a JSON object or
- * array, the initial accumulator a constant bool, the compared variable this comprehension's frame; the loop is
- * pred_loop_fused's (same charges), then the result read (1). Anything else: the general instantiation, from the
- * start (nothing done before the range's walk, which charges only when it hits). */
 NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
@@ -776,10 +816,8 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
     }
     if (!b || !path_fast_obj(ctx, pp, b, &rj))
         return evb_compr_eq_general(ctx, n, v);
-    if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY) {
-        /* not a range for the fused loop: the general way with this value (the walk is charged already) */
-        return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj));
-    }
+    if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY)
+        return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
     size_t saved = ctx->nvars;
     ctx->nvars += 3;
     int ab = ai->cval.u.b;
@@ -795,14 +833,12 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
 
 NOINLINE static int evb_compr_str(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    int b = compr_core(ctx, n, v, true, 3);
-    return b < 2 ? b : classify(v);
+    return compr_lean(ctx, n, v, 3, evb_compr_str_general, evb_compr_str_range);
 }
 
 NOINLINE static int evb_compr_tree(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    int b = compr_core(ctx, n, v, true, 4);
-    return b < 2 ? b : classify(v);
+    return compr_lean(ctx, n, v, 4, evb_compr_tree_general, evb_compr_tree_range);
 }
 
 /* a planned comprehension: plan xn 2 / 3 / 4 are all()/exists() with a fused predicate form (pred_loop_fused) */

@@ -163,6 +163,12 @@ static const char *exprs[] = {
     "object.missing.exists(k, k == 'a')",
     "object.metadata.name.exists(k, k == 'a')",
     "object.spec.nothing.exists(x, x == 'a') || object.spec.priority.all(x, x != 'a')",
+    "object.metadata.labels.exists(k, has(k.x) || k.startsWith('a'))",
+    "object.metadata.labels.all(k, k.x.startsWith('a'))",
+    "object.metadata.name.all(k, k.x.startsWith('a')) || object.spec.nothing.exists(k, has(k.x) && has(k.y))",
+    "object.spec.containers.all(c, c.resources.exists(k, k == 'limits') || c.name.startsWith('t'))",
+    "[object.spec.containers[0]].all(c, c.image.startsWith('registry')) && "
+    "dyn(object.spec.containers).exists(c, has(c.resources) && 'limits' in c.resources)",
     "[object.metadata][0].labels.exists(k, k == 'app') && dyn(object.metadata.labels).all(k, k != '')",
     "object.spec.tags.exists(t, t == 'b') && m.exists(k, k == 'a') && !s.exists(k, k == 'x')",
     /* concatenation chains */
