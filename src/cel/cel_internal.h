@@ -454,7 +454,7 @@ int cel_utf8_decode(const char *s, size_t n, uint32_t *cp);
 int cel_utf8_encode(uint32_t cp, char *out);
 /* unwinds to cel_eval (out of line: the jump stays out of the functions that charge) */
 __attribute__((noreturn, cold)) void cel_cost_exceeded(cel_call_ctx *ctx);
-static inline void cel_charge(cel_call_ctx *ctx, uint64_t c)
+__attribute__((always_inline)) static inline void cel_charge(cel_call_ctx *ctx, uint64_t c)
 {
     ctx->cost += c;
     if (__builtin_expect(ctx->cost > ctx->limit, 0) && ctx->jb)
