@@ -592,6 +592,8 @@ class SubsetCheck
   public:
     static bool ok(const char *pat, size_t len)
     {
+        if (fast_accepts(pat, len))
+            return true;
         SubsetCheck c(pat, len);
         return c.run();
     }
@@ -620,6 +622,107 @@ class SubsetCheck
                (c >= 0x7b && c <= 0x7e);
     }
     static constexpr unsigned char kOrdLo = kSubsetOrdLo, kOrdHi = kSubsetOrdHi;
+
+    // One loop with the position in a register and an explicit stack for groups, for the common patterns:
+    // literals, '.', \d \w \s and escaped punctuation, classes of ordinary members and ranges, (...) and (?:...),
+    // each with at most one of * + ? (lazy or not). True only when run() accepts the pattern: it counts positions
+    // the same way (a leaf per atom but groups, + adding a copy of its atom's positions); anything else (an
+    // alternative, counted repetition, an unusual class, an escaped final $, a malformed pattern) answers false
+    // and run() decides.
+    static bool fast_accepts(const char *p, size_t n)
+    {
+        size_t i = 0, end = n;
+        if (end > 0 && p[0] == '^')
+            i = 1;
+        if (end > i && p[end - 1] == '$') {
+            if (end >= 2 && p[end - 2] == '\\')
+                return false;
+            end--;
+        }
+        int total = 0, cur = 0, stack[16], sp = 0;
+        while (i < end) {
+            unsigned char c = (unsigned char)p[i];
+            int a;
+            if (c == '(') {
+                if (i + 1 < end && p[i + 1] == '?') {
+                    if (!(i + 2 < end && p[i + 2] == ':'))
+                        return false;
+                    i += 3;
+                } else {
+                    i++;
+                }
+                if (sp == 16)
+                    return false;
+                stack[sp++] = cur;
+                cur = 0;
+                continue;
+            }
+            if (c == ')') {
+                if (sp == 0)
+                    return false;
+                a = cur; // a group's positions (no leaf of its own)
+                cur = stack[--sp];
+                i++;
+            } else {
+                if (c == '[') {
+                    size_t j = i + 1;
+                    if (j < end && p[j] == '^')
+                        j++;
+                    if (j + 1 < end && p[j] == '-' && p[j + 1] != '-')
+                        j++; // a leading '-' is a member
+                    else if (j >= end || !(kClassTab[(unsigned char)p[j]] & kOrdLo))
+                        return false;
+                    while (j < end && (kClassTab[(unsigned char)p[j]] & kOrdLo)) {
+                        if (j + 1 < end && p[j + 1] == '-') {
+                            unsigned char hc = j + 2 < end ? (unsigned char)p[j + 2] : 0;
+                            if (!((kClassTab[hc] & kOrdHi) && hc >= (unsigned char)p[j]))
+                                return false;
+                            j += 3;
+                        } else {
+                            j++;
+                        }
+                    }
+                    if (j + 1 < end && p[j] == '-' && p[j + 1] == ']')
+                        j++; // so is a final one
+                    if (j >= end || p[j] != ']')
+                        return false;
+                    i = j + 1;
+                } else if (c == '\\') {
+                    if (i + 1 >= end || !(perl_class(p[i + 1]) || punct(p[i + 1])))
+                        return false;
+                    i += 2;
+                } else if (c == '.' || plain(c)) {
+                    i++;
+                } else {
+                    return false;
+                }
+                if (total >= kMaxPos)
+                    return false;
+                total++;
+                a = 1;
+            }
+            if (i < end) {
+                char q = p[i];
+                if (q == '*' || q == '+' || q == '?') {
+                    i++;
+                    if (i < end && p[i] == '?')
+                        i++;
+                    if (i < end && (quantifier(p[i]) || p[i] == '?'))
+                        return false;
+                    if (q == '+') { // one more copy of the atom's positions
+                        if (total + a > kMaxPos)
+                            return false;
+                        total += a;
+                        a *= 2;
+                    }
+                } else if (q == '{') {
+                    return false;
+                }
+            }
+            cur += a;
+        }
+        return sp == 0 && total < kMaxPos;
+    }
     static constexpr const SubsetClassTab &kClassTab = kSubsetClassTab;
 
     bool leaf()
