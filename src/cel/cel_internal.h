@@ -112,7 +112,6 @@ typedef struct path_step {
     uint32_t hint; /* JSON member index found last time: a verified guess, relaxed atomics */
     const cel_node *node;
 } path_step;
-
 typedef struct path_plan {
     const cel_node *base; /* the operand of the first selection */
     size_t k;
@@ -248,12 +247,14 @@ typedef struct compr_frame {
 } compr_frame;
 
 /* The cost limit unwinds the evaluation with a jump. GCC/Clang's __builtin_setjmp saves three words (frame, stack,
- * resume address) where the libc setjmp saves eight registers and the signal mask flag through two calls; under
- * AddressSanitizer the libc pair is kept, since its longjmp interceptor unpoisons the stack frames it skips. */
-#if defined(__SANITIZE_ADDRESS__)
+ * resume address) where the libc setjmp saves eight registers and the signal mask flag through two calls; under the
+ * sanitizers that intercept longjmp (address, thread, memory) the libc pair is kept, since the interceptor fixes up
+ * their view of the stack frames it skips. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define CEL_LIBC_SETJMP 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer) ||          \
+    __has_feature(hwaddress_sanitizer)
 #define CEL_LIBC_SETJMP 1
 #endif
 #endif
