@@ -799,6 +799,51 @@ compr_lean(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int xn,
     return classify(v);
 }
 
+/* plan xn 2 over the keys of a JSON object (or an array of strings) with a constant of at most 10 bytes (each
+ * compare then costs 1) and the neutral initial accumulator: pred_loop_fused's loop reduced to finding the deciding
+ * element (the first key that equals / differs from the constant for exists / all). Its charges are arithmetic:
+ * per element visited 2 (all) or 3 (exists) for the loop, 1 for the step, 1 for the variable and 1 for the compare;
+ * 2 or 3 more when the loop stops before the end; 1 for the result. Returns the result (0/1) with the cost added
+ * when all of it fits under the limit; -1 having done nothing (an array element that is not a string, a longer
+ * constant, too close to the limit), for the general loop. */
+__attribute__((always_inline)) static inline int compr_eq_keys(cel_call_ctx *ctx, const cel_node *n, const kg_json *rj)
+{
+    const cel_node *pred = n->target;
+    const cel_value *cst = &pred->args[pred->xn]->cval;
+    uint32_t cn = cst->n;
+    if (cn > 10)
+        return -1;
+    const char *cs = cst->u.s;
+    int is_all = (n->flags & NF_ALL) != 0;
+    bool ne = pred->op != OP_EQ;
+    size_t count = rj->len, i = 0;
+    if (rj->type == KG_JSON_OBJECT) {
+        const kg_json_member *m = rj->u.members;
+        for (; i < count; i++) {
+            bool e = m[i].key_len == cn && cel_bytes_eq(m[i].key, cs, cn);
+            if ((int)(e != ne) != is_all)
+                break;
+        }
+    } else {
+        kg_json *const *items = rj->u.items;
+        for (; i < count; i++) {
+            const kg_json *it = items[i];
+            if (!it || it->type != KG_JSON_STRING)
+                return -1;
+            bool e = it->len == cn && cel_bytes_eq(it->u.s, cs, cn);
+            if ((int)(e != ne) != is_all)
+                break;
+        }
+    }
+    uint64_t loop = is_all ? 2 : 3, per = loop + 3;
+    uint64_t c = i < count ? (uint64_t)(i + 1) * per + (i + 1 < count ? loop : 0) : (uint64_t)count * per;
+    c += 1; /* the result */
+    if (ctx->cost > ctx->limit || c > ctx->limit - ctx->cost)
+        return -1;
+    ctx->cost += c;
+    return i < count ? !is_all : is_all;
+}
+
 NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
@@ -818,9 +863,14 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
         return evb_compr_eq_general(ctx, n, v);
     if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY)
         return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
+    int ab = ai->cval.u.b;
+    if (ab == ((n->flags & NF_ALL) != 0)) {
+        int r = compr_eq_keys(ctx, n, rj);
+        if (r >= 0)
+            return r;
+    }
     size_t saved = ctx->nvars;
     ctx->nvars += 3;
-    int ab = ai->cval.u.b;
     cel_value av;
     pred_loop_fused(ctx, n, rj, fr, &ab, &av, 2);
     cel_charge(ctx, 1); /* the result: the accumulator variable */
