@@ -820,8 +820,15 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
         bool ok = true;
         if (checked) {
             /* the checker listed the calls the prepare walk would act on, in its order */
-            for (size_t i = 0; i < cx.ncalls && ok; i++)
-                ok = cel_prepare_call(&pc, src, cx.calls[i], err);
+            for (size_t i = 0; i < cx.ncalls && ok; i++) {
+                /* most functions have no prepare hook at all: no call for them */
+                const cel_func *f = cx.calls[i]->fn;
+                bool hook = false;
+                for (size_t k = 0; f && k < f->novl && !hook; k++)
+                    hook = f->ovls[k].prepare != NULL;
+                if (hook)
+                    ok = cel_prepare_call(&pc, src, cx.calls[i], err);
+            }
             md = cx.max_depth;
         } else {
             ok = cel_prepare_calls(&pc, src, p->root, err, &md, 0);
