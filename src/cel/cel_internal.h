@@ -115,6 +115,11 @@ typedef struct path_step {
 typedef struct path_plan {
     const cel_node *base; /* the operand of the first selection */
     size_t k;
+    /* operands of one concatenation chain (X_CONCAT) that are paths from the same declared variable sharing their
+     * first steps: the earlier path keeps the node after `save` steps (0: none), the later one starts there (`from`:
+     * the earlier operand's index in the chain, -1: none; `from_m`: the steps shared) */
+    uint8_t save, from_m;
+    int8_t from;
     path_step steps[];
 } path_plan;
 

@@ -1431,13 +1431,70 @@ static inline void copy_piece(char *d, const char *s, size_t n)
 
 /* a + operand: its value in *v (a path that hits all the way to a JSON string gives the string's bytes without the
  * generic wrap), and true with its bytes when it is a string */
-static inline bool str_arg(cel_call_ctx *ctx, const cel_node *a, cel_value *v, const char **s, uint32_t *n)
+/* a concatenation operand's path (plan.c plan_concat_share): like path_fast, but a path that shares its first steps
+ * with an earlier operand starts at the node that one reached (mid[from], when its walk got that far: the same
+ * node, the base variable and the document being fixed during an evaluation), and a path that an operand after it
+ * shares with keeps the node after `save` steps in mid[q] (NULL when its walk does not get there). The charges
+ * are path_fast_obj's: the base read and every step, at once, when they fit. */
+__attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ctx *ctx, const path_plan *pp,
+                                                                     const kg_json **end, const kg_json **mid, size_t q)
+{
+    const kg_json *o;
+    size_t i = 0, k = pp->k;
+    if (pp->save)
+        mid[q] = NULL;
+    if (pp->from >= 0 && (o = mid[pp->from]) != NULL) {
+        i = pp->from_m;
+    } else {
+        cel_activation *act = ctx->act;
+        int slot = pp->base->slot; /* a declared variable (plan) */
+        if ((size_t)slot >= act->nslots || act->slot_state[slot] != 1)
+            return false;
+        const cel_value *bv = &act->slots[slot];
+        if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
+            return false;
+        o = bv->u.ptr;
+    }
+    for (;; i++) {
+        if (i == pp->save)
+            mid[q] = o; /* (i > 0 here when save is set: with save 0 the write is never read) */
+        const path_step *st = &pp->steps[i];
+        uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
+        if (h >= o->len)
+            return false;
+        const kg_json_member *m = &o->u.members[h];
+        if (m->key_len != st->len || !cel_bytes_eq(m->key, st->name, st->len))
+            return false;
+        const kg_json *c = m->val;
+        if (i + 1 == k) {
+            if (ctx->cost > ctx->limit || k + 1 > ctx->limit - ctx->cost)
+                return false;
+            ctx->cost += k + 1;
+            *end = c;
+            return true;
+        }
+        if (!c || c->type != KG_JSON_OBJECT)
+            return false;
+        o = c;
+    }
+}
+
+__attribute__((always_inline)) static inline bool path_fast_cat(cel_call_ctx *ctx, const path_plan *pp,
+                                                                const kg_json **end, const kg_json **mid, size_t q)
+{
+    if (pp->save || pp->from >= 0)
+        return path_fast_cat_memo(ctx, pp, end, mid, q);
+    return path_fast(ctx, pp, end);
+}
+
+__attribute__((always_inline)) static inline bool str_arg(cel_call_ctx *ctx, const cel_node *a, cel_value *v,
+                                                          const char **s, uint32_t *n, const kg_json **mid, size_t q)
 {
     if (a->xk == X_CONST) {
         *v = a->cval;
     } else {
         const kg_json *end;
-        if (a->xk == X_PATH && path_fast(ctx, a->xp, &end)) {
+        if (a->xk == X_PATH && path_fast_cat(ctx, a->xp, &end, mid, q)) {
             if (end->type == KG_JSON_STRING) {
                 *s = end->u.s;
                 *n = end->len;
@@ -1489,10 +1546,11 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     }
     /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
     cel_value first, acc;
+    const kg_json *mid[X_PATH_MAX + 1]; /* nodes kept by paths for later ones (path_fast_cat) */
     const char *ps[X_PATH_MAX + 1];
     uint32_t pl[X_PATH_MAX + 1];
     size_t j = 0;
-    if (!str_arg(ctx, s, &first, &ps[0], &pl[0])) {
+    if (!str_arg(ctx, s, &first, &ps[0], &pl[0], mid, 0)) {
         acc = first;
         goto general;
     }
@@ -1503,7 +1561,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         cel_value b;
         const char *bs;
         uint32_t bn;
-        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn);
+        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn, mid, j + 1);
         cel_charge(ctx, 1);
         if (!is_str) {
             /* build the string so far, continue generally with b */

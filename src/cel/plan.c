@@ -168,8 +168,50 @@ static void plan_call1(kg_arena *a, cel_node *n)
     }
 }
 
+/* The operands of the concatenation chain ending at n (planned) that are paths from the same declared variable
+ * and share their first m steps (m less than either path's length): the later path starts its walk at the node the
+ * earlier one reached after m steps (eval.c path_fast_cat). An operand that starts from another keeps no node for
+ * later ones; an earlier path keeps one node (the first later path sharing with it decides m). */
+static void plan_concat_share(cel_node *n)
+{
+    size_t k = n->xn;
+    const cel_node *ops[X_PATH_MAX + 1], *s = n;
+    if (k == 0 || k > X_PATH_MAX)
+        return;
+    for (size_t i = k; i > 0; i--) {
+        ops[i] = s->args[1];
+        s = s->args[0];
+    }
+    ops[0] = s;
+    for (size_t q = 1; q <= k; q++) {
+        if (ops[q]->xk != X_PATH)
+            continue;
+        path_plan *pq = (path_plan *)ops[q]->xp;
+        if (pq->base->xk != X_VAR || pq->save)
+            continue;
+        for (size_t p = 0; p < q; p++) {
+            if (ops[p]->xk != X_PATH)
+                continue;
+            path_plan *pp = (path_plan *)ops[p]->xp;
+            if (pp->base->xk != X_VAR || pp->base->slot != pq->base->slot || pp->from >= 0)
+                continue;
+            size_t m = 0, lim = (pp->k < pq->k ? pp->k : pq->k) - 1;
+            while (m < lim && m < 255 && pp->steps[m].len == pq->steps[m].len &&
+                   !memcmp(pp->steps[m].name, pq->steps[m].name, pp->steps[m].len))
+                m++;
+            if (m >= 1 && (pp->save == 0 || pp->save == m)) {
+                pp->save = (uint8_t)m;
+                pq->from = (int8_t)p;
+                pq->from_m = (uint8_t)m;
+                break;
+            }
+        }
+    }
+}
+
 static void plan_node(kg_arena *a, cel_node *n)
 {
+    bool cat_top;
     if (!n)
         return;
     switch ((node_kind)n->kind) {
@@ -192,6 +234,8 @@ static void plan_node(kg_arena *a, cel_node *n)
             path_plan *pp = kg_arena_alloc(a, sizeof *pp + k * sizeof(path_step));
             pp->base = s;
             pp->k = k;
+            pp->save = pp->from_m = 0;
+            pp->from = -1;
             s = n;
             for (size_t i = k; i-- > 0; s = s->target)
                 pp->steps[i] = (path_step){s->name, (uint32_t)s->name_len, 0, s};
@@ -205,6 +249,7 @@ static void plan_node(kg_arena *a, cel_node *n)
         return;
     }
     case N_CALL:
+        cat_top = false;
         if (n->op == OP_IN && n->nargs == 2 && is_const_string(n->args[0])) {
             n->xk = X_IN_CONST;
         } else if ((n->op == OP_EQ || n->op == OP_NE) && n->nargs == 2 &&
@@ -218,6 +263,7 @@ static void plan_node(kg_arena *a, cel_node *n)
         } else if (n->op == OP_FUNC || n->op == OP_NONE) {
             plan_call1(a, n);
         } else if (is_add(n) && !n->xk) {
+            cat_top = true;
             /* mark the outermost + of a left-assoc chain (the inner ones are walked from it) */
             size_t k = 0;
             cel_node *s = n;
@@ -236,6 +282,8 @@ static void plan_node(kg_arena *a, cel_node *n)
         }
         for (size_t i = 0; i < n->nargs; i++)
             plan_node(a, n->args[i]);
+        if (cat_top)
+            plan_concat_share(n);
         return;
     case N_LIST:
         for (size_t i = 0; i < n->nargs; i++)

@@ -214,6 +214,20 @@ static const char *exprs[] = {
     "'0123456789abcdefghijklmnopqrstuv' + '0123456789abcdefghijklmnopqrstuvw'",
     "'\u00e9' + '\u00e9\u00e9' + '\u00e9\u00e9\u00e9\u00e9\u00e9' + '\u65e5\u672c\u8a9e' + 'abcdefg\u00e9'",
     "object.metadata.uid + '/' + object.metadata.name + '/' + object.metadata.uid",
+    /* paths sharing their first steps (plan.c plan_concat_share): the later walk starts where the earlier got */
+    "object.metadata.name + object.metadata.labels.app + object.metadata.labels.tier + object.metadata.namespace",
+    "object.metadata.labels.app + '/' + object.metadata.labels.tier + object.metadata.labels.app",
+    "object.metadata.missing + object.metadata.name",
+    "object.metadata.name + object.metadata.missing",
+    "object.missing.x + object.missing.y",
+    "object.metadata.name + object.metadata.labels",
+    "object.metadata.labels + object.metadata.name",
+    "object.spec.nested.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r + object.spec.nested.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r",
+    "m.a.b + m.a.b + object.metadata.name",
+    "object.metadata.name + '-' + object.metadata.name + object.metadata.name.substring(1)",
+    "object.spec.containers[0].name + object.spec.containers[0].image",
+    "object.spec.tags.x + object.spec.tags.y",
+    "object.metadata.name + dyn(1) + object.metadata.namespace",
     /* a chain longer than the planned form (16 +): the rest is a chain of its own */
     "'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a' + 'a'",
     "size(object.metadata.namespace + '/' + object.metadata.name) > 3",
@@ -487,6 +501,84 @@ static void test_hint_other_shapes(void **state)
     cel_program_free(p);
 }
 
+/* concatenations of paths that share their first steps, over documents of other shapes one after the other (the
+ * hints move, keys go missing, the shared prefix ends on something that is not an object): the planned program
+ * gives the unplanned program's values, errors and costs, under every cost limit */
+static void test_concat_shared_prefix(void **state)
+{
+    fx *f = *state;
+    static const char *docs[] = {
+        "{\"a\":{\"x\":\"1\",\"y\":\"2\",\"b\":{\"c\":\"3\",\"d\":\"4\"}}}",
+        "{\"a\":{\"b\":{\"d\":\"40\",\"c\":\"30\"},\"y\":\"20\",\"x\":\"10\"}}",
+        "{\"a\":{\"y\":\"200\",\"b\":{\"c\":\"300\"}}}",
+        "{\"a\":{\"x\":\"1000\",\"y\":2000,\"b\":[1]}}",
+        "{\"a\":[\"x\"]}",
+        "{\"b\":{}}",
+        "{\"a\":{\"x\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\",\"y\":\"0123456789\",\"b\":{\"c\":\"x\"}}}",
+    };
+    static const char *srcs[] = {
+        "object.a.x + '/' + object.a.y",
+        "object.a.b.c + object.a.b.d + object.a.x",
+        "object.a.x + object.a.b.c + object.a.b.d + object.a.y",
+        "object.a.y + object.a.y",
+        "'<' + object.a.b.d + '|' + object.a.b.c + '>'",
+    };
+    {
+        /* the plan: object.a.y starts where object.a.x got after one step */
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, srcs[0], NULL, &p, &err));
+        const cel_node *top = p->root, *x = top->args[0]->args[0], *y = top->args[1];
+        assert_int_equal(top->xk, X_CONCAT);
+        assert_int_equal(x->xk, X_PATH);
+        assert_int_equal(y->xk, X_PATH);
+        const path_plan *px = x->xp, *py = y->xp;
+        assert_int_equal(px->save, 1);
+        assert_int_equal(px->from, -1);
+        assert_int_equal(py->from, 0);
+        assert_int_equal(py->from_m, 1);
+        cel_program_free(p);
+    }
+    for (size_t e = 0; e < sizeof srcs / sizeof *srcs; e++) {
+        cel_program *planned = NULL, *plain = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, srcs[e], NULL, &planned, &err));
+        assert_true(cel_compile(f->env, srcs[e], NULL, &plain, &err));
+        cel_plan_clear(plain);
+        for (int rep = 0; rep < 2; rep++)
+            for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+                kg_error jerr;
+                kg_json *d = kg_json_parse(&f->data, docs[i], strlen(docs[i]), &jerr);
+                assert_non_null(d);
+                outcome b = {0};
+                for (uint64_t lim = 0; lim <= b.cost + 2; lim++) {
+                    outcome o[2];
+                    for (int w = 0; w < 2; w++) {
+                        kg_arena_reset(&f->arena);
+                        cel_activation *act = cel_activation_new(f->env, &f->arena);
+                        cel_activation_set(act, "object", cel_json_to_value(d));
+                        cel_value v;
+                        o[w].st = cel_eval(w ? plain : planned, act, lim == b.cost + 2 ? CEL_NO_COST_LIMIT : lim, &v,
+                                           &o[w].cost);
+                        o[w].text = o[w].st == CEL_EVAL_OK ? cel_value_debug(&f->data, &v)
+                                                           : kg_arena_strdup(&f->data, cel_error_message(&v));
+                    }
+                    same(srcs[e], docs[i], lim, o[0], o[1]);
+                    if (lim == 0) {
+                        /* the full cost first: the limits to try */
+                        kg_arena_reset(&f->arena);
+                        cel_activation *act = cel_activation_new(f->env, &f->arena);
+                        cel_activation_set(act, "object", cel_json_to_value(d));
+                        cel_value v;
+                        cel_eval(plain, act, CEL_NO_COST_LIMIT, &v, &b.cost);
+                    }
+                }
+            }
+        cel_program_free(planned);
+        cel_program_free(plain);
+    }
+}
+
 /* one program evaluated by several threads at once over documents of different shapes: the shared member hints
  * move all the time, the answers never do */
 typedef struct hint_thread {
@@ -720,6 +812,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_big_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fused_threads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_concat_shared_prefix, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
