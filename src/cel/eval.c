@@ -455,10 +455,11 @@ __attribute__((always_inline)) static inline int fpred_leaf(cel_call_ctx *ctx, c
     const kg_json *end;
     if (&ctx->vars[-2 - pp->base->slot] != &fe->fr[0])
         return fpred_general(ctx, n, fe, v);
-    if ((n->xf & F_REUSE) && fe->memo && ctx->cost <= ctx->limit && pp->k + 1 <= ctx->limit - ctx->cost) {
+    uint64_t nc;
+    if ((n->xf & F_REUSE) && fe->memo && !__builtin_add_overflow(ctx->cost, pp->k + 1, &nc) && nc <= ctx->limit) {
         /* the has() on the left found the member this path ends on: the walk's charges (the variable and k
          * steps, all under the limit) without the walk */
-        ctx->cost += pp->k + 1;
+        ctx->cost = nc;
         end = fe->memo;
     } else if (!path_fast_obj(ctx, pp, fe->item, &end)) {
         return fpred_general(ctx, n, fe, v);
@@ -838,9 +839,10 @@ __attribute__((always_inline)) static inline int compr_eq_keys(cel_call_ctx *ctx
     uint64_t loop = is_all ? 2 : 3, per = loop + 3;
     uint64_t c = i < count ? (uint64_t)(i + 1) * per + (i + 1 < count ? loop : 0) : (uint64_t)count * per;
     c += 1; /* the result */
-    if (ctx->cost > ctx->limit || c > ctx->limit - ctx->cost)
+    uint64_t nc;
+    if (__builtin_add_overflow(ctx->cost, c, &nc) || nc > ctx->limit)
         return -1;
-    ctx->cost += c;
+    ctx->cost = nc;
     return i < count ? !is_all : is_all;
 }
 
@@ -1198,9 +1200,10 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
             return false;
         const kg_json *c = m->val;
         if (i + 1 == k) {
-            if (ctx->cost > ctx->limit || k + 1 > ctx->limit - ctx->cost)
+            uint64_t nc; /* cost + k + 1 <= limit, one compare */
+            if (__builtin_add_overflow(ctx->cost, k + 1, &nc) || nc > ctx->limit)
                 return false;
-            ctx->cost += k + 1;
+            ctx->cost = nc;
             *end = c;
             return true;
         }
@@ -1467,9 +1470,10 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
             return false;
         const kg_json *c = m->val;
         if (i + 1 == k) {
-            if (ctx->cost > ctx->limit || k + 1 > ctx->limit - ctx->cost)
+            uint64_t nc; /* cost + k + 1 <= limit, one compare */
+            if (__builtin_add_overflow(ctx->cost, k + 1, &nc) || nc > ctx->limit)
                 return false;
-            ctx->cost += k + 1;
+            ctx->cost = nc;
             *end = c;
             return true;
         }
