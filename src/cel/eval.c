@@ -846,6 +846,24 @@ __attribute__((always_inline)) static inline int compr_eq_keys(cel_call_ctx *ctx
     return i < count ? !is_all : is_all;
 }
 
+/* evb_compr_eq's loop over the JSON array/object rj the range's walk reached (charged already), out of line so that
+ * the walk and the key loop before it run without its frame */
+NOINLINE static int evb_compr_eq_loop(cel_call_ctx *ctx, const cel_node *n, cel_value *v, const kg_json *rj)
+{
+    compr_frame *fr = &ctx->vars[ctx->nvars];
+    int ab = n->accu_init->cval.u.b;
+    size_t saved = ctx->nvars;
+    ctx->nvars += 3;
+    cel_value av;
+    pred_loop_fused(ctx, n, rj, fr, &ab, &av, 2);
+    cel_charge(ctx, 1); /* the result: the accumulator variable */
+    ctx->nvars = saved;
+    if (ab < 2)
+        return ab;
+    *v = av;
+    return classify(v);
+}
+
 NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
     const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
@@ -865,22 +883,12 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
         return evb_compr_eq_general(ctx, n, v);
     if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY)
         return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
-    int ab = ai->cval.u.b;
-    if (ab == ((n->flags & NF_ALL) != 0)) {
+    if (ai->cval.u.b == ((n->flags & NF_ALL) != 0)) {
         int r = compr_eq_keys(ctx, n, rj);
         if (r >= 0)
             return r;
     }
-    size_t saved = ctx->nvars;
-    ctx->nvars += 3;
-    cel_value av;
-    pred_loop_fused(ctx, n, rj, fr, &ab, &av, 2);
-    cel_charge(ctx, 1); /* the result: the accumulator variable */
-    ctx->nvars = saved;
-    if (ab < 2)
-        return ab;
-    *v = av;
-    return classify(v);
+    return evb_compr_eq_loop(ctx, n, v, rj);
 }
 
 NOINLINE static int evb_compr_str(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
