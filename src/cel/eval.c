@@ -1500,9 +1500,16 @@ __attribute__((always_inline)) static inline bool path_fast_cat(cel_call_ctx *ct
 }
 
 __attribute__((always_inline)) static inline bool str_arg(cel_call_ctx *ctx, const cel_node *a, cel_value *v,
-                                                          const char **s, uint32_t *n, const kg_json **mid, size_t q)
+                                                          const char **s, uint32_t *n, const kg_json **mid, size_t q,
+                                                          bool want_v)
 {
+    /* want_v: *v also when the operand is a string (else only when it is not) */
     if (a->xk == X_CONST) {
+        if (!want_v && a->cval.kind == CEL_STRING) {
+            *s = a->cval.u.s;
+            *n = a->cval.n;
+            return true;
+        }
         *v = a->cval;
     } else {
         const kg_json *end;
@@ -1510,7 +1517,8 @@ __attribute__((always_inline)) static inline bool str_arg(cel_call_ctx *ctx, con
             if (end->type == KG_JSON_STRING) {
                 *s = end->u.s;
                 *n = end->len;
-                *v = cel_value_make_(CEL_STRING, end->len, (uint64_t)(uintptr_t)end->u.s, NULL);
+                if (want_v)
+                    *v = cel_value_make_(CEL_STRING, end->len, (uint64_t)(uintptr_t)end->u.s, NULL);
                 return true;
             }
             *v = cel_json_wrap(end);
@@ -1562,7 +1570,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     const char *ps[X_PATH_MAX + 1];
     uint32_t pl[X_PATH_MAX + 1];
     size_t j = 0;
-    if (!str_arg(ctx, s, &first, &ps[0], &pl[0], mid, 0)) {
+    if (!str_arg(ctx, s, &first, &ps[0], &pl[0], mid, 0, true)) {
         acc = first;
         goto general;
     }
@@ -1573,7 +1581,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         cel_value b;
         const char *bs;
         uint32_t bn;
-        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn, mid, j + 1);
+        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn, mid, j + 1, false);
         cel_charge(ctx, 1);
         if (!is_str) {
             /* build the string so far, continue generally with b */
