@@ -2194,7 +2194,14 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     if (CEL_SETJMP(jb))
         return eval_failed(&ctx, result, cost, false);
     /* the result is produced in place (evaluation never reads *result) */
-    int b = evb(&ctx, p->root, result);
+    int b;
+    if (__builtin_expect(p->root->xk == X_CONCAT, 0)) {
+        /* a value at the root (a string built by +): straight to it, not through the bool dispatch */
+        *result = eval_concat(&ctx, p->root);
+        b = 2;
+    } else {
+        b = evb(&ctx, p->root, result);
+    }
     if (b < 2)
         *result = cel_bool(b);
     if (ctx.cost > ctx.limit)
