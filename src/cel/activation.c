@@ -23,8 +23,10 @@ cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
     return a;
 }
 
-void cel_activation_set(cel_activation *act, const char *name, cel_value v)
+/* the whole search: declared variables, then the extra bindings (appended when new) */
+__attribute__((noinline)) static void activation_set_slow(cel_activation *act, const char *name, const cel_value *pv)
 {
+    cel_value v = *pv;
     const cel_env *env = act->env;
     for (size_t i = 0; i < env->nvars; i++) {
         const var_decl *d = &env->vars[i];
@@ -47,6 +49,23 @@ void cel_activation_set(cel_activation *act, const char *name, cel_value v)
     b->v = v;
     b->next = act->extra;
     act->extra = b;
+}
+
+/* The usual case first: the first declared variable whose name starts with name's first byte is name, and has a
+ * slot (one strcmp, few registers kept across it); anything else searches again out of line. */
+void cel_activation_set(cel_activation *act, const char *name, cel_value v)
+{
+    const cel_env *env = act->env;
+    const var_decl *d = env->vars, *e = d + env->nvars;
+    char c = name[0];
+    while (d < e && d->name[0] != c)
+        d++;
+    if (d < e && strcmp(d->name, name) == 0 && (size_t)d->slot < act->nslots) {
+        act->slots[d->slot] = v;
+        act->slot_state[d->slot] = 1;
+        return;
+    }
+    activation_set_slow(act, name, &v);
 }
 
 void cel_activation_set_resolver(cel_activation *act, cel_resolve_fn fn, void *ud)
