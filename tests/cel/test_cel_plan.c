@@ -579,6 +579,46 @@ static void test_concat_shared_prefix(void **state)
     }
 }
 
+/* cel_activation_set: names sharing their first byte (the first candidate is not the name), set twice, undeclared
+ * names (extra bindings, found by a resolver-less lookup as errors), the empty name */
+static void test_activation_set_names(void **state)
+{
+    (void)state;
+    cel_env *env = cel_env_new(0);
+    static const char *names[] = {"oa", "o", "ob", "obc", ""};
+    for (size_t i = 0; i < 4; i++)
+        assert_true(cel_env_declare_var(env, names[i], cel_type_int()));
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    cel_program *p = NULL;
+    cel_error err;
+    assert_true(cel_compile(env, "oa * 1000 + o * 100 + ob * 10 + obc", NULL, &p, &err));
+    cel_activation *act = cel_activation_new(env, &a);
+    cel_activation_set(act, "obc", cel_int(9));
+    cel_activation_set(act, "ob", cel_int(3));
+    cel_activation_set(act, "o", cel_int(2));
+    cel_activation_set(act, "oa", cel_int(1));
+    cel_activation_set(act, "obc", cel_int(4));
+    cel_activation_set(act, "oz", cel_int(7)); /* undeclared: an extra binding */
+    cel_activation_set(act, "", cel_int(8));
+    cel_activation_set(act, "oz", cel_int(6));
+    cel_value v;
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.kind, CEL_INT);
+    assert_int_equal(v.u.i, 1234);
+    assert_int_equal(act->slot_state[0], 1);
+    size_t extras = 0;
+    for (bound_var *b = act->extra; b; b = b->next) {
+        extras++;
+        if (!strcmp(b->name, "oz"))
+            assert_int_equal(b->v.u.i, 6);
+    }
+    assert_int_equal(extras, 2);
+    cel_program_free(p);
+    kg_arena_free(&a);
+    cel_env_free(env);
+}
+
 /* one program evaluated by several threads at once over documents of different shapes: the shared member hints
  * move all the time, the answers never do */
 typedef struct hint_thread {
@@ -813,6 +853,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hint_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fused_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concat_shared_prefix, setup, teardown),
+        cmocka_unit_test(test_activation_set_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
