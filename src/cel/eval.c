@@ -1557,20 +1557,31 @@ NOINLINE static cel_value concat_build_call(cel_call_ctx *ctx, const cel_value *
 
 NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
 {
-    const cel_node *adds[X_PATH_MAX];
-    size_t k = n->xn, i = k;
-    const cel_node *s = n;
-    while (i > 0) {
-        adds[--i] = s;
-        s = s->args[0];
+    /* adds[j] combines the result so far with ops[j + 1] (adds[j]->args[1]); ops[0] is the leftmost operand. The
+     * plan lists both for the top of a chain (plan.c); a + inside a chain reached on its own walks down here. */
+    size_t k = n->xn;
+    const cel_node *const *adds, *const *ops;
+    const cel_node *abuf[X_PATH_MAX], *obuf[X_PATH_MAX + 1];
+    if (n->xp) {
+        adds = n->xp;
+        ops = adds + k;
+    } else {
+        const cel_node *s = n;
+        for (size_t i = k; i > 0; i--) {
+            abuf[i - 1] = s;
+            obuf[i] = s->args[1];
+            s = s->args[0];
+        }
+        obuf[0] = s;
+        adds = abuf;
+        ops = obuf;
     }
-    /* s: the leftmost operand; adds[j] combines the result so far with adds[j]->args[1] */
     cel_value first, acc;
     const kg_json *mid[X_PATH_MAX + 1]; /* nodes kept by paths for later ones (path_fast_cat) */
     const char *ps[X_PATH_MAX + 1];
     uint32_t pl[X_PATH_MAX + 1];
     size_t j = 0;
-    if (!str_arg(ctx, s, &first, &ps[0], &pl[0], mid, 0, true)) {
+    if (!str_arg(ctx, ops[0], &first, &ps[0], &pl[0], mid, 0, true)) {
         acc = first;
         goto general;
     }
@@ -1581,7 +1592,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
         cel_value b;
         const char *bs;
         uint32_t bn;
-        bool is_str = str_arg(ctx, adds[j]->args[1], &b, &bs, &bn, mid, j + 1, false);
+        bool is_str = str_arg(ctx, ops[j + 1], &b, &bs, &bn, mid, j + 1, false);
         cel_charge(ctx, 1);
         if (!is_str) {
             /* build the string so far, continue generally with b */
@@ -1610,7 +1621,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     return concat_build(ctx, &first, ps, pl, np, len);
 general:
     for (; j < k; j++) {
-        cel_value b = ev_arg(ctx, adds[j]->args[1]);
+        cel_value b = ev_arg(ctx, ops[j + 1]);
         cel_charge(ctx, 1);
         acc = arith(ctx, adds[j], &acc, &b);
     }

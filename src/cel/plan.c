@@ -172,17 +172,20 @@ static void plan_call1(kg_arena *a, cel_node *n)
  * and share their first m steps (m less than either path's length): the later path starts its walk at the node the
  * earlier one reached after m steps (eval.c path_fast_cat). An operand that starts from another keeps no node for
  * later ones; an earlier path keeps one node (the first later path sharing with it decides m). */
-static void plan_concat_share(cel_node *n)
+static void plan_concat_share(kg_arena *a, cel_node *n)
 {
     size_t k = n->xn;
-    const cel_node *ops[X_PATH_MAX + 1], *s = n;
     if (k == 0 || k > X_PATH_MAX)
         return;
+    /* the chain's + nodes (adds[j] joins the result so far with operand j + 1) and its operands, for eval_concat */
+    const cel_node **adds = kg_arena_alloc(a, (2 * k + 1) * sizeof *adds), **ops = adds + k, *s = n;
     for (size_t i = k; i > 0; i--) {
+        adds[i - 1] = s;
         ops[i] = s->args[1];
         s = s->args[0];
     }
     ops[0] = s;
+    n->xp = adds;
     for (size_t q = 1; q <= k; q++) {
         if (ops[q]->xk != X_PATH)
             continue;
@@ -283,7 +286,7 @@ static void plan_node(kg_arena *a, cel_node *n)
         for (size_t i = 0; i < n->nargs; i++)
             plan_node(a, n->args[i]);
         if (cat_top)
-            plan_concat_share(n);
+            plan_concat_share(a, n);
         return;
     case N_LIST:
         for (size_t i = 0; i < n->nargs; i++)
