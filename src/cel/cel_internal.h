@@ -223,7 +223,8 @@ struct cel_program {
     cel_node *root;
     const cel_type *type;
     cleanup *cleanups;
-    int max_depth; /* comprehension nesting */
+    int max_depth;  /* comprehension nesting */
+    size_t nframes; /* comprehension frames an evaluation needs: 3 per nesting level (max_depth + 1), set by cel_plan */
     bool has_presence_cost;
     void *plan; /* the evaluator's planned form of root (plan.c), or NULL */
 };

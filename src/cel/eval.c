@@ -2189,7 +2189,7 @@ __attribute__((noinline, cold)) static cel_eval_status eval_failed(cel_call_ctx 
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost)
 {
-    size_t nv = (size_t)(p->max_depth + 1) * 3;
+    size_t nv = p->nframes;
     compr_frame stackv[24];
     cel_call_ctx ctx = {
         .arena = act->arena,

@@ -336,6 +336,7 @@ bool cel_plan(cel_program *p, const char *src, cel_error *err)
     (void)src;
     (void)err;
     plan_node(&p->arena, p->root);
+    p->nframes = (size_t)(p->max_depth + 1) * 3;
     p->plan = NULL;
     return true;
 }
