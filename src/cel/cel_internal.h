@@ -68,6 +68,8 @@ enum {
     NF_DIRECT = 1u << 5,      /* exactly one overload matches with concrete argument types: call it directly */
     NF_ALL = 1u << 6,         /* comprehension expanded from all(): fast path with identical results and cost */
     NF_EXISTS = 1u << 7,      /* comprehension expanded from exists() */
+    NF_LEAN = 1u << 8,        /* (plan) comprehension whose range is a path from a declared variable and whose initial
+                                 accumulator is a constant bool: the lean fused forms may run (eval.c) */
 };
 
 struct cel_node {

@@ -772,14 +772,13 @@ compr_lean(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int xn,
     const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
     compr_frame *fr = &ctx->vars[ctx->nvars];
     const cel_node *var = xn == 3 ? ((const path_plan *)pred->args[0]->xp)->base : NULL;
-    if (r->xk != X_PATH || ai->xk != X_CONST || ai->cval.kind != CEL_BOOL ||
-        (var && &ctx->vars[-2 - var->slot] != &fr[0]))
+    if (!(n->flags & NF_LEAN) || (var && &ctx->vars[-2 - var->slot] != &fr[0]))
         return general(ctx, n, v);
     const path_plan *pp = r->xp;
     const kg_json *b = NULL, *rj;
-    if (pp->base->xk == X_VAR) {
+    {
         cel_activation *act = ctx->act;
-        int slot = pp->base->slot;
+        int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
         if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
             b = act->slots[slot].u.ptr;
     }
@@ -868,14 +867,13 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
 {
     const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
     compr_frame *fr = &ctx->vars[ctx->nvars];
-    if (r->xk != X_PATH || ai->xk != X_CONST || ai->cval.kind != CEL_BOOL ||
-        &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] != &fr[0])
+    if (!(n->flags & NF_LEAN) || &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] != &fr[0])
         return evb_compr_eq_general(ctx, n, v);
     const path_plan *pp = r->xp;
     const kg_json *b = NULL, *rj;
-    if (pp->base->xk == X_VAR) {
+    {
         cel_activation *act = ctx->act;
-        int slot = pp->base->slot;
+        int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
         if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
             b = act->slots[slot].u.ptr;
     }

@@ -303,6 +303,9 @@ static void plan_node(kg_arena *a, cel_node *n)
         n->xk = X_COMPR;
         plan_node(a, n->range);
         plan_node(a, n->accu_init);
+        if (n->range && n->range->xk == X_PATH && ((const path_plan *)n->range->xp)->base->xk == X_VAR &&
+            n->accu_init && n->accu_init->xk == X_CONST && n->accu_init->cval.kind == CEL_BOOL)
+            n->flags |= NF_LEAN;
         if (n->flags & (NF_ALL | NF_EXISTS)) {
             /* the evaluator runs the predicate (target) itself, never the loop condition and step around it */
             plan_node(a, n->target);
