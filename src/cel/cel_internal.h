@@ -81,6 +81,7 @@ struct cel_node {
     uint8_t xk;     /* xkind */
     uint8_t xn;     /* X_CONCAT: number of + in the chain ending here; X_EQ_CONST: index of the constant */
     uint8_t xf;     /* F_*: how the node runs inside a fused all()/exists() predicate (plan.c, eval.c fpred) */
+    uint8_t xv;     /* X_COMPR xn 2 / 3: 1 + the frame index (-2 - slot) of the predicate's variable; 0: unknown */
     uint32_t hint;  /* JSON member index found last time (has(), fallback selects): a verified guess, relaxed atomics */
     int slot;       /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
     const void *xp; /* planned data (X_PATH: path_plan, X_CALL1: call1_plan) */

@@ -769,10 +769,10 @@ compr_lean(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int xn,
            int (*general)(cel_call_ctx *, const cel_node *, cel_value *),
            int (*with_range)(cel_call_ctx *, const cel_node *, cel_value *, cel_value))
 {
-    const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
+    const cel_node *r = n->range, *ai = n->accu_init;
     compr_frame *fr = &ctx->vars[ctx->nvars];
-    const cel_node *var = xn == 3 ? ((const path_plan *)pred->args[0]->xp)->base : NULL;
-    if (!(n->flags & NF_LEAN) || (var && &ctx->vars[-2 - var->slot] != &fr[0]))
+    /* (xn 3: the string test's variable is this comprehension's frame; xn 4 checks per node) */
+    if (!(n->flags & NF_LEAN) || (xn == 3 && n->xv != ctx->nvars + 1))
         return general(ctx, n, v);
     const path_plan *pp = r->xp;
     const kg_json *b = NULL, *rj;
@@ -865,9 +865,9 @@ NOINLINE static int evb_compr_eq_loop(cel_call_ctx *ctx, const cel_node *n, cel_
 
 NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value *v)
 {
-    const cel_node *r = n->range, *ai = n->accu_init, *pred = n->target;
-    compr_frame *fr = &ctx->vars[ctx->nvars];
-    if (!(n->flags & NF_LEAN) || &ctx->vars[-2 - pred->args[1 - pred->xn]->slot] != &fr[0])
+    const cel_node *r = n->range, *ai = n->accu_init;
+    /* the compared variable is this comprehension's (its frame, plan.c xv) */
+    if (!(n->flags & NF_LEAN) || n->xv != ctx->nvars + 1)
         return evb_compr_eq_general(ctx, n, v);
     const path_plan *pp = r->xp;
     const kg_json *b = NULL, *rj;

@@ -324,6 +324,11 @@ static void plan_node(kg_arena *a, cel_node *n)
                  * && / || of them): evaluated in place for each element of a JSON array (eval.c fpred) */
                 if (p && n->xn == 1 && !n->iter_var2 && n->iter_var && fuse_tag((cel_node *)p, n->iter_var))
                     n->xn = p->xf == F_STR ? 3 : 4; /* 3: one string test, its path hoisted out of the loop */
+                /* the frame the fused test's variable is read from (the lean forms check it is this one's) */
+                const cel_node *fv = n->xn == 2   ? p->args[1 - p->xn]
+                                     : n->xn == 3 ? ((const path_plan *)p->args[0]->xp)->base
+                                                  : NULL;
+                n->xv = fv && fv->slot <= -2 && -2 - fv->slot < 0xff ? (uint8_t)(-1 - fv->slot) : 0;
             }
         } else {
             plan_node(a, n->cond);
