@@ -3,9 +3,12 @@
  * `x == "s"` with a constant string, string concatenation chains, calls with a single candidate overload, and gives
  * the other node kinds the evaluator dispatches on a code of their own (&&/||, comparisons, has(), comprehensions).
  * all()/exists() whose predicate works on the iteration variable get a fused loop (cel_node.xn 2..4, predicate nodes
- * tagged in cel_node.xf). Every planned form gives the same values, errors and costs (charged in the same order) as
- * evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks this against unplanned programs under every
- * cost limit. One walk over the tree; one small allocation per planned call or path. */
+ * tagged in cel_node.xf; NF_LEAN when the range is a path from a declared variable and the initial accumulator a
+ * constant bool; cel_node.xv the frame the fused test reads). The top of a concatenation chain lists its + nodes and
+ * operands, and marks operand paths from the same declared variable that share their first steps (the later walk
+ * starts where the earlier one got). Every planned form gives the same values, errors and costs (charged in the same
+ * order) as evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks this against unplanned programs under
+ * every cost limit. One walk over the tree; one small allocation per planned call or path. */
 #include "cel/cel_internal.h"
 
 static bool is_plain_select(const cel_node *n)
