@@ -2211,11 +2211,14 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     } else {
         b = evb(&ctx, p->root, result);
     }
+    cel_eval_status st = CEL_EVAL_OK;
     if (b < 2)
         *result = cel_bool(b);
+    else if (result->kind == CEL_ERROR)
+        st = CEL_EVAL_ERROR;
     if (ctx.cost > ctx.limit)
         return eval_failed(&ctx, result, cost, false);
     if (cost)
         *cost = ctx.cost;
-    return result->kind == CEL_ERROR ? CEL_EVAL_ERROR : CEL_EVAL_OK;
+    return st;
 }
