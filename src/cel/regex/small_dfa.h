@@ -85,20 +85,36 @@ class SmallDFA
 
   public:
     // RE2::PartialMatch semantics (search anywhere unless anchored).
+    // One lookup per byte in jump_ (state x byte -> next state's row offset, byte classes folded in).
     bool partial_match(const char *text, size_t len) const
     {
-        int s = start_;
-        if (!anchor_end_ && accept_[s])
-            return true;
+        const uint16_t *j = jump_.data();
         const unsigned char *t = reinterpret_cast<const unsigned char *>(text);
+        unsigned o = unsigned(start_) << 8;
+        if (anchor_end_) {
+            // the answer is the state after the last byte; a dead state stays dead, so no test per byte
+            size_t i = 0;
+            for (; i + 4 <= len; i += 4) {
+                o = j[o + t[i]];
+                o = j[o + t[i + 1]];
+                o = j[o + t[i + 2]];
+                o = j[o + t[i + 3]];
+            }
+            for (; i < len; i++)
+                o = j[o + t[i]];
+            return acc_[o >> 8];
+        }
+        if (acc_[o >> 8])
+            return true;
+        const unsigned dead = dead_ < 0 ? ~0u : unsigned(dead_) << 8;
         for (size_t i = 0; i < len; i++) {
-            s = trans_[s * nclass_ + classmap_[t[i]]];
-            if (s == dead_)
+            o = j[o + t[i]];
+            if (o == dead)
                 return false;
-            if (!anchor_end_ && accept_[s])
+            if (acc_[o >> 8])
                 return true;
         }
-        return accept_[s];
+        return false;
     }
 
   private:
@@ -148,6 +164,8 @@ class SmallDFA
     int nclass_ = 0;
     std::vector<uint8_t> trans_;
     std::vector<bool> accept_;
+    std::vector<uint16_t> jump_; // [state * 256 + byte] = next state * 256
+    std::vector<uint8_t> acc_;   // per state: accepting
     int start_ = 0, dead_ = -1;
 
     bool escaped(size_t k) const
@@ -563,6 +581,13 @@ class SmallDFA
                 dead_ = int(s);
         }
         start_ = 0;
+        jump_.resize(nstates * 256);
+        acc_.resize(nstates);
+        for (size_t s = 0; s < nstates; s++) {
+            acc_[s] = accept_[s];
+            for (int c = 0; c < 256; c++)
+                jump_[s * 256 + size_t(c)] = uint16_t(size_t(trans_[s * size_t(nclass_) + classmap_[c]]) << 8);
+        }
         return true;
     }
 };
