@@ -149,6 +149,10 @@ void kg_arena_reset(kg_arena *a)
         run_cleanups(a);
     if (!a->head)
         return;
+    if (!a->head->next) { /* the usual request: it fit in the one chunk */
+        a->ptr = a->head->data;
+        return;
+    }
     /* keep the oldest chunk (the last in the list), free the rest */
     kg_arena_chunk *c = a->head, *keep = NULL;
     while (c) {
