@@ -21,6 +21,36 @@ static inline bool kg_streq(const char *a, const char *b)
 {
     return a[0] == b[0] && (!a[0] || strcmp(a + 1, b + 1) == 0);
 }
+/* n bytes equal? Inline word compares for the short keys and literals of hot paths (a libc memcmp call costs more
+ * than the compare); reads only the n bytes of each side (the last load overlaps the previous one). */
+__attribute__((always_inline)) static inline bool kg_bytes_eq(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *a = (const unsigned char *)pa, *b = (const unsigned char *)pb;
+    if (n >= 8) {
+        unsigned long long x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        unsigned int x, y, x2, y2;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&x2, a + n - 4, 4);
+        memcpy(&y2, b + n - 4, 4);
+        return x == y && x2 == y2;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
 bool kg_str_has_prefix(const char *s, const char *prefix);
 bool kg_str_has_suffix(const char *s, const char *suffix);
 /* Split s at the first occurrence of sep: returns false when sep is absent. */

@@ -11,6 +11,7 @@
 #endif
 
 #include "base/buf.h"
+#include "base/str.h"
 #include "cel/cel.h"
 #include "json/json.h" /* layout of kg_json only: JSON values are wrapped lazily (eval_json.c), no link dependency */
 
@@ -339,37 +340,6 @@ __attribute__((always_inline)) static inline cel_value cel_json_wrap(const kg_js
     return cel_null();
 }
 
-/* n bytes equal? Inline word compares (keys and literals are short: a libc memcmp call costs more than the compare);
- * reads only the n bytes of each side. */
-__attribute__((always_inline)) static inline bool cel_bytes_eq(const void *pa, const void *pb, size_t n)
-{
-    const unsigned char *a = pa, *b = pb;
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            uint64_t x, y;
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        uint64_t x, y;
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    if (n >= 4) {
-        uint32_t x, y, x2, y2;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        memcpy(&x2, a + n - 4, 4);
-        memcpy(&y2, b + n - 4, 4);
-        return x == y && x2 == y2;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
 
 /* code points of s[0..n) (cel_utf8_len): strings up to 64 bytes are tested for ASCII inline with a few word loads
  * that stay inside the n bytes (then the count is n); the rest goes to the out-of-line count */
@@ -417,7 +387,7 @@ static inline const kg_json_member *cel_jobj_find(const kg_json *o, const char *
 {
     const kg_json_member *m = o->u.members;
     for (uint32_t i = 0, n = o->len; i < n; i++)
-        if (m[i].key_len == kl && (kl == 0 || (m[i].key[0] == k[0] && cel_bytes_eq(m[i].key, k, kl))))
+        if (m[i].key_len == kl && (kl == 0 || (m[i].key[0] == k[0] && kg_bytes_eq(m[i].key, k, kl))))
             return &m[i];
     return NULL;
 }
@@ -430,7 +400,7 @@ __attribute__((always_inline)) static inline const kg_json_member *cel_jobj_find
 {
     uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
     const kg_json_member *m = o->u.members;
-    if (h < o->len && m[h].key_len == kl && cel_bytes_eq(m[h].key, k, kl))
+    if (h < o->len && m[h].key_len == kl && kg_bytes_eq(m[h].key, k, kl))
         return &m[h];
     return cel_jobj_find_miss(o, k, kl, hint); /* the scan out of line */
 }

@@ -500,7 +500,7 @@ __attribute__((always_inline)) static inline int fpred_leaf(cel_call_ctx *ctx, c
         const cel_value *c = &n->args[ci]->cval;
         if (end->type == KG_JSON_STRING && !(end->len > 10 && c->n > 10)) {
             cel_charge(ctx, 1);
-            bool e = end->len == c->n && cel_bytes_eq(end->u.s, c->u.s, c->n);
+            bool e = end->len == c->n && kg_bytes_eq(end->u.s, c->u.s, c->n);
             return n->op == OP_EQ ? e : !e;
         }
         cel_value args[2];
@@ -574,7 +574,7 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
             cel_charge(ctx, 1); /* the variable */
             if (!(kl > 10 && cst->n > 10)) {
                 cel_charge(ctx, 1);
-                bool e = kl == cst->n && cel_bytes_eq(ks, cst->u.s, kl);
+                bool e = kl == cst->n && kg_bytes_eq(ks, cst->u.s, kl);
                 rb = pred->op == OP_EQ ? e : !e;
             } else {
                 cel_value args[2];
@@ -820,7 +820,7 @@ __attribute__((always_inline)) static inline int compr_eq_keys(cel_call_ctx *ctx
     if (rj->type == KG_JSON_OBJECT) {
         const kg_json_member *m = rj->u.members;
         for (; i < count; i++) {
-            bool e = m[i].key_len == cn && cel_bytes_eq(m[i].key, cs, cn);
+            bool e = m[i].key_len == cn && kg_bytes_eq(m[i].key, cs, cn);
             if ((int)(e != ne) != is_all)
                 break;
         }
@@ -830,7 +830,7 @@ __attribute__((always_inline)) static inline int compr_eq_keys(cel_call_ctx *ctx
             const kg_json *it = items[i];
             if (!it || it->type != KG_JSON_STRING)
                 return -1;
-            bool e = it->len == cn && cel_bytes_eq(it->u.s, cs, cn);
+            bool e = it->len == cn && kg_bytes_eq(it->u.s, cs, cn);
             if ((int)(e != ne) != is_all)
                 break;
         }
@@ -1202,7 +1202,7 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
         if (h >= o->len)
             return false;
         const kg_json_member *m = &o->u.members[h];
-        if (m->key_len != st->len || !cel_bytes_eq(m->key, st->name, st->len))
+        if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
             return false;
         const kg_json *c = m->val;
         if (i + 1 == k) {
@@ -1342,7 +1342,7 @@ __attribute__((always_inline)) static inline int str_pred(cel_call_ctx *ctx, con
         return m;
     }
     const cel_value *c = &n->args[1]->cval;
-    bool r = c->n <= len && cel_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
+    bool r = c->n <= len && kg_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
     uint64_t cost = ceil01(cel_utf8_len_i(s, len));
     cel_charge(ctx, cost ? cost : 1);
     return r;
@@ -1395,7 +1395,7 @@ NOINLINE static cel_value eval_eq_const(cel_call_ctx *ctx, const cel_node *n)
     if (x->kind != CEL_STRING || (x->n > 10 && args[ci].n > 10))
         return apply_strict(ctx, n, args);
     cel_charge(ctx, 1);
-    bool e = x->n == args[ci].n && cel_bytes_eq(x->u.s, args[ci].u.s, x->n);
+    bool e = x->n == args[ci].n && kg_bytes_eq(x->u.s, args[ci].u.s, x->n);
     return cel_bool(n->op == OP_EQ ? e : !e);
 }
 
@@ -1472,7 +1472,7 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
         if (h >= o->len)
             return false;
         const kg_json_member *m = &o->u.members[h];
-        if (m->key_len != st->len || !cel_bytes_eq(m->key, st->name, st->len))
+        if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
             return false;
         const kg_json *c = m->val;
         if (i + 1 == k) {
@@ -1877,7 +1877,7 @@ NOINLINE static int evb_eq_const(cel_call_ctx *ctx, const cel_node *n, cel_value
     const cel_value *c = &n->args[ci]->cval, *x = &args[1 - ci];
     if (x->kind == CEL_STRING && !(x->n > 10 && c->n > 10)) {
         cel_charge(ctx, 1);
-        bool e = x->n == c->n && cel_bytes_eq(x->u.s, c->u.s, x->n);
+        bool e = x->n == c->n && kg_bytes_eq(x->u.s, c->u.s, x->n);
         return n->op == OP_EQ ? e : !e;
     }
     args[ci] = *c;

@@ -1,5 +1,7 @@
 #include "json/json.h"
 
+#include "base/str.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -903,37 +905,6 @@ void kg_json_array_remove(kg_json *arr, size_t idx)
     arr->len--;
 }
 
-/* a[0..n) == b[0..n) for the short keys of objects, without a call: 8-byte (or 4-byte) loads that stay inside
- * both ranges (the last load overlaps the previous one) */
-static inline bool key_eq(const char *a, const char *b, size_t n)
-{
-    if (n >= 8) {
-        uint64_t x, y;
-        size_t i = 0;
-        for (; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    if (n >= 4) {
-        uint32_t x, y, u, w;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        memcpy(&u, a + n - 4, 4);
-        memcpy(&w, b + n - 4, 4);
-        return x == y && u == w;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 kg_json *kg_json_getn(const kg_json *obj, const char *key, size_t n)
 {
     if (!obj || obj->type != KG_JSON_OBJECT)
@@ -946,7 +917,7 @@ kg_json *kg_json_getn(const kg_json *obj, const char *key, size_t n)
     }
     for (uint32_t i = 0; i < obj->len; i++) {
         const kg_json_member *m = &obj->u.members[i];
-        if (m->key_len == n && m->key[0] == key[0] && key_eq(m->key, key, n))
+        if (m->key_len == n && m->key[0] == key[0] && kg_bytes_eq(m->key, key, n))
             return m->val;
     }
     return NULL;
@@ -957,7 +928,7 @@ void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json 
 {
     for (uint32_t i = 0; i < obj->len; i++) {
         kg_json_member *m = &obj->u.members[i];
-        if (m->key_len == n && key_eq(m->key, key, n)) {
+        if (m->key_len == n && kg_bytes_eq(m->key, key, n)) {
             m->val = v;
             return;
         }
