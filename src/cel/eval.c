@@ -1192,11 +1192,16 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
  * object and every step's key is where its hint says; then the base read and the k steps (1 unit each) are charged
  * at once when they fit under the limit. Anything else (a miss, an error, not JSON, near the limit) returns false
  * having done nothing, and the general walk below runs from the start. */
-__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp,
-                                                                const kg_json *o, const kg_json **end)
+/* The hinted walk of pp's steps from step i over object o (save_out: when not NULL, receives the object reached
+ * before step `save`). */
+__attribute__((always_inline)) static inline bool path_walk_hinted(cel_call_ctx *ctx, const path_plan *pp,
+                                                                   const kg_json *o, size_t i, const kg_json **end,
+                                                                   const kg_json **save_out, size_t save)
 {
     size_t k = pp->k;
-    for (size_t i = 0;; i++) {
+    for (;; i++) {
+        if (save_out && i == save)
+            *save_out = o;
         const path_step *st = &pp->steps[i];
         uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
         if (h >= o->len)
@@ -1217,6 +1222,12 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
             return false;
         o = c;
     }
+}
+
+__attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp,
+                                                                const kg_json *o, const kg_json **end)
+{
+    return path_walk_hinted(ctx, pp, o, 0, end, NULL, 0);
 }
 
 __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end)
@@ -1449,7 +1460,7 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
                                                                      const kg_json **end, const kg_json **mid, size_t q)
 {
     const kg_json *o;
-    size_t i = 0, k = pp->k;
+    size_t i = 0;
     if (pp->save)
         mid[q] = NULL;
     if (pp->from >= 0 && (o = mid[pp->from]) != NULL) {
@@ -1464,29 +1475,8 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
             return false;
         o = bv->u.ptr;
     }
-    for (;; i++) {
-        if (i == pp->save)
-            mid[q] = o; /* (i > 0 here when save is set: with save 0 the write is never read) */
-        const path_step *st = &pp->steps[i];
-        uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
-        if (h >= o->len)
-            return false;
-        const kg_json_member *m = &o->u.members[h];
-        if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
-            return false;
-        const kg_json *c = m->val;
-        if (i + 1 == k) {
-            uint64_t nc; /* cost + k + 1 <= limit, one compare */
-            if (__builtin_add_overflow(ctx->cost, k + 1, &nc) || nc > ctx->limit)
-                return false;
-            ctx->cost = nc;
-            *end = c;
-            return true;
-        }
-        if (!c || c->type != KG_JSON_OBJECT)
-            return false;
-        o = c;
-    }
+    /* (i > 0 when save is set: with save 0 the write into mid[q] is never read) */
+    return path_walk_hinted(ctx, pp, o, i, end, &mid[q], pp->save);
 }
 
 __attribute__((always_inline)) static inline bool path_fast_cat(cel_call_ctx *ctx, const path_plan *pp,
