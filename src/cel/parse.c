@@ -377,6 +377,29 @@ static const uint8_t lex_punct[256] = {
 
 /* copy of an identifier (n bytes at s, avail bytes readable from s): one 16-byte arena block filled by two word
  * copies for the short ones, kg_arena_strndup otherwise */
+/* The operator starting with c (c1 the next byte, 0 at the end) among == != <= >= && || ! < >: its kind and width
+ * in *w, or T_EOF. */
+static inline tok_kind op_token(char c, char c1, int *w)
+{
+    *w = 2;
+    if (c1 == '=') {
+        if (c == '=')
+            return T_EQ;
+        if (c == '!')
+            return T_NE;
+        if (c == '<')
+            return T_LE;
+        if (c == '>')
+            return T_GE;
+    } else if (c == '&' && c1 == '&') {
+        return T_AND;
+    } else if (c == '|' && c1 == '|') {
+        return T_OR;
+    }
+    *w = 1;
+    return c == '!' ? T_NOT : c == '<' ? T_LT : c == '>' ? T_GT : T_EOF;
+}
+
 static inline char *ident_dup(parser *P, const char *s, size_t n, size_t avail)
 {
     if (n < 16 && avail >= 16) {
@@ -506,37 +529,14 @@ static void lex(parser *P, token *t)
         }
         {
             /* two-character operators, and the one-character ones that could start them */
-            char c1 = p + 1 < len ? s[p + 1] : 0;
-            tok_kind k2 = T_EOF;
-            if (c1 == '=') {
-                if (c == '=')
-                    k2 = T_EQ;
-                else if (c == '!')
-                    k2 = T_NE;
-                else if (c == '<')
-                    k2 = T_LE;
-                else if (c == '>')
-                    k2 = T_GE;
-            } else if (c == '&' && c1 == '&') {
-                k2 = T_AND;
-            } else if (c == '|' && c1 == '|') {
-                k2 = T_OR;
-            }
+            int w;
+            tok_kind k2 = op_token(c, p + 1 < len ? s[p + 1] : 0, &w);
             if (k2 != T_EOF) {
                 *t = tok_zero;
                 t->kind = k2;
                 t->pos = (int)p;
-                t->end = (int)p + 2;
-                P->p = p + 2;
-                return;
-            }
-            k2 = c == '!' ? T_NOT : c == '<' ? T_LT : c == '>' ? T_GT : T_EOF;
-            if (k2 != T_EOF) {
-                *t = tok_zero;
-                t->kind = k2;
-                t->pos = (int)p;
-                t->end = (int)p + 1;
-                P->p = p + 1;
+                t->end = (int)p + w;
+                P->p = p + (size_t)w;
                 return;
             }
         }
@@ -746,27 +746,8 @@ static void lex_nul(parser *P, token *t)
     }
     case LD_OP: {
         /* two-character operators, and the one-character ones that could start them */
-        char c1 = s[p + 1];
-        tok_kind k2 = T_EOF;
-        if (c1 == '=') {
-            if (c == '=')
-                k2 = T_EQ;
-            else if (c == '!')
-                k2 = T_NE;
-            else if (c == '<')
-                k2 = T_LE;
-            else if (c == '>')
-                k2 = T_GE;
-        } else if (c == '&' && c1 == '&') {
-            k2 = T_AND;
-        } else if (c == '|' && c1 == '|') {
-            k2 = T_OR;
-        }
-        int w = 2;
-        if (k2 == T_EOF) {
-            k2 = c == '!' ? T_NOT : c == '<' ? T_LT : c == '>' ? T_GT : T_EOF;
-            w = 1;
-        }
+        int w;
+        tok_kind k2 = op_token(c, s[p + 1], &w);
         if (k2 == T_EOF)
             break;
         t->kind = k2;
