@@ -386,6 +386,8 @@ static inline int classify(const cel_value *v);
 static cel_value apply_strict(cel_call_ctx *ctx, const cel_node *n, cel_value *args);
 __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ctx, const path_plan *pp,
                                                                 const kg_json *o, const kg_json **end);
+__attribute__((always_inline)) static inline bool lean_range(cel_call_ctx *ctx, const path_plan *pp,
+                                                             const kg_json **rj);
 __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp,
                                                             const kg_json **end);
 static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len);
@@ -775,14 +777,8 @@ compr_lean(cel_call_ctx *ctx, const cel_node *n, cel_value *v, int xn,
     if (!(n->flags & NF_LEAN) || (xn == 3 && n->xv != ctx->nvars + 1))
         return general(ctx, n, v);
     const path_plan *pp = r->xp;
-    const kg_json *b = NULL, *rj;
-    {
-        cel_activation *act = ctx->act;
-        int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
-        if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
-            b = act->slots[slot].u.ptr;
-    }
-    if (!b || !path_fast_obj(ctx, pp, b, &rj))
+    const kg_json *rj;
+    if (!lean_range(ctx, pp, &rj))
         return general(ctx, n, v);
     if (rj->type != KG_JSON_ARRAY)
         return with_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
@@ -870,14 +866,8 @@ NOINLINE static int evb_compr_eq(cel_call_ctx *ctx, const cel_node *n, cel_value
     if (!(n->flags & NF_LEAN) || n->xv != ctx->nvars + 1)
         return evb_compr_eq_general(ctx, n, v);
     const path_plan *pp = r->xp;
-    const kg_json *b = NULL, *rj;
-    {
-        cel_activation *act = ctx->act;
-        int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
-        if ((size_t)slot < act->nslots && act->slot_state[slot] == 1 && act->slots[slot].aux == &cel_jobj_vt)
-            b = act->slots[slot].u.ptr;
-    }
-    if (!b || !path_fast_obj(ctx, pp, b, &rj))
+    const kg_json *rj;
+    if (!lean_range(ctx, pp, &rj))
         return evb_compr_eq_general(ctx, n, v);
     if (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY)
         return evb_compr_eq_range(ctx, n, v, cel_json_wrap(rj)); /* (the walk is charged already) */
@@ -1228,6 +1218,18 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
                                                                 const kg_json *o, const kg_json **end)
 {
     return path_walk_hinted(ctx, pp, o, 0, end, NULL, 0);
+}
+
+/* An NF_LEAN comprehension's range: the declared variable it starts from holds a JSON object and the hinted walk
+ * reaches the end (charged); false leaves everything to the general path. */
+__attribute__((always_inline)) static inline bool lean_range(cel_call_ctx *ctx, const path_plan *pp, const kg_json **rj)
+{
+    cel_activation *act = ctx->act;
+    int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
+    if ((size_t)slot >= act->nslots || act->slot_state[slot] != 1 || act->slots[slot].aux != &cel_jobj_vt)
+        return false;
+    const kg_json *b = act->slots[slot].u.ptr;
+    return b && path_fast_obj(ctx, pp, b, rj);
 }
 
 __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp, const kg_json **end)

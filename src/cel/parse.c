@@ -377,6 +377,20 @@ static const uint8_t lex_punct[256] = {
 
 /* copy of an identifier (n bytes at s, avail bytes readable from s): one 16-byte arena block filled by two word
  * copies for the short ones, kg_arena_strndup otherwise */
+/* A word's token: the literals true / false / null, the keyword in, else an identifier. */
+static inline tok_kind word_token(const char *w, size_t n)
+{
+    if (n == 4 && !memcmp(w, "true", 4))
+        return T_TRUE;
+    if (n == 5 && !memcmp(w, "false", 5))
+        return T_FALSE;
+    if (n == 4 && !memcmp(w, "null", 4))
+        return T_NULL;
+    if (n == 2 && w[0] == 'i' && w[1] == 'n')
+        return T_IN;
+    return T_IDENT;
+}
+
 /* The operator starting with c (c1 the next byte, 0 at the end) among == != <= >= && || ! < >: its kind and width
  * in *w, or T_EOF. */
 static inline tok_kind op_token(char c, char c1, int *w)
@@ -467,16 +481,8 @@ static void lex(parser *P, token *t)
                 t->end = (int)q;
                 t->s = s + p;
                 t->n = n;
-                if (n == 4 && !memcmp(s + p, "true", 4))
-                    t->kind = T_TRUE;
-                else if (n == 5 && !memcmp(s + p, "false", 5))
-                    t->kind = T_FALSE;
-                else if (n == 4 && !memcmp(s + p, "null", 4))
-                    t->kind = T_NULL;
-                else if (n == 2 && s[p] == 'i' && s[p + 1] == 'n')
-                    t->kind = T_IN;
-                else {
-                    t->kind = T_IDENT;
+                t->kind = word_token(s + p, n);
+                if (t->kind == T_IDENT) {
                     t->s = ident_dup(P, s + p, n, len - p);
                 }
                 P->p = q;
@@ -669,16 +675,8 @@ static void lex_nul(parser *P, token *t)
         t->n = n;
         t->s = s + p;
         P->p = q;
-        if (n == 4 && !memcmp(s + p, "true", 4))
-            t->kind = T_TRUE;
-        else if (n == 5 && !memcmp(s + p, "false", 5))
-            t->kind = T_FALSE;
-        else if (n == 4 && !memcmp(s + p, "null", 4))
-            t->kind = T_NULL;
-        else if (n == 2 && s[p] == 'i' && s[p + 1] == 'n')
-            t->kind = T_IN;
-        else {
-            t->kind = T_IDENT;
+        t->kind = word_token(s + p, n);
+        if (t->kind == T_IDENT) {
             /* the common copy here (a leaf: no registers to save), anything else in a tail call */
             kg_arena *a = P->a;
             if (n < 16 && (size_t)(a->end - a->ptr) >= 16) {
