@@ -2,10 +2,10 @@
  * Kubernetes environment (CEL_LIB_K8S + CEL_OPT_K8S + the Kubernetes libraries, `object` declared dyn, cost tracking
  * with the per-call limit), measured like the npm peers (cel.md §4.3): calibrated runs of ~200 ms, 11 runs, median.
  *   compile = cel_compile (parse + macro expansion + check + plan, incl. regex precompilation) + cel_program_free
- *   eval    = a fresh activation in a reset arena, `object` bound to the lazily wrapped JSON DOM, cel_eval with
- *             cost tracking and the 1M per-call limit (what one admission request does per expression)
- * Usage: bench_cel <pod.json> <expressions.json> [ms-per-run=200] [runs=11] [both|eval|compile] (the last for
- * profiling one side). Prints one JSON document. */
+ *   eval    = a fresh activation in a reset arena, `object` bound (by its slot) to the lazily wrapped JSON DOM,
+ * cel_eval with cost tracking and the 1M per-call limit (what one admission request does per expression) Usage:
+ * bench_cel <pod.json> <expressions.json> [ms-per-run=200] [runs=11] [both|eval|compile] (the last for profiling one
+ * side). Prints one JSON document. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,7 @@ typedef struct bench_ctx {
     const cel_program *prog;
     const kg_json *pod;
     kg_arena *arena;
+    int slot; /* of `object`, resolved once (cel_env_var_slot) */
 } bench_ctx;
 
 static bool do_compile(bench_ctx *b)
@@ -49,7 +50,7 @@ static bool do_eval(bench_ctx *b)
 {
     kg_arena_reset(b->arena);
     cel_activation *act = cel_activation_new(b->env, b->arena);
-    cel_activation_set(act, "object", cel_json_to_value(b->pod));
+    cel_activation_bind(act, b->slot, cel_json_to_value(b->pod));
     cel_value out;
     uint64_t cost;
     cel_eval_status st = cel_eval(b->prog, act, CEL_PER_CALL_LIMIT, &out, &cost);
@@ -128,6 +129,7 @@ int main(int argc, char **argv)
         return 1;
     }
     cel_env_declare_var(env, "object", cel_type_dyn());
+    int slot = cel_env_var_slot(env, "object");
 
     size_t nexpr = exprs->len;
     cel_program **progs = calloc(nexpr, sizeof *progs);
@@ -161,13 +163,13 @@ int main(int argc, char **argv)
     }
     /* global warm-up */
     for (size_t i = 0; i < nexpr; i++) {
-        bench_ctx b = {env, texts[i], progs[i], pod, &evala};
+        bench_ctx b = {env, texts[i], progs[i], pod, &evala, slot};
         time_once(do_compile, &b, 20e6);
         time_once(do_eval, &b, 20e6);
     }
     for (int r = 0; r < runs; r++)
         for (size_t i = 0; i < nexpr; i++) {
-            bench_ctx b = {env, texts[i], progs[i], pod, &evala};
+            bench_ctx b = {env, texts[i], progs[i], pod, &evala, slot};
             cs[i * (size_t)runs + (size_t)r] = do_c ? time_once(do_compile, &b, ms * 1e6) : 0;
             es[i * (size_t)runs + (size_t)r] = do_e ? time_once(do_eval, &b, ms * 1e6) : 0;
         }

@@ -100,7 +100,10 @@ static void chunk_free(kg_arena_chunk *c)
 #define KG_ALIGN 16u
 #define KG_DEFAULT_CHUNK 8192u
 
-static size_t align_up(size_t n) { return (n + (KG_ALIGN - 1)) & ~(size_t)(KG_ALIGN - 1); }
+static size_t align_up(size_t n)
+{
+    return (n + (KG_ALIGN - 1)) & ~(size_t)(KG_ALIGN - 1);
+}
 
 void kg_arena_init(kg_arena *a, size_t chunk_size)
 {
@@ -141,16 +144,17 @@ void kg_arena_free(kg_arena *a)
     a->head = NULL;
     a->ptr = a->end = NULL;
     a->total = 0;
+    a->rewind = NULL;
 }
 
-void kg_arena_reset(kg_arena *a)
+void kg_arena_reset_slow(kg_arena *a)
 {
     if (a->cleanups)
         run_cleanups(a);
     if (!a->head)
         return;
-    if (!a->head->next) { /* the usual request: it fit in the one chunk */
-        a->ptr = a->head->data;
+    if (!a->head->next) { /* it fit in the one chunk (with cleanups, or reached without the inline test) */
+        a->ptr = a->rewind = a->head->data;
         return;
     }
     /* keep the oldest chunk (the last in the list), free the rest */
@@ -165,7 +169,7 @@ void kg_arena_reset(kg_arena *a)
     }
     keep->next = NULL;
     a->head = keep;
-    a->ptr = keep->data;
+    a->ptr = a->rewind = keep->data;
     a->end = keep->data + keep->size;
     a->total = keep->size + sizeof(kg_arena_chunk);
 }
@@ -183,10 +187,12 @@ static void *new_chunk(kg_arena *a, size_t n)
         if (a->head) {
             c->next = a->head->next;
             a->head->next = c;
+            a->rewind = NULL;
         } else {
             c->next = NULL;
             a->head = c;
             a->ptr = a->end = c->data + n;
+            a->rewind = c->data;
         }
         return c->data;
     }
@@ -197,6 +203,7 @@ static void *new_chunk(kg_arena *a, size_t n)
             abort();
         c->size = size;
     }
+    a->rewind = a->head ? NULL : c->data;
     c->next = a->head;
     a->head = c;
     a->total += sizeof(kg_arena_chunk) + size;
@@ -245,8 +252,10 @@ void *kg_arena_realloc(kg_arena *a, void *p, size_t old_n, size_t new_n)
     return q;
 }
 
-
-char *kg_arena_strdup(kg_arena *a, const char *s) { return kg_arena_strndup(a, s, strlen(s)); }
+char *kg_arena_strdup(kg_arena *a, const char *s)
+{
+    return kg_arena_strndup(a, s, strlen(s));
+}
 
 char *kg_arena_sprintf(kg_arena *a, const char *fmt, ...)
 {

@@ -10,20 +10,30 @@ typedef struct kg_arena_chunk kg_arena_chunk;
 typedef struct kg_arena_cleanup kg_arena_cleanup;
 
 typedef struct kg_arena {
-    kg_arena_chunk *head;   /* current chunk (newest) */
-    char *ptr;              /* next free byte in head */
-    char *end;              /* end of head */
-    size_t chunk_size;      /* default size of new chunks */
-    size_t total;           /* bytes obtained from malloc, for accounting */
+    kg_arena_chunk *head;       /* current chunk (newest) */
+    char *ptr;                  /* next free byte in head */
+    char *end;                  /* end of head */
+    size_t chunk_size;          /* default size of new chunks */
+    size_t total;               /* bytes obtained from malloc, for accounting */
     kg_arena_cleanup *cleanups; /* run (newest first) by reset and free */
+    char *rewind;               /* the data of the only chunk while there is exactly one, else NULL */
 } kg_arena;
 
 /* Initialise an arena; chunk_size 0 selects the default (8 KiB). No memory is taken until the first allocation. */
 void kg_arena_init(kg_arena *a, size_t chunk_size);
 /* Release every chunk. The arena may be reused after kg_arena_init. */
 void kg_arena_free(kg_arena *a);
-/* Drop every allocation but keep the first chunk for reuse. */
-void kg_arena_reset(kg_arena *a);
+/* Drop every allocation but keep the first chunk for reuse. The usual case (one chunk, no cleanups) only rewinds
+ * the bump pointer, inline. */
+void kg_arena_reset_slow(kg_arena *a);
+static inline void kg_arena_reset(kg_arena *a)
+{
+    if (a->rewind && !a->cleanups) {
+        a->ptr = a->rewind;
+        return;
+    }
+    kg_arena_reset_slow(a);
+}
 
 /* Run fn(p) when the arena is next reset or freed (newest registration first), before its memory goes: how a
  * request arena releases what it borrowed, e.g. references to shared immutable objects (json/shared.h). */

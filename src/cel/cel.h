@@ -1,13 +1,13 @@
 /* cel.h - kgate's Common Expression Language engine: an independent C library (depends only on src/base).
  *
  * Life cycle:
- *   cel_env *env = cel_env_new(CEL_LIB_STANDARD_K8S);        // libraries + options
+ *   cel_env *env = cel_env_new(CEL_LIB_K8S);                 // libraries + options
  *   cel_env_declare_var(env, "object", cel_type_dyn());       // declared variables get a slot
  *   cel_program *p; cel_error e;
  *   if (!cel_compile(env, "object.spec.replicas < 10", NULL, &p, &e)) -> e.line, e.column, e.message
  *   kg_arena a; kg_arena_init(&a, 0);
  *   cel_activation *act = cel_activation_new(env, &a);
- *   cel_activation_set(act, "object", v);                      // or a lazy resolver
+ *   cel_activation_set(act, "object", v);                      // or by slot, or a lazy resolver
  *   cel_value out; uint64_t cost;
  *   cel_eval_status st = cel_eval(p, act, CEL_PER_CALL_LIMIT, &out, &cost);
  *   kg_arena_free(&a); cel_program_free(p); cel_env_free(env);
@@ -455,6 +455,11 @@ typedef bool (*cel_resolve_fn)(void *ud, cel_call_ctx *ctx, const char *name, ce
 cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena);
 /* Bind a variable (declared or not). */
 void cel_activation_set(cel_activation *act, const char *name, cel_value v);
+/* The slot of a declared variable, -1 when the env does not declare it. Slots are fixed for the env's life: resolve
+ * a name once, then bind by slot in each evaluation (no name search). */
+int cel_env_var_slot(const cel_env *env, const char *name);
+/* Bind a declared variable by its slot; false (nothing bound) for a slot the env does not have. */
+bool cel_activation_bind(cel_activation *act, int slot, cel_value v);
 void cel_activation_set_resolver(cel_activation *act, cel_resolve_fn fn, void *ud);
 void cel_activation_set_host(cel_activation *act, void *host);
 kg_arena *cel_activation_arena(cel_activation *act);

@@ -227,6 +227,7 @@ struct cel_program {
     cel_node *root;
     const cel_type *type;
     cleanup *cleanups;
+    size_t nslots;  /* the env's declared variables when compiled: every slot the program reads is below */
     int max_depth;  /* comprehension nesting */
     size_t nframes; /* comprehension frames an evaluation needs: 3 per nesting level (max_depth + 1), set by cel_plan */
     bool has_presence_cost;
@@ -239,11 +240,16 @@ typedef struct bound_var {
     struct bound_var *next;
 } bound_var;
 
+/* A slot's state is its kind: a value's kind once bound, else one of these two (never seen outside activations).
+ * A slot holding a JSON object is recognised by kind CEL_MAP and the JSON vtable alone. */
+#define CEL_SLOT_UNSET 0xF0   /* not bound, the resolver not asked yet */
+#define CEL_SLOT_REFUSED 0xF1 /* the resolver said no */
+void cel_activation_grow(cel_activation *act, size_t nslots);
+
 struct cel_activation {
     const cel_env *env;
     kg_arena *arena;
-    cel_value *slots;
-    uint8_t *slot_state; /* 0 unresolved, 1 bound, 2 resolver said no */
+    cel_value *slots; /* nslots (cel_eval grows them for a program compiled after more declarations) */
     size_t nslots;
     bound_var *extra;
     cel_resolve_fn resolver;

@@ -5,10 +5,8 @@
 #include "cel/cel_internal.h"
 #include "cel/cel_json.h"
 
-cel_value cel_json_to_value(const kg_json *j)
+cel_value cel_json_to_value_any(const kg_json *j)
 {
-    if (j && j->type == KG_JSON_OBJECT) /* the usual document */
-        return cel_value_make_(CEL_MAP, j->len, (uint64_t)(uintptr_t)j, &cel_jobj_vt);
     return cel_json_wrap(j);
 }
 

@@ -20,8 +20,15 @@
 extern "C" {
 #endif
 
-/* Wrap a JSON value (NULL gives CEL null). */
-cel_value cel_json_to_value(const kg_json *j);
+/* Wrap a JSON value (NULL gives CEL null). A document (an object) is wrapped inline. */
+extern const cel_map_vt cel_jobj_vt;
+cel_value cel_json_to_value_any(const kg_json *j);
+static inline cel_value cel_json_to_value(const kg_json *j)
+{
+    if (j && j->type == KG_JSON_OBJECT)
+        return cel_value_make_(CEL_MAP, j->len, (uint64_t)(uintptr_t)j, &cel_jobj_vt);
+    return cel_json_to_value_any(j);
+}
 /* Convert a CEL value to JSON in arena a. Returns NULL and fills errbuf for values with no JSON form (errors,
  * NaN/Inf doubles, opaque values without to_string). */
 kg_json *cel_value_to_json(kg_arena *a, const cel_value *v, char *errbuf, size_t errcap);

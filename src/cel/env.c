@@ -791,7 +791,7 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     kg_arena a;
     kg_arena_init(&a, 16 * 1024);
     cel_program *p = kg_arena_alloc(&a, sizeof *p);
-    *p = (cel_program){.arena = a, .env = env}; /* stores, no memset call */
+    *p = (cel_program){.arena = a, .env = env, .nslots = env->nvars}; /* stores, no memset call */
     parse_result pr;
     if (!cel_parse(&p->arena, env, src, opts ? opts->src_len : 0, flags, &pr, err))
         goto fail;

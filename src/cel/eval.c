@@ -42,30 +42,32 @@ static inline uint64_t ceil01(uint64_t x)
 
 NOINLINE static cel_value lookup_var_slow(cel_call_ctx *ctx, const cel_node *n);
 
-/* a bound declared variable is read inline; the rest (resolver, undeclared names) out of line */
+/* a bound declared variable is read inline (cel_eval made sure the activation has the program's slots); the rest
+ * (resolver, undeclared names) out of line */
 static inline cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
 {
-    cel_activation *act = ctx->act;
-    if (n->slot >= 0 && (size_t)n->slot < act->nslots && act->slot_state[n->slot] == 1)
-        return act->slots[n->slot];
+    if (n->slot >= 0) {
+        const cel_value *v = &ctx->act->slots[n->slot];
+        if (v->kind < CEL_SLOT_UNSET)
+            return *v;
+    }
     return lookup_var_slow(ctx, n);
 }
 
 static cel_value lookup_var_slow(cel_call_ctx *ctx, const cel_node *n)
 {
     cel_activation *act = ctx->act;
-    if (n->slot >= 0 && (size_t)n->slot < act->nslots) {
-        uint8_t st = act->slot_state[n->slot];
-        if (st == 1)
-            return act->slots[n->slot];
-        if (st == 0 && act->resolver) {
+    if (n->slot >= 0) {
+        cel_value *sv = &act->slots[n->slot];
+        if (sv->kind < CEL_SLOT_UNSET)
+            return *sv;
+        if (sv->kind == CEL_SLOT_UNSET && act->resolver) {
             cel_value v;
             if (act->resolver(act->resolver_ud, ctx, n->name, &v)) {
-                act->slots[n->slot] = v;
-                act->slot_state[n->slot] = 1;
+                *sv = v;
                 return v;
             }
-            act->slot_state[n->slot] = 2;
+            sv->kind = CEL_SLOT_REFUSED;
         }
     } else {
         for (bound_var *b = act->extra; b; b = b->next)
@@ -1225,10 +1227,10 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
 __attribute__((always_inline)) static inline bool lean_range(cel_call_ctx *ctx, const path_plan *pp, const kg_json **rj)
 {
     cel_activation *act = ctx->act;
-    int slot = pp->base->slot; /* a declared variable (NF_LEAN) */
-    if ((size_t)slot >= act->nslots || act->slot_state[slot] != 1 || act->slots[slot].aux != &cel_jobj_vt)
+    const cel_value *bv = &act->slots[pp->base->slot]; /* a declared variable (NF_LEAN) */
+    if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
         return false;
-    const kg_json *b = act->slots[slot].u.ptr;
+    const kg_json *b = bv->u.ptr;
     return b && path_fast_obj(ctx, pp, b, rj);
 }
 
@@ -1239,14 +1241,11 @@ __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, c
     if (b->xk == X_ITER) {
         bv = &ctx->vars[-2 - b->slot].v;
     } else if (b->xk == X_VAR) {
-        cel_activation *act = ctx->act;
-        if ((size_t)b->slot >= act->nslots || act->slot_state[b->slot] != 1)
-            return false;
-        bv = &act->slots[b->slot];
+        bv = &ctx->act->slots[b->slot];
     } else {
         return false;
     }
-    if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
+    if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
         return false;
     return path_fast_obj(ctx, pp, bv->u.ptr, end);
 }
@@ -1468,12 +1467,8 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
     if (pp->from >= 0 && (o = mid[pp->from]) != NULL) {
         i = pp->from_m;
     } else {
-        cel_activation *act = ctx->act;
-        int slot = pp->base->slot; /* a declared variable (plan) */
-        if ((size_t)slot >= act->nslots || act->slot_state[slot] != 1)
-            return false;
-        const cel_value *bv = &act->slots[slot];
-        if (bv->aux != &cel_jobj_vt || bv->kind != CEL_MAP)
+        const cel_value *bv = &ctx->act->slots[pp->base->slot]; /* a declared variable (plan) */
+        if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
             return false;
         o = bv->u.ptr;
     }
@@ -2188,8 +2183,11 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
         .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
         .presence_cost = p->has_presence_cost,
     };
-    if (act->env != p->env)
-        return eval_failed(&ctx, result, cost, true);
+    if (__builtin_expect(act->env != p->env || act->nslots < p->nslots, 0)) {
+        if (act->env != p->env)
+            return eval_failed(&ctx, result, cost, true);
+        cel_activation_grow(act, p->nslots);
+    }
     cel_jmp_buf jb;
     ctx.jb = &jb;
     if (CEL_SETJMP(jb))

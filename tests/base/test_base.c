@@ -103,6 +103,46 @@ static void note_cleanup(void *p)
 {
     cleanup_log[ncleanup++] = (int)(intptr_t)p;
 }
+/* reset rewinds to the start of the one chunk it keeps, whichever way the arena got its chunks: one chunk (the
+ * inline rewind), several (the slow path keeps the oldest), a first allocation too big for a chunk (its own chunk),
+ * a big one behind the head; an allocation after each reset starts the kept chunk again */
+static void arena_reset_rewinds_one_chunk(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 256);
+    char *first = kg_arena_alloc(&a, 16);
+    assert_ptr_equal(a.rewind, first);
+    kg_arena_alloc(&a, 64);
+    kg_arena_reset(&a);
+    assert_ptr_equal(kg_arena_alloc(&a, 16), first);
+    for (int i = 0; i < 40; i++) /* several chunks */
+        kg_arena_alloc(&a, 100);
+    assert_null(a.rewind);
+    kg_arena_reset(&a);
+    assert_ptr_equal(a.rewind, first); /* the oldest chunk is kept */
+    assert_ptr_equal(kg_arena_alloc(&a, 16), first);
+    kg_arena_alloc(&a, 10000); /* big: its own chunk behind the head */
+    assert_null(a.rewind);
+    kg_arena_reset(&a); /* the big chunk is now the last in the list: the one kept */
+    char *kept = a.rewind;
+    assert_non_null(kept);
+    assert_ptr_equal(kg_arena_alloc(&a, 16), kept);
+    kg_arena_reset(&a);
+    assert_ptr_equal(kg_arena_alloc(&a, 9000), kept);
+    kg_arena_free(&a);
+    assert_null(a.rewind);
+
+    kg_arena_init(&a, 256);
+    char *big = kg_arena_alloc(&a, 5000); /* the first chunk is a big one, full */
+    assert_ptr_equal(a.rewind, big);
+    kg_arena_reset(&a);
+    char *again = kg_arena_alloc(&a, 4000); /* it is reused from its start */
+    assert_ptr_equal(again, big);
+    memset(again, 1, 4000);
+    kg_arena_free(&a);
+}
+
 static kg_arena *chained_arena;
 static void register_more(void *p)
 {
@@ -137,9 +177,14 @@ static void arena_cleanups_run_on_reset_and_free(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(arena_alloc_is_aligned_and_distinct), cmocka_unit_test(arena_realloc_extends_last_in_place),
-        cmocka_unit_test(arena_reset_reuses_memory), cmocka_unit_test(arena_cleanups_run_on_reset_and_free),           cmocka_unit_test(buf_printf_grows),
-        cmocka_unit_test(error_prefix_and_names),              cmocka_unit_test(str_cut_trim),
+        cmocka_unit_test(arena_alloc_is_aligned_and_distinct),
+        cmocka_unit_test(arena_realloc_extends_last_in_place),
+        cmocka_unit_test(arena_reset_reuses_memory),
+        cmocka_unit_test(arena_reset_rewinds_one_chunk),
+        cmocka_unit_test(arena_cleanups_run_on_reset_and_free),
+        cmocka_unit_test(buf_printf_grows),
+        cmocka_unit_test(error_prefix_and_names),
+        cmocka_unit_test(str_cut_trim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

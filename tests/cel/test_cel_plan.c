@@ -606,7 +606,7 @@ static void test_activation_set_names(void **state)
     assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
     assert_int_equal(v.kind, CEL_INT);
     assert_int_equal(v.u.i, 1234);
-    assert_int_equal(act->slot_state[0], 1);
+    assert_int_equal(act->slots[0].kind, CEL_INT);
     size_t extras = 0;
     for (bound_var *b = act->extra; b; b = b->next) {
         extras++;
@@ -615,6 +615,77 @@ static void test_activation_set_names(void **state)
     }
     assert_int_equal(extras, 2);
     cel_program_free(p);
+    kg_arena_free(&a);
+    cel_env_free(env);
+}
+
+/* binding by slot: the slot is the declaration's, a slot the env lacks binds nothing, an activation made before
+ * more declarations gets their slots (unbound) when a program that reads them runs, and the resolver is asked once
+ * for an unbound slot (a refusal is remembered) */
+static int resolver_calls;
+static bool resolve_late(void *ud, cel_call_ctx *ctx, const char *name, cel_value *out)
+{
+    (void)ud;
+    (void)ctx;
+    resolver_calls++;
+    if (!strcmp(name, "late")) {
+        *out = cel_int(40);
+        return true;
+    }
+    return false;
+}
+
+static void test_activation_bind_slots(void **state)
+{
+    (void)state;
+    cel_env *env = cel_env_new(0);
+    assert_true(cel_env_declare_var(env, "a", cel_type_int()));
+    assert_true(cel_env_declare_var(env, "b", cel_type_int()));
+    assert_int_equal(cel_env_var_slot(env, "a"), 0);
+    assert_int_equal(cel_env_var_slot(env, "b"), 1);
+    assert_int_equal(cel_env_var_slot(env, "c"), -1);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    cel_activation *act = cel_activation_new(env, &a); /* before "late" and "never" are declared */
+    assert_true(cel_activation_bind(act, 1, cel_int(2)));
+    assert_false(cel_activation_bind(act, -1, cel_int(9)));
+    assert_false(cel_activation_bind(act, 2, cel_int(9))); /* not declared yet */
+    assert_true(cel_env_declare_var(env, "late", cel_type_int()));
+    assert_true(cel_env_declare_var(env, "never", cel_type_int()));
+    int late = cel_env_var_slot(env, "late");
+    assert_int_equal(late, 2);
+    cel_activation_set_resolver(act, resolve_late, NULL);
+    cel_program *p = NULL, *q = NULL;
+    cel_error err;
+    assert_true(cel_compile(env, "a * 100 + b * 10 + late", NULL, &p, &err));
+    assert_true(cel_compile(env, "never", NULL, &q, &err));
+    cel_value v;
+    /* a is unbound and the resolver does not know it */
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_ERROR);
+    assert_string_equal(cel_error_message(&v), "no such attribute(s): a");
+    assert_int_equal(resolver_calls, 2); /* "a" refused; "late" (the other operand is still evaluated) resolved */
+    assert_true(cel_activation_bind(act, cel_env_var_slot(env, "a"), cel_int(1)));
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.kind, CEL_INT);
+    assert_int_equal(v.u.i, 160); /* "late" was resolved once and kept */
+    assert_int_equal(resolver_calls, 2);
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.u.i, 160);
+    assert_int_equal(resolver_calls, 2);
+    for (int i = 0; i < 2; i++) { /* refused once, then remembered */
+        assert_int_equal(cel_eval(q, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_ERROR);
+        assert_string_equal(cel_error_message(&v), "no such attribute(s): never");
+    }
+    assert_int_equal(resolver_calls, 3);
+    /* binding by slot and by name reach the same variable */
+    assert_true(cel_activation_bind(act, late, cel_int(5)));
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.u.i, 125);
+    cel_activation_set(act, "late", cel_int(7));
+    assert_int_equal(cel_eval(p, act, CEL_NO_COST_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_int_equal(v.u.i, 127);
+    cel_program_free(p);
+    cel_program_free(q);
     kg_arena_free(&a);
     cel_env_free(env);
 }
@@ -854,6 +925,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fused_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concat_shared_prefix, setup, teardown),
         cmocka_unit_test(test_activation_set_names),
+        cmocka_unit_test(test_activation_bind_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
