@@ -3,6 +3,7 @@
 #ifndef KG_BASE_ARENA_H
 #define KG_BASE_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,22 @@ static inline void *kg_arena_alloc(kg_arena *a, size_t n)
         return p;
     }
     return kg_arena_alloc_slow(a, n);
+}
+/* Writing before allocating, for a result whose size is known only once written: the free bytes of the current
+ * chunk start at kg_arena_room (*room of them, 0 before the first chunk); kg_arena_commit(a, n) then allocates the
+ * first n of them (n <= *room, with nothing allocated in between), at the same address. */
+static inline char *kg_arena_room(kg_arena *a, size_t *room)
+{
+    *room = (size_t)(a->end - a->ptr);
+    return a->ptr;
+}
+static inline bool kg_arena_commit(kg_arena *a, size_t n)
+{
+    n = n ? (n + 15u) & ~(size_t)15u : 16u;
+    if ((size_t)(a->end - a->ptr) < n)
+        return false;
+    a->ptr += n;
+    return true;
 }
 /* Allocate n zeroed bytes. */
 void *kg_arena_calloc(kg_arena *a, size_t n);

@@ -13,9 +13,18 @@ typedef struct kg_str {
 
 #define KG_STR(lit) ((kg_str){(lit), sizeof(lit) - 1})
 
-static inline kg_str kg_str_c(const char *s) { return (kg_str){s, s ? strlen(s) : 0}; }
-static inline bool kg_str_eq(kg_str a, kg_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
-static inline bool kg_str_eqc(kg_str a, const char *b) { return kg_str_eq(a, kg_str_c(b)); }
+static inline kg_str kg_str_c(const char *s)
+{
+    return (kg_str){s, s ? strlen(s) : 0};
+}
+static inline bool kg_str_eq(kg_str a, kg_str b)
+{
+    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+static inline bool kg_str_eqc(kg_str a, const char *b)
+{
+    return kg_str_eq(a, kg_str_c(b));
+}
 /* C-string equality with the first byte compared inline (most compares on hot paths fail there) */
 static inline bool kg_streq(const char *a, const char *b)
 {
@@ -28,6 +37,14 @@ __attribute__((always_inline)) static inline bool kg_bytes_eq(const void *pa, co
     const unsigned char *a = (const unsigned char *)pa, *b = (const unsigned char *)pb;
     if (n >= 8) {
         unsigned long long x, y;
+        if (n <= 16) { /* most keys: two overlapping words a side, no loop */
+            unsigned long long x2, y2;
+            memcpy(&x, a, 8);
+            memcpy(&y, b, 8);
+            memcpy(&x2, a + n - 8, 8);
+            memcpy(&y2, b + n - 8, 8);
+            return ((x ^ y) | (x2 ^ y2)) == 0;
+        }
         for (size_t i = 0; i + 8 < n; i += 8) {
             memcpy(&x, a + i, 8);
             memcpy(&y, b + i, 8);
@@ -44,7 +61,7 @@ __attribute__((always_inline)) static inline bool kg_bytes_eq(const void *pa, co
         memcpy(&y, b, 4);
         memcpy(&x2, a + n - 4, 4);
         memcpy(&y2, b + n - 4, 4);
-        return x == y && x2 == y2;
+        return ((x ^ y) | (x2 ^ y2)) == 0;
     }
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])

@@ -127,6 +127,25 @@ typedef struct path_plan {
     path_step steps[];
 } path_plan;
 
+/* X_CONCAT at the top of a chain: its + nodes and operands (adds[j] joins the result so far with ops[j + 1]; ops
+ * follow the k adds), and the fast form when every operand is a constant string or a path from a variable
+ * (eval.c concat_fast), else NULL */
+typedef struct cat_piece {
+    const path_plan *pp; /* NULL: a constant string */
+    const char *s;       /* the constant's bytes */
+    uint32_t n, ulen;    /* its length in bytes and in code points */
+} cat_piece;
+typedef struct cat_fast {
+    size_t np;     /* pieces: the chain's operands, k + 1 */
+    bool iter;     /* some path starts at a comprehension variable */
+    uint64_t cost; /* what does not depend on the strings: each path's base read and steps, 1 per + */
+    cat_piece p[];
+} cat_fast;
+typedef struct cat_chain {
+    const cat_fast *fast;
+    const cel_node *nodes[]; /* 2k + 1: the k adds, then the k + 1 operands */
+} cat_chain;
+
 /* X_CALL1: a function call whose candidate overloads (those the overload search can accept at all, in its order)
  * are resolved at plan time, with the argument kind each one requires */
 typedef struct call_cand {
@@ -231,7 +250,8 @@ struct cel_program {
     int max_depth;  /* comprehension nesting */
     size_t nframes; /* comprehension frames an evaluation needs: 3 per nesting level (max_depth + 1), set by cel_plan */
     bool has_presence_cost;
-    void *plan; /* the evaluator's planned form of root (plan.c), or NULL */
+    bool root_fast; /* (plan) the root has a form that needs no jump target (eval.c eval_root_fast) */
+    void *plan;     /* the evaluator's planned form of root (plan.c), or NULL */
 };
 
 typedef struct bound_var {
@@ -345,7 +365,6 @@ __attribute__((always_inline)) static inline cel_value cel_json_wrap(const kg_js
     }
     return cel_null();
 }
-
 
 /* code points of s[0..n) (cel_utf8_len): strings up to 64 bytes are tested for ASCII inline with a few word loads
  * that stay inside the n bytes (then the count is n); the rest goes to the out-of-line count */

@@ -1540,6 +1540,86 @@ NOINLINE static cel_value concat_build_call(cel_call_ctx *ctx, const cel_value *
     return concat_build(ctx, first, ps, pl, np, len);
 }
 
+/* X_CONCAT's fast form (plan.c cat_fast): every operand a constant string or a path from a variable. The walks
+ * (hinted, later paths starting where an earlier one sharing their first steps got: plan_concat_share) and the
+ * copies into the arena's free space come first, without side effects; every walk must end on a JSON string. Then
+ * the whole cost, the same as the general form's (each path's base read and steps, each + with its size-based
+ * part), is charged at once when it fits, and the bytes written are allocated where they are. Anything else (a
+ * miss, not a string, not enough room, near the limit) returns false having done nothing, and the general form
+ * runs. */
+__attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx, const cat_fast *cf, cel_value *out)
+{
+    size_t room, len = 0;
+    char *buf = kg_arena_room(ctx->arena, &room);
+    uint64_t cost = cf->cost, lu = 0; /* lu: code points so far */
+    const kg_json *mid[X_PATH_MAX + 1];
+    for (size_t q = 0, np = cf->np; q < np; q++) {
+        const cat_piece *c = &cf->p[q];
+        const path_plan *pp = c->pp;
+        const char *s;
+        size_t n;
+        if (!pp) {
+            s = c->s;
+            n = c->n;
+        } else {
+            const kg_json *o;
+            size_t i = 0, k = pp->k, save = pp->save;
+            if (pp->from >= 0) { /* the earlier path's walk got there (or this one would not run) */
+                o = mid[pp->from];
+                i = pp->from_m;
+            } else {
+                const cel_node *b = pp->base;
+                const cel_value *bv = b->xk == X_VAR ? &ctx->act->slots[b->slot] : &ctx->vars[-2 - b->slot].v;
+                if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
+                    return false;
+                o = bv->u.ptr;
+            }
+            for (;; i++) {
+                if (i == save)
+                    mid[q] = o; /* (save 0: written, never read) */
+                const path_step *st = &pp->steps[i];
+                uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
+                if (h >= o->len)
+                    return false;
+                const kg_json_member *m = &o->u.members[h];
+                if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
+                    return false;
+                o = m->val;
+                if (i + 1 == k)
+                    break;
+                if (!o || o->type != KG_JSON_OBJECT)
+                    return false;
+            }
+            if (!o || o->type != KG_JSON_STRING)
+                return false;
+            s = o->u.s;
+            n = o->len;
+            /* code points: the bytes of a string the parser saw as plain ASCII; counted otherwise */
+            lu += o->ascii ? n : ulen_of(s, n);
+        }
+        if (n >= room - len) /* the bytes and the NUL must fit */
+            return false;
+        copy_piece(buf + len, s, n);
+        if (!pp)
+            lu += c->ulen;
+        len += n;
+        if (len > 10 && q > 0) {
+            uint64_t u = ceil01(lu); /* the + joining this operand: ceil(code points / 10) in all, at least 1 */
+            if (u > 1)
+                cost += u - 1;
+        }
+    }
+    uint64_t nc;
+    if (__builtin_add_overflow(ctx->cost, cost, &nc) || nc > ctx->limit)
+        return false;
+    buf[len] = 0;
+    if (!kg_arena_commit(ctx->arena, len + 1))
+        return false;
+    ctx->cost = nc;
+    *out = cel_value_make_(CEL_STRING, (uint32_t)len, (uint64_t)(uintptr_t)buf, NULL);
+    return true;
+}
+
 NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
 {
     /* adds[j] combines the result so far with ops[j + 1] (adds[j]->args[1]); ops[0] is the leftmost operand. The
@@ -1548,7 +1628,11 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     const cel_node *const *adds, *const *ops;
     const cel_node *abuf[X_PATH_MAX], *obuf[X_PATH_MAX + 1];
     if (n->xp) {
-        adds = n->xp;
+        const cat_chain *ch = n->xp;
+        cel_value r;
+        if (ch->fast && concat_fast(ctx, ch->fast, &r))
+            return r;
+        adds = ch->nodes;
         ops = adds + k;
     } else {
         const cel_node *s = n;
@@ -2171,8 +2255,9 @@ __attribute__((noinline, cold)) static cel_eval_status eval_failed(cel_call_ctx 
     return CEL_EVAL_COST_EXCEEDED;
 }
 
-cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
-                         uint64_t *cost)
+/* the evaluation proper, with the cost limit's jump target */
+NOINLINE static cel_eval_status eval_general(const cel_program *p, cel_activation *act, uint64_t cost_limit,
+                                             cel_value *result, uint64_t *cost)
 {
     size_t nv = p->nframes;
     compr_frame stackv[24];
@@ -2183,11 +2268,6 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
         .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
         .presence_cost = p->has_presence_cost,
     };
-    if (__builtin_expect(act->env != p->env || act->nslots < p->nslots, 0)) {
-        if (act->env != p->env)
-            return eval_failed(&ctx, result, cost, true);
-        cel_activation_grow(act, p->nslots);
-    }
     cel_jmp_buf jb;
     ctx.jb = &jb;
     if (CEL_SETJMP(jb))
@@ -2211,4 +2291,54 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
     if (cost)
         *cost = ctx.cost;
     return st;
+}
+
+/* Roots whose fast forms charge nothing before they are sure to finish under the limit, so they need no jump
+ * target (plan.c sets root_fast): a concatenation of constants and paths from declared variables (concat_fast),
+ * and startsWith/endsWith/matches on a path from a declared variable that ends on a JSON string. Anything else,
+ * having done nothing, goes to the general
+ * evaluation (a tail call: cel_eval itself keeps no registers). */
+NOINLINE static cel_eval_status eval_root_fast(const cel_program *p, cel_activation *act, uint64_t cost_limit,
+                                               cel_value *result, uint64_t *cost)
+{
+    const cel_node *r = p->root;
+    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit}; /* no jump target: charges add up */
+    if (r->xk == X_CONCAT) {
+        if (!concat_fast(&ctx, ((const cat_chain *)r->xp)->fast, result))
+            return eval_general(p, act, cost_limit, result, cost);
+    } else {
+        const kg_json *end;
+        if (!path_fast(&ctx, r->args[0]->xp, &end) || !end || end->type != KG_JSON_STRING)
+            return eval_general(p, act, cost_limit, result, cost);
+        int b = str_pred(&ctx, r, end->u.s, end->len);
+        if (ctx.cost > ctx.limit) /* the general evaluation stops at the same charge and reports it */
+            return eval_general(p, act, cost_limit, result, cost);
+        *result = cel_bool(b);
+    }
+    if (cost)
+        *cost = ctx.cost;
+    return CEL_EVAL_OK;
+}
+
+/* an activation of another env, or one made before the program's variables were declared */
+__attribute__((noinline, cold)) static cel_eval_status eval_unusual_activation(const cel_program *p,
+                                                                               cel_activation *act, uint64_t cost_limit,
+                                                                               cel_value *result, uint64_t *cost)
+{
+    if (act->env != p->env) {
+        cel_call_ctx ctx = {.arena = act->arena, .act = act};
+        return eval_failed(&ctx, result, cost, true);
+    }
+    cel_activation_grow(act, p->nslots);
+    return cel_eval(p, act, cost_limit, result, cost);
+}
+
+cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
+                         uint64_t *cost)
+{
+    if (__builtin_expect(act->env != p->env || act->nslots < p->nslots, 0))
+        return eval_unusual_activation(p, act, cost_limit, result, cost);
+    if (p->root_fast)
+        return eval_root_fast(p, act, cost_limit, result, cost);
+    return eval_general(p, act, cost_limit, result, cost);
 }

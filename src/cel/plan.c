@@ -181,14 +181,16 @@ static void plan_concat_share(kg_arena *a, cel_node *n)
     if (k == 0 || k > X_PATH_MAX)
         return;
     /* the chain's + nodes (adds[j] joins the result so far with operand j + 1) and its operands, for eval_concat */
-    const cel_node **adds = kg_arena_alloc(a, (2 * k + 1) * sizeof *adds), **ops = adds + k, *s = n;
+    cat_chain *ch = kg_arena_alloc(a, sizeof *ch + (2 * k + 1) * sizeof(const cel_node *));
+    const cel_node **adds = ch->nodes, **ops = adds + k, *s = n;
     for (size_t i = k; i > 0; i--) {
         adds[i - 1] = s;
         ops[i] = s->args[1];
         s = s->args[0];
     }
     ops[0] = s;
-    n->xp = adds;
+    ch->fast = NULL;
+    n->xp = ch;
     for (size_t q = 1; q <= k; q++) {
         if (ops[q]->xk != X_PATH)
             continue;
@@ -213,6 +215,33 @@ static void plan_concat_share(kg_arena *a, cel_node *n)
             }
         }
     }
+    /* the fast form: constant strings and paths from a declared or comprehension variable only */
+    uint64_t cost = k;
+    for (size_t q = 0; q <= k; q++) {
+        const cel_node *o = ops[q];
+        if (o->xk == X_PATH) {
+            const path_plan *pp = o->xp;
+            if (pp->base->xk != X_VAR && pp->base->xk != X_ITER)
+                return;
+            cost += pp->k + 1;
+        } else if (o->xk != X_CONST || o->cval.kind != CEL_STRING) {
+            return;
+        }
+    }
+    cat_fast *f = kg_arena_alloc(a, sizeof *f + (k + 1) * sizeof(cat_piece));
+    f->np = k + 1;
+    f->cost = cost;
+    f->iter = false;
+    for (size_t q = 0; q <= k; q++) {
+        const cel_node *o = ops[q];
+        if (o->xk == X_PATH) {
+            f->p[q] = (cat_piece){o->xp, NULL, 0, 0};
+            f->iter |= ((const path_plan *)o->xp)->base->xk == X_ITER;
+        } else {
+            f->p[q] = (cat_piece){NULL, o->cval.u.s, o->cval.n, (uint32_t)cel_utf8_len(o->cval.u.s, o->cval.n)};
+        }
+    }
+    ch->fast = f;
 }
 
 static void plan_node(kg_arena *a, cel_node *n)
@@ -348,6 +377,16 @@ bool cel_plan(cel_program *p, const char *src, cel_error *err)
     (void)err;
     plan_node(&p->arena, p->root);
     p->nframes = (size_t)(p->max_depth + 1) * 3;
+    /* roots evaluated without the cost limit's jump target (eval.c eval_root_fast): a concatenation with its fast
+     * form over declared variables; startsWith/endsWith/matches on a path from a declared variable */
+    const cel_node *r = p->root;
+    if (r->xk == X_CONCAT) {
+        const cat_chain *ch = r->xp;
+        p->root_fast = ch && ch->fast && !ch->fast->iter;
+    } else if (r->xk == X_AFFIX || r->xk == X_MATCHES) {
+        const cel_node *a = r->args[0];
+        p->root_fast = a->xk == X_PATH && ((const path_plan *)a->xp)->base->xk == X_VAR;
+    }
     p->plan = NULL;
     return true;
 }
@@ -393,5 +432,6 @@ size_t cel_plan_count(const cel_program *p)
 
 void cel_plan_clear(cel_program *p)
 {
+    p->root_fast = false;
     walk_nodes(p->root, true);
 }

@@ -30,6 +30,7 @@ typedef struct parser {
     size_t dups_cap;
     int depth;
     bool failed;
+    bool plain;     /* the last string parsed took the fast path: plain ASCII without escapes */
     path_seg *path; /* only tracked when duplicate keys are reported */
 } parser;
 
@@ -56,8 +57,7 @@ static kg_json *fail_char(parser *ps, const char *context)
     }
     char d[16];
     describe_char(d, sizeof d, (unsigned char)*ps->p);
-    kg_err_set(ps->err, KG_EINVAL, "invalid character %s %s (at offset %zu)", d, context,
-               (size_t)(ps->p - ps->start));
+    kg_err_set(ps->err, KG_EINVAL, "invalid character %s %s (at offset %zu)", d, context, (size_t)(ps->p - ps->start));
     return NULL;
 }
 
@@ -158,7 +158,10 @@ static size_t utf8_seq(const unsigned char *s, const unsigned char *end)
 
 /* bytes that end the fast path of a string scan: quote, backslash, control characters, non-ASCII */
 static const unsigned char str_special[256] = {
-    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+    [0 ... 0x1f] = 1,
+    ['"'] = 1,
+    ['\\'] = 1,
+    [0x80 ... 0xff] = 1,
 };
 
 /* Parse a string starting at the opening quote; returns the decoded start, sets *outlen. */
@@ -185,7 +188,7 @@ static char *parse_string_raw(parser *ps, size_t *outlen)
     }
 #endif
     while (s + 4 <= end && !(str_special[(unsigned char)s[0]] | str_special[(unsigned char)s[1]] |
-                              str_special[(unsigned char)s[2]] | str_special[(unsigned char)s[3]]))
+                             str_special[(unsigned char)s[2]] | str_special[(unsigned char)s[3]]))
         s += 4;
     while (s < end && !str_special[(unsigned char)*s])
         s++;
@@ -193,8 +196,10 @@ static char *parse_string_raw(parser *ps, size_t *outlen)
         *s = 0;
         *outlen = (size_t)(s - q);
         ps->p = s + 1;
+        ps->plain = true;
         return q;
     }
+    ps->plain = false;
     char *w = s;
     while (s < end) {
         unsigned char c = (unsigned char)*s;
@@ -539,6 +544,7 @@ static kg_json *parse_value(parser *ps)
         kg_json *v = new_node(ps->a, KG_JSON_STRING);
         v->u.s = s;
         v->len = (uint32_t)n;
+        v->ascii = ps->plain;
         return v;
     }
     case 't':
@@ -710,9 +716,7 @@ void kg_json_write_string(kg_buf *out, const char *s, size_t n, unsigned flags)
         case '\n': *w++ = 'n'; break;
         case '\r': *w++ = 'r'; break;
         case '\t': *w++ = 't'; break;
-        default:
-            *w++ = 'u', *w++ = '0', *w++ = '0';
-            *w++ = hexdig[c >> 4], *w++ = hexdig[c & 15];
+        default: *w++ = 'u', *w++ = '0', *w++ = '0'; *w++ = hexdig[c >> 4], *w++ = hexdig[c & 15];
         }
         i++;
         run = i;
@@ -750,7 +754,8 @@ static void write_value(kg_buf *out, const kg_json *v, unsigned flags, int level
     bool pretty = flags & KG_JSON_WRITE_PRETTY;
     switch (v->type) {
     case KG_JSON_NULL: buf_put(out, "null", 4); break;
-    case KG_JSON_BOOL: if (v->b)
+    case KG_JSON_BOOL:
+        if (v->b)
             buf_put(out, "true", 4);
         else
             buf_put(out, "false", 5);
@@ -833,7 +838,10 @@ char *kg_json_to_string(kg_arena *a, const kg_json *v, unsigned flags, size_t *l
  * Construction and access
  * ---------------------------------------------------------------------------------------------- */
 
-kg_json *kg_json_new_null(kg_arena *a) { return new_node(a, KG_JSON_NULL); }
+kg_json *kg_json_new_null(kg_arena *a)
+{
+    return new_node(a, KG_JSON_NULL);
+}
 
 kg_json *kg_json_new_bool(kg_arena *a, bool b)
 {
@@ -868,7 +876,10 @@ kg_json *kg_json_new_strn(kg_arena *a, const char *s, size_t n)
     return v;
 }
 
-kg_json *kg_json_new_str(kg_arena *a, const char *s) { return kg_json_new_strn(a, s, strlen(s)); }
+kg_json *kg_json_new_str(kg_arena *a, const char *s)
+{
+    return kg_json_new_strn(a, s, strlen(s));
+}
 
 kg_json *kg_json_new_str_ref(kg_arena *a, const char *s, size_t n)
 {
@@ -878,8 +889,14 @@ kg_json *kg_json_new_str_ref(kg_arena *a, const char *s, size_t n)
     return v;
 }
 
-kg_json *kg_json_new_array(kg_arena *a) { return new_node(a, KG_JSON_ARRAY); }
-kg_json *kg_json_new_object(kg_arena *a) { return new_node(a, KG_JSON_OBJECT); }
+kg_json *kg_json_new_array(kg_arena *a)
+{
+    return new_node(a, KG_JSON_ARRAY);
+}
+kg_json *kg_json_new_object(kg_arena *a)
+{
+    return new_node(a, KG_JSON_OBJECT);
+}
 
 void kg_json_array_append(kg_arena *a, kg_json *arr, kg_json *v)
 {
@@ -923,7 +940,6 @@ kg_json *kg_json_getn(const kg_json *obj, const char *key, size_t n)
     return NULL;
 }
 
-
 void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json *v)
 {
     for (uint32_t i = 0; i < obj->len; i++) {
@@ -939,7 +955,6 @@ void kg_json_setn(kg_arena *a, kg_json *obj, const char *key, size_t n, kg_json 
     m->key_len = (uint32_t)n;
     m->val = v;
 }
-
 
 bool kg_json_del(kg_json *obj, const char *key)
 {

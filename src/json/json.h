@@ -35,6 +35,7 @@ typedef struct kg_json_member {
 struct kg_json {
     uint8_t type;
     bool b;       /* KG_JSON_BOOL */
+    bool ascii;   /* KG_JSON_STRING: true when known to be all ASCII (the parser's plain strings); false: unknown */
     uint32_t len; /* string bytes, array items, object members, number text length */
     uint32_t cap; /* capacity of items/members */
     union {
@@ -71,7 +72,7 @@ kg_json *kg_json_parse_ex(kg_arena *a, const char *text, size_t len, unsigned fl
 
 /* ---- serialization ---- */
 enum {
-    KG_JSON_WRITE_PRETTY = 1u << 0,    /* 4-space indentation like kubectl's -o json */
+    KG_JSON_WRITE_PRETTY = 1u << 0,         /* 4-space indentation like kubectl's -o json */
     KG_JSON_WRITE_NO_ESCAPE_HTML = 1u << 1, /* by default <, >, & are written as \u003c etc. like Go */
 };
 void kg_json_write(kg_buf *out, const kg_json *v, unsigned flags);
@@ -85,9 +86,10 @@ kg_json *kg_json_new_null(kg_arena *a);
 kg_json *kg_json_new_bool(kg_arena *a, bool b);
 kg_json *kg_json_new_int(kg_arena *a, int64_t i);
 kg_json *kg_json_new_double(kg_arena *a, double d);
-kg_json *kg_json_new_str(kg_arena *a, const char *s);              /* copies */
-kg_json *kg_json_new_strn(kg_arena *a, const char *s, size_t n);   /* copies */
-kg_json *kg_json_new_str_ref(kg_arena *a, const char *s, size_t n); /* no copy: s must outlive the node and be NUL-terminated at n */
+kg_json *kg_json_new_str(kg_arena *a, const char *s);            /* copies */
+kg_json *kg_json_new_strn(kg_arena *a, const char *s, size_t n); /* copies */
+kg_json *kg_json_new_str_ref(kg_arena *a, const char *s,
+                             size_t n); /* no copy: s must outlive the node and be NUL-terminated at n */
 kg_json *kg_json_new_array(kg_arena *a);
 kg_json *kg_json_new_object(kg_arena *a);
 
@@ -139,8 +141,17 @@ kg_json *kg_json_clone_nodes(kg_arena *a, const kg_json *v);
 bool kg_json_equal(const kg_json *x, const kg_json *y);
 const char *kg_json_type_name(kg_json_type t);
 
-static inline bool kg_json_is(const kg_json *v, kg_json_type t) { return v && v->type == t; }
-static inline bool kg_json_is_number(const kg_json *v) { return v && (v->type == KG_JSON_INT || v->type == KG_JSON_NUMBER); }
-static inline double kg_json_number(const kg_json *v) { return v->type == KG_JSON_INT ? (double)v->u.i : v->u.num.d; }
+static inline bool kg_json_is(const kg_json *v, kg_json_type t)
+{
+    return v && v->type == t;
+}
+static inline bool kg_json_is_number(const kg_json *v)
+{
+    return v && (v->type == KG_JSON_INT || v->type == KG_JSON_NUMBER);
+}
+static inline double kg_json_number(const kg_json *v)
+{
+    return v->type == KG_JSON_INT ? (double)v->u.i : v->u.num.d;
+}
 
 #endif

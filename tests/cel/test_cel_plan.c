@@ -330,6 +330,19 @@ static const char *exprs[] = {
     "string(object.spec.ratio) + '!'",
     "object.metadata.name.split('-').size() == 3",
     "object.?metadata.?name.orValue('none') + '/' + object.?missing.?x.orValue('none')",
+    /* concatenations over comprehension variables, and roots evaluated without the jump target */
+    "object.spec.containers.map(c, c.name + ':' + c.image)",
+    "object.spec.containers.all(c, (c.name + '/' + c.image + '/' + c.name).size() > 12)",
+    "object.spec.containers.map(c, object.metadata.name + '.' + c.name)",
+    "object.metadata.uid + object.metadata.name + object.metadata.uid",
+    "object.metadata.labels.tier + object.metadata.labels.app + object.metadata.labels.tier",
+    "object.metadata.name + object.spec.priority",
+    "object.metadata.uid.endsWith('9')",
+    "object.metadata.uid.startsWith('\u00e9t')",
+    "object.metadata.labels['long-label-key'].startsWith('a-')",
+    "object.spec.nothing.startsWith('a')",
+    "object.metadata.missing.endsWith('a')",
+    "object.spec.priority.matches('0')",
 };
 
 typedef struct fx {
@@ -465,6 +478,48 @@ static void test_plan_applies(void **state)
     }
 }
 
+/* which roots run without the cost limit's jump target (eval.c eval_root_fast), and which concatenations have the
+ * fast form */
+static void test_root_fast_forms(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src;
+        bool root_fast, cat_fast;
+    } cases[] = {
+        {"object.metadata.namespace + '/' + object.metadata.name", true, true},
+        {"'<' + object.metadata.name + '>'", true, true},
+        {"object.metadata.name.matches('^w')", true, false},
+        {"object.metadata.name.startsWith('w')", true, false},
+        {"object.metadata.name.endsWith('w')", true, false},
+        {"s.startsWith('w')", false, false},        /* not a path */
+        {"object.metadata.name + s", false, false}, /* an operand that is neither a constant nor a path */
+        {"object.metadata.name + string(x)", false, false},
+        {"object.metadata.name == 'w'", false, false},
+        {"size(object.metadata.name) + 1", false, false}, /* + of ints: planned as a chain, no fast form */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_program *p = NULL;
+        cel_error err;
+        if (!cel_compile(f->env, cases[i].src, NULL, &p, &err))
+            fail_msg("%s: %s", cases[i].src, err.message);
+        if (p->root_fast != cases[i].root_fast)
+            fail_msg("%s: root_fast %d", cases[i].src, p->root_fast);
+        bool cat = p->root->xk == X_CONCAT && p->root->xp && ((const cat_chain *)p->root->xp)->fast;
+        if (cat != cases[i].cat_fast)
+            fail_msg("%s: concat fast form %d", cases[i].src, cat);
+        cel_plan_clear(p);
+        assert_false(p->root_fast);
+        cel_program_free(p);
+    }
+    /* a concatenation inside a comprehension: the fast form, over the iteration variable */
+    cel_program *p = NULL;
+    cel_error err;
+    assert_true(cel_compile(f->env, "object.spec.containers.map(c, c.name + '/' + c.image)", NULL, &p, &err));
+    assert_false(p->root_fast);
+    cel_program_free(p);
+}
+
 /* the member hint is only a guess: objects of other shapes (keys elsewhere, fewer members, missing keys) evaluated
  * with the same program after each other give the right answers */
 static void test_hint_other_shapes(void **state)
@@ -510,11 +565,15 @@ static void test_concat_shared_prefix(void **state)
     static const char *docs[] = {
         "{\"a\":{\"x\":\"1\",\"y\":\"2\",\"b\":{\"c\":\"3\",\"d\":\"4\"}}}",
         "{\"a\":{\"b\":{\"d\":\"40\",\"c\":\"30\"},\"y\":\"20\",\"x\":\"10\"}}",
-        "{\"a\":{\"y\":\"200\",\"b\":{\"c\":\"300\"}}}",
-        "{\"a\":{\"x\":\"1000\",\"y\":2000,\"b\":[1]}}",
-        "{\"a\":[\"x\"]}",
-        "{\"b\":{}}",
+        "{\"a\":{\"y\":\"200\",\"b\":{\"c\":\"300\"}}}", "{\"a\":{\"x\":\"1000\",\"y\":2000,\"b\":[1]}}",
+        "{\"a\":[\"x\"]}", "{\"b\":{}}",
         "{\"a\":{\"x\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\",\"y\":\"0123456789\",\"b\":{\"c\":\"x\"}}}",
+        /* raw UTF-8 (the parser's slow path: code points counted) next to plain ASCII (byte lengths taken) */
+        "{\"a\":{\"x\":\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\",\"y\":\"01234567890\",\"b\":{\"c\":"
+        "\"\xe6\x97\xa5\","
+        "\"d\":\"abcdefghijklmnopqrstuvwxyz\"}}}",
+        NULL, /* a string longer than the arena's free space (the fast form leaves it to the general one) */
+        NULL, /* two strings that fill the free space only together */
     };
     static const char *srcs[] = {
         "object.a.x + '/' + object.a.y",
@@ -548,7 +607,21 @@ static void test_concat_shared_prefix(void **state)
         for (int rep = 0; rep < 2; rep++)
             for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
                 kg_error jerr;
-                kg_json *d = kg_json_parse(&f->data, docs[i], strlen(docs[i]), &jerr);
+                const char *text = docs[i];
+                if (!text) {
+                    /* x: 9000 bytes; or x and b.d: 4000 each */
+                    size_t nx = docs[i - 1] ? 9000 : 4000, nd = docs[i - 1] ? 3 : 4000;
+                    char *t = kg_arena_alloc(&f->data, nx + nd + 100), *w = t;
+                    w += sprintf(w, "{\"a\":{\"y\":\"yy\",\"x\":\"");
+                    memset(w, 'x', nx);
+                    w += nx;
+                    w += sprintf(w, "\",\"b\":{\"c\":\"c\",\"d\":\"");
+                    memset(w, 'd', nd);
+                    w += nd;
+                    sprintf(w, "\"}}}");
+                    text = t;
+                }
+                kg_json *d = kg_json_parse(&f->data, text, strlen(text), &jerr);
                 assert_non_null(d);
                 outcome b = {0};
                 for (uint64_t lim = 0; lim <= b.cost + 2; lim++) {
@@ -563,7 +636,7 @@ static void test_concat_shared_prefix(void **state)
                         o[w].text = o[w].st == CEL_EVAL_OK ? cel_value_debug(&f->data, &v)
                                                            : kg_arena_strdup(&f->data, cel_error_message(&v));
                     }
-                    same(srcs[e], docs[i], lim, o[0], o[1]);
+                    same(srcs[e], docs[i] ? docs[i] : "(long strings)", lim, o[0], o[1]);
                     if (lim == 0) {
                         /* the full cost first: the limits to try */
                         kg_arena_reset(&f->arena);
@@ -926,6 +999,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_concat_shared_prefix, setup, teardown),
         cmocka_unit_test(test_activation_set_names),
         cmocka_unit_test(test_activation_bind_slots),
+        cmocka_unit_test_setup_teardown(test_root_fast_forms, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

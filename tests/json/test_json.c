@@ -18,7 +18,8 @@
 static const char *POD =
     "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web-7d4b9c\",\"namespace\":\"prod\","
     "\"labels\":{\"app\":\"web\",\"tier\":\"frontend\",\"version\":\"1.2.3\"},"
-    "\"annotations\":{\"note\":\"caf\xc3\xa9 \xe2\x9c\x93 \\u00e9 \\\"quoted\\\" <b>&amp;</b>\",\"emoji\":\"\\ud83d\\ude00\"},"
+    "\"annotations\":{\"note\":\"caf\xc3\xa9 \xe2\x9c\x93 \\u00e9 \\\"quoted\\\" "
+    "<b>&amp;</b>\",\"emoji\":\"\\ud83d\\ude00\"},"
     "\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":\"abc\","
     "\"controller\":true,\"blockOwnerDeletion\":true}]},"
     "\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"registry.example.com/web:1.2.3\","
@@ -37,7 +38,8 @@ static int same(const kg_json *k, const json_t *j)
     case KG_JSON_INT: return json_is_integer(j) && json_integer_value(j) == k->u.i;
     case KG_JSON_NUMBER: return json_is_number(j) && json_number_value(j) == k->u.num.d;
     case KG_JSON_STRING:
-        return json_is_string(j) && json_string_length(j) == k->len && memcmp(json_string_value(j), k->u.s, k->len) == 0;
+        return json_is_string(j) && json_string_length(j) == k->len &&
+               memcmp(json_string_value(j), k->u.s, k->len) == 0;
     case KG_JSON_ARRAY:
         if (!json_is_array(j) || json_array_size(j) != k->len)
             return 0;
@@ -192,6 +194,36 @@ static void duplicate_keys_reported_with_paths(void **state)
     /* without flags duplicates are silently merged */
     v = kg_json_parse(&a, doc, strlen(doc), &err);
     assert_int_equal(kg_json_path(v, "metadata")->len, 1);
+    kg_arena_free(&a);
+}
+
+/* the parser marks the strings it read as plain ASCII without escapes (what CEL's cost accounting relies on to
+ * take byte lengths for code points); an escape, a non-ASCII byte or a constructed string leaves the mark off */
+static void ascii_mark(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    const char *text = "{\"plain\":\"web-7d4b9c6f5-x2x9k and a longer tail of ASCII text\",\"empty\":\"\","
+                       "\"esc\":\"a\\nb\",\"uesc\":\"\\u0041\",\"utf8\":\"\xc3\xa9t\xc3\xa9\",\"late\":"
+                       "\"aaaaaaaaaaaaaaaaaaaaa\xc3\xa9\","
+                       "\"arr\":[\"x\",\"y\\\"\"]}";
+    kg_error err;
+    kg_json *d = kg_json_parse(&a, text, strlen(text), &err);
+    assert_non_null(d);
+    assert_true(kg_json_get(d, "plain")->ascii);
+    assert_true(kg_json_get(d, "empty")->ascii);
+    assert_false(kg_json_get(d, "esc")->ascii);
+    assert_false(kg_json_get(d, "uesc")->ascii); /* ASCII in the end, but unescaped on the slow path: unknown */
+    assert_false(kg_json_get(d, "utf8")->ascii);
+    assert_false(kg_json_get(d, "late")->ascii);
+    assert_true(kg_json_at(kg_json_get(d, "arr"), 0)->ascii);
+    assert_false(kg_json_at(kg_json_get(d, "arr"), 1)->ascii);
+    assert_false(kg_json_new_str(&a, "constructed")->ascii);
+    /* a copy keeps the mark (same bytes) */
+    kg_json *c = kg_json_clone(&a, d);
+    assert_true(kg_json_get(c, "plain")->ascii);
+    assert_false(kg_json_get(c, "utf8")->ascii);
     kg_arena_free(&a);
 }
 
@@ -378,7 +410,7 @@ static void template_instances(void **state)
     assert_string_equal(kg_json_to_string(&a, x, 0, NULL), doc);
     assert_ptr_not_equal(x, y);
     assert_ptr_equal(kg_json_get(x, "name")->u.s, kg_json_get(src, "name")->u.s); /* strings shared */
-    assert_ptr_not_equal(kg_json_get(x, "name"), kg_json_get(y, "name"));       /* nodes not */
+    assert_ptr_not_equal(kg_json_get(x, "name"), kg_json_get(y, "name"));         /* nodes not */
     /* edit x everywhere: y, the template and the source keep their values */
     kg_json_set(&a, x, "name", kg_json_new_str(&a, "other"));
     kg_json_set(&a, x, "added", kg_json_new_int(&a, 1));
@@ -464,7 +496,8 @@ static json_t *random_json(int depth)
     case 4: {
         char s[24];
         size_t n = next_rand() % 12;
-        static const char *pieces[] = {"a", "\xc3\xa9", "\xe2\x9c\x93", "\xf0\x9f\x98\x80", "\"", "\\", "\n", "<", "\x01", " "};
+        static const char *pieces[] = {"a",    "\xc3\xa9", "\xe2\x9c\x93", "\xf0\x9f\x98\x80", "\"", "\\", "\n", "<",
+                                       "\x01", " "};
         s[0] = 0;
         size_t len = 0;
         for (size_t i = 0; i < n && len < 16; i++) {
@@ -534,6 +567,7 @@ int main(void)
         cmocka_unit_test(rejects_what_jansson_rejects),
         cmocka_unit_test(duplicate_keys_reported_with_paths),
         cmocka_unit_test(depth_limit),
+        cmocka_unit_test(ascii_mark),
         cmocka_unit_test(mutation_api),
         cmocka_unit_test(differential_random_documents),
     };
