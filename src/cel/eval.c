@@ -392,7 +392,7 @@ __attribute__((always_inline)) static inline bool lean_range(cel_call_ctx *ctx, 
                                                              const kg_json **rj);
 __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, const path_plan *pp,
                                                             const kg_json **end);
-static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len);
+static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s, uint32_t len, bool ascii);
 NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, const cel_value *a0);
 
 /* all()/exists(): the predicate's result rb (0/1, or 2 with the value in *rv) folded into the accumulator (ab 0/1, or
@@ -493,7 +493,7 @@ __attribute__((always_inline)) static inline int fpred_leaf(cel_call_ctx *ctx, c
     case F_STR: {
         /* affix_core / matches_core */
         if (end->type == KG_JSON_STRING)
-            return str_pred(ctx, n, end->u.s, end->len);
+            return str_pred(ctx, n, end->u.s, end->len, end->ascii);
         cel_value e0 = cel_json_wrap(end);
         *v = call1_const2(ctx, n, &e0);
         return classify(v);
@@ -593,7 +593,7 @@ __attribute__((always_inline)) static inline void pred_loop_fused(cel_call_ctx *
             cel_charge(ctx, 1); /* step */
             if (sp && path_fast_obj(ctx, sp, item, &end)) {
                 if (end->type == KG_JSON_STRING) {
-                    rb = str_pred(ctx, pred, end->u.s, end->len);
+                    rb = str_pred(ctx, pred, end->u.s, end->len, end->ascii);
                 } else {
                     cel_value e0 = cel_json_wrap(end);
                     rv = call1_const2(ctx, pred, &e0);
@@ -1344,18 +1344,21 @@ NOINLINE static cel_value call1_const2(cel_call_ctx *ctx, const cel_node *n, con
  * overloads compute them (startsWith/endsWith: ceil(size(s) / 10), at least 1; matches: ceil((1 + size(s)) / 10)
  * times the pattern's factor, kept in hint) */
 __attribute__((always_inline)) static inline int str_pred(cel_call_ctx *ctx, const cel_node *n, const char *s,
-                                                          uint32_t len)
+                                                          uint32_t len, bool ascii)
 {
+    /* ascii: s is known to be all ASCII (a JSON string the parser saw plain): its size in code points is len, and
+     * the regex need not check its bytes */
     if (n->xk == X_MATCHES) {
         const call1_plan *cp = n->xp;
-        bool m = cel_regex_partial_match(cp->c[0].state, s, len);
-        uint64_t c = ceil01(1 + cel_utf8_len_i(s, len)) * n->hint;
+        bool m = ascii ? cel_regex_partial_match_ascii(cp->c[0].state, s, len)
+                       : cel_regex_partial_match(cp->c[0].state, s, len);
+        uint64_t c = ceil01(1 + (ascii ? len : cel_utf8_len_i(s, len))) * n->hint;
         cel_charge(ctx, c ? c : 1);
         return m;
     }
     const cel_value *c = &n->args[1]->cval;
     bool r = c->n <= len && kg_bytes_eq(n->xn ? s + len - c->n : s, c->u.s, c->n);
-    uint64_t cost = ceil01(cel_utf8_len_i(s, len));
+    uint64_t cost = ceil01(ascii ? len : cel_utf8_len_i(s, len));
     cel_charge(ctx, cost ? cost : 1);
     return r;
 }
@@ -1734,7 +1737,7 @@ __attribute__((always_inline)) static inline int affix_core(cel_call_ctx *ctx, c
         *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
-    return str_pred(ctx, n, s, len);
+    return str_pred(ctx, n, s, len, false);
 }
 
 /* X_SIZE: when a candidate accepts the argument's kind, the standard size (the implementation every candidate has)
@@ -1811,7 +1814,7 @@ __attribute__((always_inline)) static inline int matches_core(cel_call_ctx *ctx,
         *out = call1_const2(ctx, n, &args[0]);
         return 2;
     }
-    return str_pred(ctx, n, s, len);
+    return str_pred(ctx, n, s, len, false);
 }
 
 NOINLINE static cel_value eval_matches(cel_call_ctx *ctx, const cel_node *n)
@@ -2310,7 +2313,7 @@ NOINLINE static cel_eval_status eval_root_fast(const cel_program *p, cel_activat
         const kg_json *end;
         if (!path_fast(&ctx, r->args[0]->xp, &end) || !end || end->type != KG_JSON_STRING)
             return eval_general(p, act, cost_limit, result, cost);
-        int b = str_pred(&ctx, r, end->u.s, end->len);
+        int b = str_pred(&ctx, r, end->u.s, end->len, end->ascii);
         if (ctx.cost > ctx.limit) /* the general evaluation stops at the same charge and reports it */
             return eval_general(p, act, cost_limit, result, cost);
         *result = cel_bool(b);

@@ -43,6 +43,8 @@ const char *cel_regex_pattern(const cel_regex *re, size_t *len);
 int cel_regex_num_groups(const cel_regex *re);
 /* Whether cel_regex_partial_match runs on the small DFA (diagnostics and tests). */
 bool cel_regex_uses_dfa(const cel_regex *re);
+/* Whether that DFA reads four bytes per table lookup (its stride table fits; diagnostics and tests). */
+bool cel_regex_dfa_uses_stride(const cel_regex *re);
 
 /* Test hook: bit 1 set when the compile-time syntax check accepts the pattern for lazy building, bit 0 when the
  * small DFA's own parser does (the two must agree). */
@@ -52,8 +54,10 @@ int cel_regex_subset_selftest(const char *pattern, size_t len);
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len);
 /* Substring match anywhere in the text (RE2::PartialMatch) - the semantics of CEL's matches(). Simple ASCII
  * patterns (literals, ASCII classes, groups, |, quantifiers, leading ^ / trailing $) run on a small precomputed DFA
- * (one table lookup per byte); everything else on RE2. */
+ * (one table lookup per byte, or per four bytes); everything else on RE2. */
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len);
+/* The same for a text the caller knows to be all ASCII (no check of its bytes). */
+bool cel_regex_partial_match_ascii(const cel_regex *re, const char *text, size_t len);
 
 /* Leftmost-first match at or after byte offset `from` (the whole text stays the context for ^, \b, ...).
  * On success stores the byte span [*start, *end) of the whole match and returns true. */

@@ -52,10 +52,10 @@ static void regex_delete(cel_regex *r)
     ::operator delete(r);
 }
 
-static celre::SmallDFA *no_dfa()
+static char no_dfa_marker; // its address marks "no DFA"
+static inline celre::SmallDFA *no_dfa()
 {
-    static celre::SmallDFA *const marker = reinterpret_cast<celre::SmallDFA *>(&no_dfa);
-    return marker;
+    return reinterpret_cast<celre::SmallDFA *>(&no_dfa_marker);
 }
 
 namespace
@@ -82,7 +82,8 @@ static re2::RE2 *get_re2(const cel_regex *cre)
 }
 
 // The DFA of a pattern, built and published on first use; nullptr when the pattern has none.
-static const celre::SmallDFA *get_dfa(const cel_regex *cre)
+// the first use: build the DFA (or mark that there is none) and publish it
+__attribute__((noinline)) static celre::SmallDFA *build_dfa(const cel_regex *cre)
 {
     cel_regex *r = const_cast<cel_regex *>(cre);
     celre::SmallDFA *d = r->dfa.load(std::memory_order_acquire);
@@ -107,6 +108,15 @@ static const celre::SmallDFA *get_dfa(const cel_regex *cre)
             d = expected;
         }
     }
+    return d;
+}
+
+// the DFA, or nullptr when the pattern has none (the published pointer read inline; built on first use)
+static inline const celre::SmallDFA *get_dfa(const cel_regex *cre)
+{
+    celre::SmallDFA *d = cre->dfa.load(std::memory_order_acquire);
+    if (__builtin_expect(d == nullptr, 0))
+        d = build_dfa(cre);
     return d == no_dfa() ? nullptr : d;
 }
 
@@ -324,6 +334,12 @@ bool cel_regex_uses_dfa(const cel_regex *re)
     return get_dfa(re) != nullptr;
 }
 
+bool cel_regex_dfa_uses_stride(const cel_regex *re)
+{
+    const celre::SmallDFA *d = get_dfa(re);
+    return d && d->uses_stride();
+}
+
 bool cel_regex_full_match(const cel_regex *re, const char *text, size_t len)
 {
     re2::RE2 *r = get_re2(re);
@@ -346,13 +362,26 @@ static bool is_ascii(const char *text, size_t len)
     return true;
 }
 
+__attribute__((noinline)) static bool partial_match_re2(const cel_regex *re, const char *text, size_t len)
+{
+    re2::RE2 *r = get_re2(re);
+    return r && re2::RE2::PartialMatch(re2::StringPiece(text, len), *r);
+}
+
 bool cel_regex_partial_match(const cel_regex *re, const char *text, size_t len)
 {
     const celre::SmallDFA *d = get_dfa(re);
     if (d && (!d->needs_ascii() || is_ascii(text, len)))
         return d->partial_match(text, len);
-    re2::RE2 *r = get_re2(re);
-    return r && re2::RE2::PartialMatch(re2::StringPiece(text, len), *r);
+    return partial_match_re2(re, text, len);
+}
+
+bool cel_regex_partial_match_ascii(const cel_regex *re, const char *text, size_t len)
+{
+    const celre::SmallDFA *d = get_dfa(re);
+    if (d)
+        return d->partial_match(text, len);
+    return partial_match_re2(re, text, len);
 }
 
 bool cel_regex_find(const cel_regex *re, const char *text, size_t len, size_t from, size_t *start, size_t *end)

@@ -185,10 +185,16 @@ static void test_dfa_vs_re2(void **state)
         "^registry\\.example\\.com/.*$",
         "^[^/]+/[^:]+:[0-9]+$",
     };
+    static const char *big_patterns[] = {
+        /* more states x classes than the stride table's budget: one lookup per byte */
+        "^[a-c][d-f][g-i][j-l][m-o][p-r][s-u][v-x]$",
+        "(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h)(a|b|c|d|e|f|g|h)z",
+    };
     static const char *re2_patterns[] = {"(?i)abc", "\\bword",     "^a|b$", "(?P<n>a)", "é",
                                          "a{,2}",   "[[:alpha:]]", "\\pL",  "[a-b-c]"};
-    char text[32];
+    char text[48];
     const char *alpha = "abcdz0129-._@/ xAZ\xc3\xa9\n";
+    int strided = 0;
     size_t na = strlen(alpha);
     for (size_t p = 0; p < sizeof dfa_patterns / sizeof dfa_patterns[0]; p++) {
         const char *pat = dfa_patterns[p];
@@ -199,13 +205,20 @@ static void test_dfa_vs_re2(void **state)
         if (!cel_regex_uses_dfa(d))
             fail_msg("pattern %s should use the DFA", pat);
         assert_false(cel_regex_uses_dfa(r));
+        strided += cel_regex_dfa_uses_stride(d);
         for (int i = 0; i < 3000; i++) {
-            size_t n = rnd() % 20;
+            size_t n = rnd() % (i % 2 ? 20 : 45); /* several strides of four bytes, and every tail length */
             for (size_t k = 0; k < n; k++)
                 text[k] = alpha[rnd() % na];
             if (cel_regex_partial_match(d, text, n) != cel_regex_partial_match(r, text, n))
                 fail_msg("pattern %s text %.*s: dfa %d re2 %d", pat, (int)n, text, cel_regex_partial_match(d, text, n),
                          cel_regex_partial_match(r, text, n));
+            /* the caller's "known ASCII" entry gives the same answers on ASCII texts */
+            bool ascii = true;
+            for (size_t k = 0; k < n; k++)
+                ascii &= (unsigned char)text[k] < 0x80;
+            if (ascii && cel_regex_partial_match_ascii(d, text, n) != cel_regex_partial_match(r, text, n))
+                fail_msg("pattern %s text %.*s: ascii entry differs", pat, (int)n, text);
         }
         /* positions still come from RE2 (built on demand) */
         size_t s1, e1, s2, e2;
@@ -215,6 +228,31 @@ static void test_dfa_vs_re2(void **state)
         if (f1)
             assert_true(s1 == s2 && e1 == e2);
         assert_int_equal(cel_regex_num_groups(d), cel_regex_num_groups(r));
+        cel_regex_free(d);
+        cel_regex_free(r);
+    }
+    /* the name pattern of the benchmark reads four bytes a lookup; most of the list does too */
+    cel_regex *name = cel_regex_compile(dfa_patterns[0], strlen(dfa_patterns[0]), 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+    assert_true(cel_regex_dfa_uses_stride(name));
+    cel_regex_free(name);
+    assert_true(strided > 10);
+    for (size_t p = 0; p < sizeof big_patterns / sizeof big_patterns[0]; p++) {
+        const char *pat = big_patterns[p];
+        cel_regex *d = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS, NULL, 0);
+        cel_regex *r = cel_regex_compile(pat, strlen(pat), 0, CEL_REGEX_GO_ERRORS | CEL_REGEX_NO_DFA, NULL, 0);
+        assert_true(cel_regex_uses_dfa(d));
+        if (cel_regex_dfa_uses_stride(d))
+            fail_msg("pattern %s should be over the stride budget", pat);
+        const char *ok = pat[0] == '^' ? "adgjmpsv" : "xabcz";
+        assert_true(cel_regex_partial_match(d, ok, strlen(ok)));
+        for (int i = 0; i < 2000; i++) {
+            size_t n = rnd() % 12;
+            for (size_t k = 0; k < n; k++)
+                text[k] = "abcdefghijklmnopqrstuvwxz"[rnd() % 25];
+            if (cel_regex_partial_match(d, text, n) != cel_regex_partial_match(r, text, n))
+                fail_msg("pattern %s text %.*s: dfa %d re2 %d", pat, (int)n, text, cel_regex_partial_match(d, text, n),
+                         cel_regex_partial_match(r, text, n));
+        }
         cel_regex_free(d);
         cel_regex_free(r);
     }
@@ -275,7 +313,8 @@ static void gen_atom(char *b, size_t *n, int depth)
 static void test_dfa_random_patterns(void **state)
 {
     (void)state;
-    char pat[128], text[24];
+    char pat[128], text[40];
+    int strided = 0;
     const char *alpha = "ab0-x_. \xc3\xa9"
                         "c9";
     size_t na = strlen(alpha);
@@ -294,8 +333,9 @@ static void test_dfa_random_patterns(void **state)
             if (!r)
                 fail_msg("DFA took %s but RE2 rejects it", pat);
             used++;
+            strided += cel_regex_dfa_uses_stride(d);
             for (int i = 0; i < 200; i++) {
-                size_t tn = rnd() % 16;
+                size_t tn = rnd() % (i % 2 ? 16 : 37);
                 for (size_t k = 0; k < tn; k++)
                     text[k] = alpha[rnd() % na];
                 if (cel_regex_partial_match(d, text, tn) != cel_regex_partial_match(r, text, tn))
@@ -309,6 +349,7 @@ static void test_dfa_random_patterns(void **state)
         cel_regex_free(r);
     }
     assert_true(used > 1000);
+    assert_true(strided > 100 && strided < used); /* both ways of reading are exercised */
 }
 
 int main(void)
