@@ -240,6 +240,7 @@ typedef struct cleanup {
     struct cleanup *next;
 } cleanup;
 
+enum { ROOT_FAST_NONE = 0, ROOT_FAST_CONCAT, ROOT_FAST_BOOL };
 struct cel_program {
     kg_arena arena;
     const cel_env *env;
@@ -250,8 +251,8 @@ struct cel_program {
     int max_depth;  /* comprehension nesting */
     size_t nframes; /* comprehension frames an evaluation needs: 3 per nesting level (max_depth + 1), set by cel_plan */
     bool has_presence_cost;
-    bool root_fast; /* (plan) the root has a form that needs no jump target (eval.c eval_root_fast) */
-    void *plan;     /* the evaluator's planned form of root (plan.c), or NULL */
+    uint8_t root_fast; /* (plan) ROOT_FAST_*: the root has a form that needs no jump target (eval.c eval_root_*) */
+    void *plan;        /* the evaluator's planned form of root (plan.c), or NULL */
 };
 
 typedef struct bound_var {

@@ -2296,28 +2296,129 @@ NOINLINE static cel_eval_status eval_general(const cel_program *p, cel_activatio
     return st;
 }
 
-/* Roots whose fast forms charge nothing before they are sure to finish under the limit, so they need no jump
- * target (plan.c sets root_fast): a concatenation of constants and paths from declared variables (concat_fast),
- * and startsWith/endsWith/matches on a path from a declared variable that ends on a JSON string. Anything else,
- * having done nothing, goes to the general
- * evaluation (a tail call: cel_eval itself keeps no registers). */
-NOINLINE static cel_eval_status eval_root_fast(const cel_program *p, cel_activation *act, uint64_t cost_limit,
+/* The bool fast forms of a root made only of them (plan.c fast_bool: && / || of comparisons of ints from paths,
+ * size(path) and constants, string equality with a constant, startsWith/endsWith/matches, "k" in path, has(path.f),
+ * every path from a declared variable): the same answers and charges as the general evaluation when every path hits
+ * all the way on the JSON document and its end has the expected type. Charges add up in the local context (no
+ * jump target: jb is NULL); -1 when some node is not in its fast shape at run time (a miss, another type, a path
+ * that would cross the limit), and the general evaluation then runs from the start (nothing was done but those
+ * charges and member hints). */
+__attribute__((always_inline)) static inline bool fast_int(cel_call_ctx *ctx, const cel_node *a, int64_t *out)
+{
+    const kg_json *end;
+    switch (a->xk) {
+    case X_CONST: *out = a->cval.u.i; return true; /* (an int: plan.c) */
+    case X_PATH:
+        if (!path_fast(ctx, a->xp, &end) || end->type != KG_JSON_INT)
+            return false;
+        *out = end->u.i;
+        return true;
+    case X_SIZE: { /* as cmp_operand */
+        if (!path_fast(ctx, a->args[0]->xp, &end))
+            return false;
+        uint8_t k = end->type == KG_JSON_ARRAY ? CEL_LIST : end->type == KG_JSON_OBJECT ? CEL_MAP : 0;
+        if (!k || !size_accepts(a, k))
+            return false;
+        cel_charge(ctx, 1);
+        *out = (int64_t)end->len;
+        return true;
+    }
+    }
+    return false;
+}
+
+/* a path from a declared variable ending on a JSON value of type t (charged), else NULL */
+__attribute__((always_inline)) static inline const kg_json *fast_end(cel_call_ctx *ctx, const cel_node *a, uint8_t t)
+{
+    const kg_json *end;
+    return path_fast(ctx, a->xp, &end) && end->type == t ? end : NULL;
+}
+
+NOINLINE static int fast_bool(cel_call_ctx *ctx, const cel_node *n);
+
+/* one node (inline at the root; the operands of && / || through fast_bool) */
+__attribute__((always_inline)) static inline int fast_bool_at(cel_call_ctx *ctx, const cel_node *n)
+{
+    const kg_json *end;
+    switch (n->xk) {
+    case X_CONST: return n->cval.u.b; /* (a bool: plan.c) */
+    case X_ANDOR: {                   /* as evb_and_or: the right side only when the left one does not decide */
+        int l = fast_bool(ctx, n->args[0]);
+        if (l < 0 || l != (n->op == OP_AND))
+            return l;
+        return fast_bool(ctx, n->args[1]);
+    }
+    case X_COMPARE: { /* as evb_compare on two ints */
+        int64_t a, b;
+        if (!fast_int(ctx, n->args[0], &a) || !fast_int(ctx, n->args[1], &b))
+            return -1;
+        cel_charge(ctx, 1);
+        switch ((opcode)n->op) {
+        case OP_LT: return a < b;
+        case OP_LE: return a <= b;
+        case OP_GT: return a > b;
+        default: return a >= b;
+        }
+    }
+    case X_EQ_CONST: { /* as evb_eq_const on a string */
+        const cel_value *c = &n->args[n->xn]->cval;
+        if (!(end = fast_end(ctx, n->args[1 - n->xn], KG_JSON_STRING)) || (end->len > 10 && c->n > 10))
+            return -1;
+        cel_charge(ctx, 1);
+        bool e = end->len == c->n && kg_bytes_eq(end->u.s, c->u.s, c->n);
+        return n->op == OP_EQ ? e : !e;
+    }
+    case X_AFFIX:
+    case X_MATCHES:
+        if (!(end = fast_end(ctx, n->args[0], KG_JSON_STRING)))
+            return -1;
+        return str_pred(ctx, n, end->u.s, end->len, end->ascii);
+    case X_IN_CONST: { /* as evb_in_const on a JSON object */
+        if (!(end = fast_end(ctx, n->args[1], KG_JSON_OBJECT)))
+            return -1;
+        const cel_value *k = &n->args[0]->cval;
+        cel_charge(ctx, 1);
+        return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+    }
+    case X_HAS: /* as evb_has on a JSON object */
+        if (!(end = fast_end(ctx, n->target, KG_JSON_OBJECT)))
+            return -1;
+        if (ctx->presence_cost)
+            cel_charge(ctx, 1);
+        return cel_jobj_find_hint(end, n->name, (uint32_t)n->name_len, (uint32_t *)&n->hint) != NULL;
+    }
+    return -1;
+}
+
+static int fast_bool(cel_call_ctx *ctx, const cel_node *n)
+{
+    return fast_bool_at(ctx, n);
+}
+
+/* Roots whose fast forms need no jump target for the cost limit (plan.c sets root_fast): a concatenation of
+ * constants and paths from declared variables (concat_fast), and the bool fast forms above (fast_bool). Their work is
+ * bounded by the paths and strings involved, so running on past the limit is harmless: a result over the limit, like
+ * any other miss, goes to the general evaluation, which stops at the exact charge and reports it (a tail call, so
+ * cel_eval itself keeps no registers). */
+NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activation *act, uint64_t cost_limit,
+                                                 cel_value *result, uint64_t *cost)
+{
+    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit}; /* no jump target */
+    if (!concat_fast(&ctx, ((const cat_chain *)p->root->xp)->fast, result))
+        return eval_general(p, act, cost_limit, result, cost);
+    if (cost)
+        *cost = ctx.cost;
+    return CEL_EVAL_OK;
+}
+
+NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activation *act, uint64_t cost_limit,
                                                cel_value *result, uint64_t *cost)
 {
-    const cel_node *r = p->root;
-    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit}; /* no jump target: charges add up */
-    if (r->xk == X_CONCAT) {
-        if (!concat_fast(&ctx, ((const cat_chain *)r->xp)->fast, result))
-            return eval_general(p, act, cost_limit, result, cost);
-    } else {
-        const kg_json *end;
-        if (!path_fast(&ctx, r->args[0]->xp, &end) || !end || end->type != KG_JSON_STRING)
-            return eval_general(p, act, cost_limit, result, cost);
-        int b = str_pred(&ctx, r, end->u.s, end->len, end->ascii);
-        if (ctx.cost > ctx.limit) /* the general evaluation stops at the same charge and reports it */
-            return eval_general(p, act, cost_limit, result, cost);
-        *result = cel_bool(b);
-    }
+    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit, .presence_cost = p->has_presence_cost};
+    int b = fast_bool_at(&ctx, p->root);
+    if (b < 0 || ctx.cost > ctx.limit)
+        return eval_general(p, act, cost_limit, result, cost);
+    *result = cel_bool(b);
     if (cost)
         *cost = ctx.cost;
     return CEL_EVAL_OK;
@@ -2341,7 +2442,9 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
 {
     if (__builtin_expect(act->env != p->env || act->nslots < p->nslots, 0))
         return eval_unusual_activation(p, act, cost_limit, result, cost);
-    if (p->root_fast)
-        return eval_root_fast(p, act, cost_limit, result, cost);
+    if (p->root_fast == ROOT_FAST_BOOL)
+        return eval_root_bool(p, act, cost_limit, result, cost);
+    if (p->root_fast == ROOT_FAST_CONCAT)
+        return eval_root_concat(p, act, cost_limit, result, cost);
     return eval_general(p, act, cost_limit, result, cost);
 }

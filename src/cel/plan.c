@@ -371,21 +371,46 @@ static void plan_node(kg_arena *a, cel_node *n)
     }
 }
 
+/* the shapes eval.c fast_bool evaluates: every path from a declared variable */
+static bool var_path(const cel_node *a)
+{
+    return a->xk == X_PATH && ((const path_plan *)a->xp)->base->xk == X_VAR;
+}
+static bool fast_int_shape(const cel_node *a)
+{
+    return (a->xk == X_CONST && a->cval.kind == CEL_INT) || var_path(a) ||
+           (a->xk == X_SIZE && a->nargs >= 1 && var_path(a->args[0]));
+}
+static bool fast_bool_tree(const cel_node *n)
+{
+    switch (n->xk) {
+    case X_CONST: return n->cval.kind == CEL_BOOL;
+    case X_ANDOR: return n->nargs == 2 && fast_bool_tree(n->args[0]) && fast_bool_tree(n->args[1]);
+    case X_COMPARE: return n->nargs == 2 && fast_int_shape(n->args[0]) && fast_int_shape(n->args[1]);
+    case X_EQ_CONST: return n->args[n->xn]->cval.kind == CEL_STRING && var_path(n->args[1 - n->xn]);
+    case X_AFFIX:
+    case X_MATCHES: return var_path(n->args[0]);
+    case X_IN_CONST: return n->args[0]->cval.kind == CEL_STRING && var_path(n->args[1]);
+    case X_HAS: return n->target && var_path(n->target);
+    }
+    return false;
+}
+
 bool cel_plan(cel_program *p, const char *src, cel_error *err)
 {
     (void)src;
     (void)err;
     plan_node(&p->arena, p->root);
     p->nframes = (size_t)(p->max_depth + 1) * 3;
-    /* roots evaluated without the cost limit's jump target (eval.c eval_root_fast): a concatenation with its fast
-     * form over declared variables; startsWith/endsWith/matches on a path from a declared variable */
+    /* roots evaluated without the cost limit's jump target (eval.c eval_root_concat / eval_root_bool): a concatenation
+     * with its fast form over declared variables; a tree of the bool fast forms */
     const cel_node *r = p->root;
     if (r->xk == X_CONCAT) {
         const cat_chain *ch = r->xp;
-        p->root_fast = ch && ch->fast && !ch->fast->iter;
-    } else if (r->xk == X_AFFIX || r->xk == X_MATCHES) {
-        const cel_node *a = r->args[0];
-        p->root_fast = a->xk == X_PATH && ((const path_plan *)a->xp)->base->xk == X_VAR;
+        if (ch && ch->fast && !ch->fast->iter)
+            p->root_fast = ROOT_FAST_CONCAT;
+    } else if (fast_bool_tree(r)) {
+        p->root_fast = ROOT_FAST_BOOL;
     }
     p->plan = NULL;
     return true;
@@ -432,6 +457,6 @@ size_t cel_plan_count(const cel_program *p)
 
 void cel_plan_clear(cel_program *p)
 {
-    p->root_fast = false;
+    p->root_fast = ROOT_FAST_NONE;
     walk_nodes(p->root, true);
 }

@@ -343,6 +343,21 @@ static const char *exprs[] = {
     "object.spec.nothing.startsWith('a')",
     "object.metadata.missing.endsWith('a')",
     "object.spec.priority.matches('0')",
+    /* roots made only of the bool fast forms (and near misses: other types, absent keys, non-path operands) */
+    "object.spec.priority < 1 && object.spec.terminationGracePeriodSeconds >= 30",
+    "size(object.spec.containers) <= 10 && object.spec.terminationGracePeriodSeconds < 100",
+    "size(object.metadata.labels) > 2 || size(object.spec.tags) < 0",
+    "object.spec.ratio < 2 && object.spec.priority < 2",
+    "object.spec.priority < 2 || object.spec.ratio < 2",
+    "size(object.metadata.name) < 30 && object.spec.priority == 0",
+    "has(object.metadata.labels.app) && 'tier' in object.metadata.labels && object.metadata.labels.app == 'web'",
+    "has(object.spec.nothing.x) || 'x' in object.spec.tags",
+    "object.metadata.name == 'web-7d4b9c6f5-x2x9k' || object.spec.nothing",
+    "object.metadata.labels['long-label-key'] != 'a-value-longer-than-ten' && true",
+    "object.metadata.labels.tier != 'a-value-longer-than-ten' || false",
+    "object.spec.missing < 3 || object.spec.enabled",
+    "object.spec.terminationGracePeriodSeconds > size(object.spec.containers) && x < 2",
+    "object.metadata.uid.startsWith('\u00e9') && object.metadata.name.matches('^web-') && size(object.spec.tags) == 3",
 };
 
 typedef struct fx {
@@ -478,25 +493,33 @@ static void test_plan_applies(void **state)
     }
 }
 
-/* which roots run without the cost limit's jump target (eval.c eval_root_fast), and which concatenations have the
+/* which roots run without the cost limit's jump target (eval.c eval_root_*), and which concatenations have the
  * fast form */
 static void test_root_fast_forms(void **state)
 {
     fx *f = *state;
     static const struct {
         const char *src;
-        bool root_fast, cat_fast;
+        int root_fast; /* ROOT_FAST_* */
+        bool cat_fast;
     } cases[] = {
-        {"object.metadata.namespace + '/' + object.metadata.name", true, true},
-        {"'<' + object.metadata.name + '>'", true, true},
-        {"object.metadata.name.matches('^w')", true, false},
-        {"object.metadata.name.startsWith('w')", true, false},
-        {"object.metadata.name.endsWith('w')", true, false},
-        {"s.startsWith('w')", false, false},        /* not a path */
-        {"object.metadata.name + s", false, false}, /* an operand that is neither a constant nor a path */
-        {"object.metadata.name + string(x)", false, false},
-        {"object.metadata.name == 'w'", false, false},
-        {"size(object.metadata.name) + 1", false, false}, /* + of ints: planned as a chain, no fast form */
+        {"object.metadata.namespace + '/' + object.metadata.name", ROOT_FAST_CONCAT, true},
+        {"'<' + object.metadata.name + '>'", ROOT_FAST_CONCAT, true},
+        {"object.metadata.name.matches('^w')", ROOT_FAST_BOOL, false},
+        {"object.metadata.name.startsWith('w')", ROOT_FAST_BOOL, false},
+        {"object.metadata.name.endsWith('w')", ROOT_FAST_BOOL, false},
+        {"object.metadata.name == 'w'", ROOT_FAST_BOOL, false},
+        {"size(object.spec.containers) <= 10 && object.spec.terminationGracePeriodSeconds < 100", ROOT_FAST_BOOL,
+         false},
+        {"has(object.metadata.name) || 'a' in object.metadata.labels && true", ROOT_FAST_BOOL, false},
+        {"s.startsWith('w')", ROOT_FAST_NONE, false},        /* not a path */
+        {"object.metadata.name + s", ROOT_FAST_NONE, false}, /* an operand neither a constant nor a path */
+        {"object.metadata.name + string(x)", ROOT_FAST_NONE, false},
+        {"size(object.metadata.name) + 1", ROOT_FAST_NONE, false}, /* + of ints: planned as a chain, no fast form */
+        {"x < 3", ROOT_FAST_NONE, false},                          /* a variable, not a path */
+        {"object.spec.ratio < 2.5", ROOT_FAST_NONE, false},        /* a double constant */
+        {"object.spec.priority < 1 && !has(object.spec.x)", ROOT_FAST_NONE, false}, /* ! is not a fast form */
+        {"has(object.metadata) && true", ROOT_FAST_NONE, false},                    /* has() on a variable's field */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cel_program *p = NULL;
@@ -504,7 +527,7 @@ static void test_root_fast_forms(void **state)
         if (!cel_compile(f->env, cases[i].src, NULL, &p, &err))
             fail_msg("%s: %s", cases[i].src, err.message);
         if (p->root_fast != cases[i].root_fast)
-            fail_msg("%s: root_fast %d", cases[i].src, p->root_fast);
+            fail_msg("%s: root_fast %d, want %d", cases[i].src, p->root_fast, cases[i].root_fast);
         bool cat = p->root->xk == X_CONCAT && p->root->xp && ((const cat_chain *)p->root->xp)->fast;
         if (cat != cases[i].cat_fast)
             fail_msg("%s: concat fast form %d", cases[i].src, cat);
