@@ -2298,11 +2298,11 @@ NOINLINE static cel_eval_status eval_general(const cel_program *p, cel_activatio
 
 /* The bool fast forms of a root made only of them (plan.c fast_bool: && / || of comparisons of ints from paths,
  * size(path) and constants, string equality with a constant, startsWith/endsWith/matches, "k" in path, has(path.f),
- * every path from a declared variable): the same answers and charges as the general evaluation when every path hits
- * all the way on the JSON document and its end has the expected type. Charges add up in the local context (no
- * jump target: jb is NULL); -1 when some node is not in its fast shape at run time (a miss, another type, a path
- * that would cross the limit), and the general evaluation then runs from the start (nothing was done but those
- * charges and member hints). */
+ * all()/exists() of k == "c" over a path, every path from a declared variable): the same answers and charges as the
+ * general evaluation when every path hits all the way on the JSON document and its end has the expected type. Charges
+ * add up in the local context (no jump target: jb is NULL); -1 when some node is not in its fast shape at run time (a
+ * miss, another type, a path that would cross the limit), and the general evaluation then runs from the start (nothing
+ * was done but those charges and member hints). */
 __attribute__((always_inline)) static inline bool fast_int(cel_call_ctx *ctx, const cel_node *a, int64_t *out)
 {
     const kg_json *end;
@@ -2379,6 +2379,12 @@ __attribute__((always_inline)) static inline int fast_bool_at(cel_call_ctx *ctx,
         const cel_value *k = &n->args[0]->cval;
         cel_charge(ctx, 1);
         return cel_jobj_find_hint(end, k->u.s, k->n, (uint32_t *)&n->hint) != NULL;
+    }
+    case X_COMPR: { /* as evb_compr_eq's key loop: all()/exists() of k == "c" over a JSON object's keys or array */
+        const kg_json *rj;
+        if (!lean_range(ctx, n->range->xp, &rj) || (rj->type != KG_JSON_OBJECT && rj->type != KG_JSON_ARRAY))
+            return -1;
+        return compr_eq_keys(ctx, n, rj);
     }
     case X_HAS: /* as evb_has on a JSON object */
         if (!(end = fast_end(ctx, n->target, KG_JSON_OBJECT)))

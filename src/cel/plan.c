@@ -392,6 +392,10 @@ static bool fast_bool_tree(const cel_node *n)
     case X_MATCHES: return var_path(n->args[0]);
     case X_IN_CONST: return n->args[0]->cval.kind == CEL_STRING && var_path(n->args[1]);
     case X_HAS: return n->target && var_path(n->target);
+    case X_COMPR:
+        /* all()/exists() of k == "c" over a path from a declared variable, on the first frame (eval.c
+         * evb_compr_eq's key loop) */
+        return n->xn == 2 && (n->flags & NF_LEAN) && n->xv == 1 && n->accu_init->cval.u.b == ((n->flags & NF_ALL) != 0);
     }
     return false;
 }

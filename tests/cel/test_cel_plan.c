@@ -358,6 +358,14 @@ static const char *exprs[] = {
     "object.spec.missing < 3 || object.spec.enabled",
     "object.spec.terminationGracePeriodSeconds > size(object.spec.containers) && x < 2",
     "object.metadata.uid.startsWith('\u00e9') && object.metadata.name.matches('^web-') && size(object.spec.tags) == 3",
+    "object.metadata.labels.exists(k, k == 'app')",
+    "object.metadata.labels.exists(k, k == 'zzz') || object.metadata.labels.all(k, k != 'tier')",
+    "object.metadata.labels.all(k, k != 'zzz') && object.spec.tags.exists(t, t == 'c')",
+    "object.spec.mixed.exists(t, t == 'a')",
+    "object.metadata.labels.exists(k, k == 'long-label-key')",
+    "object.spec.nothing.exists(k, k == 'a') || true",
+    "object.spec.tags.exists_one(t, t == 'b')",
+    "object.spec.containers.all(c, object.metadata.labels.exists(k, k == 'app'))",
 };
 
 typedef struct fx {
@@ -512,6 +520,9 @@ static void test_root_fast_forms(void **state)
         {"size(object.spec.containers) <= 10 && object.spec.terminationGracePeriodSeconds < 100", ROOT_FAST_BOOL,
          false},
         {"has(object.metadata.name) || 'a' in object.metadata.labels && true", ROOT_FAST_BOOL, false},
+        {"object.metadata.labels.exists(k, k == 'app')", ROOT_FAST_BOOL, false},
+        {"object.metadata.labels.all(k, k != 'app') || object.spec.priority < 3", ROOT_FAST_BOOL, false},
+        {"object.metadata.labels.exists(k, k.startsWith('a'))", ROOT_FAST_NONE, false},
         {"s.startsWith('w')", ROOT_FAST_NONE, false},        /* not a path */
         {"object.metadata.name + s", ROOT_FAST_NONE, false}, /* an operand neither a constant nor a path */
         {"object.metadata.name + string(x)", ROOT_FAST_NONE, false},
