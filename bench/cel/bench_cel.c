@@ -46,7 +46,21 @@ static bool do_compile(bench_ctx *b)
     return true;
 }
 
+/* eval: the program over `object` bound by its slot, no activation object (cel_eval_slots) */
 static bool do_eval(bench_ctx *b)
+{
+    kg_arena_reset(b->arena);
+    cel_value obj = cel_json_to_value(b->pod);
+    cel_value out;
+    uint64_t cost;
+    cel_eval_status st = cel_eval_slots(b->prog, b->arena, &obj, 1, CEL_PER_CALL_LIMIT, &out, &cost);
+    sink += cost + out.kind;
+    return st == CEL_EVAL_OK;
+}
+
+/* eval_act: the same through a fresh activation (what a caller binding several variables, a resolver or host data
+ * does) */
+static bool do_eval_act(bench_ctx *b)
 {
     kg_arena_reset(b->arena);
     cel_activation *act = cel_activation_new(b->env, b->arena);
@@ -134,7 +148,8 @@ int main(int argc, char **argv)
     size_t nexpr = exprs->len;
     cel_program **progs = calloc(nexpr, sizeof *progs);
     const char **texts = calloc(nexpr, sizeof *texts);
-    double *cs = calloc(nexpr * (size_t)runs, sizeof *cs), *es = calloc(nexpr * (size_t)runs, sizeof *es);
+    double *cs = calloc(nexpr * (size_t)runs, sizeof *cs), *es = calloc(nexpr * (size_t)runs, sizeof *es),
+           *as = calloc(nexpr * (size_t)runs, sizeof *as);
     kg_arena evala;
     kg_arena_init(&evala, 64 * 1024);
     for (size_t i = 0; i < nexpr; i++) {
@@ -148,9 +163,15 @@ int main(int argc, char **argv)
         kg_arena_reset(&evala);
         cel_activation *act = cel_activation_new(env, &evala);
         cel_activation_set(act, "object", cel_json_to_value(pod));
-        cel_value out;
-        if (cel_eval(progs[i], act, CEL_PER_CALL_LIMIT, &out, NULL) != CEL_EVAL_OK) {
+        cel_value out, out2, obj = cel_json_to_value(pod);
+        uint64_t c1 = 0, c2 = 0;
+        if (cel_eval(progs[i], act, CEL_PER_CALL_LIMIT, &out, &c1) != CEL_EVAL_OK) {
             fprintf(stderr, "bench_cel: eval %s: %s\n", texts[i], cel_error_message(&out));
+            return 1;
+        }
+        if (cel_eval_slots(progs[i], &evala, &obj, 1, CEL_PER_CALL_LIMIT, &out2, &c2) != CEL_EVAL_OK || c1 != c2 ||
+            out2.kind != out.kind || out2.n != out.n) {
+            fprintf(stderr, "bench_cel: eval by slot differs for %s\n", texts[i]);
             return 1;
         }
         bool ok = out.kind == CEL_BOOL
@@ -166,19 +187,22 @@ int main(int argc, char **argv)
         bench_ctx b = {env, texts[i], progs[i], pod, &evala, slot};
         time_once(do_compile, &b, 20e6);
         time_once(do_eval, &b, 20e6);
+        time_once(do_eval_act, &b, 20e6);
     }
     for (int r = 0; r < runs; r++)
         for (size_t i = 0; i < nexpr; i++) {
             bench_ctx b = {env, texts[i], progs[i], pod, &evala, slot};
             cs[i * (size_t)runs + (size_t)r] = do_c ? time_once(do_compile, &b, ms * 1e6) : 0;
             es[i * (size_t)runs + (size_t)r] = do_e ? time_once(do_eval, &b, ms * 1e6) : 0;
+            as[i * (size_t)runs + (size_t)r] = do_e ? time_once(do_eval_act, &b, ms * 1e6) : 0;
         }
     printf("{\n  \"engine\": \"kgate\",\n  \"ms_per_run\": %g,\n  \"runs\": %d,\n  \"results\": [\n", ms, runs);
     for (size_t i = 0; i < nexpr; i++) {
         kg_buf q = KG_BUF_INIT;
         kg_json_write(&q, kg_json_at(exprs, i), 0);
-        printf("    {\"expr\": %s, \"compile_ns\": %.0f, \"eval_ns\": %.1f}%s\n", kg_buf_cstr(&q),
-               median(cs + i * (size_t)runs, runs), median(es + i * (size_t)runs, runs), i + 1 < nexpr ? "," : "");
+        printf("    {\"expr\": %s, \"compile_ns\": %.0f, \"eval_ns\": %.1f, \"eval_act_ns\": %.1f}%s\n",
+               kg_buf_cstr(&q), median(cs + i * (size_t)runs, runs), median(es + i * (size_t)runs, runs),
+               median(as + i * (size_t)runs, runs), i + 1 < nexpr ? "," : "");
         kg_buf_free(&q);
     }
     printf("  ]\n}\n");
@@ -187,6 +211,6 @@ int main(int argc, char **argv)
     cel_env_free(env);
     kg_arena_free(&evala);
     kg_arena_free(&data);
-    free(progs), free(texts), free(cs), free(es), free(podtext), free(extext);
+    free(progs), free(texts), free(cs), free(es), free(as), free(podtext), free(extext);
     return (int)(sink & 0);
 }

@@ -45,7 +45,8 @@ cel_activation *cel_activation_new(const cel_env *env, kg_arena *arena)
 __attribute__((noinline)) void cel_activation_grow(cel_activation *act, size_t ns)
 {
     cel_value *s = kg_arena_alloc(act->arena, ns * sizeof(cel_value));
-    memcpy(s, act->slots, act->nslots * sizeof(cel_value));
+    if (act->nslots)
+        memcpy(s, act->slots, act->nslots * sizeof(cel_value));
     for (size_t i = act->nslots; i < ns; i++)
         s[i].kind = CEL_SLOT_UNSET;
     act->slots = s;

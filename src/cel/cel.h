@@ -475,6 +475,13 @@ typedef enum cel_eval_status {
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost);
 
+/* Evaluate with the declared variables bound by slot and no activation: values[i] is slot i's value for i < n
+ * (cel_env_var_slot), slots from n on are unbound (no resolver, no host data, no other names). For the common "this
+ * program over these inputs" evaluation; the values are read in place and must outlive the call. Results live in
+ * arena, as with an activation. */
+cel_eval_status cel_eval_slots(const cel_program *p, kg_arena *arena, const cel_value *values, size_t n,
+                               uint64_t cost_limit, cel_value *result, uint64_t *cost);
+
 #ifdef __cplusplus
 }
 #endif

@@ -307,7 +307,8 @@ typedef void *cel_jmp_buf[5];
 
 struct cel_call_ctx {
     kg_arena *arena;
-    cel_activation *act;
+    cel_activation *act; /* NULL in the fast root forms run for cel_eval_slots */
+    cel_value *slots;    /* the declared variables' slots (act->slots when there is an activation) */
     uint64_t cost, limit;
     cel_jmp_buf *jb;
     compr_frame *vars; /* comprehension frames: 3 per nesting level (the program's max_depth + 1) */

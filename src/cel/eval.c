@@ -47,7 +47,7 @@ NOINLINE static cel_value lookup_var_slow(cel_call_ctx *ctx, const cel_node *n);
 static inline cel_value lookup_var(cel_call_ctx *ctx, const cel_node *n)
 {
     if (n->slot >= 0) {
-        const cel_value *v = &ctx->act->slots[n->slot];
+        const cel_value *v = &ctx->slots[n->slot];
         if (v->kind < CEL_SLOT_UNSET)
             return *v;
     }
@@ -1226,8 +1226,7 @@ __attribute__((always_inline)) static inline bool path_fast_obj(cel_call_ctx *ct
  * reaches the end (charged); false leaves everything to the general path. */
 __attribute__((always_inline)) static inline bool lean_range(cel_call_ctx *ctx, const path_plan *pp, const kg_json **rj)
 {
-    cel_activation *act = ctx->act;
-    const cel_value *bv = &act->slots[pp->base->slot]; /* a declared variable (NF_LEAN) */
+    const cel_value *bv = &ctx->slots[pp->base->slot]; /* a declared variable (NF_LEAN) */
     if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
         return false;
     const kg_json *b = bv->u.ptr;
@@ -1241,7 +1240,7 @@ __attribute__((always_inline)) static inline bool path_fast(cel_call_ctx *ctx, c
     if (b->xk == X_ITER) {
         bv = &ctx->vars[-2 - b->slot].v;
     } else if (b->xk == X_VAR) {
-        bv = &ctx->act->slots[b->slot];
+        bv = &ctx->slots[b->slot];
     } else {
         return false;
     }
@@ -1470,7 +1469,7 @@ __attribute__((always_inline)) static inline bool path_fast_cat_memo(cel_call_ct
     if (pp->from >= 0 && (o = mid[pp->from]) != NULL) {
         i = pp->from_m;
     } else {
-        const cel_value *bv = &ctx->act->slots[pp->base->slot]; /* a declared variable (plan) */
+        const cel_value *bv = &ctx->slots[pp->base->slot]; /* a declared variable (plan) */
         if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
             return false;
         o = bv->u.ptr;
@@ -1550,7 +1549,8 @@ NOINLINE static cel_value concat_build_call(cel_call_ctx *ctx, const cel_value *
  * part), is charged at once when it fits, and the bytes written are allocated where they are. Anything else (a
  * miss, not a string, not enough room, near the limit) returns false having done nothing, and the general form
  * runs. */
-__attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx, const cat_fast *cf, cel_value *out)
+__attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx, const cat_fast *cf, cel_value *out,
+                                                              bool iter)
 {
     size_t room, len = 0;
     char *buf = kg_arena_room(ctx->arena, &room);
@@ -1562,8 +1562,14 @@ __attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx,
         const char *s;
         size_t n;
         if (!pp) {
-            s = c->s;
+            s = c->s; /* (16 readable bytes at least: plan.c pads constants) */
             n = c->n;
+            if (n <= 16 && room - len > 16) { /* one 16-byte copy; the bytes past n are overwritten or unused */
+                memcpy(buf + len, s, 16);
+                lu += c->ulen;
+                len += n;
+                goto charged;
+            }
         } else {
             const kg_json *o;
             size_t i = 0, k = pp->k, save = pp->save;
@@ -1572,7 +1578,7 @@ __attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx,
                 i = pp->from_m;
             } else {
                 const cel_node *b = pp->base;
-                const cel_value *bv = b->xk == X_VAR ? &ctx->act->slots[b->slot] : &ctx->vars[-2 - b->slot].v;
+                const cel_value *bv = !iter || b->xk == X_VAR ? &ctx->slots[b->slot] : &ctx->vars[-2 - b->slot].v;
                 if (bv->kind != CEL_MAP || bv->aux != &cel_jobj_vt)
                     return false;
                 o = bv->u.ptr;
@@ -1606,6 +1612,7 @@ __attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx,
         if (!pp)
             lu += c->ulen;
         len += n;
+    charged:
         if (len > 10 && q > 0) {
             uint64_t u = ceil01(lu); /* the + joining this operand: ceil(code points / 10) in all, at least 1 */
             if (u > 1)
@@ -1633,7 +1640,7 @@ NOINLINE static cel_value eval_concat(cel_call_ctx *ctx, const cel_node *n)
     if (n->xp) {
         const cat_chain *ch = n->xp;
         cel_value r;
-        if (ch->fast && concat_fast(ctx, ch->fast, &r))
+        if (ch->fast && concat_fast(ctx, ch->fast, &r, true))
             return r;
         adds = ch->nodes;
         ops = adds + k;
@@ -2267,6 +2274,7 @@ NOINLINE static cel_eval_status eval_general(const cel_program *p, cel_activatio
     cel_call_ctx ctx = {
         .arena = act->arena,
         .act = act,
+        .slots = act->slots,
         .limit = cost_limit,
         .vars = nv <= 24 ? stackv : kg_arena_calloc(act->arena, nv * sizeof(compr_frame)),
         .presence_cost = p->has_presence_cost,
@@ -2406,24 +2414,38 @@ static int fast_bool(cel_call_ctx *ctx, const cel_node *n)
  * bounded by the paths and strings involved, so running on past the limit is harmless: a result over the limit, like
  * any other miss, goes to the general evaluation, which stops at the exact charge and reports it (a tail call, so
  * cel_eval itself keeps no registers). */
-NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activation *act, uint64_t cost_limit,
-                                                 cel_value *result, uint64_t *cost)
+/* the general evaluation after a fast form missed: over the activation, or one made here over the slots */
+__attribute__((noinline)) static cel_eval_status eval_root_missed(const cel_program *p, cel_activation *act,
+                                                                  cel_value *slots, kg_arena *arena,
+                                                                  uint64_t cost_limit, cel_value *result,
+                                                                  uint64_t *cost)
 {
-    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit}; /* no jump target */
-    if (!concat_fast(&ctx, ((const cat_chain *)p->root->xp)->fast, result))
+    if (act)
         return eval_general(p, act, cost_limit, result, cost);
+    cel_activation a = {.env = p->env, .arena = arena, .slots = slots, .nslots = p->nslots};
+    return eval_general(p, &a, cost_limit, result, cost);
+}
+
+NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activation *act, cel_value *slots,
+                                                 kg_arena *arena, uint64_t cost_limit, cel_value *result,
+                                                 uint64_t *cost)
+{
+    cel_call_ctx ctx = {.arena = arena, .act = act, .slots = slots, .limit = cost_limit}; /* no jump target */
+    if (!concat_fast(&ctx, ((const cat_chain *)p->root->xp)->fast, result, false))
+        return eval_root_missed(p, act, slots, arena, cost_limit, result, cost);
     if (cost)
         *cost = ctx.cost;
     return CEL_EVAL_OK;
 }
 
-NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activation *act, uint64_t cost_limit,
-                                               cel_value *result, uint64_t *cost)
+NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activation *act, cel_value *slots,
+                                               kg_arena *arena, uint64_t cost_limit, cel_value *result, uint64_t *cost)
 {
-    cel_call_ctx ctx = {.arena = act->arena, .act = act, .limit = cost_limit, .presence_cost = p->has_presence_cost};
+    cel_call_ctx ctx = {
+        .arena = arena, .act = act, .slots = slots, .limit = cost_limit, .presence_cost = p->has_presence_cost};
     int b = fast_bool_at(&ctx, p->root);
     if (b < 0 || ctx.cost > ctx.limit)
-        return eval_general(p, act, cost_limit, result, cost);
+        return eval_root_missed(p, act, slots, arena, cost_limit, result, cost);
     *result = cel_bool(b);
     if (cost)
         *cost = ctx.cost;
@@ -2443,14 +2465,30 @@ __attribute__((noinline, cold)) static cel_eval_status eval_unusual_activation(c
     return cel_eval(p, act, cost_limit, result, cost);
 }
 
+cel_eval_status cel_eval_slots(const cel_program *p, kg_arena *arena, const cel_value *values, size_t n,
+                               uint64_t cost_limit, cel_value *result, uint64_t *cost)
+{
+    /* the caller's values are read in place, never written (there is no resolver; an activation short of the
+     * program's slots gets a copy from cel_eval) */
+    cel_value *slots = (cel_value *)(uintptr_t)values;
+    if (n >= p->nslots) { /* the fast root forms need no activation */
+        if (p->root_fast == ROOT_FAST_BOOL)
+            return eval_root_bool(p, NULL, slots, arena, cost_limit, result, cost);
+        if (p->root_fast == ROOT_FAST_CONCAT)
+            return eval_root_concat(p, NULL, slots, arena, cost_limit, result, cost);
+    }
+    cel_activation a = {.env = p->env, .arena = arena, .slots = slots, .nslots = n};
+    return cel_eval(p, &a, cost_limit, result, cost);
+}
+
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
                          uint64_t *cost)
 {
     if (__builtin_expect(act->env != p->env || act->nslots < p->nslots, 0))
         return eval_unusual_activation(p, act, cost_limit, result, cost);
     if (p->root_fast == ROOT_FAST_BOOL)
-        return eval_root_bool(p, act, cost_limit, result, cost);
+        return eval_root_bool(p, act, act->slots, act->arena, cost_limit, result, cost);
     if (p->root_fast == ROOT_FAST_CONCAT)
-        return eval_root_concat(p, act, cost_limit, result, cost);
+        return eval_root_concat(p, act, act->slots, act->arena, cost_limit, result, cost);
     return eval_general(p, act, cost_limit, result, cost);
 }

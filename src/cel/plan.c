@@ -238,7 +238,11 @@ static void plan_concat_share(kg_arena *a, cel_node *n)
             f->p[q] = (cat_piece){o->xp, NULL, 0, 0};
             f->iter |= ((const path_plan *)o->xp)->base->xk == X_ITER;
         } else {
-            f->p[q] = (cat_piece){NULL, o->cval.u.s, o->cval.n, (uint32_t)cel_utf8_len(o->cval.u.s, o->cval.n)};
+            /* a copy padded to 16 readable bytes at least, for the evaluator's one-load copy of short constants */
+            char *pad = kg_arena_alloc(a, o->cval.n + 16);
+            memcpy(pad, o->cval.u.s, o->cval.n);
+            memset(pad + o->cval.n, 0, 16);
+            f->p[q] = (cat_piece){NULL, pad, o->cval.n, (uint32_t)cel_utf8_len(o->cval.u.s, o->cval.n)};
         }
     }
     ch->fast = f;

@@ -435,6 +435,22 @@ static outcome eval_once(fx *f, const cel_program *p, uint64_t limit)
     return o;
 }
 
+/* the same bindings by slot, without an activation (cel_eval_slots); n < 5 leaves the last slots unbound */
+static outcome eval_slots_once(fx *f, const cel_program *p, uint64_t limit, size_t n)
+{
+    const cel_value vals[5] = {cel_json_to_value(f->doc), f->m, cel_string("str", 3), cel_int(1), cel_int(5)};
+    assert_int_equal(cel_env_var_slot(f->env, "object"), 0);
+    assert_int_equal(cel_env_var_slot(f->env, "str"), 4);
+    cel_value v;
+    outcome o = {0};
+    o.st = cel_eval_slots(p, &f->arena, vals, n, limit, &v, &o.cost);
+    o.text = o.st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v) : kg_arena_strdup(&f->arena, cel_error_message(&v));
+    /* the values were read in place, never written */
+    assert_int_equal(vals[0].kind, CEL_MAP);
+    assert_int_equal(vals[3].u.i, 1);
+    return o;
+}
+
 static void same(const char *src, const char *what, uint64_t limit, outcome a, outcome b)
 {
     if (a.st != b.st || a.cost != b.cost || strcmp(a.text, b.text) != 0)
@@ -457,9 +473,12 @@ static void check_expr(fx *f, const char *src)
         kg_arena_reset(&f->arena);
         outcome a = eval_once(f, planned, CEL_NO_COST_LIMIT), b = eval_once(f, plain, CEL_NO_COST_LIMIT);
         same(src, "no limit", CEL_NO_COST_LIMIT, a, b);
+        same(src, "by slot", CEL_NO_COST_LIMIT, a, eval_slots_once(f, planned, CEL_NO_COST_LIMIT, 5));
         for (uint64_t lim = 0; lim <= b.cost + 1; lim++) {
             kg_arena_reset(&f->arena);
-            same(src, "limit", lim, eval_once(f, planned, lim), eval_once(f, plain, lim));
+            outcome u = eval_once(f, plain, lim);
+            same(src, "limit", lim, eval_once(f, planned, lim), u);
+            same(src, "limit, by slot", lim, eval_slots_once(f, planned, lim, 5), u);
         }
     }
     cel_program_free(planned);
@@ -497,6 +516,39 @@ static void test_plan_applies(void **state)
         assert_true(cel_compile(f->env, cases[i].src, NULL, &p, &err));
         if (cel_plan_count(p) < cases[i].min_planned)
             fail_msg("%s: %zu planned nodes, want >= %zu", cases[i].src, cel_plan_count(p), cases[i].min_planned);
+        cel_program_free(p);
+    }
+}
+
+/* cel_eval_slots with fewer values than the env declares: the rest are unbound ("no such attribute"), in the fast
+ * root forms (which then miss) and in the general evaluation alike */
+static void test_eval_slots_unbound(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src;
+        size_t n;
+        const char *want;
+    } cases[] = {
+        {"object.metadata.name.startsWith('web')", 1, "true"},
+        {"object.metadata.namespace + '/' + object.metadata.name", 1, "\"prod/web-7d4b9c6f5-x2x9k\""},
+        {"x < 3", 3, "no such attribute(s): x"},
+        {"x < 3", 4, "true"},
+        {"object.metadata.name.startsWith('web')", 0, "no such attribute(s): object"},
+        {"object.metadata.namespace + '/' + object.metadata.name", 0, "no such attribute(s): object"},
+        {"size(object.spec.containers) < 5 && str == 'x'", 4, "no such attribute(s): str"},
+    };
+    const cel_value vals[5] = {cel_json_to_value(f->doc), f->m, cel_string("str", 3), cel_int(1), cel_int(5)};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, cases[i].src, NULL, &p, &err));
+        kg_arena_reset(&f->arena);
+        cel_value v;
+        cel_eval_status st = cel_eval_slots(p, &f->arena, vals, cases[i].n, CEL_NO_COST_LIMIT, &v, NULL);
+        const char *got = st == CEL_EVAL_OK ? cel_value_debug(&f->arena, &v) : cel_error_message(&v);
+        if (strcmp(got, cases[i].want) != 0)
+            fail_msg("%s with %zu values: %s, want %s", cases[i].src, cases[i].n, got, cases[i].want);
         cel_program_free(p);
     }
 }
@@ -1034,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_activation_set_names),
         cmocka_unit_test(test_activation_bind_slots),
         cmocka_unit_test_setup_teardown(test_root_fast_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_slots_unbound, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
