@@ -54,13 +54,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cel_activation *act = cel_activation_new(env, &a);
         cel_activation_set(act, "object", cel_json_to_value(obj));
         cel_activation_set(act, "n", cel_int(2));
-        cel_value out;
-        uint64_t cost;
-        if (cel_eval(p, act, 200000, &out, &cost) == CEL_EVAL_OK) {
+        cel_value out, out2;
+        uint64_t cost, cost2;
+        cel_eval_status st = cel_eval(p, act, 200000, &out, &cost);
+        if (st == CEL_EVAL_OK) {
             char eb[128];
             (void)cel_value_to_json(&a, &out, eb, sizeof eb);
-            (void)cel_value_debug(&a, &out);
         }
+        const char *t1 = st == CEL_EVAL_OK ? cel_value_debug(&a, &out) : cel_error_message(&out);
+        /* the same bindings by slot, without an activation: the same outcome and cost */
+        const cel_value vals[2] = {cel_json_to_value(obj), cel_int(2)};
+        cel_eval_status st2 = cel_eval_slots(p, &a, vals, 2, 200000, &out2, &cost2);
+        const char *t2 = st2 == CEL_EVAL_OK ? cel_value_debug(&a, &out2) : cel_error_message(&out2);
+        if (st != st2 || cost != cost2 || strcmp(t1, t2) != 0)
+            abort();
         cel_program_free(p);
     }
     kg_arena_free(&a);
