@@ -63,10 +63,15 @@ __attribute__((always_inline)) static inline bool kg_bytes_eq(const void *pa, co
         memcpy(&y2, b + n - 4, 4);
         return ((x ^ y) | (x2 ^ y2)) == 0;
     }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
+    if (n >= 2) { /* 2..3: two overlapping half-words */
+        unsigned short x, y, x2, y2;
+        memcpy(&x, a, 2);
+        memcpy(&y, b, 2);
+        memcpy(&x2, a + n - 2, 2);
+        memcpy(&y2, b + n - 2, 2);
+        return ((x ^ y) | (x2 ^ y2)) == 0;
+    }
+    return n == 0 || a[0] == b[0];
 }
 bool kg_str_has_prefix(const char *s, const char *prefix);
 bool kg_str_has_suffix(const char *s, const char *suffix);
