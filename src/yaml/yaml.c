@@ -82,7 +82,7 @@ static bool all_digits(const char *s, size_t n, int base)
         return false;
     for (size_t i = 0; i < n; i++) {
         char ch = s[i];
-        bool ok = base == 16 ? ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))
+        bool ok = base == 16  ? ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))
                   : base == 8 ? (ch >= '0' && ch <= '7')
                   : base == 2 ? (ch == '0' || ch == '1')
                               : (ch >= '0' && ch <= '9');
@@ -230,7 +230,11 @@ static kg_json *resolve_plain(yctx *c, const char *s, size_t n)
         if (r == 1)
             return kg_json_new_int(c->a, iv);
         if (r == 2) {
-            kg_json *v = kg_json_new_strn(c->a, s, n); /* keep digits exactly */
+            /* beyond int64, within uint64 (go-yaml's uint): kept exactly as its decimal digits, which is what the
+             * JSON form carries (the source may be hex, octal, binary or have '_' in it) */
+            char dec[24];
+            int dn = snprintf(dec, sizeof dec, "%llu", (unsigned long long)uv);
+            kg_json *v = kg_json_new_strn(c->a, dec, (size_t)dn);
             v->type = KG_JSON_NUMBER;
             v->u.num.raw = v->u.s;
             v->u.num.d = (double)uv;
@@ -251,8 +255,8 @@ static kg_json *resolve_plain(yctx *c, const char *s, size_t n)
             return kg_json_new_double(c->a, d);
         }
         if (first == '.' || first == '-' || first == '+') {
-            static const char *const infs[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
-                                               "-.inf", "-.Inf", "-.INF", NULL};
+            static const char *const infs[] = {".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf",
+                                               "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
             static const char *const nans[] = {".nan", ".NaN", ".NAN", NULL};
             if (word_in(s, infs)) {
                 kg_err_set(c->err, KG_EINVAL, "json: unsupported value: %s", s[0] == '-' ? "-Inf" : "+Inf");
@@ -436,8 +440,8 @@ static kg_json *parse_node(yctx *c, yaml_event_t *ev)
 }
 
 /* Parse documents; calls out(doc) for each. Returns false on error. max_docs 0 = all. */
-static bool parse_stream(kg_arena *a, const char *text, size_t len, kg_error *err, kg_json *out_array,
-                         kg_json **first, bool skip_empty)
+static bool parse_stream(kg_arena *a, const char *text, size_t len, kg_error *err, kg_json *out_array, kg_json **first,
+                         bool skip_empty)
 {
     yctx c;
     memset(&c, 0, sizeof c);

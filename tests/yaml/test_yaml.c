@@ -63,6 +63,12 @@ static void scalars_follow_go_yaml_v2(void **state)
         {"a: 1:30", "{\"a\":\"1:30\"}"},
         {"a: 9223372036854775807", "{\"a\":9223372036854775807}"},
         {"a: 18446744073709551615", "{\"a\":18446744073709551615}"},
+        /* beyond int64 in other bases or with '_': go-yaml's uint, written as its decimal digits (found by fuzzing) */
+        {"a: 0xaCCCCCCCCCCCCCCC", "{\"a\":12451552249753947340}"},
+        {"a: 0xFFFF_FFFF_FFFF_FFFF", "{\"a\":18446744073709551615}"},
+        {"a: 0b1000000000000000000000000000000000000000000000000000000000000000", "{\"a\":9223372036854775808}"},
+        {"a: 01777777777777777777777", "{\"a\":18446744073709551615}"},
+        {"a: 9_223_372_036_854_775_808", "{\"a\":9223372036854775808}"},
         {"a: 2001-12-14", "{\"a\":\"2001-12-14T00:00:00Z\"}"},
         {"a: hello world", "{\"a\":\"hello world\"}"},
         {"a: 500m", "{\"a\":\"500m\"}"},
@@ -94,9 +100,10 @@ static void block_styles_and_nesting(void **state)
                     "  list:\n"
                     "  - x\n"
                     "  - [1, 2]\n";
-    assert_string_equal(to_json(y), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cfg\","
-                                    "\"labels\":{\"app\":\"web\",\"tier\":\"fe\"}},\"data\":{\"literal\":\"line1\\nline2\\n\","
-                                    "\"folded\":\"a b\\n\",\"list\":[\"x\",[1,2]]}}");
+    assert_string_equal(to_json(y),
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cfg\","
+                        "\"labels\":{\"app\":\"web\",\"tier\":\"fe\"}},\"data\":{\"literal\":\"line1\\nline2\\n\","
+                        "\"folded\":\"a b\\n\",\"list\":[\"x\",[1,2]]}}");
 }
 
 static void anchors_aliases_and_merge(void **state)
@@ -175,9 +182,12 @@ static void json_fast_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(scalars_follow_go_yaml_v2), cmocka_unit_test(block_styles_and_nesting),
-        cmocka_unit_test(anchors_aliases_and_merge), cmocka_unit_test(billion_laughs_is_bounded),
-        cmocka_unit_test(multi_document_streams),    cmocka_unit_test(errors_carry_line_numbers),
+        cmocka_unit_test(scalars_follow_go_yaml_v2),
+        cmocka_unit_test(block_styles_and_nesting),
+        cmocka_unit_test(anchors_aliases_and_merge),
+        cmocka_unit_test(billion_laughs_is_bounded),
+        cmocka_unit_test(multi_document_streams),
+        cmocka_unit_test(errors_carry_line_numbers),
         cmocka_unit_test(json_fast_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
