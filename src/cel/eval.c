@@ -1184,6 +1184,19 @@ static inline cel_value select_step(cel_call_ctx *ctx, const cel_node *n, cel_va
  * object and every step's key is where its hint says; then the base read and the k steps (1 unit each) are charged
  * at once when they fit under the limit. Anything else (a miss, an error, not JSON, near the limit) returns false
  * having done nothing, and the general walk below runs from the start. */
+/* One step of a hinted walk: the member of object o that step st names, where its hint says (the guess is
+ * verified: index in range, same length, same bytes); NULL on a miss. */
+__attribute__((always_inline)) static inline const kg_json_member *hinted_member(const kg_json *o, const path_step *st)
+{
+    uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
+    if (h >= o->len)
+        return NULL;
+    const kg_json_member *m = &o->u.members[h];
+    if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
+        return NULL;
+    return m;
+}
+
 /* The hinted walk of pp's steps from step i over object o (save_out: when not NULL, receives the object reached
  * before step `save`). */
 __attribute__((always_inline)) static inline bool path_walk_hinted(cel_call_ctx *ctx, const path_plan *pp,
@@ -1194,12 +1207,8 @@ __attribute__((always_inline)) static inline bool path_walk_hinted(cel_call_ctx 
     for (;; i++) {
         if (save_out && i == save)
             *save_out = o;
-        const path_step *st = &pp->steps[i];
-        uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
-        if (h >= o->len)
-            return false;
-        const kg_json_member *m = &o->u.members[h];
-        if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
+        const kg_json_member *m = hinted_member(o, &pp->steps[i]);
+        if (!m)
             return false;
         const kg_json *c = m->val;
         if (i + 1 == k) {
@@ -1586,12 +1595,8 @@ __attribute__((always_inline)) static inline bool concat_fast(cel_call_ctx *ctx,
             for (;; i++) {
                 if (i == save)
                     mid[q] = o; /* (save 0: written, never read) */
-                const path_step *st = &pp->steps[i];
-                uint32_t h = __atomic_load_n(&st->hint, __ATOMIC_RELAXED);
-                if (h >= o->len)
-                    return false;
-                const kg_json_member *m = &o->u.members[h];
-                if (m->key_len != st->len || !kg_bytes_eq(m->key, st->name, st->len))
+                const kg_json_member *m = hinted_member(o, &pp->steps[i]);
+                if (!m)
                     return false;
                 o = m->val;
                 if (i + 1 == k)
