@@ -201,12 +201,17 @@ typedef struct ovl {
     cel_overload o;
 } ovl;
 
+#define CEL_RCACHE_BITS 3
 struct cel_func {
     const char *name;
     opcode op;
     size_t novl, cap;
     cel_overload *ovls;
     struct cel_func *next;
+    /* the checker's memo of overload resolutions over primitive argument types (check.c rcache_*): words read and
+     * written with relaxed atomics, so concurrent compiles in one environment share it; cleared when an overload
+     * is added */
+    uint64_t rcache[1u << CEL_RCACHE_BITS];
 };
 
 typedef struct var_decl {

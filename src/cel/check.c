@@ -693,6 +693,85 @@ static const cel_type *simple_resolve(checker *C, cel_node *n, const cel_func *f
     return multi ? cel_type_dyn() : result;
 }
 
+/* The function's memo of resolutions (cel_func.rcache). A call whose arguments (at most two) all have primitive
+ * types (the shared singletons, error excepted) resolves the same way every time in an environment: its key is
+ * the receiver style, the arity and the arguments' singleton indexes. A resolution with up to four candidates and
+ * a primitive result is kept in one 64-bit word with its key, so a relaxed atomic load sees a whole entry or none:
+ *   bits 0-11  key: bit 0 set, bit 1 member, bits 2-3 arity, bits 4-7 / 8-11 argument 0 / 1 (15: none)
+ *   bits 12-43 the candidate overloads (8 bits each), bits 44-46 how many, bits 47-50 the result's singleton
+ *   index, bit 51 NF_DIRECT, bits 52-59 the fresh type variables the resolution took (the only trace it leaves in
+ *   the checker: what it bound is visible to nothing, as arguments and result have no type parameters) */
+static const uint16_t cand_seq[256] = {
+#define S4(i) i, i + 1, i + 2, i + 3
+#define S16(i) S4(i), S4(i + 4), S4(i + 8), S4(i + 12)
+#define S64(i) S16(i), S16(i + 16), S16(i + 32), S16(i + 48)
+    S64(0), S64(64), S64(128), S64(192)
+#undef S64
+#undef S16
+#undef S4
+};
+
+static inline unsigned prim_index(const cel_type *t)
+{
+    /* a type inside the array is one of its elements */
+    uintptr_t d = (uintptr_t)t - (uintptr_t)cel_prim_types;
+    return d < (uintptr_t)CEL_PRIM_ERROR * sizeof *t ? (unsigned)(d / sizeof *t) : 15u;
+}
+
+/* the call's key, 0 when it has none */
+static inline uint32_t rcache_key(const cel_type **targs, size_t na, bool member)
+{
+    if (na > 2)
+        return 0;
+    unsigned i0 = na > 0 ? prim_index(targs[0]) : 15u, i1 = na > 1 ? prim_index(targs[1]) : 15u;
+    if ((na > 0 && i0 == 15u) || (na > 1 && i1 == 15u))
+        return 0;
+    return 1u | (member ? 2u : 0u) | (uint32_t)na << 2 | i0 << 4 | i1 << 8;
+}
+
+static inline unsigned rcache_slot(uint32_t key)
+{
+    return (uint32_t)(key * 0x9E3779B1u) >> (32 - CEL_RCACHE_BITS);
+}
+
+/* what a call with this key resolved to: NULL when not known */
+static inline const cel_type *rcache_get(checker *C, cel_node *n, const cel_func *f, uint32_t key)
+{
+    uint64_t e = __atomic_load_n(&f->rcache[rcache_slot(key)], __ATOMIC_RELAXED);
+    if ((e & 0xfffu) != key)
+        return NULL;
+    unsigned nc = (unsigned)(e >> 44) & 7u;
+    if (nc == 1) {
+        n->cands = (uint16_t *)&cand_seq[(e >> 12) & 0xffu]; /* read only */
+    } else {
+        n->cands = kg_arena_alloc(C->a, 4 * sizeof *n->cands);
+        for (unsigned i = 0; i < 4; i++)
+            n->cands[i] = (uint16_t)((e >> (12 + 8 * i)) & 0xffu);
+    }
+    n->ncands = (uint16_t)nc;
+    if (e >> 51 & 1u)
+        n->flags |= NF_DIRECT;
+    C->nfresh += (int)((e >> 52) & 0xffu);
+    return &cel_prim_types[(e >> 47) & 15u];
+}
+
+static inline void rcache_put(checker *C, const cel_node *n, const cel_func *f, uint32_t key, int fresh0,
+                              const cel_type *r)
+{
+    unsigned ri = prim_index(r), nc = n->ncands;
+    int fresh = C->nfresh - fresh0;
+    if (!key || nc < 1 || nc > 4 || ri == 15u || fresh < 0 || fresh > 0xff)
+        return;
+    uint64_t e = key | (uint64_t)nc << 44 | (uint64_t)ri << 47 | (uint64_t)((n->flags & NF_DIRECT) != 0) << 51 |
+                 (uint64_t)fresh << 52;
+    for (unsigned i = 0; i < nc; i++) {
+        if (n->cands[i] > 0xff)
+            return;
+        e |= (uint64_t)n->cands[i] << (12 + 8 * i);
+    }
+    __atomic_store_n(&((cel_func *)f)->rcache[rcache_slot(key)], e, __ATOMIC_RELAXED);
+}
+
 static const cel_type *chk_call(checker *C, cel_node *n)
 {
     const cel_type *targs[64];
@@ -757,10 +836,19 @@ static const cel_type *chk_call(checker *C, cel_node *n)
     const cel_type *result = NULL;
     bool any = false, multi = false;
     const uint32_t *meta = cel_func_ovl_meta(f);
-    {
-        const cel_type *r = simple_resolve(C, n, f, targs, na, member);
+    const uint32_t rkey = rcache_key(targs, na, member);
+    if (rkey) {
+        const cel_type *r = rcache_get(C, n, f, rkey);
         if (r)
             return r;
+    }
+    const int fresh0 = C->nfresh;
+    {
+        const cel_type *r = simple_resolve(C, n, f, targs, na, member);
+        if (r) {
+            rcache_put(C, n, f, rkey, fresh0, r);
+            return r;
+        }
     }
     uint16_t *cands = kg_arena_alloc(C->a, (f->novl ? f->novl : 1) * sizeof *cands);
     uint16_t ncands = 0;
@@ -908,7 +996,8 @@ static const cel_type *chk_call(checker *C, cel_node *n)
             n->flags |= NF_DIRECT;
     }
     if (multi)
-        return cel_type_dyn();
+        result = cel_type_dyn();
+    rcache_put(C, n, f, rkey, fresh0, result);
     return result;
 }
 

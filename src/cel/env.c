@@ -578,6 +578,8 @@ static void add_ovl(cel_env *env, cel_func *f, const cel_overload *o)
         f->cap = nc;
     }
     f->ovls[f->novl] = *o;
+    for (size_t i = 0; i < sizeof f->rcache / sizeof *f->rcache; i++)
+        __atomic_store_n(&f->rcache[i], 0, __ATOMIC_RELAXED); /* resolutions may now find this overload */
     unsigned np = cel_ovl_count_params(o);
     uint32_t m = (np ? CEL_OVL_GENERIC : 0) | ((o->flags & CEL_FN_MEMBER) ? CEL_OVL_MEMBER : 0);
     m |= (uint32_t)(o->nargs < CEL_OVL_MAX4 ? o->nargs : CEL_OVL_MAX4) << 2;

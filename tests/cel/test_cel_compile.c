@@ -945,77 +945,78 @@ static cel_value f_ident(cel_call_ctx *ctx, const cel_value *args, size_t n)
  * if any, the argument kinds rule out): types, values, costs and errors as written down from the general path
  * (this test also passes against the build before the shortcut). Fresh-variable numbering after such calls shows
  * in the later generic calls' types. */
+static const struct resolution_case {
+    const char *src, *type, *value;
+    uint64_t cost;
+} resolution_cases[] = {
+    {"x + 1", "int", "8", 2},
+    {"d + 'x'", "string", "\"dynx\"", 2},
+    {"'x' + d", "string", "\"xdyn\"", 2},
+    {"d + 1", "int", "error: no such overload: _+_(string, int)", 3},
+    {"1.5 + d", "double", "error: no such overload: _+_(double, string)", 3},
+    {"x - 1 + x * 2 - x / 2 + x % 3", "int", "18", 11},
+    {"d - d", "dyn", "error: no such overload: _-_(string, string)", 4},
+    {"-x + -(1.5)", NULL,
+     "compile: ERROR: <input>:1:4: found no matching overload for '_+_' applied to '(int, double)'", 0},
+    {"-d", "dyn", "error: no such overload: -_(string)", 3},
+    {"x < d", "bool", "error: no such overload: _<_(int, string)", 4},
+    {"d < d", "bool", "false", 3},
+    {"d <= 'e' && 'c' >= d", "bool", "false", 4},
+    {"!d", "bool", "error: no such overload: !_(string)", 3},
+    {"d && true", "bool", "error: no such overload: _&&_(string, bool)", 1},
+    {"true || d", "bool", "true", 0},
+    {"d.startsWith('d') && d.endsWith('n') && d.contains('y')", "bool", "true", 6},
+    {"'abc'.startsWith(d)", "bool", "false", 2},
+    {"d.matches('^d') && 'dyn'.matches(d)", "bool", "true", 4},
+    {"int(x) + int(1.5) + int('3') + int(d)", "int", "error: cannot convert string to int: dyn", 9},
+    {"string(x) + string(d) + string(1.5)", "string", "\"7dyn1.5\"", 7},
+    {"double(x) + double(d)", "double", "error: cannot convert string to double", 5},
+    {"duration('1s') + duration('2s') > duration('2s')", "bool", "true", 5},
+    {"timestamp(0) + duration('1s') - timestamp(1) == duration('0s')", "bool", "true", 7},
+    {"[x + 1, d + 'x'][0]", "dyn", "8", 15},
+    {"x + 1 == 8 && [] == [] && [d + 'a'] == ['dyna']", "bool", "true", 47},
+    {"m.k + 'x'", "string", "\"vx\"", 3},
+    {"m.spec.n + 1 < 5 && m.spec.name + 'x' == 'webx'", "bool", "true", 10},
+    {"[1, 2].all(v, v + 1 > d)", "bool", "error: no such overload: _>_(int, string)", 27},
+    {"[1, 2].exists(v, d + 'a' == 'dyna')", "bool", "true", 21},
+    {"{'a': x + 1}['a'] + 1", "int", "9", 34},
+    {"x.startsWith('a')", NULL,
+     "compile: ERROR: <input>:1:13: found no matching overload for 'startsWith' applied to 'int.(string)'", 0},
+    {"!x", NULL, "compile: ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'", 0},
+    {"x && true", NULL, "compile: ERROR: <input>:1:3: found no matching overload for '_&&_' applied to '(int, bool)'",
+     0},
+    {"'a' - d", NULL, "compile: ERROR: <input>:1:5: found no matching overload for '_-_' applied to '(string, dyn)'",
+     0},
+    {"null + 1", NULL,
+     "compile: ERROR: <input>:1:6: found no matching overload for '_+_' applied to '(null_type, int)'", 0},
+    {"d == 'dyn'", "bool", "true", 2},
+    {"'dyn' == d && d != 'x' && x == 7 && 7 != x", "bool", "false", 8},
+    {"m.k == 'v' && m.spec.n == 3 && m.spec == m.spec", "bool", "true", 12},
+    {"[1] == [1] && [d] == ['dyn'] && {'a': 1} != {'a': 2}", "bool", "true", 104},
+    {"1 == 1.0", NULL, "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, double)'",
+     0},
+    {"x == d", "bool", "false", 3},
+    {"null == d && d != null", "bool", "false", 2},
+    {"'k' in m && 'k' in d && 1 in [1] && d in [1, 2] && d in {'dyn': 1}", "bool", "false", 29},
+    {"size(d) + size(m) + d.size() + size('ab') + size([1]) + size({1: 2})", "int", "12", 54},
+    {"[1, 2].exists(v, v == 2) && ['a'].all(s, s == 'a') && m.exists(k, k == 'k')", "bool", "true", 53},
+    {"[1, 2].exists(v, v == d) && [d].exists(v, v == 'dyn')", "bool", "false", 25},
+    {"[[1]].exists(l, l == [1]) && [[1]].exists(l, [1] == l)", "bool", "true", 74},
+    {"type(d) == string && type(x) == int", "bool", "true", 6},
+    {"[].exists(v, v == 1) || [{}].exists(v, v == {})", "bool", "true", 88},
+    {"x == 'a'", NULL, "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, string)'",
+     0},
+    {"[x] == ['a']", NULL,
+     "compile: ERROR: <input>:1:5: found no matching overload for '_==_' applied to '(list(int), list(string))'", 0},
+    {"1 in 'abc'", NULL, "compile: ERROR: <input>:1:3: found no matching overload for '@in' applied to '(int, string)'",
+     0},
+    {NULL, NULL, NULL, 0},
+};
+
 static void test_checker_simple_resolution(void **state)
 {
     fx *f = *state;
-    static const struct {
-        const char *src, *type, *value;
-        uint64_t cost;
-    } cases[] = {
-        {"x + 1", "int", "8", 2},
-        {"d + 'x'", "string", "\"dynx\"", 2},
-        {"'x' + d", "string", "\"xdyn\"", 2},
-        {"d + 1", "int", "error: no such overload: _+_(string, int)", 3},
-        {"1.5 + d", "double", "error: no such overload: _+_(double, string)", 3},
-        {"x - 1 + x * 2 - x / 2 + x % 3", "int", "18", 11},
-        {"d - d", "dyn", "error: no such overload: _-_(string, string)", 4},
-        {"-x + -(1.5)", NULL,
-         "compile: ERROR: <input>:1:4: found no matching overload for '_+_' applied to '(int, double)'", 0},
-        {"-d", "dyn", "error: no such overload: -_(string)", 3},
-        {"x < d", "bool", "error: no such overload: _<_(int, string)", 4},
-        {"d < d", "bool", "false", 3},
-        {"d <= 'e' && 'c' >= d", "bool", "false", 4},
-        {"!d", "bool", "error: no such overload: !_(string)", 3},
-        {"d && true", "bool", "error: no such overload: _&&_(string, bool)", 1},
-        {"true || d", "bool", "true", 0},
-        {"d.startsWith('d') && d.endsWith('n') && d.contains('y')", "bool", "true", 6},
-        {"'abc'.startsWith(d)", "bool", "false", 2},
-        {"d.matches('^d') && 'dyn'.matches(d)", "bool", "true", 4},
-        {"int(x) + int(1.5) + int('3') + int(d)", "int", "error: cannot convert string to int: dyn", 9},
-        {"string(x) + string(d) + string(1.5)", "string", "\"7dyn1.5\"", 7},
-        {"double(x) + double(d)", "double", "error: cannot convert string to double", 5},
-        {"duration('1s') + duration('2s') > duration('2s')", "bool", "true", 5},
-        {"timestamp(0) + duration('1s') - timestamp(1) == duration('0s')", "bool", "true", 7},
-        {"[x + 1, d + 'x'][0]", "dyn", "8", 15},
-        {"x + 1 == 8 && [] == [] && [d + 'a'] == ['dyna']", "bool", "true", 47},
-        {"m.k + 'x'", "string", "\"vx\"", 3},
-        {"m.spec.n + 1 < 5 && m.spec.name + 'x' == 'webx'", "bool", "true", 10},
-        {"[1, 2].all(v, v + 1 > d)", "bool", "error: no such overload: _>_(int, string)", 27},
-        {"[1, 2].exists(v, d + 'a' == 'dyna')", "bool", "true", 21},
-        {"{'a': x + 1}['a'] + 1", "int", "9", 34},
-        {"x.startsWith('a')", NULL,
-         "compile: ERROR: <input>:1:13: found no matching overload for 'startsWith' applied to 'int.(string)'", 0},
-        {"!x", NULL, "compile: ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'", 0},
-        {"x && true", NULL,
-         "compile: ERROR: <input>:1:3: found no matching overload for '_&&_' applied to '(int, bool)'", 0},
-        {"'a' - d", NULL,
-         "compile: ERROR: <input>:1:5: found no matching overload for '_-_' applied to '(string, dyn)'", 0},
-        {"null + 1", NULL,
-         "compile: ERROR: <input>:1:6: found no matching overload for '_+_' applied to '(null_type, int)'", 0},
-        {"d == 'dyn'", "bool", "true", 2},
-        {"'dyn' == d && d != 'x' && x == 7 && 7 != x", "bool", "false", 8},
-        {"m.k == 'v' && m.spec.n == 3 && m.spec == m.spec", "bool", "true", 12},
-        {"[1] == [1] && [d] == ['dyn'] && {'a': 1} != {'a': 2}", "bool", "true", 104},
-        {"1 == 1.0", NULL,
-         "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, double)'", 0},
-        {"x == d", "bool", "false", 3},
-        {"null == d && d != null", "bool", "false", 2},
-        {"'k' in m && 'k' in d && 1 in [1] && d in [1, 2] && d in {'dyn': 1}", "bool", "false", 29},
-        {"size(d) + size(m) + d.size() + size('ab') + size([1]) + size({1: 2})", "int", "12", 54},
-        {"[1, 2].exists(v, v == 2) && ['a'].all(s, s == 'a') && m.exists(k, k == 'k')", "bool", "true", 53},
-        {"[1, 2].exists(v, v == d) && [d].exists(v, v == 'dyn')", "bool", "false", 25},
-        {"[[1]].exists(l, l == [1]) && [[1]].exists(l, [1] == l)", "bool", "true", 74},
-        {"type(d) == string && type(x) == int", "bool", "true", 6},
-        {"[].exists(v, v == 1) || [{}].exists(v, v == {})", "bool", "true", 88},
-        {"x == 'a'", NULL,
-         "compile: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, string)'", 0},
-        {"[x] == ['a']", NULL,
-         "compile: ERROR: <input>:1:5: found no matching overload for '_==_' applied to '(list(int), list(string))'",
-         0},
-        {"1 in 'abc'", NULL,
-         "compile: ERROR: <input>:1:3: found no matching overload for '@in' applied to '(int, string)'", 0},
-        {NULL, NULL, NULL, 0},
-    };
+    const struct resolution_case *cases = resolution_cases;
     for (int i = 0; cases[i].src; i++) {
         const char *t = "";
         uint64_t c = 0;
@@ -1135,6 +1136,168 @@ static void test_checker_overload_registry(void **state)
 }
 
 /* ---------------------------------------------------------------- regexes */
+
+/* words of the function's resolution memo in use */
+static int memo_entries(cel_env *env, const char *fn)
+{
+    const cel_func *fp = cel_env_func(env, fn);
+    int n = 0;
+    for (size_t i = 0; fp && i < sizeof fp->rcache / sizeof *fp->rcache; i++)
+        n += __atomic_load_n(&fp->rcache[i], __ATOMIC_RELAXED) != 0;
+    return n;
+}
+
+/* The checker's memo of resolutions (check.c rcache_*): a call over primitive argument types resolves from the
+ * function's memo once an earlier compile in the environment resolved it. Each case of the table above, compiled
+ * in a fresh environment (nothing memoized), then twice more in it (from the memo), gives the same type, value,
+ * error and cost as written down; so do all of them in one environment, in order and in reverse. */
+static void test_checker_resolution_memo(void **state)
+{
+    fx *f = *state;
+    cel_env *base = f->env;
+    dyn_map(f); /* built once, in the fixture's environment */
+    for (int i = 0; resolution_cases[i].src; i++) {
+        const struct resolution_case *k = &resolution_cases[i];
+        cel_env *env = mk_env(NULL);
+        for (int round = 0; round < 3; round++) {
+            const char *t = "";
+            uint64_t c = 0;
+            const char *r = run_env(f, env, k->src, &c, &t);
+            bool ok = k->type ? !strcmp(t, k->type) && !strcmp(r, k->value) && c == k->cost
+                              : !strncmp(r, k->value, strlen(k->value));
+            if (!ok)
+                fail_msg("round %d, %s: [%s] %s cost %llu, want [%s] %s cost %llu", round, k->src, t, r,
+                         (unsigned long long)c, k->type ? k->type : "", k->value, (unsigned long long)k->cost);
+        }
+        cel_env_free(env);
+    }
+    int n = 0;
+    while (resolution_cases[n].src)
+        n++;
+    cel_env *env = mk_env(NULL);
+    for (int pass = 0; pass < 2; pass++)
+        for (int j = 0; j < n; j++) {
+            const struct resolution_case *k = &resolution_cases[pass ? n - 1 - j : j];
+            const char *t = "";
+            uint64_t c = 0;
+            const char *r = run_env(f, env, k->src, &c, &t);
+            if (k->type ? strcmp(t, k->type) || strcmp(r, k->value) || c != k->cost
+                        : strncmp(r, k->value, strlen(k->value)))
+                fail_msg("pass %d, %s: [%s] %s cost %llu", pass, k->src, t, r, (unsigned long long)c);
+        }
+    /* the memo is in use: calls over int, string, dyn, double ... left entries */
+    assert_true(memo_entries(env, "_+_") >= 3);
+    assert_true(memo_entries(env, "_==_") >= 2);
+    assert_true(memo_entries(env, "size") >= 1);
+    cel_env_free(env);
+    f->env = base;
+}
+
+static cel_value f_one(cel_call_ctx *ctx, const cel_value *args, size_t n)
+{
+    (void)ctx;
+    (void)args;
+    (void)n;
+    return cel_int(1);
+}
+
+/* An overload added after a resolution was memoized is seen by the next compile: g(dyn) -> int gives g(1) the
+ * type int; with g(int) -> string added, two overloads with different results match, and the type is dyn, as in
+ * an environment that had both from the start. */
+static void test_checker_resolution_memo_invalidated(void **state)
+{
+    (void)state;
+    cel_env *env = cel_env_new(CEL_LIB_ALL);
+    cel_overload o = {0};
+    o.id = "g_dyn";
+    o.nargs = 1;
+    o.args[0] = cel_type_dyn();
+    o.result = cel_type_int();
+    o.impl = f_one;
+    assert_true(cel_env_add_function(env, "g", &o, 1, NULL));
+    char b[64];
+    for (int i = 0; i < 2; i++) {
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(env, "g(1)", NULL, &p, &err));
+        assert_string_equal(cel_type_format(cel_program_type(p), b, sizeof b), "int");
+        cel_program_free(p);
+    }
+    assert_int_equal(memo_entries(env, "g"), 1);
+    cel_overload o2 = o;
+    o2.id = "g_int";
+    o2.args[0] = cel_type_int();
+    o2.result = cel_type_string();
+    assert_true(cel_env_add_function(env, "g", &o2, 1, NULL));
+    assert_int_equal(memo_entries(env, "g"), 0);
+    cel_env *fresh_env = cel_env_new(CEL_LIB_ALL);
+    assert_true(cel_env_add_function(fresh_env, "g", &o, 1, NULL));
+    assert_true(cel_env_add_function(fresh_env, "g", &o2, 1, NULL));
+    cel_env *envs[2] = {env, fresh_env};
+    for (int e = 0; e < 2; e++)
+        for (int i = 0; i < 2; i++) {
+            cel_program *p = NULL;
+            cel_error err;
+            assert_true(cel_compile(envs[e], "g(1)", NULL, &p, &err));
+            assert_string_equal(cel_type_format(cel_program_type(p), b, sizeof b), "dyn");
+            cel_program_free(p);
+        }
+    cel_env_free(env);
+    cel_env_free(fresh_env);
+}
+
+/* threads compiling in one environment fill and read the memo at the same time (run under TSan in make test):
+ * every compile gives the type or the compile error written down */
+typedef struct memo_race {
+    cel_env *env;
+    pthread_barrier_t *bar;
+    int bad;
+} memo_race;
+
+static void *memo_race_fn(void *arg)
+{
+    memo_race *r = arg;
+    pthread_barrier_wait(r->bar);
+    for (int rep = 0; rep < 20; rep++)
+        for (int i = 0; resolution_cases[i].src; i++) {
+            const struct resolution_case *k = &resolution_cases[i];
+            cel_program *p = NULL;
+            cel_error err;
+            char b[128];
+            if (!cel_compile(r->env, k->src, NULL, &p, &err)) {
+                char m[512];
+                snprintf(m, sizeof m, "compile: %s", err.message);
+                r->bad += k->type != NULL || strncmp(m, k->value, strlen(k->value)) != 0;
+                continue;
+            }
+            r->bad += !k->type || strcmp(cel_type_format(cel_program_type(p), b, sizeof b), k->type) != 0;
+            cel_program_free(p);
+        }
+    return NULL;
+}
+
+static void test_checker_resolution_memo_concurrent(void **state)
+{
+    (void)state;
+    enum { NT = 4 };
+    for (int round = 0; round < 5; round++) {
+        cel_env *env = mk_env(NULL);
+        pthread_barrier_t bar;
+        pthread_barrier_init(&bar, NULL, NT);
+        pthread_t th[NT];
+        memo_race rs[NT];
+        for (int i = 0; i < NT; i++) {
+            rs[i] = (memo_race){env, &bar, 0};
+            pthread_create(&th[i], NULL, memo_race_fn, &rs[i]);
+        }
+        for (int i = 0; i < NT; i++) {
+            pthread_join(th[i], NULL);
+            assert_int_equal(rs[i].bad, 0);
+        }
+        pthread_barrier_destroy(&bar);
+        cel_env_free(env);
+    }
+}
 
 static const char *const patterns[] = {
     "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
@@ -1432,6 +1595,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ident_macro_assign_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_resolution_memo, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_resolution_memo_invalidated, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_resolution_memo_concurrent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_subset_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_errors_at_compile, setup, teardown),

@@ -459,7 +459,7 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
         flags |= CEL_COMPILE_NO_MACROS;
     kg_json *exj = kg_json_get(t, "expr");
     cel_compile_opts co = {flags, NULL, exj ? exj->len : 0};
-    cel_program *p = NULL;
+    cel_program *p = NULL, *p2 = NULL;
     cel_error cerr;
     kg_json *ev = kg_json_get(expect, "error");
     kg_json *typed = kg_json_get(expect, "typed");
@@ -471,6 +471,21 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
             snprintf(why, whycap, "compile error: %s", cerr.message);
         }
         goto done;
+    }
+    /* compiled again in the same environment (overload resolutions now come from the checker's memo): the same
+     * type, and below the same value or error */
+    if (!cel_compile(env, jstr(t, "expr"), &co, &p2, &cerr)) {
+        snprintf(why, whycap, "second compile failed: %s", cerr.message);
+        goto done;
+    }
+    {
+        char t1[256], t2[256];
+        cel_type_format(cel_program_type(p), t1, sizeof t1);
+        cel_type_format(cel_program_type(p2), t2, sizeof t2);
+        if (strcmp(t1, t2) != 0) {
+            snprintf(why, whycap, "second compile: type %s, first %s", t2, t1);
+            goto done;
+        }
     }
     if (typed) {
         kg_json *dt = kg_json_get(typed, "deducedType");
@@ -506,6 +521,15 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
         cel_value out;
         uint64_t cost;
         cel_eval_status st = cel_eval(p, act, CEL_NO_COST_LIMIT, &out, &cost);
+        {
+            cel_value out2;
+            uint64_t cost2;
+            cel_eval_status st2 = cel_eval(p2, act, CEL_NO_COST_LIMIT, &out2, &cost2);
+            if (st2 != st || cost2 != cost || (st == CEL_EVAL_OK && !strict_eq(&out, &out2))) {
+                snprintf(why, whycap, "second compile evaluates differently: %s", cel_value_debug(&a, &out2));
+                goto done;
+            }
+        }
         if (ev) {
             if (st != CEL_EVAL_OK)
                 r = R_PASS;
@@ -530,6 +554,7 @@ static result run_test(const kg_json *t, char *why, size_t whycap)
     }
 done:
     cel_program_free(p);
+    cel_program_free(p2);
     cel_env_free(env);
     kg_arena_free(&a);
     return r;
