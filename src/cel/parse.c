@@ -65,6 +65,8 @@ typedef struct parser {
     size_t p;
     token tok;
     bool nul_end; /* src[len] is a NUL (the length came from strlen): scans may stop on it instead of checking len */
+    char *names;  /* with nul_end: a copy of the source in the arena; an identifier's name is its place there, ended
+                   * by a NUL written over the byte after it (never part of another identifier) */
     cel_error *err;
     bool failed;
     int next_id;
@@ -565,11 +567,6 @@ static const uint8_t lex_disp[256] = {
 /* clang-format on */
 
 /* lex_nul's out-of-line parts (tail calls, so lex_nul itself saves no registers) */
-static void lex_ident_copy(parser *P, token *t) __attribute__((noinline));
-static void lex_ident_copy(parser *P, token *t)
-{
-    t->s = ident_dup(P, t->s, t->n, P->len - (size_t)t->pos);
-}
 static void lex_quoted(parser *P, token *t, size_t p) __attribute__((noinline));
 static void lex_quoted(parser *P, token *t, size_t p)
 {
@@ -677,35 +674,9 @@ static void lex_nul(parser *P, token *t)
         P->p = q;
         t->kind = word_token(s + p, n);
         if (t->kind == T_IDENT) {
-            /* the common copy here (a leaf: no registers to save), anything else in a tail call */
-            kg_arena *a = P->a;
-            if (n < 16 && (size_t)(a->end - a->ptr) >= 16) {
-                /* overlapping loads inside the identifier: its first and last 8 (4) bytes, or the first, middle
-                 * and last of up to 3 */
-                char *dst = kg_arena_alloc(a, 16); /* the room is there: no slow path */
-                const char *src = s + p;
-                if (n >= 8) {
-                    uint64_t w0, w1;
-                    memcpy(&w0, src, 8);
-                    memcpy(&w1, src + n - 8, 8);
-                    memcpy(dst, &w0, 8);
-                    memcpy(dst + n - 8, &w1, 8);
-                } else if (n >= 4) {
-                    uint32_t w0, w1;
-                    memcpy(&w0, src, 4);
-                    memcpy(&w1, src + n - 4, 4);
-                    memcpy(dst, &w0, 4);
-                    memcpy(dst + n - 4, &w1, 4);
-                } else {
-                    dst[0] = src[0];
-                    dst[n / 2] = src[n / 2];
-                    dst[n - 1] = src[n - 1];
-                }
-                dst[n] = 0;
-                t->s = dst;
-                return;
-            }
-            lex_ident_copy(P, t);
+            char *d = P->names + p;
+            d[n] = 0;
+            t->s = d;
         }
         return;
     }
@@ -1974,6 +1945,10 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
     P->src = src;
     P->len = len ? len : strlen(src);
     P->nul_end = !len;
+    if (P->nul_end) {
+        P->names = kg_arena_alloc(a, P->len + 1);
+        memcpy(P->names, src, P->len + 1);
+    }
     P->err = err;
     P->flags = flags;
     if (P->len > 100000) {
