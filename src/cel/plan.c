@@ -21,17 +21,16 @@ static bool is_const_string(const cel_node *n)
     return n->kind == N_CONST && n->cval.kind == CEL_STRING;
 }
 
-/* a comprehension variable reference (resolved to a frame) named name */
-static bool is_var_named(const cel_node *v, const char *name)
+/* a reference to the comprehension variable in frame slot `slot` (resolve.c) */
+static bool is_var_slot(const cel_node *v, int slot)
 {
-    return v->kind == N_IDENT && v->slot <= -2 && v->name && v->name_len == strlen(name) &&
-           !memcmp(v->name, name, v->name_len);
+    return v->kind == N_IDENT && v->slot == slot;
 }
 
-/* a planned path (X_PATH) that starts at the variable named var */
-static bool path_from(const cel_node *a, const char *var)
+/* a planned path (X_PATH) that starts at the comprehension variable in frame slot `var` */
+static bool path_from(const cel_node *a, int var)
 {
-    return a && a->xk == X_PATH && is_var_named(((const path_plan *)a->xp)->base, var);
+    return a && a->xk == X_PATH && is_var_slot(((const path_plan *)a->xp)->base, var);
 }
 
 /* the path operand of a tagged leaf */
@@ -47,7 +46,7 @@ static const cel_node *leaf_path(const cel_node *p)
 
 /* Tag the nodes of an all()/exists() predicate that can run in place per element (cel_node.xf); returns whether p
  * got a tag. Nested comprehensions are not entered (their variables shadow by name). */
-static bool fuse_tag(cel_node *p, const char *var)
+static bool fuse_tag(cel_node *p, int var)
 {
     if (p->xk == X_ANDOR) {
         bool l = fuse_tag(p->args[0], var), r = fuse_tag(p->args[1], var);
@@ -347,18 +346,22 @@ static void plan_node(kg_arena *a, cel_node *n)
             plan_node(a, n->target);
             /* result = the accumulator variable: a bool context takes the accumulator as it is */
             const cel_node *r = n->result;
-            if (r && r->kind == N_IDENT && n->accu_var && r->name && !strcmp(r->name, n->accu_var) && r->slot <= -2) {
+            if (r && r->kind == N_IDENT && n->accu_var && r->name &&
+                (r->name == n->accu_var || !strcmp(r->name, n->accu_var)) && r->slot <= -4) {
                 n->xn = 1;
+                /* resolve.c numbers a comprehension's frame slots iteration variable, second variable,
+                 * accumulator: the iteration variable's slot is the accumulator's + 2 */
+                const int iv = r->slot + 2;
                 /* v == "c" / v != "c" on the (only) iteration variable: compared in place over JSON (eval.c) */
                 const cel_node *p = n->target;
                 if (p && p->xk == X_EQ_CONST && !n->iter_var2 && n->iter_var) {
                     const cel_node *v = p->args[1 - p->xn];
-                    if (is_var_named(v, n->iter_var))
+                    if (is_var_slot(v, iv))
                         n->xn = 2;
                 }
                 /* predicates over paths from the iteration variable (has, in, ==, startsWith/endsWith/matches, and
                  * && / || of them): evaluated in place for each element of a JSON array (eval.c fpred) */
-                if (p && n->xn == 1 && !n->iter_var2 && n->iter_var && fuse_tag((cel_node *)p, n->iter_var))
+                if (p && n->xn == 1 && !n->iter_var2 && n->iter_var && fuse_tag((cel_node *)p, iv))
                     n->xn = p->xf == F_STR ? 3 : 4; /* 3: one string test, its path hoisted out of the loop */
                 /* the frame the fused test's variable is read from (the lean forms check it is this one's) */
                 const cel_node *fv = n->xn == 2   ? p->args[1 - p->xn]
