@@ -501,6 +501,7 @@ void cel_time_register(cel_env *env);
 typedef struct parse_result {
     cel_node *root;
     int next_id;
+    bool resolved; /* the parser resolved every name and function as cel_resolve would (parse.c ires_*) */
 } parse_result;
 bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, unsigned flags, parse_result *out,
                cel_error *err);

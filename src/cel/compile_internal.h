@@ -6,6 +6,9 @@
 
 #include "cel/cel_internal.h"
 
+/* internal compile flag (tests): the parser resolves nothing itself, cel_resolve walks the whole tree */
+#define CEL_COMPILE_FULL_RESOLVE (1u << 30)
+
 /* One 32-bit word per overload, kept in a trailer of the f->ovls allocation (f->cap overloads, then f->cap words;
  * only env.c's add_ovl allocates that array; later code only ever sets an overload's prepare hook), so overload
  * resolution scans a compact array and reads an overload only when it can match:

@@ -798,7 +798,7 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
     if (!cel_parse(&p->arena, env, src, opts ? opts->src_len : 0, flags, &pr, err))
         goto fail;
     p->root = pr.root;
-    if (!cel_resolve(env, &p->arena, src, p->root, err))
+    if (!pr.resolved && !cel_resolve(env, &p->arena, src, p->root, err))
         goto fail;
     cel_check_extra cx;
     bool checked = !(flags & CEL_COMPILE_NO_CHECK);

@@ -72,7 +72,11 @@ typedef struct parser {
     int next_id;
     unsigned flags;
     int depth;
-    cel_jmp_buf jb; /* syntax errors unwind here (cel_internal.h: __builtin_setjmp but under ASan) */
+    /* inline resolution (ires_*): while set, every name and function so far is resolved as cel_resolve would */
+    bool ires;
+    int idepth;                 /* comprehensions around the current point (as cel_resolve counts them) */
+    const char *iscope[64 * 3]; /* their variables: iteration, second iteration, accumulator per level */
+    cel_jmp_buf jb;             /* syntax errors unwind here (cel_internal.h: __builtin_setjmp but under ASan) */
 } parser;
 
 /* reserved words, bucketed by length so an identifier costs at most a few memcmp of its own length */
@@ -1086,12 +1090,68 @@ static cel_node *mk_const(parser *P, int pos, cel_value v)
     return n;
 }
 
+/* ---------------------------------------------------------------- inline resolution
+ *
+ * In an environment without container or dynamic struct prefixes, with macros on, the parser does resolve.c's
+ * work as it builds the tree: identifiers are looked up in the comprehension scopes around them (the parser knows
+ * them: the variables of all/exists/exists_one/existsOne/map/filter are pushed while the macro's later arguments
+ * are parsed, then checked against the expansion) and else among the declared variables; functions are looked up
+ * by name. Whatever that cannot settle exactly as cel_resolve would (a name that is no declared variable, one
+ * that might start a qualified name, a namespaced member call, other macros, optional syntax, struct literals, a
+ * speculation the expansion does not confirm) clears P->ires, and cel_compile runs cel_resolve over the whole tree,
+ * which redoes every node. */
+static void ires_off(parser *P) __attribute__((noinline, cold));
+static void ires_off(parser *P)
+{
+    P->ires = false;
+}
+
+static void ires_ident(parser *P, cel_node *n)
+{
+    const char *name = n->name;
+    size_t len = n->name_len;
+    for (int i = P->idepth * 3 - 1; i >= 0; i--) {
+        const char *z = P->iscope[i];
+        if (z && (z == name ? z[len] == 0 : cel_name_is(z, name, len))) {
+            n->slot = -2 - i;
+            return;
+        }
+    }
+    /* resolve.c root_may_qualify: a dotted variable or type name, or google.*, could make it a qualified name */
+    if (!len || cel_env_dotted_first(P->env, (unsigned char)name[0]) || (len == 6 && !memcmp(name, "google", 6))) {
+        ires_off(P);
+        return;
+    }
+    const var_decl *v = cel_env_var(P->env, name, len);
+    if (!v) {
+        ires_off(P); /* a type name, an undeclared name: resolve.c decides */
+        return;
+    }
+    n->name = v->name;
+    n->slot = v->slot;
+    n->type = v->type;
+}
+
+/* a call's function: resolve.c res_call without a container */
+static void ires_call(parser *P, cel_node *n, const cel_func *f)
+{
+    n->fn = f;
+    n->op = (uint8_t)(f ? (f->op ? f->op : OP_FUNC) : OP_FUNC);
+}
+
 /* the _n constructors take the name's length; the macros give it for literals at compile time */
-static cel_node *mk_ident_n(parser *P, int pos, const char *name, size_t len)
+static cel_node *mk_ident_raw(parser *P, int pos, const char *name, size_t len)
 {
     cel_node *n = mk(P, N_IDENT, pos);
     n->name = name;
     n->name_len = len;
+    return n;
+}
+static cel_node *mk_ident_n(parser *P, int pos, const char *name, size_t len)
+{
+    cel_node *n = mk_ident_raw(P, pos, name, len);
+    if (P->ires)
+        ires_ident(P, n);
     return n;
 }
 #define mk_ident(P, pos, name) mk_ident_n(P, pos, name, strlen(name))
@@ -1157,6 +1217,8 @@ static cel_node *call3_n(parser *P, int pos, const char *fn, size_t fnlen, cel_n
 static inline cel_node *with_wk(parser *P, cel_node *n, unsigned k)
 {
     n->fn = cel_env_wk(P->env, k);
+    if (P->ires)
+        ires_call(P, n, n->fn);
     return n;
 }
 #define call1w(P, pos, k, a) with_wk(P, call1_n(P, pos, cel_wk_names[k], cel_wk_lens[k], a), k)
@@ -1167,7 +1229,8 @@ static cel_node *parse_expr(parser *P);
 
 /* ---------------------------------------------------------------- macros */
 
-#define ACCU "@result"
+static const char accu_name[] = "@result"; /* one object: pointers to it compare equal */
+#define ACCU accu_name
 
 static cel_node *mk_compr(parser *P, int pos, cel_node *range, const char *iv, const char *iv2, cel_node *init,
                           cel_node *cond, cel_node *step, cel_node *result)
@@ -1432,7 +1495,7 @@ static cel_node *expand_macro(parser *P, int pos, const char *name, size_t name_
 /* A call argument. One that is a lone identifier or string literal directly followed by ',' or ')' (after spaces)
  * is made here, as parse_expr would make it (same node, position and error), without the descent through the
  * operator levels; anything else (and anything at the nesting limit) goes to parse_expr. */
-static cel_node *parse_arg(parser *P, tok_kind close)
+static cel_node *parse_arg(parser *P, tok_kind close, bool defer, bool *deferred)
 {
     token *t = cur(P);
     if (P->nul_end && close == T_RPAREN && P->depth < 250 && (t->kind == T_IDENT || t->kind == T_STRING)) {
@@ -1441,8 +1504,14 @@ static cel_node *parse_arg(parser *P, tok_kind close)
         while (s[q] == ' ')
             q++;
         if ((s[q] == ',' || s[q] == ')') && !(t->kind == T_IDENT && is_reserved(t->s, t->n))) {
-            cel_node *e =
-                t->kind == T_IDENT ? mk_ident_n(P, t->pos, t->s, t->n) : mk_const(P, t->pos, cel_string(t->s, t->n));
+            cel_node *e;
+            if (t->kind == T_IDENT) {
+                /* a macro's variable name, maybe: resolved (or not) once the call is known */
+                e = defer ? mk_ident_raw(P, t->pos, t->s, t->n) : mk_ident_n(P, t->pos, t->s, t->n);
+                *deferred = defer;
+            } else {
+                e = mk_const(P, t->pos, cel_string(t->s, t->n));
+            }
             next(P);
             return e;
         }
@@ -1450,7 +1519,15 @@ static cel_node *parse_arg(parser *P, tok_kind close)
     return parse_expr(P);
 }
 
-static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip)
+/* inline resolution of a call's arguments (finish_call): whether the call may be a comprehension macro, its
+ * lone-identifier arguments 0 and 1 left unresolved, and the variables pushed for the arguments after them */
+typedef struct arg_scope {
+    int mc;         /* 0: no macro; 1: all/exists/exists_one/existsOne/map/filter; 2: one with two variables */
+    cel_node *d[2]; /* arguments 0 and 1 when left unresolved */
+    int pushed;     /* 0; 1: argument 0 is the iteration variable of a new level; 2: argument 1 the second one */
+} arg_scope;
+
+static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip, arg_scope *as)
 {
     size_t n = 0, cap = 4;
     cel_node **v = nodes(P, cap + skip);
@@ -1459,9 +1536,32 @@ static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip
             v = kg_arena_realloc(P->a, v, (cap + skip) * sizeof *v, (cap * 2 + skip) * sizeof *v);
             cap *= 2;
         }
-        v[skip + n++] = parse_arg(P, close);
+        size_t i = n;
+        bool defer = as->mc && P->ires && (i == 0 || (i == 1 && as->mc == 2 && as->pushed == 1)), dd = false;
+        cel_node *e = parse_arg(P, close, defer, &dd);
+        v[skip + n++] = e;
+        if (dd)
+            as->d[i] = e;
         if (cur(P)->kind == T_COMMA) {
             next(P);
+            if (dd && P->ires) {
+                /* more arguments follow a lone identifier: the macro's variable, in scope for them */
+                if (i == 0) {
+                    if (P->idepth >= 63) {
+                        ires_off(P); /* resolve.c reports the nesting */
+                    } else {
+                        int b = P->idepth * 3;
+                        P->iscope[b] = e->name;
+                        P->iscope[b + 1] = NULL;
+                        P->iscope[b + 2] = ACCU;
+                        P->idepth++;
+                        as->pushed = 1;
+                    }
+                } else {
+                    P->iscope[(P->idepth - 1) * 3 + 1] = e->name;
+                    as->pushed = 2;
+                }
+            }
         } else if (cur(P)->kind != close) {
             char b[64];
             perr(P, cur(P)->pos, "Syntax error: mismatched input '%s' expecting {')', ','}",
@@ -1472,6 +1572,29 @@ static size_t parse_args(parser *P, tok_kind close, cel_node ***out, size_t skip
     return n;
 }
 
+/* the comprehension macros whose variables the inline resolution follows (arg_scope.mc) */
+static int macro_candidate(const parser *P, const char *name, size_t len)
+{
+    int two = (P->env->libs & CEL_LIB_TWOVAR) ? 2 : 1;
+    switch (len) {
+    case 3: return !memcmp(name, "all", 3) ? two : !memcmp(name, "map", 3) ? 1 : 0;
+    case 6: return !memcmp(name, "exists", 6) ? two : !memcmp(name, "filter", 6) ? 1 : 0;
+    case 9: return !memcmp(name, "existsOne", 9) ? two : 0;
+    case 10: return !memcmp(name, "exists_one", 10) ? two : 0;
+    default: return 0;
+    }
+}
+
+/* resolve.c member_may_be_qualified without a container */
+static bool ires_member_may_qualify(const parser *P, const cel_node *t)
+{
+    while (t->kind == N_SELECT && !(t->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+        t = t->target;
+    if (t->kind != N_IDENT || (t->flags & NF_ROOT))
+        return true;
+    return cel_env_func_root_may(P->env, t->name, t->name_len);
+}
+
 static cel_node *finish_call(parser *P, int pos, const char *name, size_t name_len, cel_node *target)
 {
     /* current token is '(': cel-go positions calls (and macros) at the open parenthesis */
@@ -1479,16 +1602,42 @@ static cel_node *finish_call(parser *P, int pos, const char *name, size_t name_l
     next(P);
     cel_node **all;
     size_t skip = target ? 1 : 0;
-    size_t n = parse_args(P, T_RPAREN, &all, skip);
+    arg_scope as = {target && P->ires ? macro_candidate(P, name, name_len) : 0, {NULL, NULL}, 0};
+    size_t n = parse_args(P, T_RPAREN, &all, skip, &as);
     cel_node **args = all + skip;
     expect(P, T_RPAREN, "')'");
-    if (!(P->flags & CEL_COMPILE_NO_MACROS)) {
-        cel_node *m = expand_macro(P, pos, name, name_len, target, args, n);
-        if (m)
-            return m;
+    if (P->ires && as.d[1] && as.pushed < 2)
+        ires_ident(P, as.d[1]); /* no variable: an operand, in the scope of argument 0's */
+    cel_node *m = NULL;
+    if (!(P->flags & CEL_COMPILE_NO_MACROS))
+        m = expand_macro(P, pos, name, name_len, target, args, n);
+    if (P->ires) {
+        if (m) {
+            /* the expansion must be the comprehension over the variables pushed (has(): nothing to follow) */
+            const char *const *sc = as.pushed ? &P->iscope[(P->idepth - 1) * 3] : NULL;
+            bool ok = as.pushed ? m->kind == N_COMPR && m->iter_var == sc[0] &&
+                                      m->iter_var2 == (as.pushed == 2 ? sc[1] : NULL) && m->accu_var == sc[2]
+                                : !target && m->kind == N_SELECT;
+            if (!ok)
+                ires_off(P);
+        } else if (as.pushed) {
+            ires_off(P); /* no macro: its later arguments saw a variable that is not there */
+        } else if (as.d[0]) {
+            ires_ident(P, as.d[0]);
+        }
     }
-    if (!target)
-        return mk_call_n(P, pos, name, name_len, NULL, args, n);
+    if (as.pushed)
+        P->idepth--;
+    if (m)
+        return m;
+    if (!target) {
+        cel_node *c = mk_call_n(P, pos, name, name_len, NULL, args, n);
+        if (P->ires)
+            ires_call(P, c,
+                      name[0] == '.' ? cel_env_func_n(P->env, name + 1, name_len - 1)
+                                     : cel_env_func_n(P->env, name, name_len));
+        return c;
+    }
     /* member call: the receiver takes the slot kept free in front of the arguments */
     cel_node *c = mk(P, N_CALL, pos);
     c->name = name;
@@ -1498,6 +1647,12 @@ static cel_node *finish_call(parser *P, int pos, const char *name, size_t name_l
     all[0] = target;
     c->args = all;
     c->nargs = n + 1;
+    if (P->ires) {
+        if ((target->kind == N_IDENT || target->kind == N_SELECT) && ires_member_may_qualify(P, target))
+            ires_off(P); /* a namespaced function, maybe */
+        else
+            ires_call(P, c, cel_env_func_n(P->env, name, name_len));
+    }
     return c;
 }
 
@@ -1554,6 +1709,7 @@ static bool depth_ok(const cel_node *n, int d)
 static cel_node *parse_struct(parser *P, int pos, const char *tname)
 {
     /* current token is '{' */
+    ires_off(P); /* the type name: resolve.c */
     next(P);
     cel_node *s = mk(P, N_STRUCT, pos);
     s->name = tname;
@@ -1756,8 +1912,10 @@ static cel_node *parse_primary(parser *P)
             return finish_call(P, ipos, fname, root ? nlen + 1 : nlen, NULL);
         }
         cel_node *id = mk_ident_n(P, root ? pos : ipos, name, nlen);
-        if (root)
+        if (root) {
             id->flags |= NF_ROOT;
+            ires_off(P);
+        }
         return id;
     }
     default: {
@@ -1803,6 +1961,7 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
                 continue;
             }
             if (opt) {
+                ires_off(P);
                 e = call2(P, dpos, "_?._", e, mk_const(P, dpos, cel_string(fname, strlen(fname))));
                 continue;
             }
@@ -1830,6 +1989,8 @@ static cel_node *parse_member_rest(parser *P, cel_node *e)
             }
             cel_node *idx = parse_expr(P);
             expect(P, T_RBRACKET, "']'");
+            if (opt)
+                ires_off(P);
             e = opt ? call2(P, bpos, "_[?_]", e, idx) : call2w(P, bpos, CEL_WK_INDEX, e, idx);
             continue;
         }
@@ -1945,6 +2106,8 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
     P->src = src;
     P->len = len ? len : strlen(src);
     P->nul_end = !len;
+    P->ires = !(flags & (CEL_COMPILE_NO_MACROS | CEL_COMPILE_FULL_RESOLVE)) && !env->container[0] && !env->ndyn_structs;
+    P->idepth = 0;
     if (P->nul_end) {
         P->names = kg_arena_alloc(a, P->len + 1);
         memcpy(P->names, src, P->len + 1);
@@ -1968,5 +2131,6 @@ bool cel_parse(kg_arena *a, const cel_env *env, const char *src, size_t len, uns
         perr(P, 0, "expression recursion limit exceeded: %d", CEL_MAX_AST_DEPTH);
     out->root = root;
     out->next_id = P->next_id;
+    out->resolved = P->ires;
     return true;
 }

@@ -1299,6 +1299,127 @@ static void test_checker_resolution_memo_concurrent(void **state)
     }
 }
 
+/* ---- inline resolution (parse.c ires_*) against cel_resolve's walk */
+
+static void same_name(const char *what, const char *a, const char *b, const char *src)
+{
+    if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0))
+        fail_msg("%s: %s %s vs %s", src, what, a ? a : "(null)", b ? b : "(null)");
+}
+
+/* the resolution of two trees of the same source, node by node */
+static void same_tree(const cel_node *a, const cel_node *b, const char *src, int depth)
+{
+    if ((a == NULL) != (b == NULL))
+        fail_msg("%s: a node on one side only", src);
+    if (!a || depth > 200)
+        return;
+    if (a->kind != b->kind || a->slot != b->slot || a->op != b->op || a->fn != b->fn || a->nargs != b->nargs ||
+        a->flags != b->flags || a->name_len != b->name_len)
+        fail_msg("%s: node at %d: kind %d/%d slot %d/%d op %d/%d fn %p/%p nargs %zu/%zu flags %x/%x", src, a->pos,
+                 a->kind, b->kind, a->slot, b->slot, a->op, b->op, (const void *)a->fn, (const void *)b->fn, a->nargs,
+                 b->nargs, a->flags, b->flags);
+    same_name("name", a->name, b->name, src);
+    if (a->kind == N_COMPR) {
+        same_name("iter_var", a->iter_var, b->iter_var, src);
+        same_name("iter_var2", a->iter_var2, b->iter_var2, src);
+        same_name("accu_var", a->accu_var, b->accu_var, src);
+        same_tree(a->range, b->range, src, depth + 1);
+        same_tree(a->accu_init, b->accu_init, src, depth + 1);
+        same_tree(a->cond, b->cond, src, depth + 1);
+        same_tree(a->step, b->step, src, depth + 1);
+        same_tree(a->result, b->result, src, depth + 1);
+    }
+    if (a->kind == N_SELECT || a->kind == N_COMPR)
+        same_tree(a->target, b->target, src, depth + 1);
+    for (size_t i = 0; i < a->nargs; i++) {
+        same_tree(a->args[i], b->args[i], src, depth + 1);
+        if (a->kind == N_MAP || a->kind == N_STRUCT)
+            same_tree(a->vals[i], b->vals[i], src, depth + 1);
+    }
+}
+
+/* expressions over the fixture's variables (x int, d dyn, m map(string, dyn), a.b.c, a.b) and the comprehension
+ * macros: the ones the parser resolves itself and the ones it leaves to cel_resolve (expect_inline 0) */
+static const struct {
+    const char *src;
+    int expect_inline;
+} ires_cases[] = {
+    {"x + 1 == 8 && d == 'dyn'", 1},
+    {"m.spec.name.startsWith('w') && size(m.spec.name) < 10", 1},
+    {"[1, 2, 3].all(v, v > 0) && m.exists(k, k == 'k')", 1},
+    {"[1, 2].exists(x, x == 2) && x == 7", 1},
+    {"[1, 2].map(v, v * x) == [7, 14]", 1},
+    {"[1, 2, 3].map(v, v > 1, v + d.size())", 1},
+    {"[1, 2, 3].filter(v, v % 2 == 1)", 1},
+    {"[1, 2, 3].exists_one(v, v == 2)", 1},
+    {"[[1], [2]].all(l, l.exists(v, v == l[0]))", 1},
+    {"[[1], [2]].all(v, v.all(v, v > 0))", 1},
+    {"m.all(k, m.exists(j, j == k) && k != '')", 1},
+    {"{'a': 1}.all(k, v, k == 'a' && v == 1)", 1},
+    {"[1, 2].exists(i, v, i == 0 && v == 1)", 1},
+    {"[1, 2].existsOne(i, v, v == 2)", 1},
+    {"m.all(k, d)", 1},
+    {"m.all(k, v)", 0},
+    {"[1].existsOne(v, v == 1)", 0},
+    {"[1].exists(v, v == 1, v)", 0},
+    {"[true].all(v, d)", 1},
+    {"has(m.spec) && has(m.spec.name)", 1},
+    {"[1].map(x, x) == [1] && x == 7", 1},
+    {"d.contains('y') && string(x) == '7' && int('3') == 3", 1},
+    {"dyn(x) == 7 && type(x) == int", 0},
+    {"a.b.c == 'q'", 0},
+    {"a.b['c'] == 'q'", 0},
+    {".x == 7", 0},
+    {"undeclared == 1", 0},
+    {"[1].transformList(i, v, v + i)", 0},
+    {"cel.bind(y, x + 1, y * 2)", 0},
+    {"m.?k.orValue('z')", 0},
+    {"[1, 2].map(v)", 0},
+    {"[1, 2].all(v, w, v > 0)", 1},
+    {"[1, 2].sortBy(v, -v)", 0},
+    {"math.greatest(1, 2)", 0},
+    {"google.x == 1", 0},
+    {"[1, 2].exists(v, [3].exists(w, w > v && v < x))", 1},
+    {"[1, 2].all(v, v > 0) ? m.map(k, k) : []", 1},
+    {NULL, 0},
+};
+
+/* Each expression compiles (or fails) the same with inline resolution and with cel_resolve's walk over the tree:
+ * every node's kind, slot, function, op, flags and names, the type and the value agree; the parser resolved the
+ * expected ones itself. */
+static void test_inline_resolution_same_tree(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; ires_cases[i].src; i++) {
+        const char *src = ires_cases[i].src;
+        cel_program *p1 = NULL, *p2 = NULL;
+        cel_error e1, e2;
+        cel_compile_opts o1 = {0, NULL, 0}, o2 = {CEL_COMPILE_FULL_RESOLVE, NULL, 0};
+        bool ok1 = cel_compile(f->env, src, &o1, &p1, &e1), ok2 = cel_compile(f->env, src, &o2, &p2, &e2);
+        if (ok1 != ok2 || (!ok1 && strcmp(e1.message, e2.message) != 0))
+            fail_msg("%s: %s / %s", src, ok1 ? "ok" : e1.message, ok2 ? "ok" : e2.message);
+        if (ok1) {
+            same_tree(p1->root, p2->root, src, 0);
+            char t1[128], t2[128];
+            assert_string_equal(cel_type_format(cel_program_type(p1), t1, sizeof t1),
+                                cel_type_format(cel_program_type(p2), t2, sizeof t2));
+        }
+        cel_program_free(p1);
+        cel_program_free(p2);
+        /* the value, error and cost of the default compile are what the container environment (resolved by the
+         * walk) gives */
+        same_both(f, src);
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        parse_result pr;
+        cel_error err;
+        if (cel_parse(&a, f->env, src, 0, 0, &pr, &err) && pr.resolved != (ires_cases[i].expect_inline != 0))
+            fail_msg("%s: resolved inline %d, want %d", src, pr.resolved, ires_cases[i].expect_inline);
+        kg_arena_free(&a);
+    }
+}
+
 static const char *const patterns[] = {
     "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
     "^[a-z]+$",
@@ -1596,6 +1717,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inline_resolution_same_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo_invalidated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo_concurrent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_regex_lazy_same_results, setup, teardown),
