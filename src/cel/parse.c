@@ -49,7 +49,7 @@ typedef enum tok_kind {
 
 typedef struct token {
     tok_kind kind;
-    int pos, end;
+    int pos;       /* its first byte; it ends where the lexer stopped (parser.p): only the current token is ever read */
     const char *s; /* decoded string/bytes/ident */
     size_t n;
     int64_t i;
@@ -464,7 +464,7 @@ static void lex(parser *P, token *t)
         /* end of input (a comment would have stopped the white space loop) */
         *t = tok_zero;
         t->kind = T_EOF;
-        t->pos = t->end = (int)p;
+        t->pos = (int)p;
         P->p = p;
         return;
     }
@@ -484,7 +484,6 @@ static void lex(parser *P, token *t)
             if (!(n <= 2 && q < len && (s[q] == '"' || s[q] == '\''))) {
                 *t = tok_zero;
                 t->pos = (int)p;
-                t->end = (int)q;
                 t->s = s + p;
                 t->n = n;
                 t->kind = word_token(s + p, n);
@@ -500,7 +499,6 @@ static void lex(parser *P, token *t)
             *t = tok_zero;
             t->kind = (tok_kind)k;
             t->pos = (int)p;
-            t->end = (int)p + 1;
             P->p = p + 1;
             return;
         }
@@ -510,7 +508,6 @@ static void lex(parser *P, token *t)
             t->pos = (int)p;
             P->p = p;
             lex_string(P, t, false, false, (int)p);
-            t->end = (int)P->p;
             return;
         }
         if (c >= '0' && c <= '9') {
@@ -526,7 +523,6 @@ static void lex(parser *P, token *t)
                 t->kind = T_INT;
                 t->u = v;
                 t->pos = (int)p;
-                t->end = (int)q;
                 P->p = q;
                 return;
             }
@@ -535,7 +531,6 @@ static void lex(parser *P, token *t)
             *t = tok_zero;
             t->kind = T_DOT;
             t->pos = (int)p;
-            t->end = (int)p + 1;
             P->p = p + 1;
             return;
         }
@@ -547,7 +542,6 @@ static void lex(parser *P, token *t)
                 *t = tok_zero;
                 t->kind = k2;
                 t->pos = (int)p;
-                t->end = (int)p + w;
                 P->p = p + (size_t)w;
                 return;
             }
@@ -620,7 +614,6 @@ static void lex_quoted(parser *P, token *t, size_t p)
             t->s = d;
             t->n = n;
             t->pos = (int)p;
-            t->end = (int)e + 1;
             P->p = e + 1;
             return;
         }
@@ -629,7 +622,6 @@ static void lex_quoted(parser *P, token *t, size_t p)
     t->pos = (int)p;
     P->p = p;
     lex_string(P, t, false, false, (int)p);
-    t->end = (int)P->p;
 }
 
 /* The lexer's fast path when the source ends on a NUL at len and has none before it (length from strlen): white
@@ -672,7 +664,6 @@ static void lex_nul(parser *P, token *t)
         if (n <= 2 && (s[q] == '"' || s[q] == '\''))
             break; /* r"..", b'..' and friends are string prefixes */
         t->pos = (int)p;
-        t->end = (int)q;
         t->n = n;
         t->s = s + p;
         P->p = q;
@@ -687,7 +678,6 @@ static void lex_nul(parser *P, token *t)
     case LD_PUNCT:
         t->kind = (tok_kind)lex_punct[c];
         t->pos = (int)p;
-        t->end = (int)p + 1;
         P->p = p + 1;
         return;
     case LD_DOT:
@@ -695,7 +685,6 @@ static void lex_nul(parser *P, token *t)
             break;
         t->kind = T_DOT;
         t->pos = (int)p;
-        t->end = (int)p + 1;
         P->p = p + 1;
         return;
     case LD_QUOTE: lex_quoted(P, t, p); return;
@@ -711,7 +700,6 @@ static void lex_nul(parser *P, token *t)
             t->kind = T_INT;
             t->u = v;
             t->pos = (int)p;
-            t->end = (int)q;
             P->p = q;
             return;
         }
@@ -725,7 +713,6 @@ static void lex_nul(parser *P, token *t)
             break;
         t->kind = k2;
         t->pos = (int)p;
-        t->end = (int)p + w;
         P->p = p + (size_t)w;
         return;
     }
@@ -733,7 +720,7 @@ static void lex_nul(parser *P, token *t)
         if (p < P->len)
             break; /* not the terminating NUL (cannot happen with a strlen length; the general path decides) */
         t->kind = T_EOF;
-        t->pos = t->end = (int)p;
+        t->pos = (int)p;
         P->p = p;
         return;
     default: break;
@@ -761,7 +748,6 @@ again:
     t->pos = (int)P->p;
     if (P->p >= P->len) {
         t->kind = T_EOF;
-        t->end = t->pos;
         return;
     }
     size_t p = P->p;
@@ -1031,7 +1017,6 @@ again:
             perr(P, (int)p, "Syntax error: token recognition error at: '%.*s'", k > 0 ? k : 1, s + p);
         }
     }
-    t->end = (int)P->p;
     if (t->kind == T_EOF)
         goto again;
 }
@@ -1052,7 +1037,7 @@ static const char *tok_text(parser *P, token *t, char *buf, size_t cap)
 {
     if (t->kind == T_EOF)
         return "<EOF>";
-    int n = t->end - t->pos;
+    int n = (int)P->p - t->pos;
     if (n > 40)
         n = 40;
     snprintf(buf, cap, "%.*s", n, P->src + t->pos);
