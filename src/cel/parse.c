@@ -1917,12 +1917,81 @@ static cel_node *parse_primary(parser *P)
     }
 }
 
+/* The selections .a.b.c written without spaces, read straight from the source (the current token is the first '.',
+ * P->p just after it): for each segment a select node as parse_member_rest makes it, the segment's name in the
+ * source copy. A segment that is a method name (followed by '(', after white space maybe), a keyword, a string
+ * prefix, followed by '{' (a struct literal, maybe) or a comment, or anything but a plain identifier is left to the
+ * token path. Returns the selection so
+ * far (NULL when no segment was taken); the current token is then the one after its last segment, or, when a '.'
+ * stopped the run (*at_dot), that '.' with P->p just after it, for the token path to go on with. */
+static cel_node *select_run(parser *P, cel_node *e, bool *at_dot)
+{
+    const char *s = P->src;
+    size_t q = P->p, dot = q - 1, end = 0;
+    *at_dot = false;
+    for (;;) {
+        size_t b = q;
+        if (!(lex_cls[(unsigned char)s[q]] & 1))
+            break;
+        q++;
+        while (lex_cls[(unsigned char)s[q]] & 2)
+            q++;
+        size_t n = q - b;
+        char c = s[q];
+        if (c == '"' || c == '\'' || word_token(s + b, n) != T_IDENT)
+            break;
+        if (c != '.') {
+            /* the token after the segment (white space may come first, a comment could hide it) must not make
+             * it a method name or a struct type */
+            size_t w = q;
+            while (lex_cls[(unsigned char)s[w]] & 4)
+                w++;
+            if (s[w] == '(' || s[w] == '{' || s[w] == '/')
+                break;
+        }
+        cel_node *sel = mk(P, N_SELECT, (int)dot);
+        sel->target = e;
+        sel->name = P->names + b;
+        P->names[q] = 0;
+        sel->name_len = n;
+        e = sel;
+        end = q;
+        if (c != '.')
+            break;
+        dot = q++;
+    }
+    if (!end)
+        return NULL;
+    if (dot == end && (lex_cls[(unsigned char)s[dot + 1]] & 1)) {
+        /* stopped after a '.' before an identifier (the lexer's '.' token; before a digit it would start a number):
+         * it is the current token */
+        P->tok.kind = T_DOT;
+        P->tok.pos = (int)dot;
+        P->p = dot + 1;
+        *at_dot = true;
+        return e;
+    }
+    P->p = end; /* (a '.' that stopped the run is lexed again from here) */
+    next(P);
+    return e;
+}
+
 static cel_node *parse_member_rest(parser *P, cel_node *e)
 {
     for (;;) {
         token *t = cur(P);
         if (t->kind == T_DOT) {
             int dpos = t->pos;
+            if (P->nul_end) {
+                bool at_dot;
+                cel_node *r = select_run(P, e, &at_dot);
+                if (r) {
+                    e = r;
+                    if (!at_dot)
+                        continue;
+                    dpos = cur(P)->pos; /* the '.' before a segment the run left */
+                }
+            }
             next(P);
             bool opt = false;
             if (cur(P)->kind == T_QUESTION) {

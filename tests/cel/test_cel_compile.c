@@ -730,11 +730,23 @@ static void test_lexer_paths_random(void **state)
         ".size()",
         "has(m.k)",
         "[1, 2].exists(v, v == 2)",
+        /* selections read as one run (parse.c select_run) and what stops it */
+        ".spec",
+        ".k",
+        ".in",
+        ".true",
+        ".null",
+        ".br",
+        ".exists(k, k == 'k')",
+        ".startsWith(",
+        ".x{",
+        "m.spec.name",
+        "m.k.size()",
     };
     const size_t np = sizeof pieces / sizeof *pieces;
     uint64_t seed = 0x9E3779B97F4A7C15ull;
     char src[512];
-    for (int iter = 0; iter < 6000; iter++) {
+    for (int iter = 0; iter < 20000; iter++) {
         size_t len = 0;
         seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
         int k = 1 + (int)(seed % 9);
@@ -785,7 +797,7 @@ static void test_lexer_paths_random(void **state)
     };
     static const char *const ops[] = {"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "in"};
     static const char *const spaces[] = {"", " ", "  ", "\t", "\n", " // c\n"};
-    for (int iter = 0; iter < 6000; iter++) {
+    for (int iter = 0; iter < 20000; iter++) {
         size_t len = 0;
         seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
         int k = 1 + (int)(seed % 4);
