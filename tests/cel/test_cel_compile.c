@@ -1311,6 +1311,72 @@ static void test_checker_resolution_memo_concurrent(void **state)
     }
 }
 
+/* every node of a checked tree has its type; selections (test-only ones aside) from a dyn operand are dyn */
+static void check_select_types(const cel_node *n, const char *src, int depth)
+{
+    if (!n || depth > 100)
+        return;
+    if (!n->type)
+        fail_msg("%s: node at %d (kind %d) has no type", src, n->pos, n->kind);
+    if (n->kind == N_SELECT && !(n->flags & (NF_TEST_ONLY | NF_OPTIONAL)) && n->target->type &&
+        n->target->type->kind == CEL_T_DYN && n->type->kind != CEL_T_DYN)
+        fail_msg("%s: selection .%s of a dyn operand typed %d", src, n->name, n->type->kind);
+    if (n->kind == N_SELECT && (n->flags & NF_TEST_ONLY) && n->type->kind != CEL_T_BOOL)
+        fail_msg("%s: has() typed %d", src, n->type->kind);
+    if (n->kind == N_SELECT || n->kind == N_COMPR)
+        check_select_types(n->target, src, depth + 1);
+    if (n->kind == N_COMPR) {
+        check_select_types(n->range, src, depth + 1);
+        check_select_types(n->accu_init, src, depth + 1);
+        check_select_types(n->result, src, depth + 1);
+        if (!(n->flags & (NF_ALL | NF_EXISTS))) {
+            check_select_types(n->cond, src, depth + 1);
+            check_select_types(n->step, src, depth + 1);
+        }
+    }
+    for (size_t i = 0; i < n->nargs; i++) {
+        if (n->kind == N_SELECT)
+            break;
+        check_select_types(n->args[i], src, depth + 1);
+        if (n->kind == N_MAP || n->kind == N_STRUCT)
+            check_select_types(n->vals[i], src, depth + 1);
+    }
+}
+
+/* The checker types a chain of plain selections from a dyn variable in one walk (check.c chk_select_node): every
+ * node of the chain gets dyn, the program the type and value the selection-by-selection way gives (written down),
+ * and chains from other operands, has() and optional selections keep their own types. */
+static void test_checker_select_chain(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *src, *type, *value;
+    } cases[] = {
+        {"d.a", "dyn", "error: type 'string' does not support field selection"},
+        {"m.spec.name", "dyn", "\"web\""},
+        {"m.spec.name.size() + m.spec.n", "int", "6"},
+        {"has(m.spec.name) && has(m.spec)", "bool", "true"},
+        {"[m].all(v, v.spec.name == 'web' && v.k == 'v')", "bool", "true"},
+        {"[m].map(v, v.spec)[0].name", "dyn", "\"web\""},
+        {"m.?spec.name.orValue('z')", "dyn", "\"web\""},
+        {"a.b.c + 'x'", "string", "error: no such attribute(s): a.b.c"},
+        {"{'k': m}.k.spec.n", "dyn", "3"},
+        {NULL, NULL, NULL},
+    };
+    for (int i = 0; cases[i].src; i++) {
+        const char *t = "";
+        const char *r = run_env(f, f->env, cases[i].src, NULL, &t);
+        if (strcmp(t, cases[i].type) != 0 || strncmp(r, cases[i].value, strlen(cases[i].value)) != 0)
+            fail_msg("%s: [%s] %s, want [%s] %s", cases[i].src, t, r, cases[i].type, cases[i].value);
+        cel_program *p = NULL;
+        cel_error err;
+        assert_true(cel_compile(f->env, cases[i].src, NULL, &p, &err));
+        check_select_types(p->root, cases[i].src, 0);
+        cel_program_free(p);
+        same_both(f, cases[i].src);
+    }
+}
+
 /* ---- inline resolution (parse.c ires_*) against cel_resolve's walk */
 
 static void same_name(const char *what, const char *a, const char *b, const char *src)
@@ -1729,6 +1795,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_checker_simple_resolution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_overload_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_select_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline_resolution_same_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo_invalidated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checker_resolution_memo_concurrent, setup, teardown),
