@@ -23,6 +23,13 @@ static inline cel_value ev_arg(cel_call_ctx *ctx, const cel_node *n);
 /* ev and evb are small dispatchers (inlined into their callers); the work is in out-of-line functions, so a node
  * costs a switch and one call, not the prologue of one big function */
 #define NOINLINE __attribute__((noinline))
+/* not inlined, and called with exactly the arguments declared (GCC would otherwise drop an unused one and make its
+ * callers shuffle registers); clang has no noipa and does not do that */
+#if defined(__clang__)
+#define NOIPA __attribute__((noinline))
+#else
+#define NOIPA __attribute__((noipa))
+#endif
 
 static uint64_t vsize(const cel_value *v)
 {
@@ -2431,9 +2438,10 @@ __attribute__((noinline)) static cel_eval_status eval_root_missed(const cel_prog
     return eval_general(p, &a, cost_limit, result, cost);
 }
 
-NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activation *act, cel_value *slots,
-                                                 kg_arena *arena, uint64_t cost_limit, cel_value *result,
-                                                 uint64_t *cost)
+__attribute__((always_inline)) static inline cel_eval_status eval_root_concat_in(const cel_program *p,
+                                                                                 cel_activation *act, cel_value *slots,
+                                                                                 kg_arena *arena, uint64_t cost_limit,
+                                                                                 cel_value *result, uint64_t *cost)
 {
     cel_call_ctx ctx = {.arena = arena, .act = act, .slots = slots, .limit = cost_limit}; /* no jump target */
     if (!concat_fast(&ctx, ((const cat_chain *)p->root->xp)->fast, result, false))
@@ -2442,9 +2450,24 @@ NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activ
         *cost = ctx.cost;
     return CEL_EVAL_OK;
 }
+NOINLINE static cel_eval_status eval_root_concat(const cel_program *p, cel_activation *act, cel_value *slots,
+                                                 kg_arena *arena, uint64_t cost_limit, cel_value *result,
+                                                 uint64_t *cost)
+{
+    return eval_root_concat_in(p, act, slots, arena, cost_limit, result, cost);
+}
+/* the same without an activation, with cel_eval_slots' own arguments (it jumps here) */
+NOIPA static cel_eval_status eval_root_concat_slots(const cel_program *p, kg_arena *arena, cel_value *slots, size_t n,
+                                                    uint64_t cost_limit, cel_value *result, uint64_t *cost)
+{
+    (void)n;
+    return eval_root_concat_in(p, NULL, slots, arena, cost_limit, result, cost);
+}
 
-NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activation *act, cel_value *slots,
-                                               kg_arena *arena, uint64_t cost_limit, cel_value *result, uint64_t *cost)
+__attribute__((always_inline)) static inline cel_eval_status eval_root_bool_in(const cel_program *p,
+                                                                               cel_activation *act, cel_value *slots,
+                                                                               kg_arena *arena, uint64_t cost_limit,
+                                                                               cel_value *result, uint64_t *cost)
 {
     cel_call_ctx ctx = {
         .arena = arena, .act = act, .slots = slots, .limit = cost_limit, .presence_cost = p->has_presence_cost};
@@ -2455,6 +2478,18 @@ NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activat
     if (cost)
         *cost = ctx.cost;
     return CEL_EVAL_OK;
+}
+NOINLINE static cel_eval_status eval_root_bool(const cel_program *p, cel_activation *act, cel_value *slots,
+                                               kg_arena *arena, uint64_t cost_limit, cel_value *result, uint64_t *cost)
+{
+    return eval_root_bool_in(p, act, slots, arena, cost_limit, result, cost);
+}
+/* the same without an activation, with cel_eval_slots' own arguments (it jumps here) */
+NOIPA static cel_eval_status eval_root_bool_slots(const cel_program *p, kg_arena *arena, cel_value *slots, size_t n,
+                                                  uint64_t cost_limit, cel_value *result, uint64_t *cost)
+{
+    (void)n;
+    return eval_root_bool_in(p, NULL, slots, arena, cost_limit, result, cost);
 }
 
 /* an activation of another env, or one made before the program's variables were declared */
@@ -2470,20 +2505,28 @@ __attribute__((noinline, cold)) static cel_eval_status eval_unusual_activation(c
     return cel_eval(p, act, cost_limit, result, cost);
 }
 
+/* cel_eval_slots without a fast root form: through an activation on the stack (its own frame, so that
+ * cel_eval_slots needs none and jumps to the fast forms) */
+NOIPA static cel_eval_status eval_slots_general(const cel_program *p, kg_arena *arena, cel_value *slots, size_t n,
+                                                uint64_t cost_limit, cel_value *result, uint64_t *cost)
+{
+    cel_activation a = {.env = p->env, .arena = arena, .slots = slots, .nslots = n};
+    return cel_eval(p, &a, cost_limit, result, cost);
+}
+
 cel_eval_status cel_eval_slots(const cel_program *p, kg_arena *arena, const cel_value *values, size_t n,
                                uint64_t cost_limit, cel_value *result, uint64_t *cost)
 {
     /* the caller's values are read in place, never written (there is no resolver; an activation short of the
-     * program's slots gets a copy from cel_eval) */
+     * program's slots gets a copy from cel_eval); the fast root forms need no activation */
     cel_value *slots = (cel_value *)(uintptr_t)values;
-    if (n >= p->nslots) { /* the fast root forms need no activation */
+    if (n >= p->nslots) {
         if (p->root_fast == ROOT_FAST_BOOL)
-            return eval_root_bool(p, NULL, slots, arena, cost_limit, result, cost);
+            return eval_root_bool_slots(p, arena, slots, n, cost_limit, result, cost);
         if (p->root_fast == ROOT_FAST_CONCAT)
-            return eval_root_concat(p, NULL, slots, arena, cost_limit, result, cost);
+            return eval_root_concat_slots(p, arena, slots, n, cost_limit, result, cost);
     }
-    cel_activation a = {.env = p->env, .arena = arena, .slots = slots, .nslots = n};
-    return cel_eval(p, &a, cost_limit, result, cost);
+    return eval_slots_general(p, arena, slots, n, cost_limit, result, cost);
 }
 
 cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cost_limit, cel_value *result,
