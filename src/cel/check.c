@@ -1114,10 +1114,8 @@ static const cel_type *chk_select_node(checker *C, cel_node *n)
 {
     /* plain selections all the way down to a variable of type dyn (object.spec.containers): each is dyn, what
      * chk_select answers for a dyn operand, typed in one walk instead of a recursion per selection */
-    cel_node *r = n->target;
     if (!(n->flags & (NF_TEST_ONLY | NF_OPTIONAL))) {
-        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-            r = r->target;
+        cel_node *r = cel_select_root(n->target);
         if (r->kind == N_IDENT && r->slot != -1) {
             const cel_type *rt = r->slot <= -2 ? scope_type(C, -2 - r->slot) : C->env->vars[r->slot].type;
             if (rt->kind == CEL_T_DYN) {

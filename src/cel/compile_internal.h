@@ -197,6 +197,28 @@ static inline bool cel_name_is(const char *z, const char *s, size_t n)
     return cel_prefix_is(z, s, n) && z[n] == 0;
 }
 
+/* The comprehension scopes as the resolver and the parser's inline resolution keep them: per nesting level its
+ * iteration variable, second iteration variable and accumulator (NULL when absent). The index of name among the
+ * `depth` levels, innermost first (an identifier's frame slot is -2 - index), or -1. The accumulator's name is the
+ * parser's own string on both sides: one pointer compare. */
+static inline int cel_scope_find(const char *const *scope, int depth, const char *name, size_t n)
+{
+    for (int i = depth * 3 - 1; i >= 0; i--) {
+        const char *z = scope[i];
+        if (z && (z == name ? z[n] == 0 : cel_name_is(z, name, n)))
+            return i;
+    }
+    return -1;
+}
+
+/* the operand a chain of plain selections (no has(), no optional selection) starts from: t itself if t is none */
+static inline cel_node *cel_select_root(const cel_node *t)
+{
+    while (t->kind == N_SELECT && !(t->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
+        t = t->target;
+    return (cel_node *)(uintptr_t)t;
+}
+
 /* a[0..n) == b[0..n), both at least n bytes long: overlapping word loads up to 32 bytes (function and variable
  * names), memcmp beyond */
 bool cel_mem_eq_long(const char *a, const char *b, size_t n) __attribute__((noinline));

@@ -1095,12 +1095,10 @@ static void ires_ident(parser *P, cel_node *n)
 {
     const char *name = n->name;
     size_t len = n->name_len;
-    for (int i = P->idepth * 3 - 1; i >= 0; i--) {
-        const char *z = P->iscope[i];
-        if (z && (z == name ? z[len] == 0 : cel_name_is(z, name, len))) {
-            n->slot = -2 - i;
-            return;
-        }
+    int k = cel_scope_find(P->iscope, P->idepth, name, len);
+    if (k >= 0) {
+        n->slot = -2 - k;
+        return;
     }
     /* resolve.c root_may_qualify: a dotted variable or type name, or google.*, could make it a qualified name */
     if (!len || cel_env_dotted_first(P->env, (unsigned char)name[0]) || (len == 6 && !memcmp(name, "google", 6))) {
@@ -1263,8 +1261,8 @@ static cel_node *append_step(parser *P, int pos, cel_node *elem)
 }
 
 /* Expand a macro call if (name, argc, target) is one; returns NULL otherwise. */
-static cel_node *expand_macro(parser *P, int pos, const char *name, size_t name_len, cel_node *target, cel_node **args,
-                              size_t n)
+__attribute__((always_inline)) static inline cel_node *
+expand_macro(parser *P, int pos, const char *name, size_t name_len, cel_node *target, cel_node **args, size_t n)
 {
     unsigned libs = P->env->libs;
     if (!target) {
@@ -1573,8 +1571,7 @@ static int macro_candidate(const parser *P, const char *name, size_t len)
 /* resolve.c member_may_be_qualified without a container */
 static bool ires_member_may_qualify(const parser *P, const cel_node *t)
 {
-    while (t->kind == N_SELECT && !(t->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-        t = t->target;
+    t = cel_select_root(t);
     if (t->kind != N_IDENT || (t->flags & NF_ROOT))
         return true;
     return cel_env_func_root_may(P->env, t->name, t->name_len);

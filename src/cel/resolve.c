@@ -25,13 +25,7 @@ typedef struct resolver {
 
 static int scope_find(resolver *R, const char *name, size_t n)
 {
-    /* the accumulator's name is the parser's own string on both sides: one pointer compare */
-    for (int i = R->depth * 3 - 1; i >= 0; i--) {
-        const char *z = R->scope[i];
-        if (z && (z == name ? z[n] == 0 : cel_name_is(z, name, n)))
-            return i;
-    }
-    return -1;
+    return cel_scope_find(R->scope, R->depth, name, n);
 }
 
 /* pure ident/select chain → qualified name; *root receives the root ident node */
@@ -252,9 +246,7 @@ static bool resolve_qualified(resolver *R, cel_node *n)
 {
     const cel_node *root = NULL;
     if (n->kind == N_SELECT) {
-        const cel_node *r = n;
-        while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-            r = r->target;
+        const cel_node *r = cel_select_root(n);
         if (r->kind != N_IDENT || !root_may_qualify(R, r->name, r->name_len))
             return false;
     }
@@ -290,8 +282,7 @@ static bool member_may_be_qualified(const resolver *R, const cel_node *t)
 {
     if (R->env->container[0])
         return true;
-    while (t->kind == N_SELECT && !(t->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-        t = t->target;
+    t = cel_select_root(t);
     if (t->kind != N_IDENT || (t->flags & NF_ROOT))
         return true;
     return cel_env_func_root_may(R->env, t->name, t->name_len);
@@ -395,9 +386,7 @@ static void res_select(resolver *R, cel_node *n)
     }
     /* every plain select of a chain a.b.c has the same root: when it cannot start a qualified name, no
      * suffix of the chain can either, so go straight to the root instead of retrying at each level */
-    cel_node *r = n;
-    while (r->kind == N_SELECT && !(r->flags & (NF_TEST_ONLY | NF_OPTIONAL)))
-        r = r->target;
+    cel_node *r = cel_select_root(n);
     if (r->kind != N_IDENT) {
         res(R, r);
         return;
