@@ -1258,6 +1258,18 @@ static void test_checker_resolution_memo_invalidated(void **state)
     cel_env_free(fresh_env);
 }
 
+/* n threads (at most 8) each run fn on its own record of `args` (elem bytes apart); the records carry the barrier
+ * that lines them up; returns once all are joined */
+static void run_threads(void *(*fn)(void *), void *args, size_t elem, int n)
+{
+    pthread_t th[8];
+    assert_true(n <= 8);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, fn, (char *)args + (size_t)i * elem), 0);
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+}
+
 /* threads compiling in one environment fill and read the memo at the same time (run under TSan in make test):
  * every compile gives the type or the compile error written down */
 typedef struct memo_race {
@@ -1296,16 +1308,12 @@ static void test_checker_resolution_memo_concurrent(void **state)
         cel_env *env = mk_env(NULL);
         pthread_barrier_t bar;
         pthread_barrier_init(&bar, NULL, NT);
-        pthread_t th[NT];
         memo_race rs[NT];
-        for (int i = 0; i < NT; i++) {
+        for (int i = 0; i < NT; i++)
             rs[i] = (memo_race){env, &bar, 0};
-            pthread_create(&th[i], NULL, memo_race_fn, &rs[i]);
-        }
-        for (int i = 0; i < NT; i++) {
-            pthread_join(th[i], NULL);
+        run_threads(memo_race_fn, rs, sizeof *rs, NT);
+        for (int i = 0; i < NT; i++)
             assert_int_equal(rs[i].bad, 0);
-        }
         pthread_barrier_destroy(&bar);
         cel_env_free(env);
     }
@@ -1764,16 +1772,12 @@ static void test_regex_concurrent_first_use(void **state)
             f->env, "'web-1'.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && !'-x'.matches('^[a-z]+$')", NULL, &p, &err));
         pthread_barrier_t bar;
         pthread_barrier_init(&bar, NULL, NT);
-        pthread_t th[NT];
         race rs[NT];
-        for (int i = 0; i < NT; i++) {
+        for (int i = 0; i < NT; i++)
             rs[i] = (race){re, p, f->env, &bar, 0};
-            pthread_create(&th[i], NULL, race_fn, &rs[i]);
-        }
-        for (int i = 0; i < NT; i++) {
-            pthread_join(th[i], NULL);
+        run_threads(race_fn, rs, sizeof *rs, NT);
+        for (int i = 0; i < NT; i++)
             assert_int_equal(rs[i].bad, 0);
-        }
         pthread_barrier_destroy(&bar);
         assert_true(cel_regex_uses_dfa(re));
         cel_regex_free(re);
