@@ -43,6 +43,23 @@ void kg_admission_attrs_init(kg_admission_attributes *a, kg_arena *arena)
     a->ns = "";
     a->user.name = "";
     a->user.uid = "";
+    a->uid = "";
+    a->request_kind = a->kind;
+    a->request_resource = a->resource;
+    a->request_subresource = "";
+}
+
+void kg_admission_warn(const kg_admission_attributes *a, const char *text)
+{
+    if (a->warnings)
+        kg_warnings_add(a->warnings, text);
+}
+
+void **kg_admission_request_ctx(const kg_admission_attributes *a)
+{
+    if (!a->ctx_slots || a->slot >= a->nslots)
+        return NULL;
+    return &a->ctx_slots[a->slot];
 }
 
 static const char *nz(const char *s)

@@ -10,11 +10,23 @@
 typedef struct chain_entry {
     const kg_admission_plugin *plugin;
     void *state;
+    size_t slot; /* chain position: the plugin's per-request context slot */
 } chain_entry;
+
+/* The phases as data (nginx's phase handler array): for each operation and phase, the entries that take part, in
+ * chain order, built once when the chain is built. Running a phase is a plain loop over one array. */
+enum { PHASE_ADMIT, PHASE_VALIDATE, NPHASES };
+#define NOPS 4 /* CREATE, UPDATE, DELETE, CONNECT: bit i of kg_admission_op */
+
+typedef struct phase {
+    const chain_entry **entries;
+    size_t n;
+} phase;
 
 struct kg_admission_chain {
     chain_entry *entries;
     size_t n;
+    phase phases[NOPS][NPHASES];
     kg_admission_services svc; /* copy: plugins keep &svc from init */
     const kg_apiserver_metrics *metrics;
     kg_admission_config config;
@@ -227,6 +239,10 @@ static kg_admission_chain *chain_alloc(size_t n, const kg_admission_services *sv
     c->entries = calloc(n ? n : 1, sizeof *c->entries);
     if (!c->entries)
         abort();
+    for (int op = 0; op < NOPS; op++)
+        for (int ph = 0; ph < NPHASES; ph++)
+            if (!(c->phases[op][ph].entries = calloc(n ? n : 1, sizeof(chain_entry *))))
+                abort();
     if (svc)
         c->svc = *svc;
     c->metrics = m;
@@ -251,9 +267,23 @@ static bool chain_add(kg_admission_chain *c, const kg_admission_plugin *p, const
                               e.msg);
         }
     }
-    c->entries[c->n].plugin = p;
-    c->entries[c->n].state = state;
+    chain_entry *e = &c->entries[c->n];
+    e->plugin = p;
+    e->state = state;
+    e->slot = c->n;
     c->n++;
+    for (int op = 0; op < NOPS; op++) {
+        if (!(p->handles & (1u << op)))
+            continue;
+        if (p->admit) {
+            phase *ph = &c->phases[op][PHASE_ADMIT];
+            ph->entries[ph->n++] = e;
+        }
+        if (p->validate) {
+            phase *ph = &c->phases[op][PHASE_VALIDATE];
+            ph->entries[ph->n++] = e;
+        }
+    }
     return true;
 }
 
@@ -349,6 +379,9 @@ void kg_admission_chain_free(kg_admission_chain *c)
         if (c->entries[i].plugin->destroy)
             c->entries[i].plugin->destroy(c->entries[i].state);
     free(c->entries);
+    for (int op = 0; op < NOPS; op++)
+        for (int ph = 0; ph < NPHASES; ph++)
+            free(c->phases[op][ph].entries);
     kg_admission_config_free(&c->config);
     free(c);
 }
@@ -396,12 +429,33 @@ static void observe_step(const kg_admission_chain *c, const char *type, kg_admis
     kg_metric_observe(c->metrics->admission_step_duration, v, seconds);
 }
 
+/* The phase array of attrs' operation (an empty phase for an unknown operation). */
+static const phase *phase_of(const kg_admission_chain *c, kg_admission_op op, int ph)
+{
+    static const phase none = {NULL, 0};
+    for (int i = 0; i < NOPS; i++)
+        if (op == (kg_admission_op)(1u << i))
+            return &c->phases[i][ph];
+    return &none;
+}
+
+/* Every run gets one zeroed context slot per chain position (kg_admission_request_ctx); the slots of the first
+ * run survive into the later ones (validating phase, reinvocation). */
+static void enter(const kg_admission_chain *c, kg_admission_attributes *attrs)
+{
+    if (attrs->ctx_slots && attrs->nslots == c->n)
+        return;
+    attrs->nslots = c->n;
+    attrs->ctx_slots = kg_arena_alloc(attrs->arena, (c->n ? c->n : 1) * sizeof(void *));
+    memset(attrs->ctx_slots, 0, (c->n ? c->n : 1) * sizeof(void *));
+}
+
 static kg_status *admit_once(const kg_admission_chain *c, kg_admission_attributes *attrs)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        const chain_entry *e = &c->entries[i];
-        if (!(e->plugin->handles & attrs->operation) || !e->plugin->admit)
-            continue;
+    const phase *ph = phase_of(c, attrs->operation, PHASE_ADMIT);
+    for (size_t i = 0; i < ph->n; i++) {
+        const chain_entry *e = ph->entries[i];
+        attrs->slot = e->slot;
         double t = c->metrics ? kg_metrics_now() : 0;
         kg_status *st = e->plugin->admit(e->state, attrs, &c->svc);
         if (c->metrics)
@@ -415,6 +469,7 @@ static kg_status *admit_once(const kg_admission_chain *c, kg_admission_attribute
 kg_status *kg_admission_chain_admit(const kg_admission_chain *c, kg_admission_attributes *attrs)
 {
     double t = c->metrics ? kg_metrics_now() : 0;
+    enter(c, attrs);
     kg_status *st = admit_once(c, attrs);
     /* reinvocation: when a later mutator (webhook) asked for it, run the mutating phase once more, never a third
      * time */
@@ -427,14 +482,15 @@ kg_status *kg_admission_chain_admit(const kg_admission_chain *c, kg_admission_at
     return st;
 }
 
-kg_status *kg_admission_chain_validate(const kg_admission_chain *c, const kg_admission_attributes *attrs)
+kg_status *kg_admission_chain_validate(const kg_admission_chain *c, kg_admission_attributes *attrs)
 {
     double t = c->metrics ? kg_metrics_now() : 0;
+    enter(c, attrs);
     kg_status *st = NULL;
-    for (size_t i = 0; i < c->n && !st; i++) {
-        const chain_entry *e = &c->entries[i];
-        if (!(e->plugin->handles & attrs->operation) || !e->plugin->validate)
-            continue;
+    const phase *ph = phase_of(c, attrs->operation, PHASE_VALIDATE);
+    for (size_t i = 0; i < ph->n && !st; i++) {
+        const chain_entry *e = ph->entries[i];
+        attrs->slot = e->slot;
         double t1 = c->metrics ? kg_metrics_now() : 0;
         st = e->plugin->validate(e->state, attrs, &c->svc);
         if (c->metrics)

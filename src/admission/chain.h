@@ -63,8 +63,8 @@ bool kg_admission_chain_has_mutating(const kg_admission_chain *c);
 
 /* Mutating phase: admit of every plugin that handles the operation, in order; first rejection returned. */
 kg_status *kg_admission_chain_admit(const kg_admission_chain *c, kg_admission_attributes *attrs);
-/* Validating phase. */
-kg_status *kg_admission_chain_validate(const kg_admission_chain *c, const kg_admission_attributes *attrs);
+/* Validating phase. Plugins see attrs read-only; the chain only sets attrs' context-slot bookkeeping. */
+kg_status *kg_admission_chain_validate(const kg_admission_chain *c, kg_admission_attributes *attrs);
 /* Both phases (mutating, then validating) — for callers with nothing to do in between (kgate check, webhook). */
 kg_status *kg_admission_chain_run(const kg_admission_chain *c, kg_admission_attributes *attrs);
 

@@ -436,6 +436,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
     if (!s->chain)
         goto fail;
+    s->pipeline.store = s->store;
+    s->pipeline.chain = s->chain;
 
     if (!bootstrap(s, err))
         goto fail;

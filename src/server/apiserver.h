@@ -11,6 +11,8 @@
 #include "api/resources.h"
 #include "base/metrics.h"
 #include "meta/status.h"
+#include "registry/codec.h"
+#include "registry/pipeline.h"
 #include "server/http.h"
 #include "server/watch.h"
 #include "storage/storage.h"
@@ -49,6 +51,7 @@ struct kg_apiserver {
     kg_apiserver_options opts;
     kg_store *store;
     kg_admission_chain *chain;
+    kg_pipeline pipeline; /* the write path: store + chain (registry/pipeline.h) */
     kg_admission_services svc;
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
@@ -64,18 +67,6 @@ struct kg_apiserver {
     char *admin_token;
     char *ca_pem; /* CA clients trust (kube-root-ca.crt); "" when serving plain HTTP */
 };
-
-/* Storage encoding: the object serialized with apiVersion, kind, metadata first and without
- * metadata.resourceVersion (the store's mod revision is spliced in when served). */
-const char *kg_obj_encode(kg_arena *a, kg_json *obj, size_t *len);
-/* Decode stored bytes into a DOM with metadata.resourceVersion set to rev. NULL on corrupt data. */
-kg_json *kg_obj_decode(kg_arena *a, const char *bytes, size_t len, int64_t rev, kg_error *err);
-/* Append stored bytes to out with metadata.resourceVersion = rev spliced in (no parse). */
-void kg_obj_splice_rv(kg_buf *out, const char *bytes, size_t len, int64_t rev);
-
-/* metadata helpers */
-char *kg_obj_now_rfc3339(kg_arena *a);
-char *kg_obj_new_uid(kg_arena *a);
 
 /* The REST handlers (request info already parsed, user authenticated and authorized). */
 void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const kg_resource *r);

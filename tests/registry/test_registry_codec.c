@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "server/apiserver.h"
+#include "registry/codec.h"
 
 static void encode_orders_fields_and_drops_rv(void **state)
 {

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "meta/object.h"
-#include "server/apiserver.h"
+#include "registry/codec.h"
 
 const char *kg_obj_encode(kg_arena *a, kg_json *obj, size_t *len)
 {

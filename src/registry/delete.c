@@ -1,0 +1,229 @@
+/* Deletes (pipeline.h): DeleteOptions, preconditions, admission of DELETE, graceful deletion (finalizers, and
+ * namespaces, which the namespace controller finishes), deletecollection, and the namespace controller's
+ * delete-everything step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry/codec.h"
+#include "registry/pipeline_internal.h"
+
+bool kg_delete_options_build(kg_arena *a, const char *body, size_t body_len, const char *grace_q,
+                             const char *propagation_q, bool dry_run_q, kg_json **out, kg_status **st)
+{
+    kg_json *o = NULL;
+    if (body && body_len) {
+        kg_error err;
+        o = kg_json_parse(a, body, body_len, &err);
+        if (!o || o->type != KG_JSON_OBJECT) {
+            *st = kg_status_bad_request(a, kg_arena_sprintf(a, "error decoding DeleteOptions: %s",
+                                                            o ? "not an object" : err.msg));
+            return false;
+        }
+    } else {
+        o = kg_json_new_object(a);
+    }
+    kg_json_set(a, o, "kind", w_sref(a, "DeleteOptions"));
+    kg_json_set(a, o, "apiVersion", w_sref(a, "meta.k8s.io/v1"));
+    if (grace_q && grace_q[0])
+        kg_json_set(a, o, "gracePeriodSeconds", kg_json_new_int(a, strtoll(grace_q, NULL, 10)));
+    if (propagation_q && propagation_q[0])
+        kg_json_set(a, o, "propagationPolicy", w_sref(a, propagation_q));
+    if (dry_run_q && !kg_json_get(o, "dryRun")) {
+        kg_json *dr = kg_json_new_array(a);
+        kg_json_array_append(a, dr, w_sref(a, "All"));
+        kg_json_set(a, o, "dryRun", dr);
+    }
+    const char *prop = kg_json_get_str(o, "propagationPolicy");
+    if (prop && strcmp(prop, "Orphan") && strcmp(prop, "Background") && strcmp(prop, "Foreground")) {
+        kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+        static const char *const valid[] = {"Foreground", "Background", "Orphan", "nil"};
+        kg_field_not_supported(a, &errs, "propagationPolicy", prop, valid, 4);
+        *st = kg_status_invalid(a, KG_GK("meta.k8s.io", "DeleteOptions"), "", &errs);
+        return false;
+    }
+    *out = o;
+    return true;
+}
+
+/* dryRun in the DeleteOptions body counts like the query parameter */
+static bool options_dry_run(const kg_json *o)
+{
+    kg_json *dr = o ? kg_json_get(o, "dryRun") : NULL;
+    return dr && dr->type == KG_JSON_ARRAY && dr->len;
+}
+
+/* Delete c's object. Success: c->out holds the answer (the object, or a success Status). */
+static bool delete_one(wctx *c, bool dry_run)
+{
+    kg_arena *a = c->a;
+    const kg_json *o = c->options;
+    const char *uid_pre = o ? kg_json_path_str(o, "preconditions.uid") : NULL;
+    const char *rv_pre = o ? kg_json_path_str(o, "preconditions.resourceVersion") : NULL;
+    for (int attempt = 0; attempt < KG_PIPELINE_MAX_RETRIES; attempt++) {
+        kg_store_kv cur;
+        kg_error err;
+        const char *key = kg_resource_key(a, c->r, c->ns, c->name);
+        if (!kg_store_get(c->p->store, key, a, &cur, &err))
+            return wfail_err(c, &err);
+        kg_json *old = kg_obj_decode(a, cur.value, cur.value_len, cur.mod_revision, &err);
+        if (!old)
+            return wfail(c, kg_status_internal(a, "stored object is corrupt"));
+        kg_json *omd = w_metadata(a, old);
+        const char *uid = kg_json_get_str(omd, "uid");
+        if (uid_pre && (!uid || strcmp(uid_pre, uid)))
+            return wfail(c, kg_status_conflict(a, c->gr, c->name,
+                                               kg_arena_sprintf(a,
+                                                                "Precondition failed: UID in precondition: %s, UID in "
+                                                                "object meta: %s",
+                                                                uid_pre, uid ? uid : "")));
+        const char *orv = kg_json_get_str(omd, "resourceVersion");
+        if (rv_pre && strcmp(rv_pre, orv))
+            return wfail(c, kg_status_conflict(a, c->gr, c->name,
+                                               kg_arena_sprintf(a,
+                                                                "Precondition failed: ResourceVersion in precondition: "
+                                                                "%s, ResourceVersion in object meta: %s",
+                                                                rv_pre, orv)));
+        kg_admission_attributes at;
+        w_attrs(c, &at, KG_ADMISSION_DELETE, c->r->group, c->r->version, c->r->kind, NULL, old);
+        at.dry_run = dry_run;
+        kg_status *st = w_admit(c, &at);
+        if (!st)
+            st = w_validate(c, &at);
+        if (st)
+            return wfail(c, st);
+        kg_json *fins = kg_json_get(omd, "finalizers");
+        bool has_fins = fins && fins->type == KG_JSON_ARRAY && fins->len;
+        if (c->strat->is_namespace || has_fins) {
+            /* graceful: mark for deletion; finalizers (or the namespace controller) finish the job */
+            if (kg_json_get(omd, "deletionTimestamp"))
+                return wdone_obj(c, 200, old);
+            kg_json *neu = kg_json_clone(a, old);
+            kg_json *nmd = w_metadata(a, neu);
+            kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
+            kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, 0));
+            if (c->strat->is_namespace)
+                kg_json_set(a, kg_json_get_or_add_object(a, neu, "status"), "phase", w_sref(a, "Terminating"));
+            if (dry_run)
+                return wdone_obj(c, 200, neu);
+            size_t len;
+            const char *bytes = kg_obj_encode(a, neu, &len);
+            int64_t rev;
+            if (!kg_store_update(c->p->store, key, bytes, len, cur.mod_revision, &rev, &err)) {
+                if (err.code == KG_ECONFLICT)
+                    continue;
+                return wfail(c, kg_status_from_error(a, &err));
+            }
+            return wdone_obj(c, 200, kg_obj_decode(a, bytes, len, rev, &err));
+        }
+        if (dry_run)
+            return wdone_obj(c, 200, old);
+        int64_t rev;
+        kg_store_kv deleted;
+        if (!kg_store_delete(c->p->store, key, cur.mod_revision, a, &deleted, &rev, &err)) {
+            if (err.code == KG_ECONFLICT)
+                continue;
+            return wfail_err(c, &err);
+        }
+        if (c->strat->delete_returns_object)
+            return wdone_obj(c, 200, kg_obj_decode(a, cur.value, cur.value_len, rev, &err));
+        c->out->object_is_status = true;
+        return wdone_obj(c, 200, kg_status_to_json(a, kg_status_success_delete(a, c->gr, c->name, uid ? uid : "")));
+    }
+    return wfail(c, kg_status_conflict(a, c->gr, c->name, KG_OPTIMISTIC_LOCK_MSG));
+}
+
+bool kg_pipeline_delete(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options,
+                        kg_write_result *out)
+{
+    wctx c;
+    wctx_init(&c, p, rq, out);
+    c.options = options;
+    return delete_one(&c, rq->dry_run || options_dry_run(options));
+}
+
+bool kg_pipeline_delete_collection(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options,
+                                   bool (*match)(void *ud, const kg_json *obj), void *match_ud, kg_write_result *out)
+{
+    wctx c;
+    wctx_init(&c, p, rq, out);
+    c.options = options;
+    bool dry_run = rq->dry_run || options_dry_run(options);
+    kg_arena *a = c.a;
+    kg_store_list_opts lo = {0};
+    kg_store_list_result res;
+    kg_error err;
+    if (!kg_store_list(p->store, kg_resource_list_prefix(a, c.r, c.ns), &lo, a, &res, &err))
+        return wfail_err(&c, &err);
+    kg_json *items = kg_json_new_array(a);
+    for (size_t i = 0; i < res.n; i++) {
+        kg_json *obj = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &err);
+        if (!obj || (match && !match(match_ud, obj)))
+            continue;
+        const char *nm = kg_json_path_str(obj, "metadata.name");
+        const char *ns = kg_json_path_str(obj, "metadata.namespace");
+        wctx one = c;
+        kg_write_result r1 = {0};
+        one.out = &r1;
+        one.name = nm ? nm : "";
+        one.ns = ns ? ns : "";
+        if (!delete_one(&one, dry_run)) {
+            if (r1.status && kg_status_is(r1.status, KG_REASON_NOT_FOUND))
+                continue;
+            return wfail(&c, r1.status);
+        }
+        kg_json_array_append(a, items, obj);
+    }
+    kg_json *list = kg_json_new_object(a);
+    kg_json_set(a, list, "kind", w_sref(a, c.r->list_kind));
+    kg_json_set(a, list, "apiVersion", w_sref(a, c.r->api_version));
+    kg_json *md = kg_json_new_object(a);
+    kg_json_set(a, md, "resourceVersion",
+                kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)kg_store_current_revision(p->store))));
+    kg_json_set(a, list, "metadata", md);
+    kg_json_set(a, list, "items", items);
+    return wdone_obj(&c, 200, list);
+}
+
+bool kg_pipeline_delete_namespace_contents(kg_store *store, const char *ns, size_t *remaining, kg_error *err)
+{
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    *remaining = 0;
+    bool ok = true;
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i);
+        if (!r->namespaced)
+            continue;
+        kg_store_list_opts lo = {.keys_only = true};
+        kg_store_list_result res;
+        if (!kg_store_list(store, kg_resource_list_prefix(&a, r, ns), &lo, &a, &res, err)) {
+            ok = false;
+            break;
+        }
+        for (size_t k = 0; k < res.n; k++) {
+            kg_store_kv cur;
+            kg_error e2;
+            if (!kg_store_get(store, res.items[k].key, &a, &cur, &e2))
+                continue;
+            kg_json *obj = kg_json_parse(&a, cur.value, cur.value_len, &e2);
+            kg_json *fins = obj ? kg_json_path(obj, "metadata.finalizers") : NULL;
+            if (fins && fins->type == KG_JSON_ARRAY && fins->len) {
+                /* objects with finalizers get a deletionTimestamp and are waited for */
+                if (!kg_json_path(obj, "metadata.deletionTimestamp")) {
+                    kg_json_set(&a, kg_json_get_or_add_object(&a, obj, "metadata"), "deletionTimestamp",
+                                kg_json_new_str(&a, kg_obj_now_rfc3339(&a)));
+                    size_t len;
+                    const char *bytes = kg_obj_encode(&a, obj, &len);
+                    kg_store_update(store, res.items[k].key, bytes, len, cur.mod_revision, NULL, &e2);
+                }
+                (*remaining)++;
+                continue;
+            }
+            if (!kg_store_delete(store, res.items[k].key, cur.mod_revision, &a, NULL, NULL, &e2) &&
+                e2.code != KG_ENOTFOUND)
+                (*remaining)++;
+        }
+    }
+    kg_arena_free(&a);
+    return ok;
+}

@@ -1,0 +1,30 @@
+/* Per-resource REST strategies (upstream pkg/registry/<group>/<resource>/strategy.go): the few steps of the write
+ * pipeline that differ between resources, as data looked up by resource. Resources without an entry use the
+ * generic strategy (all fields false/NULL).
+ *
+ * What is NOT here because the resource registry entry already says it (api/resources.h): scope, subresources and
+ * their kinds, whether .status is owned by the status subresource (has_status), generation tracking. Create-time
+ * status resets and defaults live in api/defaults.h (kg_api_prepare_for_create, kg_api_default). */
+#ifndef KG_REGISTRY_STRATEGY_H
+#define KG_REGISTRY_STRATEGY_H
+
+#include <stdbool.h>
+
+#include "api/resources.h"
+#include "base/arena.h"
+#include "json/json.h"
+
+typedef struct kg_strategy {
+    /* Defaulting applied to the object written, after admission and before validation (idempotent). */
+    void (*default_on_write)(kg_arena *a, kg_json *obj);
+    /* The object is a Namespace: admission sees its own name as the namespace, and a delete only marks it
+     * (deletionTimestamp, status.phase Terminating); the namespace controller finishes the job. */
+    bool is_namespace;
+    /* A successful delete answers with the deleted object (pods) instead of a success Status. */
+    bool delete_returns_object;
+} kg_strategy;
+
+/* The strategy of r (never NULL). */
+const kg_strategy *kg_strategy_for(const kg_resource *r);
+
+#endif
