@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/protobuf_internal.h"
+#include "base/hash.h"
 
 #define KG_PB_MAX_DEPTH 100
 #define KG_PB_MAP_LINEAR 32 /* map entries inserted with a linear duplicate check below this size */
@@ -691,10 +692,7 @@ static void map_put(kg_arena *a, kg_json *obj, const uint8_t *k, size_t kn, kg_j
 
 static uint64_t hash_key(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 1099511628211ULL;
-    return h;
+    return kg_fnv1a64(s, n);
 }
 
 /* Remove duplicate keys of a big map object: the first position is kept with the last value. O(n). */

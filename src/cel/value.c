@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "base/hash.h"
 
 /* ---------------------------------------------------------------- UTF-8 */
 
@@ -164,12 +165,7 @@ void nlist_push(kg_arena *a, nlist *l, cel_value v)
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return kg_fnv1a64(s, n);
 }
 
 static uint64_t key_hash(const cel_value *k)
