@@ -825,22 +825,3 @@ const char *cel_value_debug(kg_arena *a, const cel_value *v)
     return s;
 }
 
-/* ---------------------------------------------------------------- base64 */
-
-void cel_base64_encode(kg_buf *b, const unsigned char *s, size_t n)
-{
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t i = 0;
-    for (; i + 2 < n; i += 3) {
-        uint32_t x = ((uint32_t)s[i] << 16) | ((uint32_t)s[i + 1] << 8) | s[i + 2];
-        char o[4] = {tab[x >> 18], tab[(x >> 12) & 63], tab[(x >> 6) & 63], tab[x & 63]};
-        kg_buf_append(b, o, 4);
-    }
-    if (i < n) {
-        uint32_t x = (uint32_t)s[i] << 16;
-        if (i + 1 < n)
-            x |= (uint32_t)s[i + 1] << 8;
-        char o[4] = {tab[x >> 18], tab[(x >> 12) & 63], i + 1 < n ? tab[(x >> 6) & 63] : '=', '='};
-        kg_buf_append(b, o, 4);
-    }
-}

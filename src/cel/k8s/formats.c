@@ -6,6 +6,7 @@
 #include "cel/regex/cel_regex.h"
 
 #include "cel/k8s/url.h"
+#include "base/base64.h"
 
 #define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 #define DNS1123_SUBDOMAIN_FMT DNS1123_LABEL_FMT "(\\." DNS1123_LABEL_FMT ")*"
@@ -247,57 +248,10 @@ static size_t v_uuid(kg_arena *a, const char *s, size_t n, const char **e)
     return 1;
 }
 
-static int b64val(char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-/* base64.StdEncoding.DecodeString succeeds (CR/LF ignored, padding required). */
-static bool std_base64_ok(const char *s, size_t n)
-{
-    char q[4];
-    size_t k = 0;
-    bool done = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '\r' || c == '\n')
-            continue;
-        if (done)
-            return false;
-        q[k++] = c;
-        if (k == 4) {
-            if (b64val(q[0]) < 0 || b64val(q[1]) < 0)
-                return false;
-            if (q[2] == '=') {
-                if (q[3] != '=')
-                    return false;
-                done = true;
-            } else if (b64val(q[2]) < 0) {
-                return false;
-            } else if (q[3] == '=') {
-                done = true;
-            } else if (b64val(q[3]) < 0) {
-                return false;
-            }
-            k = 0;
-        }
-    }
-    return k == 0;
-}
-
 static size_t v_byte(kg_arena *a, const char *s, size_t n, const char **e)
 {
-    if (std_base64_ok(s, n))
+    /* base64.StdEncoding.DecodeString succeeds (CR/LF ignored, padding required) */
+    if (kg_base64_valid(s, n, KG_BASE64_SKIP_CRLF))
         return 0;
     e[0] = "invalid base64";
     return 1;
