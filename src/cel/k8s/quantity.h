@@ -26,8 +26,7 @@ typedef kg_quantity cel_k8s_quantity;
 #define CEL_K8S_QUANTITY_ERR_SUFFIX KG_QUANTITY_ERR_SUFFIX
 
 /* resource.ParseQuantity. *err (optional) receives one of the three texts above (static strings). */
-static inline bool cel_k8s_quantity_parse(kg_arena *a, const char *s, size_t n, cel_k8s_quantity *out,
-                                          const char **err)
+static inline bool cel_k8s_quantity_parse(kg_arena *a, const char *s, size_t n, cel_k8s_quantity *out, const char **err)
 {
     (void)a;
     kg_error e = {0};
