@@ -322,7 +322,7 @@ bool kg_is_valid_port_num(long long port, kg_name_errs *errs)
     reset(errs);
     if (port >= 1 && port <= 65535)
         return true;
-    add_err(errs, "must be between 1 and 65535, inclusive");
+    add_err(errs, KG_MSG_PORT_NUM);
     return false;
 }
 

@@ -31,6 +31,7 @@ typedef struct kg_name_errs {
 /* Upstream messages. */
 #define KG_MSG_EMPTY "must be non-empty"
 #define KG_MSG_NEGATIVE "must be greater than or equal to 0"
+#define KG_MSG_PORT_NUM "must be between 1 and 65535, inclusive"
 #define KG_MSG_DNS1123_LABEL                                                                                           \
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "    \
     "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                     \
