@@ -824,4 +824,3 @@ const char *cel_value_debug(kg_arena *a, const cel_value *v)
     kg_buf_free(&b);
     return s;
 }
-
