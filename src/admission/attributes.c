@@ -7,6 +7,7 @@
 
 #include "admission/plugin.h"
 #include "admission/services.h"
+#include "meta/names.h"
 
 static const char *const k_op_names[] = {"CREATE", "UPDATE", "DELETE", "CONNECT"};
 
@@ -110,46 +111,6 @@ kg_status *kg_admission_forbidden_status(const kg_admission_attributes *attrs, k
 
 /* ---- audit annotations ---- */
 
-static bool is_alnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* validation.IsQualifiedName's name part: [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?, at most 63 characters */
-static bool qualified_name_part(const char *s, size_t n)
-{
-    if (n == 0 || n > 63 || !is_alnum(s[0]) || !is_alnum(s[n - 1]))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-            return false;
-    return true;
-}
-
-/* lowercase RFC 1123 subdomain, at most 253 characters */
-static bool dns_subdomain(const char *s, size_t n)
-{
-    if (n == 0 || n > 253)
-        return false;
-    size_t label = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        bool lower_alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (c == '.') {
-            if (label == 0 || s[i - 1] == '-')
-                return false;
-            label = 0;
-            continue;
-        }
-        if (!lower_alnum && c != '-')
-            return false;
-        if (c == '-' && label == 0)
-            return false;
-        label++;
-    }
-    return label > 0 && s[n - 1] != '-';
-}
-
 bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, const char *value, kg_error *err)
 {
     const char *slash = strchr(key, '/');
@@ -157,7 +118,8 @@ bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, co
         return kg_err_set(err, KG_EINVAL,
                           "annotation key has invalid format, the right format is a DNS subdomain prefix and '/' and "
                           "key name. (e.g. 'podsecuritypolicy.admission.k8s.io/admit-policy')");
-    if (!dns_subdomain(key, (size_t)(slash - key)) || !qualified_name_part(slash + 1, strlen(slash + 1)))
+    /* a DNS-1123 subdomain prefix and a qualified name part (the slash rules out a second prefix) */
+    if (!kg_is_dns1123_subdomain_n(key, (size_t)(slash - key), NULL) || !kg_is_qualified_name(slash + 1, NULL))
         return kg_err_set(err, KG_EINVAL,
                           "annotation key has invalid format %s. A qualified name like "
                           "'podsecuritypolicy.admission.k8s.io/admit-policy' is required.",

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "api/protobuf_internal.h"
+#include "base/hash.h"
+#include "base/base64.h"
 
 #define KG_PB_MAX_DEPTH 100
 #define KG_PB_MAP_LINEAR 32 /* map entries inserted with a linear duplicate check below this size */
@@ -228,32 +230,9 @@ static kg_json *new_utf8(kg_arena *a, const uint8_t *s, size_t n)
 
 static kg_json *new_base64(kg_arena *a, const uint8_t *s, size_t n)
 {
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t olen = (n + 2) / 3 * 4;
-    char *out = kg_arena_alloc(a, olen + 1);
-    size_t o = 0, i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
-        out[o++] = tbl[v >> 18];
-        out[o++] = tbl[(v >> 12) & 63];
-        out[o++] = tbl[(v >> 6) & 63];
-        out[o++] = tbl[v & 63];
-    }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        out[o++] = tbl[v >> 18];
-        out[o++] = tbl[(v >> 12) & 63];
-        out[o++] = '=';
-        out[o++] = '=';
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8;
-        out[o++] = tbl[v >> 18];
-        out[o++] = tbl[(v >> 12) & 63];
-        out[o++] = tbl[(v >> 6) & 63];
-        out[o++] = '=';
-    }
-    out[o] = 0;
-    return kg_json_new_str_ref(a, out, o);
+    size_t len = 0;
+    char *out = kg_base64_encode(a, s, n, 0, &len);
+    return kg_json_new_str_ref(a, out, len);
 }
 
 /* Proleptic Gregorian date from days since 1970-01-01 (H. Hinnant's civil_from_days). */
@@ -691,10 +670,7 @@ static void map_put(kg_arena *a, kg_json *obj, const uint8_t *k, size_t kn, kg_j
 
 static uint64_t hash_key(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 1099511628211ULL;
-    return h;
+    return kg_fnv1a64(s, n);
 }
 
 /* Remove duplicate keys of a big map object: the first position is kept with the last value. O(n). */

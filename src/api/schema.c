@@ -14,6 +14,7 @@
 
 #include "api/schema_data.h"
 #include "base/log.h"
+#include "base/hash.h"
 
 enum { K_STRING, K_INT32, K_INT64, K_BOOL, K_NUMBER, K_BYTE, K_OBJ, K_REF };
 enum { SH_SCALAR, SH_ARRAY, SH_MAP };
@@ -72,10 +73,7 @@ static void note_problem(const char *fmt, const char *a1, const char *a2)
 
 static uint32_t hash_str(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
+    return kg_fnv1a32(s, n);
 }
 
 static int find_type_n(const char *name, size_t n)
@@ -306,7 +304,7 @@ static void type_name_buf(const kg_resource *r, char *buf, size_t size)
 static void load(void)
 {
     size_t total = 0;
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = KG_FNV1A64_INIT;
     for (size_t i = 0; i < sizeof data_sets / sizeof *data_sets; i++)
         for (const char *const *l = data_sets[i]; *l; l++)
             total += strlen(*l) + 1;
@@ -318,8 +316,7 @@ static void load(void)
         for (const char *const *l = data_sets[i]; *l; l++) {
             size_t n = strlen(*l);
             memcpy(w, *l, n + 1);
-            for (size_t k = 0; k <= n; k++)
-                h = (h ^ (uint8_t)w[k]) * 1099511628211ull;
+            h = kg_fnv1a64_continue(h, w, n + 1);
             w += n + 1;
         }
     }

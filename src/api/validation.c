@@ -41,8 +41,8 @@ static void validate_container(kg_arena *a, const kg_json *c, const char *path, 
             char *pp = kg_arena_sprintf(a, "%s.ports[%u].containerPort", path, i);
             if (!p || p->type != KG_JSON_INT)
                 kg_field_required(a, errs, pp, NULL);
-            else if (p->u.i < 1 || p->u.i > 65535)
-                kg_field_invalid_int(a, errs, pp, p->u.i, "must be between 1 and 65535, inclusive");
+            else if (!kg_is_valid_port_num(p->u.i, NULL))
+                kg_field_invalid_int(a, errs, pp, p->u.i, KG_MSG_PORT_NUM);
             const char *proto = kg_json_get_str(ports->u.items[i], "protocol");
             if (proto && strcmp(proto, "TCP") && strcmp(proto, "UDP") && strcmp(proto, "SCTP")) {
                 static const char *const valid[] = {"SCTP", "TCP", "UDP"};
@@ -256,8 +256,8 @@ void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, cons
                 char *pp = kg_arena_sprintf(a, "spec.ports[%u].port", i);
                 if (!p || p->type != KG_JSON_INT)
                     kg_field_required(a, errs, pp, NULL);
-                else if (p->u.i < 1 || p->u.i > 65535)
-                    kg_field_invalid_int(a, errs, pp, p->u.i, "must be between 1 and 65535, inclusive");
+                else if (!kg_is_valid_port_num(p->u.i, NULL))
+                    kg_field_invalid_int(a, errs, pp, p->u.i, KG_MSG_PORT_NUM);
                 if (ports->len > 1 && !kg_json_get_str(ports->u.items[i], "name"))
                     kg_field_required(a, errs, kg_arena_sprintf(a, "spec.ports[%u].name", i), NULL);
             }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "base/hash.h"
 
 /* One label set's values. For histograms counts[] has nbuckets+1 entries (last = +Inf), not cumulative. */
 typedef struct kg_series {
@@ -210,15 +211,10 @@ kg_metric *kg_metrics_histogram(kg_metrics_registry *r, const char *name, const 
 
 static uint64_t hash_values(const kg_metric *m, const char *const *values)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    uint64_t h = KG_FNV1A64_INIT;
     for (size_t i = 0; i < m->nlabels; i++) {
-        const char *v = values && values[i] ? values[i] : "";
-        for (; *v; v++) {
-            h ^= (unsigned char)*v;
-            h *= 1099511628211ull;
-        }
-        h ^= 0xff; /* separator: ("a","bc") != ("ab","c") */
-        h *= 1099511628211ull;
+        h = kg_fnv1a64_continue_str(h, values && values[i] ? values[i] : "");
+        h = kg_fnv1a64_byte(h, 0xff); /* separator: ("a","bc") != ("ab","c") */
     }
     return h;
 }

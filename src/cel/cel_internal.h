@@ -533,7 +533,4 @@ void cel_format_duration_secs(kg_buf *b, int64_t nanos);
 #define CEL_TS_MIN (-62135596800LL)
 #define CEL_TS_MAX (253402300799LL)
 
-/* base64 */
-void cel_base64_encode(kg_buf *b, const unsigned char *s, size_t n);
-
 #endif

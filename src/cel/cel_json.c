@@ -4,6 +4,7 @@
 
 #include "cel/cel_internal.h"
 #include "cel/cel_json.h"
+#include "base/base64.h"
 
 cel_value cel_json_to_value_any(const kg_json *j)
 {
@@ -62,7 +63,7 @@ static kg_json *conv(kg_arena *a, const cel_value *v, char *errbuf, size_t errca
         }
     case CEL_STRING: return kg_json_new_strn(a, v->u.s, v->n);
     case CEL_BYTES:
-        cel_base64_encode(&b, (const unsigned char *)v->u.s, v->n);
+        kg_base64_encode_buf(&b, v->u.s, v->n, 0);
         r = kg_json_new_strn(a, b.data ? b.data : "", b.len);
         kg_buf_free(&b);
         return r;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "base/base64.h"
 
 #define UNUSED (void)ctx, (void)n
 
@@ -998,23 +999,8 @@ static cel_value b64_encode(cel_call_ctx *ctx, const cel_value *a, size_t n)
 {
     (void)n;
     kg_buf b = KG_BUF_INIT;
-    cel_base64_encode(&b, (const unsigned char *)a[0].u.s, a[0].n);
+    kg_base64_encode_buf(&b, a[0].u.s, a[0].n, 0);
     return bufv(ctx, &b);
-}
-
-static int b64v(char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
 }
 
 static cel_value b64_decode(cel_call_ctx *ctx, const cel_value *a, size_t n)
@@ -1027,23 +1013,10 @@ static cel_value b64_decode(cel_call_ctx *ctx, const cel_value *a, size_t n)
     if (a[0].n % 4 != 0 && a[0].n != sn) {
         return cel_err(ctx, "illegal base64 data at input byte %zu", sn);
     }
-    char *o = kg_arena_alloc(ctx->arena, sn * 3 / 4 + 3);
-    size_t w = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < sn; i++) {
-        int v = b64v(s[i]);
-        if (v < 0)
-            return cel_err(ctx, "illegal base64 data at input byte %zu", i);
-        acc = (acc << 6) | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            o[w++] = (char)((acc >> bits) & 0xFF);
-        }
-    }
-    if (sn % 4 == 1)
-        return cel_err(ctx, "illegal base64 data at input byte %zu", sn);
+    size_t w = 0, bad = 0;
+    char *o = kg_base64_decode(ctx->arena, s, sn, KG_BASE64_RAW, &w, &bad);
+    if (!o)
+        return cel_err(ctx, "illegal base64 data at input byte %zu", bad);
     return cel_bytes(o, w);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cel/cel_internal.h"
+#include "base/hash.h"
 
 /* ---------------------------------------------------------------- UTF-8 */
 
@@ -164,12 +165,7 @@ void nlist_push(kg_arena *a, nlist *l, cel_value v)
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return kg_fnv1a64(s, n);
 }
 
 static uint64_t key_hash(const cel_value *k)
@@ -827,24 +823,4 @@ const char *cel_value_debug(kg_arena *a, const cel_value *v)
     char *s = kg_arena_strndup(a, b.data ? b.data : "", b.len);
     kg_buf_free(&b);
     return s;
-}
-
-/* ---------------------------------------------------------------- base64 */
-
-void cel_base64_encode(kg_buf *b, const unsigned char *s, size_t n)
-{
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t i = 0;
-    for (; i + 2 < n; i += 3) {
-        uint32_t x = ((uint32_t)s[i] << 16) | ((uint32_t)s[i + 1] << 8) | s[i + 2];
-        char o[4] = {tab[x >> 18], tab[(x >> 12) & 63], tab[(x >> 6) & 63], tab[x & 63]};
-        kg_buf_append(b, o, 4);
-    }
-    if (i < n) {
-        uint32_t x = (uint32_t)s[i] << 16;
-        if (i + 1 < n)
-            x |= (uint32_t)s[i + 1] << 8;
-        char o[4] = {tab[x >> 18], tab[(x >> 12) & 63], i + 1 < n ? tab[(x >> 6) & 63] : '=', '='};
-        kg_buf_append(b, o, 4);
-    }
 }

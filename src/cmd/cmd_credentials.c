@@ -12,6 +12,7 @@
 #include "base/str.h"
 #include "credentialprovider/credentialprovider.h"
 #include "json/json.h"
+#include "base/base64.h"
 
 const char kg_cmd_credentials_help[] =
     "Image credentials from kubelet credential-provider plugins (get, validate, helper)";
@@ -113,25 +114,9 @@ static void on_error(void *ctx, const char *provider, const char *msg)
     fprintf(stderr, "kgate credentials: provider %s: %s\n", provider, msg);
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 static char *base64(kg_arena *a, const char *s)
 {
-    size_t n = strlen(s);
-    char *o = kg_arena_alloc(a, (n + 2) / 3 * 4 + 1), *p = o;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)(unsigned char)s[i] << 16;
-        if (i + 1 < n)
-            v |= (uint32_t)(unsigned char)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= (unsigned char)s[i + 2];
-        *p++ = b64[v >> 18 & 63];
-        *p++ = b64[v >> 12 & 63];
-        *p++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
-        *p++ = i + 2 < n ? b64[v & 63] : '=';
-    }
-    *p = 0;
-    return o;
+    return kg_base64_encode(a, s, strlen(s), 0, NULL);
 }
 
 /* Load, validate and check the bin dir, as the kubelet does at start. */

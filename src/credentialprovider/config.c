@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "base/str.h"
 #include "credentialprovider/credentialprovider.h"
+#include "meta/names.h"
 #ifdef KG_CRED_HAVE_YAML
 #include "yaml/yaml.h"
 #endif
@@ -572,86 +573,6 @@ static char *q(kg_arena *a, const char *s)
     return r;
 }
 
-static bool is_dns1123_label_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-/* IsDNS1123Subdomain: ≤253, [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)* */
-static void check_dns1123_subdomain(const char *s, size_t n, const char ***msgs, size_t *nm, kg_arena *a)
-{
-    if (n > 253)
-        (*msgs)[(*nm)++] = kg_arena_strdup(a, "prefix part must be no more than 253 characters");
-    bool ok = n > 0;
-    size_t i = 0;
-    while (ok && i < n) {
-        size_t st = i;
-        while (i < n && (is_dns1123_label_char(s[i]) || s[i] == '-'))
-            i++;
-        if (i == st || !is_dns1123_label_char(s[st]) || !is_dns1123_label_char(s[i - 1]))
-            ok = false;
-        if (i < n) {
-            if (s[i] != '.')
-                ok = false;
-            i++;
-            if (i == n)
-                ok = false;
-        }
-    }
-    if (!ok)
-        (*msgs)[(*nm)++] = kg_arena_strdup(
-            a, "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
-               "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-               "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
-}
-
-static bool qn_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* validation.IsQualifiedName */
-static size_t is_qualified_name(kg_arena *a, const char *value, const char ***out)
-{
-    const char **msgs = kg_arena_alloc(a, sizeof(char *) * 4);
-    size_t nm = 0;
-    const char *name = value;
-    const char *sl = strchr(value, '/');
-    if (sl) {
-        if (strchr(sl + 1, '/')) {
-            msgs[nm++] = kg_arena_strdup(
-                a, "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                   "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-                   "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix "
-                   "and '/' (e.g. 'example.com/MyName')");
-            *out = msgs;
-            return nm;
-        }
-        size_t pn = (size_t)(sl - value);
-        if (pn == 0)
-            msgs[nm++] = kg_arena_strdup(a, "prefix part must be non-empty");
-        else
-            check_dns1123_subdomain(value, pn, &msgs, &nm, a);
-        name = sl + 1;
-    }
-    size_t n = strlen(name);
-    if (n == 0) {
-        msgs[nm++] = kg_arena_strdup(a, "name part must be non-empty");
-    } else if (n > 63) {
-        msgs[nm++] = kg_arena_strdup(a, "name part must be no more than 63 characters");
-    }
-    bool ok = n > 0 && qn_char(name[0]) && qn_char(name[n - 1]);
-    for (size_t i = 0; ok && i < n; i++)
-        ok = qn_char(name[i]) || name[i] == '-' || name[i] == '_' || name[i] == '.';
-    if (!ok)
-        msgs[nm++] = kg_arena_strdup(
-            a, "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-               "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-               "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
-    *out = msgs;
-    return nm;
-}
-
 static void validate_keys(errlist *l, const char *fld, const char *const *keys, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -659,10 +580,10 @@ static void validate_keys(errlist *l, const char *fld, const char *const *keys, 
         for (char *c = lower; *c; c++)
             if (*c >= 'A' && *c <= 'Z')
                 *c = (char)(*c - 'A' + 'a');
-        const char **msgs;
-        size_t nm = is_qualified_name(l->a, lower, &msgs);
-        for (size_t m = 0; m < nm; m++)
-            add_err(l, "%s: Invalid value: %s: %s", fld, q(l->a, keys[i]), msgs[m]);
+        kg_name_errs ne;
+        kg_is_qualified_name(lower, &ne);
+        for (size_t m = 0; m < ne.n; m++)
+            add_err(l, "%s: Invalid value: %s: %s", fld, q(l->a, keys[i]), ne.msg[m]);
         for (size_t j = 0; j < i; j++)
             if (!strcmp(keys[j], keys[i])) {
                 add_err(l, "%s: Duplicate value: %s", fld, q(l->a, keys[i]));

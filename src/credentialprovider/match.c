@@ -7,6 +7,7 @@
 
 #include "base/buf.h"
 #include "credentialprovider/credentialprovider.h"
+#include "base/hostport.h"
 
 /* ---------------------------------------------------------------- Go strconv.Quote (ASCII subset) */
 
@@ -312,18 +313,6 @@ static char *url_unescape(kg_arena *a, const char *s, size_t n, int mode, char *
     return out;
 }
 
-static bool valid_optional_port(const char *p, size_t n)
-{
-    if (n == 0)
-        return true;
-    if (p[0] != ':')
-        return false;
-    for (size_t i = 1; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-    return true;
-}
-
 static const char *mem_rchr(const char *s, size_t n, char c)
 {
     for (size_t i = n; i > 0; i--)
@@ -334,28 +323,15 @@ static const char *mem_rchr(const char *s, size_t n, char c)
 
 static char *parse_host(kg_arena *a, const char *h, size_t n, char *msg, size_t msgsz)
 {
-    if (n > 0 && h[0] == '[') {
-        const char *rb = mem_rchr(h, n, ']');
-        if (!rb) {
-            snprintf(msg, msgsz, "missing ']' in host");
-            return NULL;
-        }
-        size_t i = (size_t)(rb - h);
-        if (!valid_optional_port(h + i + 1, n - i - 1)) {
-            char q[300];
-            snprintf(msg, msgsz, "invalid port %s after host", quote_tmp(q, sizeof q, h + i + 1, n - i - 1));
-            return NULL;
-        }
-    } else {
-        const char *col = mem_rchr(h, n, ':');
-        if (col) {
-            size_t i = (size_t)(col - h);
-            if (!valid_optional_port(h + i, n - i)) {
-                char q[300];
-                snprintf(msg, msgsz, "invalid port %s after host", quote_tmp(q, sizeof q, h + i, n - i));
-                return NULL;
-            }
-        }
+    size_t bad = 0;
+    switch (kg_url_check_host_port(h, n, &bad)) {
+    case KG_HOSTPORT_MISSING_BRACKET: snprintf(msg, msgsz, "missing ']' in host"); return NULL;
+    case KG_HOSTPORT_INVALID_PORT: {
+        char q[300];
+        snprintf(msg, msgsz, "invalid port %s after host", quote_tmp(q, sizeof q, h + bad, n - bad));
+        return NULL;
+    }
+    case KG_HOSTPORT_OK: break;
     }
     return url_unescape(a, h, n, ENC_HOST, msg, msgsz);
 }
@@ -708,39 +684,7 @@ bool kg_credentialprovider_glob_match(const char *pat, const char *nm, bool *bad
 /* net.SplitHostPort; false on error. */
 static bool split_host_port(const char *hp, gstr *host, gstr *port)
 {
-    size_t n = strlen(hp);
-    const char *col = mem_rchr(hp, n, ':');
-    if (!col)
-        return false;
-    size_t i = (size_t)(col - hp);
-    if (hp[0] == '[') {
-        const char *rb = memchr(hp, ']', n);
-        if (!rb)
-            return false;
-        size_t end = (size_t)(rb - hp);
-        if (end + 1 == n)
-            return false; /* missing port */
-        if (end + 1 != i)
-            return false; /* too many colons / missing port */
-        host->p = hp + 1;
-        host->n = end - 1;
-        if (memchr(hp + 1, '[', i - 1))
-            return false;
-        if (memchr(hp + end + 1, ']', n - end - 1))
-            return false;
-    } else {
-        host->p = hp;
-        host->n = i;
-        if (memchr(hp, ':', i))
-            return false;
-        if (memchr(hp, '[', i) || memchr(hp, ']', i))
-            return false;
-    }
-    if (memchr(hp + i + 1, '[', n - i - 1) || memchr(hp + i + 1, ']', n - i - 1))
-        return false;
-    port->p = hp + i + 1;
-    port->n = n - i - 1;
-    return true;
+    return kg_net_split_host_port(hp, strlen(hp), &host->p, &host->n, &port->p, &port->n);
 }
 
 static size_t count_labels(gstr h)

@@ -1,13 +1,11 @@
 #include "json/json_index.h"
+#include "base/hash.h"
 
 #include <string.h>
 
 static uint64_t key_hash(const char *k, size_t n)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
-    return h;
+    return kg_fnv1a64(k, n);
 }
 
 void kg_json_index_insert(kg_json_index *x, const kg_json *obj, uint32_t idx)

@@ -66,10 +66,9 @@ static bool match_qualified_name(const char *s, size_t n)
     return true;
 }
 
-bool kg_is_dns1123_label(const char *s, kg_name_errs *errs)
+bool kg_is_dns1123_label_n(const char *s, size_t n, kg_name_errs *errs)
 {
     reset(errs);
-    size_t n = strlen(s);
     bool ok = true;
     if (n > KG_DNS1123_LABEL_MAX) {
         add_err(errs, "must be no more than 63 characters");
@@ -82,10 +81,9 @@ bool kg_is_dns1123_label(const char *s, kg_name_errs *errs)
     return ok;
 }
 
-bool kg_is_dns1123_subdomain(const char *s, kg_name_errs *errs)
+bool kg_is_dns1123_subdomain_n(const char *s, size_t n, kg_name_errs *errs)
 {
     reset(errs);
-    size_t n = strlen(s);
     bool ok = true;
     if (n > KG_DNS1123_SUBDOMAIN_MAX) {
         add_err(errs, "must be no more than 253 characters");
@@ -98,10 +96,9 @@ bool kg_is_dns1123_subdomain(const char *s, kg_name_errs *errs)
     return ok;
 }
 
-bool kg_is_dns1035_label(const char *s, kg_name_errs *errs)
+bool kg_is_dns1035_label_n(const char *s, size_t n, kg_name_errs *errs)
 {
     reset(errs);
-    size_t n = strlen(s);
     bool ok = true;
     if (n > KG_DNS1035_LABEL_MAX) {
         add_err(errs, "must be no more than 63 characters");
@@ -114,14 +111,14 @@ bool kg_is_dns1035_label(const char *s, kg_name_errs *errs)
     return ok;
 }
 
-bool kg_is_qualified_name(const char *s, kg_name_errs *errs)
+bool kg_is_qualified_name_n(const char *s, size_t len, kg_name_errs *errs)
 {
     reset(errs);
     bool ok = true;
-    const char *slash = strchr(s, '/');
+    const char *slash = memchr(s, '/', len);
     const char *name = s;
     if (slash) {
-        if (strchr(slash + 1, '/')) {
+        if (memchr(slash + 1, '/', len - (size_t)(slash + 1 - s))) {
             add_err(errs, "a qualified name " KG_MSG_QUALIFIED_NAME
                           " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
             return false;
@@ -142,7 +139,7 @@ bool kg_is_qualified_name(const char *s, kg_name_errs *errs)
             }
         }
     }
-    size_t n = strlen(name);
+    size_t n = len - (size_t)(name - s);
     if (n == 0) {
         add_err(errs, "name part " KG_MSG_EMPTY);
         ok = false;
@@ -157,10 +154,9 @@ bool kg_is_qualified_name(const char *s, kg_name_errs *errs)
     return ok;
 }
 
-bool kg_is_valid_label_value(const char *s, kg_name_errs *errs)
+bool kg_is_valid_label_value_n(const char *s, size_t n, kg_name_errs *errs)
 {
     reset(errs);
-    size_t n = strlen(s);
     bool ok = true;
     if (n > KG_LABEL_VALUE_MAX) {
         add_err(errs, "must be no more than 63 characters");
@@ -326,7 +322,7 @@ bool kg_is_valid_port_num(long long port, kg_name_errs *errs)
     reset(errs);
     if (port >= 1 && port <= 65535)
         return true;
-    add_err(errs, "must be between 1 and 65535, inclusive");
+    add_err(errs, KG_MSG_PORT_NUM);
     return false;
 }
 

@@ -31,6 +31,7 @@ typedef struct kg_name_errs {
 /* Upstream messages. */
 #define KG_MSG_EMPTY "must be non-empty"
 #define KG_MSG_NEGATIVE "must be greater than or equal to 0"
+#define KG_MSG_PORT_NUM "must be between 1 and 65535, inclusive"
 #define KG_MSG_DNS1123_LABEL                                                                                           \
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "    \
     "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                     \
@@ -52,12 +53,34 @@ typedef struct kg_name_errs {
     "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "       \
     "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 
-bool kg_is_dns1123_label(const char *s, kg_name_errs *errs);
-bool kg_is_dns1123_subdomain(const char *s, kg_name_errs *errs);
-bool kg_is_dns1035_label(const char *s, kg_name_errs *errs);
-/* IsQualifiedName: label/annotation keys, finalizers: "[prefix/]name". */
-bool kg_is_qualified_name(const char *s, kg_name_errs *errs);
-bool kg_is_valid_label_value(const char *s, kg_name_errs *errs);
+/* IsDNS1123Label, IsDNS1123Subdomain, IsDNS1035Label, IsQualifiedName (label/annotation keys, finalizers:
+ * "[prefix/]name"), IsValidLabelValue. The _n forms take a length (the value may contain NUL bytes, as a CEL
+ * string can); they are the one implementation, also behind the CEL format library (cel/k8s/formats.c). */
+bool kg_is_dns1123_label_n(const char *s, size_t n, kg_name_errs *errs);
+bool kg_is_dns1123_subdomain_n(const char *s, size_t n, kg_name_errs *errs);
+bool kg_is_dns1035_label_n(const char *s, size_t n, kg_name_errs *errs);
+bool kg_is_qualified_name_n(const char *s, size_t n, kg_name_errs *errs);
+bool kg_is_valid_label_value_n(const char *s, size_t n, kg_name_errs *errs);
+static inline bool kg_is_dns1123_label(const char *s, kg_name_errs *errs)
+{
+    return kg_is_dns1123_label_n(s, __builtin_strlen(s), errs);
+}
+static inline bool kg_is_dns1123_subdomain(const char *s, kg_name_errs *errs)
+{
+    return kg_is_dns1123_subdomain_n(s, __builtin_strlen(s), errs);
+}
+static inline bool kg_is_dns1035_label(const char *s, kg_name_errs *errs)
+{
+    return kg_is_dns1035_label_n(s, __builtin_strlen(s), errs);
+}
+static inline bool kg_is_qualified_name(const char *s, kg_name_errs *errs)
+{
+    return kg_is_qualified_name_n(s, __builtin_strlen(s), errs);
+}
+static inline bool kg_is_valid_label_value(const char *s, kg_name_errs *errs)
+{
+    return kg_is_valid_label_value_n(s, __builtin_strlen(s), errs);
+}
 /* path.IsValidPathSegmentName ("may not be '.'", "may not contain '/'", ...) and the prefix form. */
 bool kg_is_valid_path_segment_name(const char *s, bool prefix, kg_name_errs *errs);
 

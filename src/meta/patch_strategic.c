@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "json/json_index.h"
 #include "meta/patch.h"
+#include "base/hash.h"
 
 #define DIRECTIVE "$patch"
 #define RETAIN_KEYS "$retainKeys"
@@ -203,16 +204,16 @@ static bool go_eq(const kg_json *x, const kg_json *y)
 
 static uint64_t go_hash(const kg_json *v)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = KG_FNV1A64_INIT;
     const unsigned char *p = NULL;
     size_t n = 0;
     double d;
     int tag = v ? v->type : KG_JSON_NULL;
-    h = (h ^ (uint64_t)tag) * 1099511628211ull;
+    h = kg_fnv1a64_byte(h, (uint64_t)tag);
     if (!v)
         return h;
     switch (v->type) {
-    case KG_JSON_BOOL: h = (h ^ v->b) * 1099511628211ull; break;
+    case KG_JSON_BOOL: h = kg_fnv1a64_byte(h, v->b); break;
     case KG_JSON_INT: p = (const unsigned char *)&v->u.i, n = sizeof v->u.i; break;
     case KG_JSON_NUMBER:
         d = v->u.num.d == 0 ? 0 : v->u.num.d;
@@ -221,9 +222,7 @@ static uint64_t go_hash(const kg_json *v)
     case KG_JSON_STRING: p = (const unsigned char *)v->u.s, n = v->len; break;
     default: break;
     }
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    return kg_fnv1a64_continue(h, p, n);
 }
 
 /* Hash index: merge-key value (or the item itself for primitives) -> first position. */

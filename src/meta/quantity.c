@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -991,14 +992,32 @@ int64_t kg_quantity_scaled_value(const kg_quantity *q, int32_t scale)
     return m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
 }
 
+double kg_quantity_go_pow10(int n)
+{
+    static const double tab[32] = {1e00, 1e01, 1e02, 1e03, 1e04, 1e05, 1e06, 1e07, 1e08, 1e09, 1e10,
+                                   1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
+                                   1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31};
+    static const double pos32[10] = {1e00, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288};
+    static const double neg32[11] = {1e-00,  1e-32,  1e-64,  1e-96,  1e-128, 1e-160,
+                                     1e-192, 1e-224, 1e-256, 1e-288, 1e-320};
+    if (0 <= n && n <= 308)
+        return pos32[(unsigned)n / 32] * tab[(unsigned)n % 32];
+    if (-323 <= n && n <= 0)
+        return neg32[(unsigned)-n / 32] / tab[(unsigned)-n % 32];
+    if (n > 0)
+        return INFINITY;
+    return 0;
+}
+
 double kg_quantity_as_float64(const kg_quantity *q)
 {
     double base;
     int64_t exp;
     if (q->is_dec) {
-        base = 0;
-        for (uint32_t i = q->d_mag.n; i-- > 0;)
-            base = base * 4294967296.0 + q->d_mag.d[i];
+        /* big.Float.SetInt(unscaled).Float64(): correctly rounded, as strtod of the decimal digits is */
+        char digits[BIG_STR_MAX + 1];
+        big_to_str(&q->d_mag, digits);
+        base = strtod(digits, NULL);
         if (q->d_neg)
             base = -base;
         exp = q->d_exp;
@@ -1009,10 +1028,10 @@ double kg_quantity_as_float64(const kg_quantity *q)
     if (exp == 0)
         return base;
     if (exp > 400)
-        return base == 0 ? 0 : base * INFINITY;
+        exp = 400;
     if (exp < -400)
-        return base * 0.0;
-    return base * pow(10.0, (double)exp);
+        exp = -400;
+    return base * kg_quantity_go_pow10((int)exp);
 }
 
 bool kg_quantity_add(kg_quantity *q, const kg_quantity *y)

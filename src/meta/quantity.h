@@ -126,8 +126,11 @@ static inline int64_t kg_quantity_milli_value(const kg_quantity *q)
 /* AsInt64(): the value when held as an int64 amount with scale >= 0 that fits; false otherwise (always false for
  * the big-decimal form, as upstream). */
 bool kg_quantity_as_int64(const kg_quantity *q, int64_t *out);
-/* AsApproximateFloat64(). */
+/* AsApproximateFloat64(): the unscaled value as the nearest double times math.Pow10(exponent), bit for bit as
+ * upstream (also what the CEL quantity library's asApproximateFloat() returns). */
 double kg_quantity_as_float64(const kg_quantity *q);
+/* Go's math.Pow10 (same tables and products, so results match Go's bit for bit): +Inf above 308, 0 below -323. */
+double kg_quantity_go_pow10(int n);
 
 bool kg_quantity_is_zero(const kg_quantity *q);
 int kg_quantity_sign(const kg_quantity *q);

@@ -9,9 +9,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "json/json.h"
+#include "base/base64.h"
 
 /* A YAML scalar: plain when it is unambiguous, else a JSON (= YAML double-quoted) string. */
 static void put_scalar(kg_buf *out, const char *s)
@@ -49,15 +48,9 @@ void kg_kubeconfig_render(kg_buf *out, const kg_kubeconfig *kc)
     const char *context = kc->context ? kc->context : "kgate";
     kg_buf_puts(out, "apiVersion: v1\nclusters:\n- cluster:\n");
     if (kc->ca_pem && *kc->ca_pem) {
-        size_t n = strlen(kc->ca_pem);
-        unsigned char *b64 = malloc(4 * ((n + 2) / 3) + 1);
-        if (!b64)
-            abort();
-        EVP_EncodeBlock(b64, (const unsigned char *)kc->ca_pem, (int)n);
         kg_buf_puts(out, "    certificate-authority-data: ");
-        kg_buf_puts(out, (const char *)b64);
+        kg_base64_encode_buf(out, kc->ca_pem, strlen(kc->ca_pem), 0);
         kg_buf_putc(out, '\n');
-        free(b64);
     }
     kg_buf_puts(out, "    server: ");
     put_scalar(out, kc->server);

@@ -9,77 +9,20 @@
 #include "base/log.h"
 #include "json/json.h"
 #include "storage/storage_internal.h"
+#include "base/base64.h"
 
 /* ---- base64url without padding ---- */
 
-static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 char *kg_store_b64url_encode(kg_arena *a, const void *p, size_t n)
 {
-    const unsigned char *s = p;
-    char *out = kg_arena_alloc(a, (n + 2) / 3 * 4 + 1);
-    size_t o = 0, i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
-        out[o++] = b64chars[v >> 18 & 63];
-        out[o++] = b64chars[v >> 12 & 63];
-        out[o++] = b64chars[v >> 6 & 63];
-        out[o++] = b64chars[v & 63];
-    }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        out[o++] = b64chars[v >> 18 & 63];
-        out[o++] = b64chars[v >> 12 & 63];
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8;
-        out[o++] = b64chars[v >> 18 & 63];
-        out[o++] = b64chars[v >> 12 & 63];
-        out[o++] = b64chars[v >> 6 & 63];
-    }
-    out[o] = 0;
-    return out;
-}
-
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '-')
-        return 62;
-    if (c == '_')
-        return 63;
-    return -1;
+    return kg_base64_encode(a, p, n, KG_BASE64_URL | KG_BASE64_RAW, NULL);
 }
 
 bool kg_store_b64url_decode(kg_arena *a, const char *s, char **out, size_t *out_n)
 {
-    size_t n = strlen(s);
-    if (n % 4 == 1)
-        return false;
-    char *o = kg_arena_alloc(a, n / 4 * 3 + 3);
-    size_t k = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        int v = b64val((unsigned char)s[i]);
-        if (v < 0)
-            return false;
-        acc = acc << 6 | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            o[k++] = (char)(acc >> bits & 0xff);
-        }
-    }
-    /* Go's RawURLEncoding (strict=false) still rejects non-zero trailing bits only in strict mode; accept */
-    o[k] = 0;
-    *out = o;
-    *out_n = k;
-    return true;
+    /* Go's RawURLEncoding (strict=false): non-zero trailing bits are accepted */
+    *out = kg_base64_decode(a, s, strlen(s), KG_BASE64_URL | KG_BASE64_RAW, out_n, NULL);
+    return *out != NULL;
 }
 
 /* ---- continue tokens (k8s.io/apiserver/pkg/storage continue.go format) ---- */

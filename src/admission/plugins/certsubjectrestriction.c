@@ -8,53 +8,19 @@
 
 #include "admission/plugins/plugin_util.h"
 #include "admission/registry.h"
+#include "base/base64.h"
 
 #define SIGNER "kubernetes.io/kube-apiserver-client"
 #define MASTERS "system:masters"
 #define MALFORMED "x509: malformed certificate request"
 
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-/* Decode base64 (whitespace skipped, '=' padding accepted); returns length or -1. */
+/* Decode base64 (whitespace skipped, '=' padding accepted); returns length or -1. out has room for n + 1 bytes. */
 static long b64_decode(const char *s, size_t n, unsigned char *out)
 {
-    unsigned acc = 0;
-    int bits = 0;
-    long o = 0;
-    bool pad = false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-            continue;
-        if (c == '=') {
-            pad = true;
-            continue;
-        }
-        int v = b64val(c);
-        if (v < 0 || pad)
-            return -1;
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (unsigned char)(acc >> bits);
-            acc &= (1u << bits) - 1;
-        }
-    }
-    return o;
+    size_t len = 0;
+    if (!kg_base64_decode_to(s, n, KG_BASE64_SKIP_SPACE | KG_BASE64_PAD_OPTIONAL, out, &len, NULL))
+        return -1;
+    return (long)len;
 }
 
 typedef struct der {

@@ -20,6 +20,7 @@
 #include "admission/plugins/batch2.h"
 #include "admission/plugins/plugin_util.h"
 #include "base/buf.h"
+#include "base/hash.h"
 
 #define ERL_API_VERSION "eventratelimit.admission.k8s.io/v1alpha1"
 #define ERL_KIND "Configuration"
@@ -83,12 +84,7 @@ static bool bucket_take(const enforcer *en, bucket *b, int64_t now)
 
 static uint64_t key_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
+    return kg_fnv1a64_str(s);
 }
 
 static void lru_unlink(enforcer *en, int32_t i)

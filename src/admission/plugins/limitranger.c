@@ -20,6 +20,7 @@
 #include "base/str.h"
 #include "base/buf.h"
 #include "meta/quantity.h"
+#include "base/hash.h"
 
 #define LR_ANNOTATION "kubernetes.io/limit-ranger"
 #define LIVE_TTL_NS (30LL * 1000000000LL)
@@ -43,12 +44,7 @@ typedef struct lr_state {
 
 static uint32_t ns_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 16777619u;
-    }
-    return h;
+    return kg_fnv1a32_str(s);
 }
 
 static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)

@@ -12,6 +12,7 @@
 
 #include "admission/plugin.h"
 #include "admission/registry.h"
+#include "base/hash.h"
 
 #define FORCE_LIVE_SLOTS 100                         /* upstream LRUExpireCache size */
 #define FORCE_LIVE_TTL_NS (30LL * 1000000000LL)      /* forceLiveLookupTTL */
@@ -27,12 +28,7 @@ typedef struct lifecycle_state {
 
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h | 1; /* never 0: 0 marks an empty slot */
+    return kg_fnv1a64_str(s) | 1; /* never 0: 0 marks an empty slot */
 }
 
 static void force_live_add(lifecycle_state *st, const char *name, int64_t now)

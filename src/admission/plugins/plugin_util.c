@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "base/str.h"
 #include "meta/names.h"
+#include "base/hash.h"
 
 bool kg_admission_pu_is(const kg_admission_attributes *a, const char *group, const char *resource)
 {
@@ -111,10 +112,7 @@ bool kg_admission_pu_tol_superset(const kg_json *ss, const kg_json *t)
 
 static uint64_t str_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return kg_fnv1a64_str(s);
 }
 
 /* MergeTolerations(first, second): over all = first ++ second, keep t unless an already kept toleration or a later

@@ -13,6 +13,7 @@
 #define KG_RESOURCEQUOTA_INTERNAL
 #include "admission/plugins/resourcequota.h"
 #include "meta/status.h"
+#include "base/hash.h"
 
 #define LIVE_TTL_NS (30LL * 1000000000LL)
 #define LIVE_SLOTS 4096u
@@ -227,12 +228,7 @@ static void destroy(void *state)
 
 static uint32_t ns_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 16777619u;
-    }
-    return h;
+    return kg_fnv1a32_str(s);
 }
 
 static kg_json *live_cache_get(rq_state *st, kg_arena *ar, const char *ns, int64_t now)

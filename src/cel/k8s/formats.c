@@ -6,172 +6,50 @@
 #include "cel/regex/cel_regex.h"
 
 #include "cel/k8s/url.h"
+#include "base/base64.h"
+#include "meta/names.h"
 
-#define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-#define DNS1123_SUBDOMAIN_FMT DNS1123_LABEL_FMT "(\\." DNS1123_LABEL_FMT ")*"
-#define DNS1035_LABEL_FMT "[a-z]([-a-z0-9]*[a-z0-9])?"
-#define QUALIFIED_NAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-#define LABEL_VALUE_FMT "(" QUALIFIED_NAME_FMT ")?"
-
-#define DNS1123_LABEL_MSG                                                                                              \
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "    \
-    "with an alphanumeric character"
-#define DNS1123_SUBDOMAIN_MSG                                                                                          \
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "         \
-    "start and end with an alphanumeric character"
-#define DNS1035_LABEL_MSG                                                                                              \
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "            \
-    "character, and end with an alphanumeric character"
-#define QUALIFIED_NAME_MSG                                                                                             \
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "           \
-    "character"
-#define LABEL_VALUE_MSG                                                                                                \
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "          \
-    "start and end with an alphanumeric character"
-
-/* validation.RegexError(msg, fmt, examples...) - note upstream's double space before " or ". */
-#define REGEX_ERROR2(msg, fmt, e1, e2) msg " (e.g. '" e1 "',  or '" e2 "', regex used for validation is '" fmt "')"
-#define REGEX_ERROR1(msg, fmt, e1) msg " (e.g. '" e1 "', regex used for validation is '" fmt "')"
-#define REGEX_ERROR3(msg, fmt, e1, e2, e3)                                                                             \
-    msg " (e.g. '" e1 "',  or '" e2 "',  or '" e3 "', regex used for validation is '" fmt "')"
-
-static bool lower_alnum(char c)
+/* The apimachinery validators are meta/names' (one implementation); their messages are static strings. */
+static size_t copy_errs(const kg_name_errs *ne, const char **errs)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-static bool alnum(char c)
-{
-    return lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
-
-static bool match_dns1123_label(const char *s, size_t n)
-{
-    if (n == 0 || !lower_alnum(s[0]) || !lower_alnum(s[n - 1]))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!lower_alnum(s[i]) && s[i] != '-')
-            return false;
-    return true;
-}
-
-static bool match_dns1123_subdomain(const char *s, size_t n)
-{
-    size_t start = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n || s[i] == '.') {
-            if (!match_dns1123_label(s + start, i - start))
-                return false;
-            start = i + 1;
-        }
-    }
-    return true;
-}
-
-static bool match_dns1035_label(const char *s, size_t n)
-{
-    if (n == 0 || !(s[0] >= 'a' && s[0] <= 'z'))
-        return false;
-    return match_dns1123_label(s, n);
-}
-
-static bool match_qualified_name(const char *s, size_t n)
-{
-    if (n == 0 || !alnum(s[0]) || !alnum(s[n - 1]))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-            return false;
-    return true;
-}
-
-static const char *max_len_error(kg_arena *a, int n)
-{
-    return kg_arena_sprintf(a, "must be no more than %d characters", n);
+    for (size_t i = 0; i < ne->n; i++)
+        errs[i] = ne->msg[i];
+    return ne->n;
 }
 
 size_t cel_k8s_is_dns1123_label(kg_arena *a, const char *s, size_t n, const char **errs)
 {
-    size_t k = 0;
-    if (n > 63)
-        errs[k++] = max_len_error(a, 63);
-    if (!match_dns1123_label(s, n)) {
-        if (match_dns1123_subdomain(s, n))
-            errs[k++] = "must not contain dots";
-        else
-            errs[k++] = REGEX_ERROR2(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc");
-    }
-    return k;
+    kg_name_errs ne;
+    kg_is_dns1123_label_n(s, n, &ne);
+    return copy_errs(&ne, errs);
 }
 
 size_t cel_k8s_is_dns1123_subdomain(kg_arena *a, const char *s, size_t n, const char **errs)
 {
-    size_t k = 0;
-    if (n > 253)
-        errs[k++] = max_len_error(a, 253);
-    if (!match_dns1123_subdomain(s, n))
-        errs[k++] = REGEX_ERROR1(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com");
-    return k;
+    kg_name_errs ne;
+    kg_is_dns1123_subdomain_n(s, n, &ne);
+    return copy_errs(&ne, errs);
 }
 
 size_t cel_k8s_is_dns1035_label(kg_arena *a, const char *s, size_t n, const char **errs)
 {
-    size_t k = 0;
-    if (n > 63)
-        errs[k++] = max_len_error(a, 63);
-    if (!match_dns1035_label(s, n))
-        errs[k++] = REGEX_ERROR2(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123");
-    return k;
+    kg_name_errs ne;
+    kg_is_dns1035_label_n(s, n, &ne);
+    return copy_errs(&ne, errs);
 }
 
 size_t cel_k8s_is_qualified_name(kg_arena *a, const char *s, size_t n, const char **errs)
 {
-    size_t k = 0;
-    size_t slashes = 0;
-    const char *slash = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == '/') {
-            if (!slash)
-                slash = s + i;
-            slashes++;
-        }
-    const char *name = s;
-    size_t nn = n;
-    if (slashes > 1) {
-        errs[k++] = "a qualified name " REGEX_ERROR3(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name",
-                                                     "123-abc") " with an optional DNS subdomain prefix and '/' "
-                                                                "(e.g. 'example.com/MyName')";
-        return k;
-    }
-    if (slashes == 1) {
-        size_t pn = (size_t)(slash - s);
-        name = slash + 1;
-        nn = n - pn - 1;
-        if (pn == 0) {
-            errs[k++] = "prefix part must be non-empty";
-        } else {
-            const char *sub[4];
-            size_t m = cel_k8s_is_dns1123_subdomain(a, s, pn, sub);
-            for (size_t i = 0; i < m; i++)
-                errs[k++] = kg_arena_sprintf(a, "prefix part %s", sub[i]);
-        }
-    }
-    if (nn == 0)
-        errs[k++] = "name part must be non-empty";
-    else if (nn > 63)
-        errs[k++] = kg_arena_sprintf(a, "name part %s", max_len_error(a, 63));
-    if (!match_qualified_name(name, nn))
-        errs[k++] = "name part " REGEX_ERROR3(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc");
-    return k;
+    kg_name_errs ne;
+    kg_is_qualified_name_n(s, n, &ne);
+    return copy_errs(&ne, errs);
 }
 
 size_t cel_k8s_is_valid_label_value(kg_arena *a, const char *s, size_t n, const char **errs)
 {
-    size_t k = 0;
-    if (n > 63)
-        errs[k++] = max_len_error(a, 63);
-    if (n != 0 && !match_qualified_name(s, n))
-        errs[k++] = REGEX_ERROR3(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345");
-    return k;
+    kg_name_errs ne;
+    kg_is_valid_label_value_n(s, n, &ne);
+    return copy_errs(&ne, errs);
 }
 
 /* apiserver NameIsDNSLabel(name, prefix) etc.: with prefix, a trailing '-' is masked ("abc-" -> "aba"). */
@@ -247,57 +125,10 @@ static size_t v_uuid(kg_arena *a, const char *s, size_t n, const char **e)
     return 1;
 }
 
-static int b64val(char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-/* base64.StdEncoding.DecodeString succeeds (CR/LF ignored, padding required). */
-static bool std_base64_ok(const char *s, size_t n)
-{
-    char q[4];
-    size_t k = 0;
-    bool done = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '\r' || c == '\n')
-            continue;
-        if (done)
-            return false;
-        q[k++] = c;
-        if (k == 4) {
-            if (b64val(q[0]) < 0 || b64val(q[1]) < 0)
-                return false;
-            if (q[2] == '=') {
-                if (q[3] != '=')
-                    return false;
-                done = true;
-            } else if (b64val(q[2]) < 0) {
-                return false;
-            } else if (q[3] == '=') {
-                done = true;
-            } else if (b64val(q[3]) < 0) {
-                return false;
-            }
-            k = 0;
-        }
-    }
-    return k == 0;
-}
-
 static size_t v_byte(kg_arena *a, const char *s, size_t n, const char **e)
 {
-    if (std_base64_ok(s, n))
+    /* base64.StdEncoding.DecodeString succeeds (CR/LF ignored, padding required) */
+    if (kg_base64_valid(s, n, KG_BASE64_SKIP_CRLF))
         return 0;
     e[0] = "invalid base64";
     return 1;

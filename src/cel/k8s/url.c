@@ -4,6 +4,7 @@
 
 #include "base/buf.h"
 #include "cel/k8s/k8s_util.h"
+#include "base/hostport.h"
 
 enum { ENC_PATH, ENC_HOST, ENC_ZONE, ENC_USERPASS, ENC_QUERY, ENC_FRAGMENT };
 
@@ -170,18 +171,6 @@ static bool escapes_to(const char *s, size_t n, int mode, const char *t, size_t 
     return k == tn;
 }
 
-static bool valid_optional_port(const char *p, size_t n)
-{
-    if (n == 0)
-        return true;
-    if (p[0] != ':')
-        return false;
-    for (size_t i = 1; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-    return true;
-}
-
 static const char *last_index(const char *s, size_t n, char c)
 {
     for (size_t i = n; i-- > 0;)
@@ -192,13 +181,16 @@ static const char *last_index(const char *s, size_t n, char c)
 
 static bool parse_host(kg_arena *a, const char *h, size_t n, const char **out, const char **err)
 {
+    size_t bad = 0;
+    switch (kg_url_check_host_port(h, n, &bad)) {
+    case KG_HOSTPORT_MISSING_BRACKET: return cel_k8s_fail(a, err, "missing ']' in host");
+    case KG_HOSTPORT_INVALID_PORT:
+        return cel_k8s_fail(a, err, "invalid port %s after host", cel_k8s_goquote(a, h + bad, n - bad));
+    case KG_HOSTPORT_OK: break;
+    }
     if (n > 0 && h[0] == '[') {
         const char *rb = last_index(h, n, ']');
-        if (!rb)
-            return cel_k8s_fail(a, err, "missing ']' in host");
         size_t i = (size_t)(rb - h);
-        if (!valid_optional_port(rb + 1, n - i - 1))
-            return cel_k8s_fail(a, err, "invalid port %s after host", cel_k8s_goquote(a, rb + 1, n - i - 1));
         const char *z = NULL;
         for (size_t j = 0; j + 3 <= i; j++)
             if (memcmp(h + j, "%25", 3) == 0) {
@@ -217,10 +209,6 @@ static bool parse_host(kg_arena *a, const char *h, size_t n, const char **out, c
             *out = kg_arena_sprintf(a, "%s%s%s", h1, h2, h3);
             return true;
         }
-    } else {
-        const char *c = last_index(h, n, ':');
-        if (c && !valid_optional_port(c, n - (size_t)(c - h)))
-            return cel_k8s_fail(a, err, "invalid port %s after host", cel_k8s_goquote(a, c, n - (size_t)(c - h)));
     }
     return unescape(a, h, n, ENC_HOST, out, err);
 }
@@ -406,30 +394,11 @@ bool cel_k8s_url_from_string(kg_arena *a, const char *s, size_t n, cel_k8s_url *
     return true;
 }
 
-static void split_host_port(const char *hp, const char **host, size_t *hn, const char **port, size_t *pn)
-{
-    size_t n = strlen(hp);
-    *host = hp;
-    *hn = n;
-    *port = "";
-    *pn = 0;
-    const char *c = last_index(hp, n, ':');
-    if (c && valid_optional_port(c, n - (size_t)(c - hp))) {
-        *hn = (size_t)(c - hp);
-        *port = c + 1;
-        *pn = n - *hn - 1;
-    }
-    if (*hn >= 2 && (*host)[0] == '[' && (*host)[*hn - 1] == ']') {
-        (*host)++;
-        *hn -= 2;
-    }
-}
-
 const char *cel_k8s_url_hostname(kg_arena *a, const cel_k8s_url *u)
 {
     const char *h, *p;
     size_t hn, pn;
-    split_host_port(u->host, &h, &hn, &p, &pn);
+    kg_url_split_host_port(u->host, strlen(u->host), &h, &hn, &p, &pn);
     return kg_arena_strndup(a, h, hn);
 }
 
@@ -437,7 +406,7 @@ const char *cel_k8s_url_port(kg_arena *a, const cel_k8s_url *u)
 {
     const char *h, *p;
     size_t hn, pn;
-    split_host_port(u->host, &h, &hn, &p, &pn);
+    kg_url_split_host_port(u->host, strlen(u->host), &h, &hn, &p, &pn);
     return kg_arena_strndup(a, p, pn);
 }
 
