@@ -7,7 +7,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 #include "admission_testutil.h"
 
 #define THREADS 4

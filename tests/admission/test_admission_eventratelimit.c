@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/eventratelimit.h"
 #include "admission_testutil.h"
 
 typedef struct fixture {

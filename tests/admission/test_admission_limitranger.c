@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 #include "admission_testutil.h"
 
 typedef struct fixture {
