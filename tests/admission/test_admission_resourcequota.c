@@ -4,7 +4,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/resourcequota.h"
+#include "admission/plugins/resourcequota/resourcequota.h"
+#include "controllers/quota.h"
 #include "admission_testutil.h"
 
 typedef struct fixture {

@@ -1,6 +1,7 @@
 /* ServiceAccount plugin: upstream scenarios (plugin/pkg/admission/serviceaccount/admission_test.go) with exact
  * messages and resulting fields, idempotence, plus the default-ServiceAccount / kube-root-ca.crt helpers. */
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/serviceaccount.h"
+#include "controllers/serviceaccount.h"
 #include "admission_testutil.h"
 
 typedef struct fixture {
