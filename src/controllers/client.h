@@ -37,10 +37,10 @@ typedef struct kg_client_event {
 } kg_client_event;
 
 typedef enum kg_client_watch_status {
-    KG_CLIENT_WATCH_ERROR = -2,   /* events were missed (err set): close, reopen and resync */
-    KG_CLIENT_WATCH_CLOSED = -1,  /* cancelled, or the server is stopping */
-    KG_CLIENT_WATCH_TIMEOUT = 0,  /* nothing within timeout_ms */
-    KG_CLIENT_WATCH_EVENT = 1,    /* *ev set */
+    KG_CLIENT_WATCH_ERROR = -2,  /* events were missed (err set): close, reopen and resync */
+    KG_CLIENT_WATCH_CLOSED = -1, /* cancelled, or the server is stopping */
+    KG_CLIENT_WATCH_TIMEOUT = 0, /* nothing within timeout_ms */
+    KG_CLIENT_WATCH_EVENT = 1,   /* *ev set */
 } kg_client_watch_status;
 
 typedef struct kg_client_watch kg_client_watch;
@@ -57,14 +57,12 @@ typedef struct kg_controller_client {
 
     /* ---- writes (no admission; system metadata and defaults applied on create) ---- */
     /* Create obj (metadata.name set); returns the stored object. */
-    kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                       kg_error *err);
+    kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
     /* Replace obj; its metadata.resourceVersion is the precondition. Returns the stored object. */
-    kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                       kg_error *err);
+    kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
     /* Delete one object; resource_version (NULL or "" = unconditional) is the precondition. */
-    bool (*delete)(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
-                   const char *resource_version, kg_error *err);
+    bool (*delete_object)(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                          const char *resource_version, kg_error *err);
     /* The namespace controller's sweep (upstream: namespaced_resources_deleter): delete every namespaced object of
      * ns; objects with finalizers get a deletionTimestamp instead and are waited for. *remaining = objects still
      * present afterwards. */

@@ -17,7 +17,7 @@ struct kg_controllers {
     kg_quota_controller *quota;
     pthread_t thread;
     kg_client_watch *w;
-    int stop; /* atomic */
+    int stop;               /* atomic */
     bool initial_sync_done; /* namespace objects ensured for every namespace once; then per watch event */
 };
 
@@ -46,7 +46,7 @@ static void finalize_namespace(const kg_controller_client *c, kg_arena *a, kg_js
         return;
     }
     const char *rv = kg_json_path_str(ns, "metadata.resourceVersion");
-    if (!c->delete(c->ctx, a, "namespaces", "", name, rv, &err) && err.code != KG_ENOTFOUND)
+    if (!c->delete_object(c->ctx, a, "namespaces", "", name, rv, &err) && err.code != KG_ENOTFOUND)
         KG_V(2, "namespace controller: deleting %s: %s", name, err.msg);
     else
         KG_V(1, "namespace controller: namespace %s deleted", name);

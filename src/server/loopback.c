@@ -184,7 +184,7 @@ kg_controller_client kg_apiserver_loopback_client(kg_apiserver *s)
         .list = lb_list,
         .create = lb_create,
         .update = lb_update,
-        .delete = lb_delete,
+        .delete_object = lb_delete,
         .delete_namespace_contents = lb_delete_namespace_contents,
         .watch_open = lb_watch_open,
         .watch_next = lb_watch_next,
