@@ -40,7 +40,7 @@
 #include "base/error.h"
 #include "json/json.h"
 
-/* The plugin descriptor: the impl of registry.c's "ResourceQuota" entry (default on; its place in the fixed order). */
+/* The plugin descriptor: the impl of plugins.def's "ResourceQuota" line (default on; its place in the fixed order). */
 extern const kg_admission_plugin kg_admission_plugin_resource_quota;
 
 /* ---- usage evaluation shared with the quota controller (src/controllers/quota.h; upstream quota.CalculateUsage) ----
