@@ -6,9 +6,9 @@
  * over anything.
  *
  * Objects are JSON with metadata.resourceVersion set; `resource` is a resource's plural ("namespaces",
- * "serviceaccounts", "count/..." is never passed), resolved as kg_resource_find_plural does. Every returned object
- * is copied into the caller's arena. Errors use kg_error codes: KG_ENOTFOUND (absent), KG_EEXIST (create of an
- * existing object), KG_ECONFLICT (stale resourceVersion precondition), others for I/O failures. */
+ * "serviceaccounts"), resolved as kg_resource_find_plural does. Every returned object is copied into the caller's
+ * arena. Errors use kg_error codes: KG_ENOTFOUND (absent), KG_EEXIST (create of an existing object), KG_ECONFLICT
+ * (stale resourceVersion precondition), others for I/O failures. */
 #ifndef KG_CONTROLLERS_CLIENT_H
 #define KG_CONTROLLERS_CLIENT_H
 
