@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "admission/chain.h"
-#include "admission/memstate.h"
+#include "admission/memcluster.h"
 #include "admission/registry.h"
 
 static const char *POD =
@@ -21,13 +21,13 @@ static const char *POD =
     "\"resources\":{}}],\"restartPolicy\":\"Always\",\"terminationGracePeriodSeconds\":30,\"dnsPolicy\":"
     "\"ClusterFirst\",\"schedulerName\":\"default-scheduler\",\"securityContext\":{},\"enableServiceLinks\":true}}";
 
-static void put(kg_admission_memstate *m, const char *resource, const char *json)
+static void put(kg_admission_memcluster *m, const char *resource, const char *json)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_error err;
     kg_json *o = kg_json_parse(&a, json, strlen(json), &err);
-    if (!o || !kg_admission_memstate_put(m, resource, o, 0, &err)) {
+    if (!o || !kg_admission_memcluster_put(m, resource, o, 0, &err)) {
         fprintf(stderr, "bench_admission: cannot load %s: %s\n", resource, err.msg);
         exit(1);
     }
@@ -52,7 +52,7 @@ static double cpu_now(void)
 int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 2.0;
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     char buf[1024];
     for (int i = 0; i < 50; i++) {
         snprintf(buf, sizeof buf,
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         opts.disable_plugins = argv[2]; /* per-plugin cost: bench_admission SECONDS Plugin1,Plugin2 */
     kg_error err;
     static kg_admission_services svc;
-    svc = kg_admission_memstate_services(m, NULL);
+    svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_chain *chain = kg_admission_chain_new(&opts, &svc, NULL, &err);
     if (!chain) {
         fprintf(stderr, "bench_admission: %s\n", err.msg);
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
         printf("%s%s", i ? "," : "", kg_admission_chain_name(chain, i));
     printf("\",\"goal_ns_per_pod\":5000}\n");
     kg_admission_chain_free(chain);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
     return 0;
 }

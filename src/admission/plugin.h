@@ -1,5 +1,6 @@
 /* The admission plugin descriptor. Every built-in plugin is one `const kg_admission_plugin` in
- * src/admission/plugins/<name>.c, listed in registry.c's table.
+ * src/admission/plugins/<name>.c (or a folder plugins/<name>/ for a plugin of several files), listed in
+ * plugins/plugins.def.
  *
  * Rejections are Statuses (src/meta/status.h) allocated in the request arena; NULL means "allowed". Mutating
  * plugins (admit) must be idempotent: webhook reinvocation runs the whole mutating phase again on the already

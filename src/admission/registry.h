@@ -1,5 +1,6 @@
 /* kube-apiserver v1.33's admission plugin names in their fixed execution order (AllOrderedPlugins), which of them
- * are on by default, and which kgate implements (descriptor present). */
+ * are on by default, and which kgate implements (descriptor present). The list itself is plugins/plugins.def, one
+ * line per plugin; this header and registry.c expand it. */
 #ifndef KG_ADMISSION_REGISTRY_H
 #define KG_ADMISSION_REGISTRY_H
 
@@ -22,28 +23,13 @@ const kg_admission_plugin_info *kg_admission_registry_at(size_t i);
 int kg_admission_registry_index(const char *name);
 const kg_admission_plugin_info *kg_admission_registry_find(const char *name);
 
-/* The built-in descriptors. */
-extern const kg_admission_plugin kg_admission_plugin_always_admit;
-extern const kg_admission_plugin kg_admission_plugin_always_deny;
-extern const kg_admission_plugin kg_admission_plugin_namespace_lifecycle;
-extern const kg_admission_plugin kg_admission_plugin_namespace_exists;
-extern const kg_admission_plugin kg_admission_plugin_namespace_autoprovision;
-extern const kg_admission_plugin kg_admission_plugin_limit_pod_hard_anti_affinity_topology;
-extern const kg_admission_plugin kg_admission_plugin_taint_nodes_by_condition;
-extern const kg_admission_plugin kg_admission_plugin_always_pull_images;
-extern const kg_admission_plugin kg_admission_plugin_default_toleration_seconds;
-extern const kg_admission_plugin kg_admission_plugin_extended_resource_toleration;
-extern const kg_admission_plugin kg_admission_plugin_certificate_subject_restriction;
-extern const kg_admission_plugin kg_admission_plugin_deny_service_external_ips;
-extern const kg_admission_plugin kg_admission_plugin_pod_topology_labels;
-extern const kg_admission_plugin kg_admission_plugin_pod_node_selector;
-extern const kg_admission_plugin kg_admission_plugin_priority;
-extern const kg_admission_plugin kg_admission_plugin_pod_toleration_restriction;
-extern const kg_admission_plugin kg_admission_plugin_default_storage_class;
-extern const kg_admission_plugin kg_admission_plugin_storage_object_in_use_protection;
-extern const kg_admission_plugin kg_admission_plugin_persistent_volume_claim_resize;
-extern const kg_admission_plugin kg_admission_plugin_runtime_class;
-extern const kg_admission_plugin kg_admission_plugin_default_ingress_class;
+/* The built-in descriptors, one per implemented line of plugins/plugins.def (each plugin's own header, where it
+ * has one, declares it too, next to the plugin's other exports). */
+#define KG_PLUGIN(name, descriptor, default_on) extern const kg_admission_plugin descriptor;
+#define KG_PLUGIN_UNIMPLEMENTED(name, default_on)
+#include "admission/plugins/plugins.def"
+#undef KG_PLUGIN
+#undef KG_PLUGIN_UNIMPLEMENTED
 
 /* DefaultTolerationSeconds: the values of --default-not-ready-toleration-seconds and
  * --default-unreachable-toleration-seconds (default 300 each). Call before building the chain: the plugin captures

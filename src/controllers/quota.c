@@ -6,35 +6,58 @@
 #include <string.h>
 #include <time.h>
 
-#include "admission/plugins/resourcequota.h"
+#include "admission/plugins/resourcequota/resourcequota.h"
 #include "base/log.h"
-#include "controllers/controllers.h"
-#include "server/apiserver.h"
+#include "controllers/quota.h"
 
-typedef struct quota_ctl {
-    kg_apiserver *s;
+#define MAX_RETRIES 3 /* conflicts re-read and recompute, as upstream's quota status writes */
+
+struct kg_quota_controller {
+    kg_controller_client c;
     pthread_t thread;
-    kg_store_watch *w;
+    kg_client_watch *w;
     int stop; /* atomic */
-} quota_ctl;
+};
 
-/* resource and namespace of a storage key ("/registry/[group/]plural/ns/name") */
-static const kg_resource *key_resource(const char *key, size_t n, const char **ns, size_t *nsn)
+bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, const char *ns, size_t *updated,
+                             kg_error *err)
 {
-    for (size_t i = 0; i < kg_resources_count(); i++) {
-        const kg_resource *r = kg_resource_at(i);
-        size_t pl = strlen(r->storage_prefix);
-        if (!r->namespaced || n <= pl || strncmp(key, r->storage_prefix, pl))
-            continue;
-        const char *rest = key + pl;
-        const char *slash = memchr(rest, '/', n - pl);
-        if (!slash)
-            continue;
-        *ns = rest;
-        *nsn = (size_t)(slash - rest);
-        return r;
+    if (updated)
+        *updated = 0;
+    kg_json *items = kg_admission_list(svc, a, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
+    if (!items)
+        return false;
+    for (size_t i = 0; i < items->len; i++) {
+        kg_json *q = kg_json_at(items, i);
+        for (int attempt = 0;; attempt++) {
+            kg_json *status;
+            bool changed;
+            if (!kg_quota_recalculate(a, svc, q, KG_ADMISSION_GET_LIVE, &status, &changed, err))
+                return false;
+            if (!changed)
+                break;
+            kg_json *upd = kg_json_clone(a, q);
+            kg_json_set(a, upd, "status", status);
+            KG_ERROR_DECL(ue);
+            if (svc->update && svc->update(svc->ctx, a, "resourcequotas", ns, upd, &ue)) {
+                if (updated)
+                    (*updated)++;
+                break;
+            }
+            if (!svc->update)
+                return kg_err_set(err, KG_EUNSUPPORTED, "quota status cannot be written");
+            if (ue.code != KG_ECONFLICT || attempt >= MAX_RETRIES) {
+                *err = ue;
+                return false;
+            }
+            KG_ERROR_DECL(ge);
+            q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_get_str(kg_json_get(q, "metadata"), "name"),
+                                 KG_ADMISSION_GET_LIVE, &ge);
+            if (!q)
+                break; /* deleted meanwhile */
+        }
     }
-    return NULL;
+    return true;
 }
 
 static void mark(char ***dirty, size_t *n, size_t *cap, const char *ns, size_t nsn)
@@ -51,7 +74,8 @@ static void mark(char ***dirty, size_t *n, size_t *cap, const char *ns, size_t n
 
 static void *run(void *arg)
 {
-    quota_ctl *q = arg;
+    kg_quota_controller *q = arg;
+    const kg_admission_services *svc = q->c.services;
     pthread_setname_np(pthread_self(), "kg-quota");
     kg_arena a;
     kg_arena_init(&a, 0);
@@ -61,38 +85,34 @@ static void *run(void *arg)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     int64_t last_full = 0;
     while (!__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE)) {
-        const kg_store_event *ev;
+        kg_client_event ev;
         kg_error err;
         /* gather events for up to 200 ms, then sync what they touched */
         clock_gettime(CLOCK_MONOTONIC, &ts);
         int64_t start = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
         for (;;) {
-            kg_store_watch_status st = kg_store_watch_next(q->w, 200, &ev, &err);
-            if (st == KG_WATCH_EVENT) {
-                const char *ns;
-                size_t nsn;
-                const kg_resource *r = key_resource(ev->key, ev->key_len, &ns, &nsn);
-                if (r && kg_quota_resource_tracked(r->group, r->plural))
-                    mark(&dirty, &ndirty, &cap, ns, nsn);
-                kg_store_event_release(ev);
-            } else if (st == KG_WATCH_ERROR || st == KG_WATCH_CLOSED) {
+            kg_client_watch_status st = q->c.watch_next(q->w, 200, &a, &ev, &err);
+            if (st == KG_CLIENT_WATCH_EVENT) {
+                if (ev.ns[0] && kg_quota_resource_tracked(ev.group, ev.resource))
+                    mark(&dirty, &ndirty, &cap, ev.ns, strlen(ev.ns));
+            } else if (st == KG_CLIENT_WATCH_ERROR || st == KG_CLIENT_WATCH_CLOSED) {
                 if (__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE))
                     break;
-                kg_store_watch_close(q->w);
-                q->w = kg_store_watch_open(q->s->store, "/registry/", 0, &err);
+                q->c.watch_close(q->w);
+                q->w = q->c.watch_open(q->c.ctx, NULL, false, &err);
                 last_full = 0; /* missed events: resync everything */
                 if (!q->w)
                     goto out;
             }
             clock_gettime(CLOCK_MONOTONIC, &ts);
             int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-            if (st == KG_WATCH_TIMEOUT || now - start >= 200)
+            if (st == KG_CLIENT_WATCH_TIMEOUT || now - start >= 200)
                 break;
         }
         clock_gettime(CLOCK_MONOTONIC, &ts);
         int64_t now_s = ts.tv_sec;
         if (now_s - last_full >= 300) { /* full resync: every namespace with a quota */
-            kg_json *quotas = q->s->svc.list(q->s->svc.ctx, &a, "resourcequotas", "", KG_ADMISSION_GET_LIVE, &err);
+            kg_json *quotas = kg_admission_list(svc, &a, "resourcequotas", "", KG_ADMISSION_GET_LIVE, &err);
             for (uint32_t i = 0; quotas && i < quotas->len; i++) {
                 const char *ns = kg_json_path_str(quotas->u.items[i], "metadata.namespace");
                 if (ns)
@@ -102,7 +122,7 @@ static void *run(void *arg)
         }
         for (size_t i = 0; i < ndirty; i++) {
             size_t updated = 0;
-            if (!kg_quota_sync_namespace(&a, &q->s->svc, dirty[i], &updated, &err))
+            if (!kg_quota_sync_namespace(&a, svc, dirty[i], &updated, &err))
                 KG_V(1, "quota controller: %s: %s", dirty[i], err.msg);
             else if (updated)
                 KG_V(2, "quota controller: %s: %zu quota(s) updated", dirty[i], updated);
@@ -110,6 +130,7 @@ static void *run(void *arg)
             kg_arena_reset(&a);
         }
         ndirty = 0;
+        kg_arena_reset(&a); /* the watch events */
     }
 out:
     for (size_t i = 0; i < ndirty; i++)
@@ -119,11 +140,11 @@ out:
     return NULL;
 }
 
-void *kg_quota_controller_start(kg_apiserver *s, kg_error *err)
+kg_quota_controller *kg_quota_controller_start(const kg_controller_client *c, kg_error *err)
 {
-    quota_ctl *q = calloc(1, sizeof *q);
-    q->s = s;
-    q->w = kg_store_watch_open(s->store, "/registry/", 0, err);
+    kg_quota_controller *q = calloc(1, sizeof *q);
+    q->c = *c;
+    q->w = q->c.watch_open(q->c.ctx, NULL, false, err);
     if (!q->w) {
         free(q);
         return NULL;
@@ -132,14 +153,13 @@ void *kg_quota_controller_start(kg_apiserver *s, kg_error *err)
     return q;
 }
 
-void kg_quota_controller_stop(void *p)
+void kg_quota_controller_stop(kg_quota_controller *q)
 {
-    quota_ctl *q = p;
     if (!q)
         return;
     __atomic_store_n(&q->stop, 1, __ATOMIC_RELEASE);
     pthread_join(q->thread, NULL);
     if (q->w)
-        kg_store_watch_close(q->w);
+        q->c.watch_close(q->w);
     free(q);
 }

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 
 static const kg_strategy generic = {0};
 

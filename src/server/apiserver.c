@@ -12,6 +12,7 @@
 #include "api/openapi.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
 #include "server/featuregates.h"
@@ -459,7 +460,9 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
-    s->controllers = kg_controllers_start(s, err);
+    kg_controller_client cc = kg_apiserver_loopback_client(s);
+    kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
+    s->controllers = kg_controllers_start(&cc, &ccfg, err);
     if (!s->controllers) {
         kg_tls_material_free(&tls);
         goto fail;

@@ -14,7 +14,7 @@
 
 #include "admission/attributes.h"
 #include "admission/chain.h"
-#include "admission/memstate.h"
+#include "admission/memcluster.h"
 #include "admission/registry.h"
 #include "json/json.h"
 #include "meta/status.h"
@@ -42,12 +42,12 @@ static inline void tattrs(kg_admission_attributes *at, kg_arena *a, kg_admission
     at->old_object = old;
 }
 
-static inline void tput(kg_admission_memstate *m, const char *resource, const char *json, unsigned flags)
+static inline void tput(kg_admission_memcluster *m, const char *resource, const char *json, unsigned flags)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_error e = {0};
-    assert_true(kg_admission_memstate_put(m, resource, tj(&a, json), flags, &e));
+    assert_true(kg_admission_memcluster_put(m, resource, tj(&a, json), flags, &e));
     kg_arena_free(&a);
 }
 

@@ -7,7 +7,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 #include "admission_testutil.h"
 
 #define THREADS 4
@@ -51,8 +51,8 @@ static void *worker(void *p)
 
 static void concurrent_requests(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(m, 0); /* the 50 ms missing-namespace wait is virtual here */
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(m, 0); /* the 50 ms missing-namespace wait is virtual here */
     tput(m, "namespaces", "{\"metadata\":{\"name\":\"default\"},\"status\":{\"phase\":\"Active\"}}", 0);
     tput(m, "namespaces", "{\"metadata\":{\"name\":\"term\"},\"status\":{\"phase\":\"Terminating\"}}", 0);
     /* ServiceAccount (default-on) needs the default service account of the namespace, as a real cluster has */
@@ -60,7 +60,7 @@ static void concurrent_requests(void **state)
     kg_metrics_registry *r = kg_metrics_registry_new();
     kg_apiserver_metrics met;
     assert_true(kg_metrics_apiserver_register(r, &met));
-    kg_admission_services svc = kg_admission_memstate_services(m, &met);
+    kg_admission_services svc = kg_admission_memcluster_services(m, &met);
     kg_admission_options o = {"NamespaceExists", NULL, NULL, NULL};
     kg_error e = {0};
     shared s = {kg_admission_chain_new(&o, &svc, &met, &e), 0, PTHREAD_MUTEX_INITIALIZER};
@@ -93,14 +93,14 @@ static void concurrent_requests(void **state)
                      per_kind);
     kg_admission_chain_free(s.chain);
     kg_metrics_registry_free(r);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 /* Shared views: readers pin cached LimitRanges (and their memoised parsed form) while a writer keeps replacing
  * them; every reader sees one whole version, and the replaced documents are freed only after the last reader (ASan
  * and ThreadSanitizer check the lifetimes and the memo publication). */
 typedef struct views_shared {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
     kg_admission_chain *chain;
     atomic_int stop;
     atomic_int seen; /* bit per version observed */
@@ -152,12 +152,12 @@ static void *views_writer(void *p)
 static void views_under_concurrent_updates(void **state)
 {
     (void)state;
-    views_shared s = {kg_admission_memstate_new(), NULL, 0, 0};
+    views_shared s = {kg_admission_memcluster_new(), NULL, 0, 0};
     tput(s.m, "limitranges",
          "{\"metadata\":{\"name\":\"lr\",\"namespace\":\"default\"},\"spec\":{\"limits\":[{\"type\":"
          "\"Container\",\"default\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}]}}",
          0);
-    kg_admission_services svc = kg_admission_memstate_services(s.m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(s.m, NULL);
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_limit_ranger};
     kg_error e = {0};
     s.chain = kg_admission_chain_new_from(ps, 1, NULL, &svc, NULL, &e);
@@ -172,7 +172,7 @@ static void views_under_concurrent_updates(void **state)
     pthread_join(w, NULL);
     assert_true(__builtin_popcount((unsigned)atomic_load(&s.seen)) >= 2); /* the readers did see updates */
     kg_admission_chain_free(s.chain);
-    kg_admission_memstate_free(s.m);
+    kg_admission_memcluster_free(s.m);
 }
 
 int main(void)

@@ -3,11 +3,11 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/eventratelimit.h"
 #include "admission_testutil.h"
 
 typedef struct fixture {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
     kg_admission_services svc;
     kg_admission_chain *chain;
     kg_arena a;
@@ -16,9 +16,9 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(f->m, 1700000000LL * 1000000000LL);
-    f->svc = kg_admission_memstate_services(f->m, NULL);
+    f->m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(f->m, 1700000000LL * 1000000000LL);
+    f->svc = kg_admission_memcluster_services(f->m, NULL);
     kg_arena_init(&f->a, 0);
     *state = f;
     return 0;
@@ -30,7 +30,7 @@ static int teardown(void **state)
     if (f->chain)
         kg_admission_chain_free(f->chain);
     kg_arena_free(&f->a);
-    kg_admission_memstate_free(f->m);
+    kg_admission_memcluster_free(f->m);
     free(f);
     return 0;
 }

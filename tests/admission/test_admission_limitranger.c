@@ -4,11 +4,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 #include "admission_testutil.h"
+#include "faulty_services.h"
 
 typedef struct fixture {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
+    kg_faulty_services *fs; /* around m: injected read/write failures */
     kg_admission_services svc;
     kg_admission_chain *chain;
     kg_arena a;
@@ -17,9 +19,11 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(f->m, 1000000000LL);
-    f->svc = kg_admission_memstate_services(f->m, NULL);
+    f->m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(f->m, 1000000000LL);
+    kg_admission_services inner = kg_admission_memcluster_services(f->m, NULL);
+    f->fs = kg_faulty_services_new(&inner);
+    f->svc = kg_faulty_services_get(f->fs);
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_limit_ranger};
     kg_error e = {0};
     f->chain = kg_admission_chain_new_from(ps, 1, NULL, &f->svc, NULL, &e);
@@ -34,7 +38,8 @@ static int teardown(void **state)
     fixture *f = *state;
     kg_admission_chain_free(f->chain);
     kg_arena_free(&f->a);
-    kg_admission_memstate_free(f->m);
+    kg_faulty_services_free(f->fs);
+    kg_admission_memcluster_free(f->m);
     free(f);
     return 0;
 }
@@ -49,7 +54,7 @@ static void put_lr(fixture *f, const char *name, const char *limits_json, unsign
     kg_json *lr = tj(&f->a, text);
     kg_admission_limitrange_defaults(&f->a, lr);
     kg_error e = {0};
-    assert_true(kg_admission_memstate_put(f->m, "limitranges", lr, flags, &e));
+    assert_true(kg_admission_memcluster_put(f->m, "limitranges", lr, flags, &e));
 }
 
 static kg_status *run_pod(fixture *f, kg_admission_op op, const char *sub, kg_json *pod, kg_json *old)
@@ -304,7 +309,7 @@ static void pod_level_resources_gate(void **state)
     const char *text = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"resources\":{\"limits\":{\"cpu\":"
                        "\"3\"}},\"containers\":[{\"name\":\"a\",\"resources\":{\"limits\":{\"cpu\":\"1\"}}}]}}";
     assert_null(run_pod(f, KG_ADMISSION_CREATE, "", tj(&f->a, text), NULL));
-    kg_admission_memstate_set_feature(f->m, "PodLevelResources", true);
+    kg_admission_memcluster_set_feature(f->m, "PodLevelResources", true);
     assert_status(run_pod(f, KG_ADMISSION_CREATE, "", tj(&f->a, text), NULL), 403, "Forbidden",
                   "pods \"p\" is forbidden: maximum cpu usage per Pod is 2, but limit is 3");
 }
@@ -371,20 +376,20 @@ static void live_lookup_when_cache_empty(void **state)
 {
     fixture *f = *state;
     /* the LimitRange is in the store but the cache has not seen it yet (kubernetes#22422) */
-    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"memory\":\"1Gi\"}}]", KG_MEMSTATE_STORE_ONLY);
-    uint64_t lists0 = kg_admission_memstate_get_stats(f->m).lists;
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"memory\":\"1Gi\"}}]", KG_MEMCLUSTER_STORE_ONLY);
+    uint64_t lists0 = kg_admission_memcluster_get_stats(f->m).lists;
     kg_status *st = run_pod(f, KG_ADMISSION_CREATE, "",
                             pod1(f, "{\"limits\":{\"memory\":\"2Gi\"},\"requests\":{\"memory\":\"2Gi\"}}"), NULL);
     assert_status(st, 403, "Forbidden",
                   "pods \"p\" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi");
     /* admit: cache + live; validate: cache + remembered live result */
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).lists - lists0, 3);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).lists - lists0, 3);
     /* the remembered result expires after 30 s */
     kg_admission_sleep_ns(&f->svc, 31LL * 1000000000LL);
-    lists0 = kg_admission_memstate_get_stats(f->m).lists;
+    lists0 = kg_admission_memcluster_get_stats(f->m).lists;
     assert_non_null(run_pod(f, KG_ADMISSION_CREATE, "",
                             pod1(f, "{\"limits\":{\"memory\":\"2Gi\"},\"requests\":{\"memory\":\"2Gi\"}}"), NULL));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).lists - lists0, 3);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).lists - lists0, 3);
 }
 
 static void resize_subresource(void **state)
@@ -394,7 +399,7 @@ static void resize_subresource(void **state)
     kg_json *big = pod1(f, "{\"limits\":{\"cpu\":\"3\"},\"requests\":{\"cpu\":\"1\"}}");
     /* without InPlacePodVerticalScaling the resize subresource is skipped like any other */
     assert_null(run_pod(f, KG_ADMISSION_UPDATE, "resize", big, pod1(f, "{}")));
-    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    kg_admission_memcluster_set_feature(f->m, "InPlacePodVerticalScaling", true);
     assert_status(run_pod(f, KG_ADMISSION_UPDATE, "resize", big, pod1(f, "{}")), 403, "Forbidden",
                   "pods \"p\" is forbidden: maximum cpu usage per Container is 2, but limit is 3");
     /* plain pod UPDATEs are still skipped */
@@ -410,7 +415,7 @@ static void pod_type_allocated_resources(void **state)
                       "\"containerStatuses\":[{\"name\":\"a\",\"allocatedResources\":{\"cpu\":\"3\"}}]}}";
     kg_json *pod = tj(&f->a, kg_arena_sprintf(&f->a, fmt, ""));
     assert_null(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL)); /* status ignored without the gate */
-    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    kg_admission_memcluster_set_feature(f->m, "InPlacePodVerticalScaling", true);
     assert_status(run_pod(f, KG_ADMISSION_CREATE, "", pod, NULL), 403, "Forbidden",
                   "pods \"p\" is forbidden: maximum cpu usage per Pod is 2, but request is 3");
     /* an infeasible resize counts the allocated resources only */
@@ -426,7 +431,7 @@ static void pod_type_allocated_resources(void **state)
 static void live_list_failure(void **state)
 {
     fixture *f = *state;
-    kg_admission_memstate_fail_reads(f->m, "limitranges", 1, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "limitranges", 1, KG_EIO);
     assert_status(run_pod(f, KG_ADMISSION_CREATE, "", pod1(f, "{}"), NULL), 403, "Forbidden",
                   "pods \"p\" is forbidden: injected read failure for limitranges");
 }
@@ -493,7 +498,7 @@ static void *worker_run(void *arg)
 static void concurrent_live_lookups(void **state)
 {
     fixture *f = *state;
-    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"memory\":\"1Gi\"}}]", KG_MEMSTATE_STORE_ONLY);
+    put_lr(f, "lr", "[{\"type\":\"Container\",\"max\":{\"memory\":\"1Gi\"}}]", KG_MEMCLUSTER_STORE_ONLY);
     atomic_int rejected = 0;
     pthread_t th[4];
     worker w = {f, &rejected};
@@ -503,13 +508,13 @@ static void concurrent_live_lookups(void **state)
         pthread_join(th[i], NULL);
     assert_int_equal(atomic_load(&rejected), 4 * 50);
     /* two cache lists per request (admit, validate) plus a single live list */
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).lists, 2 * 4 * 50 + 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).lists, 2 * 4 * 50 + 1);
 }
 
 static void lookup_failure(void **state)
 {
     fixture *f = *state;
-    kg_admission_memstate_fail_reads(f->m, "limitranges", 0, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "limitranges", 0, KG_EIO);
     assert_status(run_pod(f, KG_ADMISSION_CREATE, "", pod1(f, "{}"), NULL), 403, "Forbidden",
                   "pods \"p\" is forbidden: unable to CREATE /v1, Resource=pods at this time because there was an "
                   "error enforcing limit ranges");

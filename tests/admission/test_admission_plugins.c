@@ -1,6 +1,7 @@
 /* AlwaysAdmit, AlwaysDeny, NamespaceLifecycle, NamespaceExists, NamespaceAutoProvision: upstream scenarios and
  * messages; admission.NewForbidden naming; audit annotations. */
 #include "admission_testutil.h"
+#include "faulty_services.h"
 
 #define POD_X "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"}}"
 #define NS(name, phase)                                                                                                \
@@ -128,7 +129,8 @@ static void forbidden_naming_rules(void **state)
 /* ---- NamespaceLifecycle ---- */
 
 typedef struct fixture {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
+    kg_faulty_services *fs; /* around m: injected read/write failures */
     kg_admission_services svc;
     kg_arena a;
 } fixture;
@@ -136,14 +138,16 @@ typedef struct fixture {
 static int fx_setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(f->m, 1000000000LL);
-    f->svc = kg_admission_memstate_services(f->m, NULL);
+    f->m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(f->m, 1000000000LL);
+    kg_admission_services inner = kg_admission_memcluster_services(f->m, NULL);
+    f->fs = kg_faulty_services_new(&inner);
+    f->svc = kg_faulty_services_get(f->fs);
     kg_arena_init(&f->a, 0);
     tput(f->m, "namespaces", NS("default", "Active"), 0);
     tput(f->m, "namespaces", NS("kube-system", "Active"), 0);
     tput(f->m, "namespaces", NS("term", "Terminating"), 0);
-    tput(f->m, "namespaces", NS("lagging", "Active"), KG_MEMSTATE_STORE_ONLY);
+    tput(f->m, "namespaces", NS("lagging", "Active"), KG_MEMCLUSTER_STORE_ONLY);
     *state = f;
     return 0;
 }
@@ -152,7 +156,8 @@ static int fx_teardown(void **state)
 {
     fixture *f = *state;
     kg_arena_free(&f->a);
-    kg_admission_memstate_free(f->m);
+    kg_faulty_services_free(f->fs);
+    kg_admission_memcluster_free(f->m);
     free(f);
     return 0;
 }
@@ -190,7 +195,7 @@ static void lifecycle_immortal_namespaces(void **state)
     tattrs(&at, &f->a, KG_ADMISSION_CREATE, "Namespace", "namespaces", "brand-new", "brand-new",
            tj(&f->a, NS("brand-new", "Active")), NULL);
     assert_null(run1(&kg_admission_plugin_namespace_lifecycle, &at, &f->svc));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).gets, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).gets, 0);
 }
 
 static void lifecycle_create_in_missing_namespace(void **state)
@@ -201,14 +206,14 @@ static void lifecycle_create_in_missing_namespace(void **state)
     assert_string_equal(st->details.name, "ghost");
     assert_string_equal(st->details.kind, "namespaces");
     /* cache, 50 ms wait, cache again, then the store */
-    kg_admission_memstate_stats s = kg_admission_memstate_get_stats(f->m);
+    kg_admission_memcluster_stats s = kg_admission_memcluster_get_stats(f->m);
     assert_int_equal(s.gets, 2);
     assert_int_equal(s.live_gets, 1);
-    assert_int_equal(f->svc.now_ns(f->m), 1000000000LL + 50000000LL);
+    assert_int_equal(f->svc.now_ns(f->svc.ctx), 1000000000LL + 50000000LL);
     /* UPDATE in a missing namespace is rejected too (no wait) */
     st = lc(f, KG_ADMISSION_UPDATE, "ghost", tj(&f->a, POD_X));
     assert_status(st, 404, "NotFound", "namespaces \"ghost\" not found");
-    assert_int_equal(f->svc.now_ns(f->m), 1000000000LL + 50000000LL);
+    assert_int_equal(f->svc.now_ns(f->svc.ctx), 1000000000LL + 50000000LL);
     /* DELETE is always allowed */
     assert_null(lc(f, KG_ADMISSION_DELETE, "ghost", NULL));
 }
@@ -246,40 +251,40 @@ static void lifecycle_allowed_cases(void **state)
 {
     fixture *f = *state;
     assert_null(lc(f, KG_ADMISSION_CREATE, "default", tj(&f->a, POD_X)));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 0);
     /* namespace not yet in the cache but in the store */
     assert_null(lc(f, KG_ADMISSION_CREATE, "lagging", tj(&f->a, POD_X)));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 1);
     /* cluster-scoped objects never look anything up */
     kg_admission_attributes at;
     tattrs(&at, &f->a, KG_ADMISSION_CREATE, "ClusterRole", "clusterroles", "", "r", tj(&f->a, "{\"metadata\":{}}"),
            NULL);
     at.kind.group = at.resource.group = "rbac.authorization.k8s.io";
-    uint64_t gets = kg_admission_memstate_get_stats(f->m).gets;
+    uint64_t gets = kg_admission_memcluster_get_stats(f->m).gets;
     assert_null(run1(&kg_admission_plugin_namespace_lifecycle, &at, &f->svc));
     /* access reviews must not reveal whether a namespace exists */
     tattrs(&at, &f->a, KG_ADMISSION_CREATE, "LocalSubjectAccessReview", "localsubjectaccessreviews", "ghost", "",
            tj(&f->a, "{\"metadata\":{}}"), NULL);
     at.kind.group = at.resource.group = "authorization.k8s.io";
     assert_null(run1(&kg_admission_plugin_namespace_lifecycle, &at, &f->svc));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).gets, gets);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).gets, gets);
 }
 
 static void lifecycle_errors(void **state)
 {
     fixture *f = *state;
-    kg_admission_memstate_set_ready(f->m, "namespaces", false);
+    kg_admission_memcluster_set_ready(f->m, "namespaces", false);
     kg_status *st = lc(f, KG_ADMISSION_CREATE, "default", tj(&f->a, POD_X));
     assert_status(st, 403, "Forbidden", "pods \"x\" is forbidden: not yet ready to handle request");
     /* waited 10 s (100 polls of 100 ms) on the fake clock */
-    assert_int_equal(f->svc.now_ns(f->m), 1000000000LL + 10000000000LL);
-    kg_admission_memstate_set_ready(f->m, "namespaces", true);
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_EIO);
+    assert_int_equal(f->svc.now_ns(f->svc.ctx), 1000000000LL + 10000000000LL);
+    kg_admission_memcluster_set_ready(f->m, "namespaces", true);
+    kg_faulty_fail_reads(f->fs, "namespaces", 0, KG_EIO);
     st = lc(f, KG_ADMISSION_CREATE, "default", tj(&f->a, POD_X));
     assert_status(st, 500, "InternalError",
                   "Internal error occurred: injected read failure for namespaces \"default\"");
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_OK);
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 1, KG_ETIMEOUT);
+    kg_faulty_fail_reads(f->fs, "namespaces", 0, KG_OK);
+    kg_faulty_fail_reads(f->fs, "namespaces", 1, KG_ETIMEOUT);
     st = lc(f, KG_ADMISSION_CREATE, "ghost", tj(&f->a, POD_X));
     assert_status(st, 500, "InternalError", "Internal error occurred: injected read failure for namespaces \"ghost\"");
 }
@@ -358,7 +363,7 @@ static void lifecycle_force_live_lookup_after_delete(void **state)
 }
 
 /* The namespace shows up in the cache while NamespaceLifecycle waits its 50 ms: no live lookup is needed. */
-static kg_admission_memstate *g_ms;
+static kg_admission_memcluster *g_ms;
 static void appear_on_sleep(void *ctx, int64_t ns)
 {
     tput(g_ms, "namespaces", NS("late", "Active"), 0);
@@ -373,7 +378,7 @@ static void lifecycle_waits_for_cache_on_create(void **state)
     kg_admission_attributes at;
     tattrs(&at, &f->a, KG_ADMISSION_CREATE, "Pod", "pods", "late", "x", tj(&f->a, POD_X), NULL);
     assert_null(run1(&kg_admission_plugin_namespace_lifecycle, &at, &svc));
-    kg_admission_memstate_stats s = kg_admission_memstate_get_stats(f->m);
+    kg_admission_memcluster_stats s = kg_admission_memcluster_get_stats(f->m);
     assert_int_equal(s.gets, 2);
     assert_int_equal(s.live_gets, 0);
 }
@@ -395,10 +400,10 @@ static void exists_scenarios(void **state)
                      KG_ADMISSION_CREATE | KG_ADMISSION_UPDATE | KG_ADMISSION_DELETE);
     assert_null(kg_admission_plugin_namespace_exists.admit);
     assert_null(ex(f, KG_ADMISSION_CREATE, "Pod", "pods", "default"));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 0);
     /* only in storage: allowed through the live lookup */
     assert_null(ex(f, KG_ADMISSION_UPDATE, "Pod", "pods", "lagging"));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 1);
     /* a terminating namespace exists */
     assert_null(ex(f, KG_ADMISSION_CREATE, "Pod", "pods", "term"));
     kg_admission_op ops[] = {KG_ADMISSION_CREATE, KG_ADMISSION_UPDATE, KG_ADMISSION_DELETE};
@@ -410,11 +415,11 @@ static void exists_scenarios(void **state)
     /* CONNECT is not handled */
     assert_null(ex(f, KG_ADMISSION_CONNECT, "PodExecOptions", "pods", "ghost"));
     /* errors other than not-found are internal errors */
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "namespaces", 0, KG_EIO);
     assert_status(ex(f, KG_ADMISSION_CREATE, "Pod", "pods", "default"), 500, "InternalError",
                   "Internal error occurred: injected read failure for namespaces \"default\"");
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_OK);
-    kg_admission_memstate_set_ready(f->m, "namespaces", false);
+    kg_faulty_fail_reads(f->fs, "namespaces", 0, KG_OK);
+    kg_admission_memcluster_set_ready(f->m, "namespaces", false);
     assert_status(ex(f, KG_ADMISSION_CREATE, "Pod", "pods", "default"), 403, "Forbidden",
                   "pods \"x\" is forbidden: not yet ready to handle request");
 }
@@ -433,7 +438,7 @@ static kg_status *ap(fixture *f, kg_admission_op op, const char *kind, const cha
 static bool ns_exists(fixture *f, const char *name)
 {
     kg_error e = {0};
-    return f->svc.get(f->m, &f->a, "namespaces", "", name, 0, &e) != NULL;
+    return f->svc.get(f->svc.ctx, &f->a, "namespaces", "", name, 0, &e) != NULL;
 }
 
 static void autoprovision_scenarios(void **state)
@@ -447,21 +452,21 @@ static void autoprovision_scenarios(void **state)
     assert_true(ns_exists(f, "fresh"));
     assert_true(kg_json_equal(pod, orig));
     kg_error e = {0};
-    kg_json *ns = f->svc.get(f->m, &f->a, "namespaces", "", "fresh", 0, &e);
+    kg_json *ns = f->svc.get(f->svc.ctx, &f->a, "namespaces", "", "fresh", 0, &e);
     assert_string_equal(kg_json_get_str(ns, "kind"), "Namespace");
     assert_string_equal(kg_json_path_str(ns, "metadata.name"), "fresh");
     assert_null(kg_json_path_str(ns, "metadata.namespace"));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).creates, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).creates, 1);
     /* idempotent: running again (reinvocation) creates nothing more */
     assert_null(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "fresh", false, pod));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).creates, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).creates, 1);
     assert_true(kg_json_equal(pod, orig));
     /* existing namespace: no create call */
     assert_null(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "default", false, tj(&f->a, POD_X)));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).creates, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).creates, 1);
     /* cache miss but the store has it: AlreadyExists is fine */
     assert_null(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "lagging", false, tj(&f->a, POD_X)));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).creates, 2);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).creates, 2);
     /* dry-run never creates */
     assert_null(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "dry", true, tj(&f->a, POD_X)));
     assert_false(ns_exists(f, "dry"));
@@ -473,15 +478,15 @@ static void autoprovision_scenarios(void **state)
     assert_null(ap(f, KG_ADMISSION_UPDATE, "Pod", "pods", "upd", false, tj(&f->a, POD_X)));
     assert_false(ns_exists(f, "upd"));
     /* a failing create rejects the request */
-    kg_admission_memstate_fail_writes(f->m, 1, KG_EIO);
+    kg_faulty_fail_writes(f->fs, 1, KG_EIO);
     assert_status(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "broken", false, tj(&f->a, POD_X)), 403, "Forbidden",
                   "pods \"x\" is forbidden: injected write failure");
     assert_false(ns_exists(f, "broken"));
-    kg_admission_memstate_fail_writes(f->m, 1, KG_EFORBIDDEN);
+    kg_faulty_fail_writes(f->fs, 1, KG_EFORBIDDEN);
     assert_status(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "broken", false, tj(&f->a, POD_X)), 403, "Forbidden",
                   "injected write failure");
     /* a failing lookup rejects too */
-    kg_admission_memstate_fail_reads(f->m, "namespaces", 0, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "namespaces", 0, KG_EIO);
     assert_status(ap(f, KG_ADMISSION_CREATE, "Pod", "pods", "broken", false, tj(&f->a, POD_X)), 403, "Forbidden",
                   "pods \"x\" is forbidden: injected read failure for namespaces \"broken\"");
 }

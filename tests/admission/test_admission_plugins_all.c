@@ -48,7 +48,7 @@ static void order_and_phases(void **state)
 
 static void whole_mutating_phase_is_idempotent(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     tput(m, "namespaces",
          "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\",\"annotations\":{"
          "\"scheduler.alpha.kubernetes.io/node-selector\":\"pool=team\","
@@ -68,7 +68,7 @@ static void whole_mutating_phase_is_idempotent(void **state)
     tput(m, "serviceaccounts", "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"default\","
                                "\"namespace\":\"team\"}}",
          0);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_options o = {k_batch1, NULL, NULL, NULL};
     kg_error e = {0};
     kg_admission_chain *c = kg_admission_chain_new(&o, &svc, NULL, &e);
@@ -115,7 +115,7 @@ static void whole_mutating_phase_is_idempotent(void **state)
                 "\"NoSchedule\"},{\"key\":\"kata\",\"operator\":\"Exists\"}],\"overhead\":{\"cpu\":\"100m\"}}");
     kg_arena_free(&a);
     kg_admission_chain_free(c);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /* DefaultIngressClass: default selection, explicit class and legacy annotation respected, errors, idempotence. */
 #include "plugin_testutil.h"
-
+#include "faulty_services.h"
 
 #define P kg_admission_plugin_default_ingress_class
 #define IC(name, value, ts)                                                                                            \
@@ -22,9 +22,9 @@ static void ing_attrs(kg_admission_attributes *at, kg_arena *a, const char *obj)
     at->object = tj(a, obj);
 }
 
-static const char *class_after(kg_arena *a, kg_admission_memstate *m, const char *obj)
+static const char *class_after(kg_arena *a, kg_admission_memcluster *m, const char *obj)
 {
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     ing_attrs(&at, a, obj);
     admit_idempotent(&P, NULL, &svc, &at);
@@ -43,7 +43,7 @@ static void defaults(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     assert_string_equal(class_after(&a, m, ING("{}", "{}")), "<absent>");
     tput(m, "ingressclasses", IC("nginx", "false", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(class_after(&a, m, ING("{}", "{}")), "<absent>");
@@ -56,7 +56,7 @@ static void defaults(void **state)
     /* an explicit class or the deprecated annotation wins */
     assert_string_equal(class_after(&a, m, ING("{\"ingressClassName\":\"mine\"}", "{}")), "mine");
     assert_string_equal(class_after(&a, m, ING("{}", "{\"kubernetes.io/ingress.class\":\"nginx\"}")), "<absent>");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -64,9 +64,11 @@ static void errors(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_memstate_fail_reads(m, "ingressclasses", 0, KG_EIO);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services inner = kg_admission_memcluster_services(m, NULL);
+    kg_faulty_services *fs = kg_faulty_services_new(&inner);
+    kg_faulty_fail_reads(fs, "ingressclasses", 0, KG_EIO);
+    kg_admission_services svc = kg_faulty_services_get(fs);
     kg_admission_attributes at;
     ing_attrs(&at, &a, ING("{}", "{}"));
     assert_status(admit1(&P, NULL, &svc, &at), 403, "Forbidden",
@@ -81,7 +83,8 @@ static void errors(void **state)
     ing_attrs(&at, &a, ING("{}", "{}"));
     at.resource.group = "extensions";
     assert_null(admit1(&P, NULL, &svc, &at));
-    kg_admission_memstate_free(m);
+    kg_faulty_services_free(fs);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 

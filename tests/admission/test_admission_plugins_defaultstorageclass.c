@@ -1,7 +1,7 @@
 /* DefaultStorageClass: default selection (GA/beta annotations, newest, ties by name), claims that already name a class,
  * lister failure, idempotence. */
 #include "plugin_testutil.h"
-
+#include "faulty_services.h"
 
 #define P kg_admission_plugin_default_storage_class
 
@@ -13,11 +13,11 @@
 
 static kg_arena g_arena; /* results of claim_class live here until the group ends */
 
-static const char *claim_class(kg_admission_memstate *m, const char *pvc)
+static const char *claim_class(kg_admission_memcluster *m, const char *pvc)
 {
     kg_arena *ap = &g_arena;
 #define a (*ap)
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     tattrs(&at, &a, KG_ADMISSION_CREATE, "PersistentVolumeClaim", "persistentvolumeclaims", "ns", "c", tj(&a, pvc),
            NULL);
@@ -41,54 +41,56 @@ static void handles(void **state)
 
 static void no_default_unchanged(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     assert_string_equal(claim_class(m, PLAIN), "<absent>");
     tput(m, "storageclasses", SC("a", GA, "false", "2024-01-01T00:00:00Z"), 0);
     tput(m, "storageclasses", SC("b", "other", "true", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PLAIN), "<absent>");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void one_default_set(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     tput(m, "storageclasses", SC("plain", GA, "false", "2024-01-01T00:00:00Z"), 0);
     tput(m, "storageclasses", SC("fast", GA, "true", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PLAIN), "fast");
-    kg_admission_memstate_free(m);
-    m = kg_admission_memstate_new();
+    kg_admission_memcluster_free(m);
+    m = kg_admission_memcluster_new();
     tput(m, "storageclasses", SC("beta", BETA, "true", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PLAIN), "beta");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void claim_with_class_untouched(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     tput(m, "storageclasses", SC("fast", GA, "true", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PVC("{\"storageClassName\":\"\"}", "{}")), "");
     assert_string_equal(claim_class(m, PVC("{\"storageClassName\":\"slow\"}", "{}")), "slow");
     assert_string_equal(claim_class(m, PVC("{}", "{\"volume.beta.kubernetes.io/storage-class\":\"\"}")), "<absent>");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void several_defaults_newest_then_name(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     tput(m, "storageclasses", SC("old", GA, "true", "2023-01-01T00:00:00Z"), 0);
     tput(m, "storageclasses", SC("new", BETA, "true", "2024-06-01T00:00:00Z"), 0);
     tput(m, "storageclasses", SC("mid", GA, "true", "2024-01-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PLAIN), "new");
     tput(m, "storageclasses", SC("aaa", GA, "true", "2024-06-01T00:00:00Z"), 0);
     assert_string_equal(claim_class(m, PLAIN), "aaa");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void list_failure_forbidden(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_memstate_fail_reads(m, "storageclasses", 0, KG_EIO);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services inner = kg_admission_memcluster_services(m, NULL);
+    kg_faulty_services *fs = kg_faulty_services_new(&inner);
+    kg_faulty_fail_reads(fs, "storageclasses", 0, KG_EIO);
+    kg_admission_services svc = kg_faulty_services_get(fs);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
@@ -102,7 +104,8 @@ static void list_failure_forbidden(void **state)
     tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "ns", "c", tj(&a, PLAIN), NULL);
     assert_null(admit1(&P, NULL, &svc, &at));
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_faulty_services_free(fs);
+    kg_admission_memcluster_free(m);
 }
 
 static int setup(void **state)

@@ -11,23 +11,23 @@
 #define CONFLICT "pods \"p\" is forbidden: pod node label selector conflicts with its namespace node label selector"
 #define WHITELIST "pods \"p\" is forbidden: pod node label selector labels conflict with its namespace whitelist"
 
-static kg_admission_memstate *g_m;
+static kg_admission_memcluster *g_m;
 
 static int setup(void **state)
 {
-    g_m = kg_admission_memstate_new();
+    g_m = kg_admission_memcluster_new();
     tput(g_m, "namespaces", NS("infra", ANN("infra=false")), 0);
     tput(g_m, "namespaces", NS("empty", ANN("")), 0);
     tput(g_m, "namespaces", NS("plain", ""), 0);
     tput(g_m, "namespaces", NS("multi", ANN("a=1, b = 2")), 0);
     tput(g_m, "namespaces", NS("bad", ANN("a=1=2")), 0);
-    tput(g_m, "namespaces", NS("late", ANN("late=yes")), KG_MEMSTATE_STORE_ONLY);
+    tput(g_m, "namespaces", NS("late", ANN("late=yes")), KG_MEMCLUSTER_STORE_ONLY);
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kg_admission_memstate_free(g_m);
+    kg_admission_memcluster_free(g_m);
     return 0;
 }
 
@@ -38,7 +38,7 @@ static const kg_json *cfg(kg_arena *a, const char *json)
 
 static kg_status *run(kg_arena *a, const char *config, const char *ns, const char *pod, kg_json **out)
 {
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     tattrs(&at, a, KG_ADMISSION_CREATE, "Pod", "pods", ns, "p", tj(a, pod), NULL);
     kg_status *st = admit1(&P, cfg(a, config), &svc, &at);
@@ -82,7 +82,7 @@ static void conflict_rejected(void **state)
     kg_arena a;
     kg_arena_init(&a, 0);
     assert_status(run(&a, NULL, "infra", POD("{\"infra\":\"true\"}"), NULL), 403, "Forbidden", CONFLICT);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "infra", "p", tj(&a, POD("{\"infra\":\"true\"}")), NULL);
     assert_status(validate1(&P, NULL, &svc, &at), 403, "Forbidden", CONFLICT);

@@ -11,7 +11,7 @@
 #define CFG(body)                                                                                                      \
     "{\"apiVersion\":\"podtolerationrestriction.admission.k8s.io/v1alpha1\",\"kind\":\"Configuration\"" body "}"
 
-static kg_admission_memstate *g_m;
+static kg_admission_memcluster *g_m;
 
 /* a namespace whose annotations are given as (key, JSON-text) pairs */
 static void put_ns(const char *name, const char *def, const char *wl)
@@ -26,13 +26,13 @@ static void put_ns(const char *name, const char *def, const char *wl)
     if (wl)
         kg_json_set(&a, anns, WL_ANN, kg_json_new_str(&a, wl));
     kg_error e = {0};
-    assert_true(kg_admission_memstate_put(g_m, "namespaces", ns, 0, &e));
+    assert_true(kg_admission_memcluster_put(g_m, "namespaces", ns, 0, &e));
     kg_arena_free(&a);
 }
 
 static int setup(void **state)
 {
-    g_m = kg_admission_memstate_new();
+    g_m = kg_admission_memcluster_new();
     put_ns("plain", NULL, NULL);
     put_ns("nsdef", "[" T("ns", "v", "NoSchedule") "]", NULL);
     put_ns("emptydef", "", "");
@@ -44,7 +44,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    kg_admission_memstate_free(g_m);
+    kg_admission_memcluster_free(g_m);
     return 0;
 }
 
@@ -54,7 +54,7 @@ static int teardown(void **state)
 static kg_status *run(kg_arena *a, const char *config, kg_admission_op op, const char *ns, const char *containers,
                       const char *tolerations, kg_json **out)
 {
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     kg_json *pod =
         tj(a, kg_arena_sprintf(a,

@@ -5,10 +5,10 @@
 
 #define P (&kg_admission_plugin_pod_topology_labels)
 
-static kg_admission_memstate *state_with_node(bool gate)
+static kg_admission_memcluster *state_with_node(bool gate)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_memstate_set_feature(m, "PodTopologyLabelsAdmission", gate);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_feature(m, "PodTopologyLabelsAdmission", gate);
     tput(m, "nodes",
          "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{"
          "\"topology.kubernetes.io/zone\":\"z1\",\"topology.kubernetes.io/region\":\"r1\",\"kubernetes.io/os\":"
@@ -19,8 +19,8 @@ static kg_admission_memstate *state_with_node(bool gate)
 
 static void pod_with_node_name_gets_topology_labels(void **state)
 {
-    kg_admission_memstate *m = state_with_node(true);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = state_with_node(true);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
@@ -45,13 +45,13 @@ static void pod_with_node_name_gets_topology_labels(void **state)
     assert_null(admit1(P, NULL, &svc, &at));
     assert_null(kg_json_path(at.object, "metadata.labels"));
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void binding_to_node_gets_topology_labels(void **state)
 {
-    kg_admission_memstate *m = state_with_node(true);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = state_with_node(true);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
@@ -80,13 +80,13 @@ static void binding_to_node_gets_topology_labels(void **state)
     assert_string_equal(st->message, "expected Binding but got Binding");
     assert_int_equal(kg_status_http_code(st), 500);
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void gate_off_is_a_no_op(void **state)
 {
-    kg_admission_memstate *m = state_with_node(false);
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = state_with_node(false);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_admission_attributes at;
@@ -97,7 +97,7 @@ static void gate_off_is_a_no_op(void **state)
     assert_null(admit1(P, NULL, &svc, &at));
     assert_null(kg_json_path(at.object, "metadata.labels"));
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 /* Priority: class resolution (default, lowest-value default, none), preset values, system classes, UPDATE carry-over,
  * one globalDefault, idempotence. */
 #include "plugin_testutil.h"
-
+#include "faulty_services.h"
 
 #define P kg_admission_plugin_priority
 #define PC(name, value, gd, extra)                                                                                     \
@@ -10,31 +10,36 @@
 #define POD(spec) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":" spec "}"
 #define LOWER ",\"preemptionPolicy\":\"PreemptLowerPriority\""
 
-static kg_json *admitted(kg_arena *a, kg_admission_memstate *m, const char *ns, const char *pod)
+static kg_json *admitted(kg_arena *a, kg_admission_memcluster *m, const char *ns, const char *pod)
 {
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     tattrs(&at, a, KG_ADMISSION_CREATE, "Pod", "pods", ns, "p", tj(a, pod), NULL);
     admit_idempotent(&P, NULL, &svc, &at);
     return kg_json_get(at.object, "spec");
 }
 
-static kg_status *admit_pod(kg_arena *a, kg_admission_memstate *m, const char *pod)
+static kg_status *admit_pod_svc(kg_arena *a, const kg_admission_services *svc, const char *pod)
 {
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
     kg_admission_attributes at;
     tattrs(&at, a, KG_ADMISSION_CREATE, "Pod", "pods", "ns", "p", tj(a, pod), NULL);
-    return admit1(&P, NULL, &svc, &at);
+    return admit1(&P, NULL, svc, &at);
 }
 
-static void put_builtin(kg_admission_memstate *m)
+static kg_status *admit_pod(kg_arena *a, kg_admission_memcluster *m, const char *pod)
+{
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
+    return admit_pod_svc(a, &svc, pod);
+}
+
+static void put_builtin(kg_admission_memcluster *m)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_json *b = kg_admission_priority_builtin_classes(&a);
     kg_error e = {0};
     for (size_t i = 0; i < b->len; i++)
-        assert_true(kg_admission_memstate_put(m, "priorityclasses", kg_json_at(b, i), 0, &e));
+        assert_true(kg_admission_memcluster_put(m, "priorityclasses", kg_json_at(b, i), 0, &e));
     kg_arena_free(&a);
 }
 
@@ -64,7 +69,7 @@ static void resolve_class(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     /* no classes at all: priority 0, name stays empty, PreemptLowerPriority */
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
                 "{\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
@@ -82,8 +87,8 @@ static void resolve_class(void **state)
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
                 "{\"priorityClassName\":\"default2\",\"priority\":10,\"preemptionPolicy\":\"Never\"}");
     /* deleting the defaults goes back to 0 */
-    assert_true(kg_admission_memstate_remove(m, "priorityclasses", "", "default1"));
-    assert_true(kg_admission_memstate_remove(m, "priorityclasses", "", "default2"));
+    assert_true(kg_admission_memcluster_remove(m, "priorityclasses", "", "default1"));
+    assert_true(kg_admission_memcluster_remove(m, "priorityclasses", "", "default2"));
     assert_json(&a, admitted(&a, m, "ns", POD("{}")),
                 "{\"priority\":0,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
     /* a class without preemptionPolicy leaves the pod's as it is */
@@ -92,7 +97,7 @@ static void resolve_class(void **state)
                 "{\"priorityClassName\":\"nopolicy\",\"priority\":7}");
     assert_json(&a, admitted(&a, m, "ns", POD("{\"priorityClassName\":\"nopolicy\",\"preemptionPolicy\":\"Never\"}")),
                 "{\"priorityClassName\":\"nopolicy\",\"preemptionPolicy\":\"Never\",\"priority\":7}");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -100,7 +105,7 @@ static void system_classes_any_namespace(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     put_builtin(m);
     assert_json(&a, admitted(&a, m, "kube-system", POD("{\"priorityClassName\":\"system-cluster-critical\"}")),
                 "{\"priorityClassName\":\"system-cluster-critical\",\"priority\":2000000000,"
@@ -108,7 +113,7 @@ static void system_classes_any_namespace(void **state)
     assert_json(&a, admitted(&a, m, "team-a", POD("{\"priorityClassName\":\"system-node-critical\"}")),
                 "{\"priorityClassName\":\"system-node-critical\",\"priority\":2000001000,"
                 "\"preemptionPolicy\":\"PreemptLowerPriority\"}");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -116,7 +121,7 @@ static void rejections(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     assert_status(admit_pod(&a, m, POD("{\"priorityClassName\":\"nope\"}")), 403, "Forbidden",
                   "pods \"p\" is forbidden: no PriorityClass with name nope was found");
     assert_status(admit_pod(&a, m, POD("{\"priority\":1000}")), 403, "Forbidden",
@@ -128,12 +133,16 @@ static void rejections(void **state)
         admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\",\"preemptionPolicy\":\"Never\"}")), 403, "Forbidden",
         "pods \"p\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod "
         "spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name");
-    kg_admission_memstate_fail_reads(m, "priorityclasses", 0, KG_EIO);
-    assert_status(admit_pod(&a, m, POD("{\"priorityClassName\":\"hi\"}")), 500, "",
+    kg_admission_services inner = kg_admission_memcluster_services(m, NULL);
+    kg_faulty_services *fs = kg_faulty_services_new(&inner);
+    kg_admission_services faulty = kg_faulty_services_get(fs);
+    kg_faulty_fail_reads(fs, "priorityclasses", 0, KG_EIO);
+    assert_status(admit_pod_svc(&a, &faulty, POD("{\"priorityClassName\":\"hi\"}")), 500, "",
                   "failed to get PriorityClass with name hi: injected read failure for priorityclasses \"hi\"");
-    assert_status(admit_pod(&a, m, POD("{}")), 500, "",
+    assert_status(admit_pod_svc(&a, &faulty, POD("{}")), 500, "",
                   "failed to get default priority class: injected read failure for priorityclasses");
-    kg_admission_memstate_free(m);
+    kg_faulty_services_free(fs);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -141,8 +150,8 @@ static void update_keeps_priority(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     tattrs(&at, &a, KG_ADMISSION_UPDATE, "Pod", "pods", "ns", "p", tj(&a, POD("{\"priorityClassName\":\"x\"}")),
            tj(&a, POD("{\"priorityClassName\":\"x\",\"priority\":5,\"preemptionPolicy\":\"Never\"}")));
@@ -159,13 +168,13 @@ static void update_keeps_priority(void **state)
            NULL);
     at.subresource = "binding";
     assert_null(admit1(&P, NULL, &svc, &at));
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
-static kg_status *pc_op(kg_arena *a, kg_admission_memstate *m, kg_admission_op op, const char *pc)
+static kg_status *pc_op(kg_arena *a, kg_admission_memcluster *m, kg_admission_op op, const char *pc)
 {
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     kg_admission_attrs_init(&at, a);
     at.operation = op;
@@ -182,7 +191,7 @@ static void one_global_default(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     assert_null(pc_op(&a, m, KG_ADMISSION_CREATE, PC("first", 100, true, "")));
     tput(m, "priorityclasses", PC("first", 100, true, ""), 0);
     assert_status(pc_op(&a, m, KG_ADMISSION_CREATE, PC("second", 200, true, "")), 403, "Forbidden",
@@ -196,7 +205,7 @@ static void one_global_default(void **state)
                   "default. Only one default can exist");
     assert_status(pc_op(&a, m, KG_ADMISSION_CREATE, "{\"kind\":\"Pod\"}"), 400, "BadRequest",
                   "resource was marked with kind PriorityClass but was unable to be converted");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 

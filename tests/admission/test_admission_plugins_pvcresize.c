@@ -12,11 +12,11 @@
     "persistentvolumeclaims \"c\" is forbidden: only dynamically provisioned pvc can be resized and the storageclass " \
     "that provisions the pvc must support resize"
 
-static kg_admission_memstate *g_m;
+static kg_admission_memcluster *g_m;
 
 static kg_status *resize(kg_arena *a, const char *newpvc, const char *oldpvc)
 {
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     tattrs(&at, a, KG_ADMISSION_UPDATE, "PersistentVolumeClaim", "persistentvolumeclaims", "ns", "c", tj(a, newpvc),
            tj(a, oldpvc));
@@ -25,7 +25,7 @@ static kg_status *resize(kg_arena *a, const char *newpvc, const char *oldpvc)
 
 static int setup(void **state)
 {
-    g_m = kg_admission_memstate_new();
+    g_m = kg_admission_memcluster_new();
     tput(g_m, "storageclasses", SC("yes", ",\"allowVolumeExpansion\":true"), 0);
     tput(g_m, "storageclasses", SC("no", ",\"allowVolumeExpansion\":false"), 0);
     tput(g_m, "storageclasses", SC("unset", ""), 0);
@@ -34,7 +34,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    kg_admission_memstate_free(g_m);
+    kg_admission_memcluster_free(g_m);
     return 0;
 }
 
@@ -94,7 +94,7 @@ static void shrink_or_equal_allowed(void **state)
     assert_null(resize(&a, PVC("", "1024Mi", "Pending"), PVC("", "1Gi", "Pending")));
     assert_null(resize(&a, PVC("", "1000M", "Pending"), PVC("", "1G", "Pending")));
     /* subresources are ignored */
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     tattrs(&at, &a, KG_ADMISSION_UPDATE, "PersistentVolumeClaim", "persistentvolumeclaims", "ns", "c",
            tj(&a, PVC("", "2Gi", "Pending")), tj(&a, PVC("", "1Gi", "Pending")));

@@ -1,15 +1,15 @@
 /* RuntimeClass: overhead set/matched/rejected, live lookup, not-found, scheduling merge and conflicts, idempotence. */
 #include "plugin_testutil.h"
-
+#include "faulty_services.h"
 
 #define P kg_admission_plugin_runtime_class
 #define POD(spec) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":" spec "}"
 
-static kg_admission_memstate *g_m;
+static kg_admission_memcluster *g_m;
 
 static int setup(void **state)
 {
-    g_m = kg_admission_memstate_new();
+    g_m = kg_admission_memcluster_new();
     tput(g_m, "runtimeclasses",
          "{\"apiVersion\":\"node.k8s.io/"
          "v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"kata\"},\"handler\":\"kata\","
@@ -30,13 +30,13 @@ static int setup(void **state)
          "{\"apiVersion\":\"node.k8s.io/"
          "v1\",\"kind\":\"RuntimeClass\",\"metadata\":{\"name\":\"late\"},\"handler\":\"x\","
          "\"overhead\":{\"podFixed\":{\"cpu\":\"1\"}}}",
-         KG_MEMSTATE_STORE_ONLY);
+         KG_MEMCLUSTER_STORE_ONLY);
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kg_admission_memstate_free(g_m);
+    kg_admission_memcluster_free(g_m);
     return 0;
 }
 
@@ -56,7 +56,7 @@ static void overhead_set(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"kata\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}"));
     admit_idempotent(&P, NULL, &svc, &at);
@@ -76,7 +76,7 @@ static void overhead_mismatch(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"kata\",\"overhead\":{\"cpu\":\"100m\"}}"));
     assert_status(
@@ -102,17 +102,19 @@ static void missing_class(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services inner = kg_admission_memcluster_services(g_m, NULL);
+    kg_faulty_services *fs = kg_faulty_services_new(&inner);
+    kg_admission_services svc = kg_faulty_services_get(fs);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"nope\"}"));
     assert_status(admit1(&P, NULL, &svc, &at), 403, "Forbidden",
                   "pods \"p\" is forbidden: pod rejected: RuntimeClass \"nope\" not found");
     assert_status(validate1(&P, NULL, &svc, &at), 403, "Forbidden",
                   "pods \"p\" is forbidden: pod rejected: RuntimeClass \"nope\" not found");
-    kg_admission_memstate_fail_reads(g_m, "runtimeclasses", 0, KG_EIO);
+    kg_faulty_fail_reads(fs, "runtimeclasses", 0, KG_EIO);
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"kata\"}"));
     assert_status(admit1(&P, NULL, &svc, &at), 500, "", "injected read failure for runtimeclasses \"kata\"");
-    kg_admission_memstate_fail_reads(g_m, "runtimeclasses", 0, 0);
+    kg_faulty_services_free(fs);
     kg_arena_free(&a);
 }
 
@@ -120,7 +122,7 @@ static void scheduling_merged(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"runtimeClassName\":\"gvisor\"}"));
     admit_idempotent(&P, NULL, &svc, &at);
@@ -148,7 +150,7 @@ static void ignored(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(g_m, NULL);
     kg_admission_attributes at;
     pod_attrs(&at, &a, POD("{\"containers\":[]}"));
     admit_idempotent(&P, NULL, &svc, &at);

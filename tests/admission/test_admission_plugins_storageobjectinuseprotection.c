@@ -4,10 +4,10 @@
 
 #define P kg_admission_plugin_storage_object_in_use_protection
 
-static kg_json *after(kg_arena *a, kg_admission_memstate *m, const char *group, const char *resource, const char *obj,
+static kg_json *after(kg_arena *a, kg_admission_memcluster *m, const char *group, const char *resource, const char *obj,
                       kg_admission_op op)
 {
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     kg_admission_attributes at;
     kg_admission_attrs_init(&at, a);
     at.operation = op;
@@ -32,7 +32,7 @@ static void finalizers_added_once(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     assert_json(&a,
                 after(&a, m, "", "persistentvolumeclaims",
                       "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"x\"}}", KG_ADMISSION_CREATE),
@@ -48,7 +48,7 @@ static void finalizers_added_once(void **state)
                       "{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"x\",\"finalizers\":[\"a/b\"]}}",
                       KG_ADMISSION_CREATE),
                 "[\"a/b\",\"kubernetes.io/pv-protection\"]");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -56,14 +56,14 @@ static void vac_behind_gate(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     const char *vac = "{\"apiVersion\":\"storage.k8s.io/v1beta1\",\"kind\":\"VolumeAttributesClass\","
                       "\"metadata\":{\"name\":\"x\"},\"driverName\":\"d\"}";
     assert_null(after(&a, m, "storage.k8s.io", "volumeattributesclasses", vac, KG_ADMISSION_CREATE));
-    kg_admission_memstate_set_feature(m, "VolumeAttributesClass", true);
+    kg_admission_memcluster_set_feature(m, "VolumeAttributesClass", true);
     assert_json(&a, after(&a, m, "storage.k8s.io", "volumeattributesclasses", vac, KG_ADMISSION_CREATE),
                 "[\"kubernetes.io/vac-protection\"]");
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -71,14 +71,14 @@ static void ignored(void **state)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
     /* UPDATE is not handled, other resources and wrong kinds are ignored */
     assert_null(after(&a, m, "", "persistentvolumeclaims",
                       "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"x\"}}", KG_ADMISSION_UPDATE));
     assert_null(after(&a, m, "", "pods", "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"}}", KG_ADMISSION_CREATE));
     assert_null(
         after(&a, m, "", "persistentvolumes", "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"}}", KG_ADMISSION_CREATE));
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 

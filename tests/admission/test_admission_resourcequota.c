@@ -4,11 +4,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "admission/plugins/resourcequota.h"
+#include "admission/plugins/resourcequota/resourcequota.h"
+#include "controllers/quota.h"
 #include "admission_testutil.h"
+#include "faulty_services.h"
 
 typedef struct fixture {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
+    kg_faulty_services *fs; /* around m: injected read/write failures */
     kg_admission_services svc;
     kg_admission_chain *chain;
     kg_arena a;
@@ -17,9 +20,11 @@ typedef struct fixture {
 static fixture *new_fixture(const char *config_json)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(f->m, 1000000000LL);
-    f->svc = kg_admission_memstate_services(f->m, NULL);
+    f->m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(f->m, 1000000000LL);
+    kg_admission_services inner = kg_admission_memcluster_services(f->m, NULL);
+    f->fs = kg_faulty_services_new(&inner);
+    f->svc = kg_faulty_services_get(f->fs);
     kg_arena_init(&f->a, 0);
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_resource_quota};
     const kg_json *cfgs[] = {config_json ? tj(&f->a, config_json) : NULL};
@@ -41,7 +46,8 @@ static int teardown(void **state)
     fixture *f = *state;
     kg_admission_chain_free(f->chain);
     kg_arena_free(&f->a);
-    kg_admission_memstate_free(f->m);
+    kg_faulty_services_free(f->fs);
+    kg_admission_memcluster_free(f->m);
     free(f);
     return 0;
 }
@@ -125,7 +131,7 @@ static void test_pod_admitted_and_charged(void **state)
     assert_null(create_pod(f, p));
     assert_string_equal(used_of(f, "quota"), "{\"count/pods\":\"4\",\"cpu\":\"1100m\",\"limits.cpu\":\"1500m\","
                                              "\"memory\":\"52Gi\",\"pods\":\"4\"}");
-    kg_admission_memstate_stats s = kg_admission_memstate_get_stats(f->m);
+    kg_admission_memcluster_stats s = kg_admission_memcluster_get_stats(f->m);
     assert_int_equal(s.updates, 1);
 }
 
@@ -204,7 +210,7 @@ static void test_pod_resize_charges_delta_per_quota(void **state)
     kg_json_set(&f->a, kg_json_get(new, "metadata"), "resourceVersion", kg_json_new_str(&f->a, "5"));
     /* a plain UPDATE of a pod is not quota'd; the resize subresource is */
     assert_null(run(f, KG_ADMISSION_UPDATE, "", "Pod", "pods", "", new, old, false));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).updates, 0);
     assert_null(run(f, KG_ADMISSION_UPDATE, "", "Pod", "pods", "resize", new, old, false));
     /* the unscoped quota (which matched the old pod) gets the delta; the NotBestEffort one, which did not, the
      * whole usage */
@@ -397,10 +403,10 @@ static void test_service_update_type_change(void **state)
         run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "NodePort", 1, NULL), old, false));
     assert_string_equal(used_of(f, "q"), "{\"services\":\"1\",\"services.nodeports\":\"1\"}");
     /* an update that reduces usage is free and changes nothing */
-    kg_admission_memstate_stats before = kg_admission_memstate_get_stats(f->m);
+    kg_admission_memcluster_stats before = kg_admission_memcluster_get_stats(f->m);
     assert_null(run(f, KG_ADMISSION_UPDATE, "", "Service", "services", "", service(f, "ClusterIP", 1, NULL),
                     service(f, "NodePort", 1, NULL), false));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates, before.updates);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).updates, before.updates);
     /* an old object without resourceVersion is charged in full (create on update) */
     kg_json *norv = service(f, "ClusterIP", 1, NULL);
     kg_json_del(kg_json_get(norv, "metadata"), "resourceVersion");
@@ -493,7 +499,7 @@ static void test_dry_run_not_charged(void **state)
     kg_json *p = res_pod(f, "{}", "{}");
     assert_null(run(f, KG_ADMISSION_CREATE, "", "Pod", "pods", "", p, NULL, true));
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"0\"}");
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).updates, 0);
     /* dry-run still rejects */
     put_quota(f, "q", "{\"pods\":\"1\"}", "{\"pods\":\"1\"}", NULL);
     kg_status *st = run(f, KG_ADMISSION_CREATE, "", "Pod", "pods", "", p, NULL, true);
@@ -505,21 +511,22 @@ static void test_conflict_retry(void **state)
 {
     fixture *f = *state;
     put_quota(f, "q", "{\"pods\":\"2\"}", "{\"pods\":\"0\"}", NULL);
-    kg_admission_memstate_fail_writes(f->m, 2, KG_ECONFLICT);
+    kg_faulty_fail_writes(f->fs, 2, KG_ECONFLICT);
     assert_null(create_pod(f, res_pod(f, "{}", "{}")));
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"1\"}");
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates, 3);
+    /* the two injected conflicts fail in the wrapper: only the third attempt reaches the cluster */
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).updates, 1);
     /* only the quota whose write failed is re-read and re-checked: the other one is charged once */
     put_quota(f, "q", "{\"pods\":\"2\"}", "{\"pods\":\"1\"}", NULL);
-    kg_admission_memstate_fail_writes(f->m, 1, KG_ECONFLICT);
+    kg_faulty_fail_writes(f->fs, 1, KG_ECONFLICT);
     put_quota(f, "q2", "{\"count/pods\":\"5\"}", "{\"count/pods\":\"0\"}", NULL);
     assert_null(create_pod(f, res_pod(f, "{}", "{}")));
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"2\"}");
     assert_string_equal(used_of(f, "q2"), "{\"count/pods\":\"1\"}");
     /* four conflicts in a row: the request fails with the conflict */
     put_quota(f, "q", "{\"pods\":\"5\"}", "{\"pods\":\"0\"}", NULL);
-    kg_admission_memstate_remove(f->m, "resourcequotas", "test", "q2");
-    kg_admission_memstate_fail_writes(f->m, 4, KG_ECONFLICT);
+    kg_admission_memcluster_remove(f->m, "resourcequotas", "test", "q2");
+    kg_faulty_fail_writes(f->fs, 4, KG_ECONFLICT);
     kg_status *st = create_pod(f, res_pod(f, "{}", "{}"));
     assert_status(st, 409, "Conflict",
                   "Operation cannot be fulfilled on resourcequotas \"q\": the object has been modified; please apply "
@@ -533,7 +540,7 @@ static void test_live_lookup_when_cache_empty(void **state)
     tput(f->m, "resourcequotas",
          "{\"metadata\":{\"name\":\"q\",\"namespace\":\"test\"},\"spec\":{\"hard\":{\"pods\":\"0\"}},"
          "\"status\":{\"hard\":{\"pods\":\"0\"},\"used\":{\"pods\":\"0\"}}}",
-         KG_MEMSTATE_STORE_ONLY);
+         KG_MEMCLUSTER_STORE_ONLY);
     kg_status *st = create_pod(f, res_pod(f, "{}", "{}"));
     assert_status(st, 403, "Forbidden",
                   "pods \"p\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0");
@@ -630,7 +637,7 @@ static void test_lagging_cache_uses_own_writes(void **state)
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_resource_quota};
     kg_admission_chain *c = kg_admission_chain_new_from(ps, 1, NULL, &svc, NULL, &e);
     assert_non_null(c);
-    uint64_t before = kg_admission_memstate_get_stats(f->m).updates;
+    uint64_t before = kg_admission_memcluster_get_stats(f->m).updates;
     kg_status *st[3];
     for (int i = 0; i < 3; i++) {
         kg_admission_attributes at;
@@ -642,14 +649,14 @@ static void test_lagging_cache_uses_own_writes(void **state)
     assert_null(st[1]);
     assert_status(st[2], 403, "Forbidden",
                   "pods \"p\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2");
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).updates - before, 2);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).updates - before, 2);
     assert_string_equal(used_of(f, "q"), "{\"pods\":\"2\"}");
 }
 
 static void test_quota_lookup_failure(void **state)
 {
     fixture *f = *state;
-    kg_admission_memstate_fail_reads(f->m, "resourcequotas", 0, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "resourcequotas", 0, KG_EIO);
     kg_status *st = create_pod(f, res_pod(f, "{}", "{}"));
     assert_non_null(st);
     assert_int_equal(kg_status_http_code(st), 500);
@@ -714,15 +721,15 @@ static void expect_config_error(const char *config, const char *want)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_services svc = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services svc = kg_admission_memcluster_services(m, NULL);
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_resource_quota};
     const kg_json *cfgs[] = {tj(&a, config)};
     kg_error e = {0};
     kg_admission_chain *c = kg_admission_chain_new_from(ps, 1, cfgs, &svc, NULL, &e);
     assert_null(c);
     assert_string_equal(e.msg, want);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
     kg_arena_free(&a);
 }
 
@@ -805,14 +812,14 @@ static void test_recalculate(void **state)
     assert_true(kg_quota_sync_namespace(&f->a, &f->svc, "test", &updated, &e));
     assert_int_equal(updated, 0);
     /* after a delete the usage drops; the admission charge then lines up with reality */
-    kg_admission_memstate_remove(f->m, "pods", "test", "a");
+    kg_admission_memcluster_remove(f->m, "pods", "test", "a");
     assert_true(kg_quota_sync_namespace(&f->a, &f->svc, "test", &updated, &e));
     assert_int_equal(updated, 1);
     assert_string_equal(used_of(f, "q"),
                         "{\"count/deployments.apps\":\"1\",\"count/pods\":\"3\",\"memory\":\"0\",\"pods\":\"1\","
                         "\"requests.cpu\":\"0\",\"services.nodeports\":\"2\",\"unknown\":\"1\"}");
     /* a failing list is reported */
-    kg_admission_memstate_fail_reads(f->m, "pods", 1, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "pods", 1, KG_EIO);
     assert_false(kg_quota_sync_namespace(&f->a, &f->svc, "test", &updated, &e));
     assert_int_equal(e.code, KG_EIO);
 }
@@ -843,7 +850,7 @@ static void test_recalculate_resized_pods(void **state)
     /* gate off: the spec only */
     assert_string_equal(kg_json_to_string(&f->a, kg_json_get(status, "used"), 0, NULL),
                         "{\"limits.cpu\":\"5\",\"requests.cpu\":\"4250m\"}");
-    kg_admission_memstate_set_feature(f->m, "InPlacePodVerticalScaling", true);
+    kg_admission_memcluster_set_feature(f->m, "InPlacePodVerticalScaling", true);
     assert_true(kg_quota_recalculate(&f->a, &f->svc, q, 0, &status, NULL, &e));
     assert_string_equal(kg_json_to_string(&f->a, kg_json_get(status, "used"), 0, NULL),
                         "{\"limits.cpu\":\"2200m\",\"requests.cpu\":\"600m\"}");

@@ -1,10 +1,13 @@
 /* ServiceAccount plugin: upstream scenarios (plugin/pkg/admission/serviceaccount/admission_test.go) with exact
  * messages and resulting fields, idempotence, plus the default-ServiceAccount / kube-root-ca.crt helpers. */
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/serviceaccount.h"
+#include "controllers/serviceaccount.h"
 #include "admission_testutil.h"
+#include "faulty_services.h"
 
 typedef struct fixture {
-    kg_admission_memstate *m;
+    kg_admission_memcluster *m;
+    kg_faulty_services *fs; /* around m: injected read/write failures */
     kg_admission_services svc;
     kg_admission_chain *chain;
     kg_arena a;
@@ -13,9 +16,11 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->m = kg_admission_memstate_new();
-    kg_admission_memstate_set_clock(f->m, 1000000000LL);
-    f->svc = kg_admission_memstate_services(f->m, NULL);
+    f->m = kg_admission_memcluster_new();
+    kg_admission_memcluster_set_clock(f->m, 1000000000LL);
+    kg_admission_services inner = kg_admission_memcluster_services(f->m, NULL);
+    f->fs = kg_faulty_services_new(&inner);
+    f->svc = kg_faulty_services_get(f->fs);
     const kg_admission_plugin *ps[] = {&kg_admission_plugin_service_account};
     kg_error e = {0};
     f->chain = kg_admission_chain_new_from(ps, 1, NULL, &f->svc, NULL, &e);
@@ -30,7 +35,8 @@ static int teardown(void **state)
     fixture *f = *state;
     kg_admission_chain_free(f->chain);
     kg_arena_free(&f->a);
-    kg_admission_memstate_free(f->m);
+    kg_faulty_services_free(f->fs);
+    kg_admission_memcluster_free(f->m);
     free(f);
     return 0;
 }
@@ -127,7 +133,8 @@ static void ignored_requests(void **state)
     /* a non-Pod object on the pods resource */
     tattrs(&at, &f->a, KG_ADMISSION_CREATE, "Pod", "pods", "test", "p", tj(&f->a, "{\"kind\":\"Binding\"}"), NULL);
     assert_null(kg_admission_chain_run(f->chain, &at));
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).gets + kg_admission_memstate_get_stats(f->m).live_gets, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).gets + kg_admission_memcluster_get_stats(f->m).live_gets,
+                     0);
 }
 
 static void mirror_pods(void **state)
@@ -169,24 +176,24 @@ static void missing_default_sa_retries(void **state)
                   "pods \"p\" is forbidden: error looking up service account test/default: serviceaccount \"default\" "
                   "not found");
     /* 10 live attempts, 9 sleeps of one fixed 100-199 ms interval */
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 10);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 10);
     int64_t slept = kg_admission_now_ns(&f->svc) - t0;
     assert_true(slept >= 9 * 100000000LL && slept <= 9 * 199000000LL);
     assert_int_equal(slept % 9, 0);
     /* any other name: a single live attempt */
-    kg_admission_memstate_stats s0 = kg_admission_memstate_get_stats(f->m);
+    kg_admission_memcluster_stats s0 = kg_admission_memcluster_get_stats(f->m);
     assert_status(run(f, KG_ADMISSION_CREATE, "",
                       pod_with(f, "\"serviceAccountName\":\"robot\",\"containers\":[{\"name\":\"a\"}]")),
                   403, "Forbidden",
                   "pods \"p\" is forbidden: error looking up service account test/robot: serviceaccount \"robot\" not "
                   "found");
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets - s0.live_gets, 1);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets - s0.live_gets, 1);
 }
 
 static void sa_only_in_store_is_found(void **state)
 {
     fixture *f = *state;
-    put_sa(f, "default", "", "", KG_MEMSTATE_STORE_ONLY);
+    put_sa(f, "default", "", "", KG_MEMCLUSTER_STORE_ONLY);
     kg_json *pod = pod_with(f, "\"containers\":[{\"name\":\"a\"}]");
     assert_null(run(f, KG_ADMISSION_CREATE, "", pod));
     assert_non_null(kg_json_path(pod, "spec.volumes"));
@@ -195,11 +202,11 @@ static void sa_only_in_store_is_found(void **state)
 static void lookup_error(void **state)
 {
     fixture *f = *state;
-    kg_admission_memstate_fail_reads(f->m, "serviceaccounts", 0, KG_EIO);
+    kg_faulty_fail_reads(f->fs, "serviceaccounts", 0, KG_EIO);
     assert_status(run(f, KG_ADMISSION_CREATE, "", pod_with(f, "\"containers\":[{\"name\":\"a\"}]")), 403, "Forbidden",
                   "pods \"p\" is forbidden: error looking up service account test/default: injected read failure for "
                   "serviceaccounts \"default\"");
-    assert_int_equal(kg_admission_memstate_get_stats(f->m).live_gets, 0);
+    assert_int_equal(kg_admission_memcluster_get_stats(f->m).live_gets, 0);
 }
 
 static void automount_opt_out(void **state)
@@ -420,7 +427,8 @@ static void controller_sa_satisfies_plugin(void **state)
 {
     fixture *f = *state;
     kg_error e = {0};
-    assert_true(kg_admission_memstate_put(f->m, "serviceaccounts", kg_sa_default_serviceaccount(&f->a, "test"), 0, &e));
+    assert_true(
+        kg_admission_memcluster_put(f->m, "serviceaccounts", kg_sa_default_serviceaccount(&f->a, "test"), 0, &e));
     kg_json *pod = pod_with(f, "\"containers\":[{\"name\":\"a\"}]");
     assert_null(run(f, KG_ADMISSION_CREATE, "", pod));
     assert_string_equal(kg_json_path_str(pod, "spec.serviceAccountName"), "default");

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/eventratelimit.h"
 #include "admission/plugins/plugin_util.h"
 #include "base/buf.h"
 #include "base/hash.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/limitranger.h"
 #include "admission/plugins/plugin_util.h"
 #include "base/str.h"
 #include "base/buf.h"

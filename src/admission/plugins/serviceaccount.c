@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admission/plugins/batch2.h"
+#include "admission/plugins/serviceaccount.h"
 #include "admission/plugins/plugin_util.h"
 #include "json/template.h"
 #include "meta/names.h"

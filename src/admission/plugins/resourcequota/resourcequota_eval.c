@@ -11,7 +11,7 @@
 
 #include "admission/plugins/plugin_util.h"
 #define KG_RESOURCEQUOTA_INTERNAL
-#include "admission/plugins/resourcequota.h"
+#include "admission/plugins/resourcequota/resourcequota.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "meta/labels.h"

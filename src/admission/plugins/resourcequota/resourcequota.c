@@ -11,7 +11,7 @@
 #include "admission/plugins/plugin_util.h"
 #include "base/str.h"
 #define KG_RESOURCEQUOTA_INTERNAL
-#include "admission/plugins/resourcequota.h"
+#include "admission/plugins/resourcequota/resourcequota.h"
 #include "meta/status.h"
 #include "base/hash.h"
 
@@ -923,7 +923,7 @@ const kg_admission_plugin kg_admission_plugin_resource_quota = {
     .destroy = destroy,
 };
 
-/* ---- quota controller ---- */
+/* ---- usage recalculation (quota.CalculateUsage), shared with the quota controller ---- */
 
 /* Split "count/<resource>[.<group>]" (the resource is everything before the first dot). */
 static bool count_target(kg_arena *ar, const char *name, const char **group, const char **resource)
@@ -1053,47 +1053,6 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
             same = o && kg_quantity_cmp(&o->q, &used.e[i].q) == 0;
         }
         *changed = !same;
-    }
-    return true;
-}
-
-bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, const char *ns, size_t *updated,
-                             kg_error *err)
-{
-    if (updated)
-        *updated = 0;
-    kg_json *items = kg_admission_list(svc, a, "resourcequotas", ns, KG_ADMISSION_GET_LIVE, err);
-    if (!items)
-        return false;
-    for (size_t i = 0; i < items->len; i++) {
-        kg_json *q = kg_json_at(items, i);
-        for (int attempt = 0;; attempt++) {
-            kg_json *status;
-            bool changed;
-            if (!kg_quota_recalculate(a, svc, q, KG_ADMISSION_GET_LIVE, &status, &changed, err))
-                return false;
-            if (!changed)
-                break;
-            kg_json *upd = kg_json_clone(a, q);
-            kg_json_set(a, upd, "status", status);
-            KG_ERROR_DECL(ue);
-            if (svc->update && svc->update(svc->ctx, a, "resourcequotas", ns, upd, &ue)) {
-                if (updated)
-                    (*updated)++;
-                break;
-            }
-            if (!svc->update)
-                return kg_err_set(err, KG_EUNSUPPORTED, "quota status cannot be written");
-            if (ue.code != KG_ECONFLICT || attempt >= MAX_RETRIES) {
-                *err = ue;
-                return false;
-            }
-            KG_ERROR_DECL(ge);
-            q = kg_admission_get(svc, a, "resourcequotas", ns, kg_json_get_str(kg_json_get(q, "metadata"), "name"),
-                                 KG_ADMISSION_GET_LIVE, &ge);
-            if (!q)
-                break; /* deleted meanwhile */
-        }
     }
     return true;
 }

@@ -40,10 +40,10 @@
 #include "base/error.h"
 #include "json/json.h"
 
-/* The plugin descriptor: the impl of registry.c's "ResourceQuota" entry (default on; its place in the fixed order). */
+/* The plugin descriptor: the impl of plugins.def's "ResourceQuota" line (default on; its place in the fixed order). */
 extern const kg_admission_plugin kg_admission_plugin_resource_quota;
 
-/* ---- quota controller (pkg/controller/resourcequota syncResourceQuota + quota.CalculateUsage) ----
+/* ---- usage evaluation shared with the quota controller (src/controllers/quota.h; upstream quota.CalculateUsage) ----
  *
  * kg_quota_recalculate: compute the true status of one ResourceQuota from the current objects of its namespace,
  * read through svc->list (list_flags, e.g. KG_ADMISSION_GET_LIVE to bypass the cache): status.hard = spec.hard;
@@ -55,13 +55,6 @@ extern const kg_admission_plugin kg_admission_plugin_resource_quota;
  * it differs from quota.status (by value). Fails only when a list fails (err names the resource). */
 bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const kg_json *quota, unsigned list_flags,
                           kg_json **new_status, bool *changed, kg_error *err);
-
-/* Recalculate every ResourceQuota of namespace ns (live list) and write the changed ones with svc->update (a
- * conflict re-reads the quota live and recomputes, up to 3 retries). *updated (may be NULL) receives the number of
- * quotas written. The controller calls it when an object of a quota-tracked resource in ns is deleted or changed,
- * when a quota is created or its spec changes, and periodically (upstream: every 5 minutes). */
-bool kg_quota_sync_namespace(kg_arena *a, const kg_admission_services *svc, const char *ns, size_t *updated,
-                             kg_error *err);
 
 /* Whether a change to an object of resource (plural) in a namespace can change some quota's usage: true for every
  * namespaced resource except the ignored ones (events, bindings, reviews...). Lets the controller filter its watch. */

@@ -3,10 +3,11 @@
  *   - serviceaccounts-controller (pkg/controller/serviceaccount): a ServiceAccount named "default";
  *   - root-ca-cert-publisher (pkg/controller/certificates/rootcacertpublisher): a ConfigMap kube-root-ca.crt with
  *     the cluster CA bundle under ca.crt and a description annotation.
- * The server calls these from its namespace watch; they only build objects (no I/O). */
+ * See serviceaccount.h. */
 #include <string.h>
 
-#include "admission/plugins/batch2.h"
+#include "base/log.h"
+#include "controllers/serviceaccount.h"
 
 #define DESCRIPTION_ANNOTATION "kubernetes.io/description"
 #define ROOT_CA_DESCRIPTION                                                                                            \
@@ -78,4 +79,27 @@ bool kg_sa_namespace_active(const kg_json *ns)
         return false;
     const char *phase = kg_json_path_str(ns, "status.phase");
     return !phase || strcmp(phase, "Terminating") != 0;
+}
+
+void kg_sa_controllers_sync(const kg_controller_client *c, kg_arena *a, const kg_json *ns, const char *ca_pem)
+{
+    const char *name = kg_json_path_str(ns, "metadata.name");
+    if (!name || !kg_sa_namespace_active(ns))
+        return;
+    kg_error err;
+    if (!c->get(c->ctx, a, "serviceaccounts", name, KG_SA_DEFAULT_NAME, &err) && err.code == KG_ENOTFOUND &&
+        !c->create(c->ctx, a, "serviceaccounts", name, kg_sa_default_serviceaccount(a, name), &err) &&
+        err.code != KG_EEXIST)
+        KG_WARN("serviceaccounts controller: %s/default: %s", name, err.msg);
+    kg_json *existing = c->get(c->ctx, a, "configmaps", name, KG_SA_ROOT_CA_CONFIGMAP, &err);
+    if (!existing) {
+        if (err.code == KG_ENOTFOUND &&
+            !c->create(c->ctx, a, "configmaps", name, kg_sa_root_ca_configmap(a, name, ca_pem), &err) &&
+            err.code != KG_EEXIST)
+            KG_WARN("root-ca-cert-publisher: %s/kube-root-ca.crt: %s", name, err.msg);
+        return;
+    }
+    kg_json *fixed = kg_sa_root_ca_configmap_fix(a, existing, ca_pem);
+    if (fixed && !c->update(c->ctx, a, "configmaps", name, fixed, &err))
+        KG_V(2, "root-ca-cert-publisher: %s/kube-root-ca.crt: %s", name, err.msg);
 }

@@ -1,4 +1,4 @@
-#include "admission/memstate.h"
+#include "admission/memcluster.h"
 #include "base/str.h"
 
 #include <pthread.h>
@@ -34,10 +34,10 @@ typedef struct group {
 typedef struct named_flag {
     char *name;
     int live;
-    int value; /* feature: 0/1; read failure: error code; ready: 0/1 */
+    int value; /* feature: 0/1; not ready: 0/1 */
 } named_flag;
 
-struct kg_admission_memstate {
+struct kg_admission_memcluster {
     pthread_rwlock_t lock;
     entry *buckets[NBUCKETS];
     group *groups[NBUCKETS];
@@ -45,12 +45,8 @@ struct kg_admission_memstate {
     uint64_t revision;
     named_flag features[MAX_FLAGS];
     size_t nfeatures;
-    named_flag read_failures[MAX_FLAGS];
-    size_t nread_failures;
     named_flag not_ready[MAX_FLAGS];
     size_t nnot_ready;
-    int fail_writes;
-    kg_errcode fail_write_code;
     bool fake_clock;
     _Atomic int64_t now;
     _Atomic uint64_t gets, live_gets, lists, creates, updates;
@@ -58,7 +54,7 @@ struct kg_admission_memstate {
 
 static uint64_t hash3(const char *r, const char *ns, const char *n);
 
-static group *group_find(const kg_admission_memstate *m, const char *resource, const char *ns, bool create)
+static group *group_find(const kg_admission_memcluster *m, const char *resource, const char *ns, bool create)
 {
     uint64_t h = hash3(resource, ns, "");
     for (group *g = m->groups[h % NBUCKETS]; g; g = g->next)
@@ -74,7 +70,7 @@ static group *group_find(const kg_admission_memstate *m, const char *resource, c
     g->ns = strdup(ns);
     if (!g->resource || !g->ns)
         abort();
-    kg_admission_memstate *mw = (kg_admission_memstate *)m;
+    kg_admission_memcluster *mw = (kg_admission_memcluster *)m;
     g->next = mw->groups[h % NBUCKETS];
     mw->groups[h % NBUCKETS] = g;
     return g;
@@ -154,9 +150,9 @@ static char *xstrdup(const char *s)
     return p;
 }
 
-kg_admission_memstate *kg_admission_memstate_new(void)
+kg_admission_memcluster *kg_admission_memcluster_new(void)
 {
-    kg_admission_memstate *m = calloc(1, sizeof *m);
+    kg_admission_memcluster *m = calloc(1, sizeof *m);
     if (!m)
         abort();
     pthread_rwlock_init(&m->lock, NULL);
@@ -178,7 +174,7 @@ static void flags_free(named_flag *f, size_t n)
         free(f[i].name);
 }
 
-void kg_admission_memstate_free(kg_admission_memstate *m)
+void kg_admission_memcluster_free(kg_admission_memcluster *m)
 {
     if (!m)
         return;
@@ -202,13 +198,12 @@ void kg_admission_memstate_free(kg_admission_memstate *m)
         }
     }
     flags_free(m->features, m->nfeatures);
-    flags_free(m->read_failures, m->nread_failures);
     flags_free(m->not_ready, m->nnot_ready);
     pthread_rwlock_destroy(&m->lock);
     free(m);
 }
 
-static entry *find(const kg_admission_memstate *m, const char *resource, const char *ns, const char *name, uint64_t h)
+static entry *find(const kg_admission_memcluster *m, const char *resource, const char *ns, const char *name, uint64_t h)
 {
     for (entry *e = m->buckets[h % NBUCKETS]; e; e = e->next)
         if (e->hash == h && kg_streq(e->resource, resource) && kg_streq(e->ns, ns) && kg_streq(e->name, name))
@@ -217,7 +212,7 @@ static entry *find(const kg_admission_memstate *m, const char *resource, const c
 }
 
 /* Insert or replace under the write lock. */
-static void store_locked(kg_admission_memstate *m, const char *resource, const char *ns, const char *name,
+static void store_locked(kg_admission_memcluster *m, const char *resource, const char *ns, const char *name,
                          const kg_json *obj, bool store_only)
 {
     uint64_t h = hash3(resource, ns, name);
@@ -243,20 +238,20 @@ static void store_locked(kg_admission_memstate *m, const char *resource, const c
     e->store_only = store_only;
 }
 
-bool kg_admission_memstate_put(kg_admission_memstate *m, const char *resource, const kg_json *obj, unsigned flags,
-                               kg_error *err)
+bool kg_admission_memcluster_put(kg_admission_memcluster *m, const char *resource, const kg_json *obj, unsigned flags,
+                                 kg_error *err)
 {
     const char *name = kg_json_path_str(obj, "metadata.name");
     if (!name || !name[0])
         return kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
     const char *ns = kg_json_path_str(obj, "metadata.namespace");
     pthread_rwlock_wrlock(&m->lock);
-    store_locked(m, resource, ns ? ns : "", name, obj, (flags & KG_MEMSTATE_STORE_ONLY) != 0);
+    store_locked(m, resource, ns ? ns : "", name, obj, (flags & KG_MEMCLUSTER_STORE_ONLY) != 0);
     pthread_rwlock_unlock(&m->lock);
     return true;
 }
 
-bool kg_admission_memstate_remove(kg_admission_memstate *m, const char *resource, const char *ns, const char *name)
+bool kg_admission_memcluster_remove(kg_admission_memcluster *m, const char *resource, const char *ns, const char *name)
 {
     uint64_t h = hash3(resource, ns ? ns : "", name);
     bool found = false;
@@ -299,75 +294,49 @@ static void flag_set(named_flag *f, size_t *n, const char *name, int live, int v
     x->value = value;
 }
 
-void kg_admission_memstate_set_feature(kg_admission_memstate *m, const char *gate, bool on)
+void kg_admission_memcluster_set_feature(kg_admission_memcluster *m, const char *gate, bool on)
 {
     pthread_rwlock_wrlock(&m->lock);
     flag_set(m->features, &m->nfeatures, gate, 0, on);
     pthread_rwlock_unlock(&m->lock);
 }
 
-void kg_admission_memstate_set_clock(kg_admission_memstate *m, int64_t now_ns)
+void kg_admission_memcluster_set_clock(kg_admission_memcluster *m, int64_t now_ns)
 {
     m->fake_clock = true;
     atomic_store(&m->now, now_ns);
 }
 
-void kg_admission_memstate_fail_writes(kg_admission_memstate *m, int n, kg_errcode code)
-{
-    pthread_rwlock_wrlock(&m->lock);
-    m->fail_writes = n;
-    m->fail_write_code = code;
-    pthread_rwlock_unlock(&m->lock);
-}
-
-void kg_admission_memstate_fail_reads(kg_admission_memstate *m, const char *resource, int live, kg_errcode code)
-{
-    pthread_rwlock_wrlock(&m->lock);
-    flag_set(m->read_failures, &m->nread_failures, resource, live, (int)code);
-    pthread_rwlock_unlock(&m->lock);
-}
-
-void kg_admission_memstate_set_ready(kg_admission_memstate *m, const char *resource, bool ready)
+void kg_admission_memcluster_set_ready(kg_admission_memcluster *m, const char *resource, bool ready)
 {
     pthread_rwlock_wrlock(&m->lock);
     flag_set(m->not_ready, &m->nnot_ready, resource, 0, !ready);
     pthread_rwlock_unlock(&m->lock);
 }
 
-kg_admission_memstate_stats kg_admission_memstate_get_stats(kg_admission_memstate *m)
+kg_admission_memcluster_stats kg_admission_memcluster_get_stats(kg_admission_memcluster *m)
 {
-    kg_admission_memstate_stats s = {atomic_load(&m->gets), atomic_load(&m->live_gets), atomic_load(&m->lists),
-                                     atomic_load(&m->creates), atomic_load(&m->updates)};
+    kg_admission_memcluster_stats s = {atomic_load(&m->gets), atomic_load(&m->live_gets), atomic_load(&m->lists),
+                                       atomic_load(&m->creates), atomic_load(&m->updates)};
     return s;
 }
 
 /* ---- services ---- */
 
-static kg_errcode read_failure(kg_admission_memstate *m, const char *resource, bool live)
-{
-    named_flag *f = flag_find(m->read_failures, m->nread_failures, resource, live ? 1 : 0);
-    return f ? (kg_errcode)f->value : KG_OK;
-}
-
 static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
                         kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     bool live = (flags & KG_ADMISSION_GET_LIVE) != 0;
     atomic_fetch_add(live ? &m->live_gets : &m->gets, 1);
     ns = ns ? ns : "";
     kg_json *out = NULL;
     pthread_rwlock_rdlock(&m->lock);
-    kg_errcode fc = read_failure(m, resource, live);
-    if (fc) {
-        kg_err_set(err, fc, "injected read failure for %s \"%s\"", resource, name);
-    } else {
-        entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
-        if (e && (live || !e->store_only))
-            out = kg_json_clone(a, e->obj);
-        else
-            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
-    }
+    entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
+    if (e && (live || !e->store_only))
+        out = kg_json_clone(a, e->obj);
+    else
+        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
     pthread_rwlock_unlock(&m->lock);
     return out;
 }
@@ -379,18 +348,12 @@ typedef struct list_item {
 
 static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     bool live = (flags & KG_ADMISSION_GET_LIVE) != 0;
     atomic_fetch_add(&m->lists, 1);
     ns = ns ? ns : "";
     kg_json *arr = NULL;
     pthread_rwlock_rdlock(&m->lock);
-    kg_errcode fc = read_failure(m, resource, live);
-    if (fc) {
-        kg_err_set(err, fc, "injected read failure for %s", resource);
-        pthread_rwlock_unlock(&m->lock);
-        return NULL;
-    }
     const group *g = group_find(m, resource, ns[0] ? ns : ALL_NS, false);
     size_t n = 0;
     list_item *items = g && g->n ? kg_arena_alloc(a, g->n * sizeof *items) : NULL;
@@ -409,20 +372,15 @@ static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const cha
 static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
                                 kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     atomic_fetch_add(&m->gets, 1);
     kg_json_shared *out = NULL;
     pthread_rwlock_rdlock(&m->lock);
-    kg_errcode fc = read_failure(m, resource, false);
-    if (fc) {
-        kg_err_set(err, fc, "injected read failure for %s \"%s\"", resource, name);
-    } else {
-        entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
-        if (e && !e->store_only)
-            out = kg_json_shared_pin(e->doc, a);
-        else
-            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
-    }
+    entry *e = find(m, resource, ns, name, hash3(resource, ns, name));
+    if (e && !e->store_only)
+        out = kg_json_shared_pin(e->doc, a);
+    else
+        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
     pthread_rwlock_unlock(&m->lock);
     return out;
 }
@@ -430,15 +388,9 @@ static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, co
 static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
                             kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     atomic_fetch_add(&m->lists, 1);
     pthread_rwlock_rdlock(&m->lock);
-    kg_errcode fc = read_failure(m, resource, false);
-    if (fc) {
-        kg_err_set(err, fc, "injected read failure for %s", resource);
-        pthread_rwlock_unlock(&m->lock);
-        return (size_t)-1;
-    }
     const group *g = group_find(m, resource, ns[0] ? ns : ALL_NS, false);
     size_t n = 0;
     kg_json_shared **v = kg_arena_alloc(a, ((g ? g->n : 0) + 1) * sizeof *v);
@@ -452,19 +404,10 @@ static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const 
     return n;
 }
 
-static bool take_write_failure(kg_admission_memstate *m, kg_error *err)
-{
-    if (m->fail_writes > 0) {
-        m->fail_writes--;
-        return kg_err_set(err, m->fail_write_code ? m->fail_write_code : KG_EIO, "injected write failure");
-    }
-    return true;
-}
-
 static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
                            kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     atomic_fetch_add(&m->creates, 1);
     const char *name = kg_json_path_str(obj, "metadata.name");
     if (!name || !name[0]) {
@@ -474,17 +417,15 @@ static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const c
     ns = ns ? ns : "";
     kg_json *out = NULL;
     pthread_rwlock_wrlock(&m->lock);
-    if (take_write_failure(m, err)) {
-        if (find(m, resource, ns, name, hash3(resource, ns, name))) {
-            kg_err_set(err, KG_EEXIST, "%s \"%s\" already exists", resource, name);
-        } else {
-            kg_json *copy = kg_json_clone(a, obj);
-            kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
-            kg_json_set(a, md, "resourceVersion",
-                        kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
-            store_locked(m, resource, ns, name, copy, false);
-            out = copy;
-        }
+    if (find(m, resource, ns, name, hash3(resource, ns, name))) {
+        kg_err_set(err, KG_EEXIST, "%s \"%s\" already exists", resource, name);
+    } else {
+        kg_json *copy = kg_json_clone(a, obj);
+        kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
+        kg_json_set(a, md, "resourceVersion",
+                    kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
+        store_locked(m, resource, ns, name, copy, false);
+        out = copy;
     }
     pthread_rwlock_unlock(&m->lock);
     return out;
@@ -493,31 +434,29 @@ static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const c
 static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
                            kg_error *err)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     atomic_fetch_add(&m->updates, 1);
     const char *name = kg_json_path_str(obj, "metadata.name");
     ns = ns ? ns : "";
     kg_json *out = NULL;
     pthread_rwlock_wrlock(&m->lock);
-    if (take_write_failure(m, err)) {
-        entry *e = name ? find(m, resource, ns, name, hash3(resource, ns, name)) : NULL;
-        const char *want = kg_json_path_str(obj, "metadata.resourceVersion");
-        const char *have = e ? kg_json_path_str(e->obj, "metadata.resourceVersion") : NULL;
-        if (!e) {
-            kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name ? name : "");
-        } else if (want && want[0] && have && !kg_streq(want, have)) {
-            kg_err_set(err, KG_ECONFLICT,
-                       "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
-                       "please apply your changes to the latest version and try again",
-                       resource, name);
-        } else {
-            kg_json *copy = kg_json_clone(a, obj);
-            kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
-            kg_json_set(a, md, "resourceVersion",
-                        kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
-            store_locked(m, resource, ns, name, copy, false);
-            out = copy;
-        }
+    entry *e = name ? find(m, resource, ns, name, hash3(resource, ns, name)) : NULL;
+    const char *want = kg_json_path_str(obj, "metadata.resourceVersion");
+    const char *have = e ? kg_json_path_str(e->obj, "metadata.resourceVersion") : NULL;
+    if (!e) {
+        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name ? name : "");
+    } else if (want && want[0] && have && !kg_streq(want, have)) {
+        kg_err_set(err, KG_ECONFLICT,
+                   "Operation cannot be fulfilled on %s \"%s\": the object has been modified; "
+                   "please apply your changes to the latest version and try again",
+                   resource, name);
+    } else {
+        kg_json *copy = kg_json_clone(a, obj);
+        kg_json *md = kg_json_get_or_add_object(a, copy, "metadata");
+        kg_json_set(a, md, "resourceVersion",
+                    kg_json_new_str(a, kg_arena_sprintf(a, "%llu", (unsigned long long)++m->revision)));
+        store_locked(m, resource, ns, name, copy, false);
+        out = copy;
     }
     pthread_rwlock_unlock(&m->lock);
     return out;
@@ -525,7 +464,7 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
 
 static bool svc_ready(void *ctx, const char *resource)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     pthread_rwlock_rdlock(&m->lock);
     named_flag *f = flag_find(m->not_ready, m->nnot_ready, resource, 0);
     bool ready = !f || !f->value;
@@ -535,7 +474,7 @@ static bool svc_ready(void *ctx, const char *resource)
 
 static bool svc_feature(void *ctx, const char *gate)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     pthread_rwlock_rdlock(&m->lock);
     named_flag *f = flag_find(m->features, m->nfeatures, gate, 0);
     bool on = f && f->value;
@@ -545,7 +484,7 @@ static bool svc_feature(void *ctx, const char *gate)
 
 static int64_t svc_now(void *ctx)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     if (m->fake_clock)
         return atomic_load(&m->now);
     struct timespec ts;
@@ -555,7 +494,7 @@ static int64_t svc_now(void *ctx)
 
 static void svc_sleep(void *ctx, int64_t ns)
 {
-    kg_admission_memstate *m = ctx;
+    kg_admission_memcluster *m = ctx;
     if (m->fake_clock) {
         atomic_fetch_add(&m->now, ns);
         return;
@@ -565,7 +504,7 @@ static void svc_sleep(void *ctx, int64_t ns)
     }
 }
 
-kg_admission_services kg_admission_memstate_services(kg_admission_memstate *m, const kg_apiserver_metrics *metrics)
+kg_admission_services kg_admission_memcluster_services(kg_admission_memcluster *m, const kg_apiserver_metrics *metrics)
 {
     kg_admission_services s = {
         .ctx = m,

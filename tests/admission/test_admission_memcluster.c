@@ -1,5 +1,6 @@
 /* The in-memory services implementation: get/list visibility, copies, writer semantics, failure injection. */
 #include "admission_testutil.h"
+#include "faulty_services.h"
 
 static const char *names_of(kg_arena *a, const kg_json *arr)
 {
@@ -15,12 +16,12 @@ static const char *names_of(kg_arena *a, const kg_json *arr)
 
 static void get_and_list(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
     tput(m, "limitranges", "{\"metadata\":{\"name\":\"b\",\"namespace\":\"ns1\"}}", 0);
     tput(m, "limitranges", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\"}}", 0);
     tput(m, "limitranges", "{\"metadata\":{\"name\":\"z\",\"namespace\":\"ns0\"}}", 0);
-    tput(m, "limitranges", "{\"metadata\":{\"name\":\"hidden\",\"namespace\":\"ns1\"}}", KG_MEMSTATE_STORE_ONLY);
+    tput(m, "limitranges", "{\"metadata\":{\"name\":\"hidden\",\"namespace\":\"ns1\"}}", KG_MEMCLUSTER_STORE_ONLY);
     tput(m, "resourcequotas", "{\"metadata\":{\"name\":\"q\",\"namespace\":\"ns1\"}}", 0);
     tput(m, "priorityclasses", "{\"metadata\":{\"name\":\"high\"},\"value\":1000}", 0);
     kg_arena a;
@@ -47,15 +48,15 @@ static void get_and_list(void **state)
     tput(m, "limitranges", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns1\"},\"spec\":{\"v\":2}}", 0);
     assert_int_equal(kg_json_path(s.get(m, &a, "limitranges", "ns1", "a", 0, &e), "spec.v")->u.i, 2);
     assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "ns1", 0, &e)), "ns1/a,ns1/b");
-    assert_true(kg_admission_memstate_remove(m, "limitranges", "ns1", "a"));
-    assert_false(kg_admission_memstate_remove(m, "limitranges", "ns1", "a"));
+    assert_true(kg_admission_memcluster_remove(m, "limitranges", "ns1", "a"));
+    assert_false(kg_admission_memcluster_remove(m, "limitranges", "ns1", "a"));
     assert_string_equal(names_of(&a, s.list(m, &a, "limitranges", "", 0, &e)), "ns0/z,ns1/b");
     /* objects need a name */
-    assert_false(kg_admission_memstate_put(m, "pods", tj(&a, "{\"metadata\":{}}"), 0, &e));
-    kg_admission_memstate_stats st = kg_admission_memstate_get_stats(m);
+    assert_false(kg_admission_memcluster_put(m, "pods", tj(&a, "{\"metadata\":{}}"), 0, &e));
+    kg_admission_memcluster_stats st = kg_admission_memcluster_get_stats(m);
     assert_int_equal(st.lists, 8);
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 /* Groups stay ordered by (namespace, name) through inserts, replacements and removals in any order: list() and
@@ -63,8 +64,8 @@ static void get_and_list(void **state)
 static void ordered_groups(void **state)
 {
     (void)state;
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_error e = {0};
@@ -79,7 +80,7 @@ static void ordered_groups(void **state)
         /* names of every length around the hash's 8-byte steps */
         snprintf(name, sizeof name, "%.*s-%d", k % 20, "abcdefghijklmnopqrstuvwxyz", k);
         if (present[k] && (x >> 20) % 3 == 0) {
-            assert_true(kg_admission_memstate_remove(m, "configmaps", ns, name));
+            assert_true(kg_admission_memcluster_remove(m, "configmaps", ns, name));
             present[k] = false;
         } else {
             char *doc = kg_arena_sprintf(&a, "{\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\"}}", name, ns);
@@ -120,13 +121,13 @@ static void ordered_groups(void **state)
         assert_null(kg_admission_view_obj(&s, &a, "secrets", ns, name, &ge));
     }
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 static void writer(void **state)
 {
-    kg_admission_memstate *m = kg_admission_memstate_new();
-    kg_admission_services s = kg_admission_memstate_services(m, NULL);
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
     kg_arena a;
     kg_arena_init(&a, 0);
     kg_error e = {0};
@@ -147,23 +148,26 @@ static void writer(void **state)
     assert_null(s.update(m, &a, "resourcequotas", "ns",
                          tj(&a, "{\"metadata\":{\"name\":\"missing\",\"namespace\":\"ns\"}}"), &e));
     assert_int_equal(e.code, KG_ENOTFOUND);
-    /* injected failures */
-    kg_admission_memstate_fail_writes(m, 1, KG_EIO);
-    assert_null(s.create(m, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
+    /* injected failures come from a wrapper (tests/admission/faulty_services.h), not from the cluster */
+    kg_faulty_services *fs = kg_faulty_services_new(&s);
+    kg_admission_services fsvc = kg_faulty_services_get(fs);
+    kg_faulty_fail_writes(fs, 1, KG_EIO);
+    assert_null(fsvc.create(fsvc.ctx, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
     assert_int_equal(e.code, KG_EIO);
-    assert_non_null(s.create(m, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
+    assert_non_null(fsvc.create(fsvc.ctx, &a, "namespaces", "", tj(&a, "{\"metadata\":{\"name\":\"n\"}}"), &e));
+    kg_faulty_services_free(fs);
     /* features, readiness, fake clock */
     assert_false(s.feature_enabled(m, "PodLevelResources"));
-    kg_admission_memstate_set_feature(m, "PodLevelResources", true);
+    kg_admission_memcluster_set_feature(m, "PodLevelResources", true);
     assert_true(kg_admission_feature(&s, "PodLevelResources"));
     assert_true(kg_admission_ready(&s, "namespaces"));
-    kg_admission_memstate_set_ready(m, "namespaces", false);
+    kg_admission_memcluster_set_ready(m, "namespaces", false);
     assert_false(kg_admission_ready(&s, "namespaces"));
-    kg_admission_memstate_set_clock(m, 42);
+    kg_admission_memcluster_set_clock(m, 42);
     kg_admission_sleep_ns(&s, 8);
     assert_int_equal(kg_admission_now_ns(&s), 50);
     kg_arena_free(&a);
-    kg_admission_memstate_free(m);
+    kg_admission_memcluster_free(m);
 }
 
 int main(void)

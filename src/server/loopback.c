@@ -1,0 +1,195 @@
+/* The controllers' client over the server's store (see loopback.h). Reads are live store reads, writes are store
+ * writes with resourceVersion preconditions, creates go through kg_apiserver_create_object (system metadata and
+ * defaults) and the namespace sweep through kg_apiserver_delete_namespace_contents. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/apiserver.h"
+#include "server/loopback.h"
+
+struct kg_client_watch {
+    kg_store_watch *w;
+    const kg_resource *r; /* NULL: every namespaced resource */
+    bool with_objects;
+};
+
+static const kg_resource *resource_or_err(const char *resource, kg_error *err)
+{
+    const kg_resource *r = kg_resource_find_plural(resource);
+    if (!r)
+        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource (%s)", resource);
+    return r;
+}
+
+static int64_t rv_of(const char *rv)
+{
+    return rv && rv[0] ? strtoll(rv, NULL, 10) : 0;
+}
+
+static kg_json *lb_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = resource_or_err(resource, err);
+    kg_store_kv kv;
+    if (!r || !kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
+        return NULL;
+    return kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, err);
+}
+
+static kg_json *lb_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = resource_or_err(resource, err);
+    if (!r)
+        return NULL;
+    kg_store_list_opts lo = {0};
+    kg_store_list_result res;
+    if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns ? ns : ""), &lo, a, &res, err))
+        return NULL;
+    kg_json *arr = kg_json_new_array(a);
+    for (size_t i = 0; i < res.n; i++) {
+        kg_error derr;
+        kg_json *o = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &derr);
+        if (o)
+            kg_json_array_append(a, arr, o);
+    }
+    return arr;
+}
+
+static kg_json *lb_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                          kg_error *err)
+{
+    return kg_apiserver_create_object(ctx, a, resource, ns, obj, err);
+}
+
+static kg_json *lb_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
+                          kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = resource_or_err(resource, err);
+    if (!r)
+        return NULL;
+    kg_json *o = kg_json_clone(a, obj);
+    const char *name = kg_json_path_str(o, "metadata.name");
+    int64_t expect = rv_of(kg_json_path_str(o, "metadata.resourceVersion"));
+    size_t len;
+    const char *bytes = kg_obj_encode(a, o, &len);
+    int64_t rev;
+    if (!kg_store_update(s->store, kg_resource_key(a, r, ns ? ns : "", name ? name : ""), bytes, len, expect, &rev,
+                         err))
+        return NULL;
+    return kg_obj_decode(a, bytes, len, rev, err);
+}
+
+static bool lb_delete(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
+                      const char *resource_version, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = resource_or_err(resource, err);
+    return r && kg_store_delete(s->store, kg_resource_key(a, r, ns ? ns : "", name), rv_of(resource_version), a, NULL,
+                                NULL, err);
+}
+
+static bool lb_delete_namespace_contents(void *ctx, const char *ns, size_t *remaining, kg_error *err)
+{
+    return kg_apiserver_delete_namespace_contents(ctx, ns, remaining, err);
+}
+
+static kg_client_watch *lb_watch_open(void *ctx, const char *resource, bool with_objects, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = NULL;
+    if (resource && !(r = resource_or_err(resource, err)))
+        return NULL;
+    kg_store_watch *sw = kg_store_watch_open(s->store, r ? r->storage_prefix : "/registry/", 0, err);
+    if (!sw)
+        return NULL;
+    kg_client_watch *w = calloc(1, sizeof *w);
+    *w = (kg_client_watch){sw, r, with_objects};
+    return w;
+}
+
+/* Resource, namespace and name of a storage key ("/registry/[group/]plural/[ns/]name"): the watch's own resource,
+ * else the namespaced resource whose prefix the key starts with. */
+static const kg_resource *split_key(const kg_client_watch *w, kg_arena *a, const char *key, size_t n, const char **ns,
+                                    const char **name)
+{
+    for (size_t i = 0; i < (w->r ? 1 : kg_resources_count()); i++) {
+        const kg_resource *r = w->r ? w->r : kg_resource_at(i);
+        size_t pl = strlen(r->storage_prefix);
+        if ((!w->r && !r->namespaced) || n <= pl || strncmp(key, r->storage_prefix, pl))
+            continue;
+        const char *rest = key + pl;
+        const char *slash = r->namespaced ? memchr(rest, '/', n - pl) : NULL;
+        if (r->namespaced && !slash)
+            continue;
+        *ns = slash ? kg_arena_strndup(a, rest, (size_t)(slash - rest)) : "";
+        const char *nm = slash ? slash + 1 : rest;
+        *name = kg_arena_strndup(a, nm, (size_t)(key + n - nm));
+        return r;
+    }
+    return NULL;
+}
+
+static kg_client_watch_status lb_watch_next(kg_client_watch *w, int timeout_ms, kg_arena *a, kg_client_event *ev,
+                                            kg_error *err)
+{
+    for (;;) {
+        const kg_store_event *se;
+        kg_store_watch_status st = kg_store_watch_next(w->w, timeout_ms, &se, err);
+        if (st == KG_WATCH_ERROR)
+            return KG_CLIENT_WATCH_ERROR;
+        if (st == KG_WATCH_CLOSED)
+            return KG_CLIENT_WATCH_CLOSED;
+        if (st == KG_WATCH_TIMEOUT)
+            return KG_CLIENT_WATCH_TIMEOUT;
+        *ev = (kg_client_event){0};
+        const kg_resource *r = split_key(w, a, se->key, se->key_len, &ev->ns, &ev->name);
+        if (!r) { /* a key of no namespaced resource: not reported */
+            kg_store_event_release(se);
+            continue;
+        }
+        ev->group = r->group;
+        ev->resource = r->plural;
+        ev->type = se->type == KG_STORE_DELETED ? KG_CLIENT_DELETED
+                   : se->type == KG_STORE_ADDED ? KG_CLIENT_ADDED
+                                                : KG_CLIENT_MODIFIED;
+        if (w->with_objects && se->type != KG_STORE_DELETED && se->value) {
+            kg_error derr;
+            ev->object = kg_obj_decode(a, se->value, se->value_len, se->revision, &derr);
+        }
+        kg_store_event_release(se);
+        return KG_CLIENT_WATCH_EVENT;
+    }
+}
+
+static void lb_watch_cancel(kg_client_watch *w)
+{
+    kg_store_watch_cancel(w->w);
+}
+
+static void lb_watch_close(kg_client_watch *w)
+{
+    if (!w)
+        return;
+    kg_store_watch_close(w->w);
+    free(w);
+}
+
+kg_controller_client kg_apiserver_loopback_client(kg_apiserver *s)
+{
+    return (kg_controller_client){
+        .ctx = s,
+        .get = lb_get,
+        .list = lb_list,
+        .create = lb_create,
+        .update = lb_update,
+        .delete_object = lb_delete,
+        .delete_namespace_contents = lb_delete_namespace_contents,
+        .watch_open = lb_watch_open,
+        .watch_next = lb_watch_next,
+        .watch_cancel = lb_watch_cancel,
+        .watch_close = lb_watch_close,
+        .services = &s->svc,
+    };
+}
