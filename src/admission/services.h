@@ -1,6 +1,6 @@
 /* What admission plugins may read and do, as one interface with several implementations:
  *   - the server (kgate serve) over its watch-fed caches and the store,
- *   - kg_admission_memstate (memstate.h): objects held in memory (tests, kgate check).
+ *   - kg_admission_memcluster (memcluster.h): objects held in memory (tests, kgate check).
  *
  * Lookups are by resource plural ("namespaces", "limitranges", "resourcequotas", "priorityclasses",
  * "serviceaccounts", "storageclasses", ...), namespace ("" for cluster-scoped) and name. Results are deep copies in
