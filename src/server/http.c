@@ -858,7 +858,7 @@ static void first_call(rq *r, const char *method)
         kg_authz_attributes at;
         kg_authz_attributes_from_request(&at, &r->user, &r->info);
         const char *reason = NULL;
-        if (kg_authz_authorize(srv->cfg.authz, &at, a, &reason) != KG_AUTHZ_ALLOW) {
+        if (kg_authz_authorize(srv->cfg.authz, &at, a, &reason, NULL) != KG_AUTHZ_ALLOW) {
             kg_buf b = KG_BUF_INIT;
             kg_authz_forbidden_status(&b, a, &at, reason);
             char *body = kg_arena_strndup(a, b.data, b.len);
