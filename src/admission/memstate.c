@@ -579,7 +579,7 @@ kg_admission_services kg_admission_memstate_services(kg_admission_memstate *m, c
         .feature_enabled = svc_feature,
         .now_ns = svc_now,
         .sleep_ns = svc_sleep,
-        .authorize = NULL,
+        .authorizer = NULL,
         .metrics = metrics,
     };
     return s;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "auth/authorizer.h"
 #include "base/arena.h"
 #include "base/error.h"
 #include "base/metrics.h"
@@ -23,20 +24,6 @@ enum {
     /* Bypass the cache and read the authoritative store (upstream's "live GET" through the loopback client). */
     KG_ADMISSION_GET_LIVE = 1u << 0,
 };
-
-/* Authorization question a plugin may ask (authorizer.AttributesRecord, ResourceRequest = true). */
-typedef struct kg_admission_authz_request {
-    const char *user;
-    const char *const *groups;
-    size_t ngroups;
-    const char *verb;
-    const char *ns;
-    const char *api_group;
-    const char *api_version;
-    const char *resource;
-    const char *subresource;
-    const char *name;
-} kg_admission_authz_request;
 
 typedef struct kg_admission_services {
     void *ctx; /* passed back to every callback */
@@ -73,8 +60,9 @@ typedef struct kg_admission_services {
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */
     int64_t (*now_ns)(void *ctx);
     void (*sleep_ns)(void *ctx, int64_t ns);
-    /* SubjectAccessReview-style check: true = allowed. NULL callback = deny everything. */
-    bool (*authorize)(void *ctx, const kg_admission_authz_request *req, kg_error *err);
+    /* The server's authorizer (auth/authorizer.h), for SubjectAccessReview-style checks (kg_admission_authorize).
+     * Borrowed; outlives the services. NULL = no opinion on anything, which callers treat as denied. */
+    const kg_authorizer *authorizer;
 
     /* Metrics sink for plugins that record their own (may be NULL). */
     const kg_apiserver_metrics *metrics;
@@ -104,6 +92,12 @@ static inline bool kg_admission_ready(const kg_admission_services *s, const char
 static inline bool kg_admission_feature(const kg_admission_services *s, const char *gate)
 {
     return s && s->feature_enabled && s->feature_enabled(s->ctx, gate);
+}
+/* Ask the services' authorizer (no authorizer: no opinion). Only KG_AUTHZ_ALLOW means allowed. */
+static inline kg_authz_decision kg_admission_authorize(const kg_admission_services *s, const kg_authz_attributes *attrs,
+                                                       kg_arena *a, const char **reason, kg_error *err)
+{
+    return kg_authz_authorize(s ? s->authorizer : NULL, attrs, a, reason, err);
 }
 /* Read-only views (see view/view_list above); with services that have no views, copies wrapped as documents. */
 kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,

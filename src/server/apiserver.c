@@ -433,6 +433,10 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->svc.create = svc_create;
     s->svc.update = svc_update;
     s->svc.metrics = &s->metrics;
+    /* one authorizer for the HTTP filter and for admission (plugins, CEL policies) */
+    static const char *const masters[] = {KG_GROUP_MASTERS};
+    s->authz = kg_authz_new_privileged_groups(masters, 1);
+    s->svc.authorizer = s->authz;
     s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
     if (!s->chain)
         goto fail;
@@ -445,8 +449,6 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
-    static const char *const masters[] = {KG_GROUP_MASTERS};
-    s->authz = kg_authz_new_privileged_groups(masters, 1);
 
     kg_tls_material tls = {0};
     if (!o->insecure) {
