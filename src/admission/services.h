@@ -25,6 +25,19 @@ enum {
     KG_ADMISSION_GET_LIVE = 1u << 0,
 };
 
+/* Server flags that configure plugins (upstream hands them to the plugin factories through admission
+ * initializers). Plugins read them when initialised; NULL options = kube-apiserver's flag defaults. */
+typedef struct kg_admission_plugin_options {
+    int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
+    int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
+} kg_admission_plugin_options;
+
+#define KG_ADMISSION_DEFAULT_TOLERATION_SECONDS 300
+/* kube-apiserver's defaults of the options above. */
+#define KG_ADMISSION_PLUGIN_OPTIONS_DEFAULTS                                                                           \
+    ((kg_admission_plugin_options){.default_not_ready_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS,    \
+                                   .default_unreachable_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS})
+
 typedef struct kg_admission_services {
     void *ctx; /* passed back to every callback */
 
@@ -63,6 +76,9 @@ typedef struct kg_admission_services {
     /* The server's authorizer (auth/authorizer.h), for SubjectAccessReview-style checks (kg_admission_authorize).
      * Borrowed; outlives the services. NULL = no opinion on anything, which callers treat as denied. */
     const kg_authorizer *authorizer;
+
+    /* Plugin configuration from server flags (borrowed, outlives the services); NULL = defaults. */
+    const kg_admission_plugin_options *options;
 
     /* Metrics sink for plugins that record their own (may be NULL). */
     const kg_apiserver_metrics *metrics;
@@ -115,6 +131,12 @@ enum {
     KG_ADMISSION_MEMO_LIMITRANGE = 0, /* limitranges: LimitRanger's parsed limits */
     KG_ADMISSION_MEMO_QUOTA = 0,      /* resourcequotas: ResourceQuota's parsed hard/used/scopes */
 };
+
+/* The services' plugin options, or the defaults when there are none. */
+static inline kg_admission_plugin_options kg_admission_plugin_opts(const kg_admission_services *s)
+{
+    return s && s->options ? *s->options : KG_ADMISSION_PLUGIN_OPTIONS_DEFAULTS;
+}
 
 int64_t kg_admission_now_ns(const kg_admission_services *s);
 void kg_admission_sleep_ns(const kg_admission_services *s, int64_t ns);

@@ -418,8 +418,6 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     if (kg_feature_gates_unused(s->gates)[0])
         KG_WARN("feature gates not consulted by kgate (accepted, no effect): %s", kg_feature_gates_unused(s->gates));
-    kg_admission_default_toleration_seconds_set(o->default_not_ready_toleration_seconds,
-                                                o->default_unreachable_toleration_seconds);
     s->caches = kg_cache_set_new(s->store);
     /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
     kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
@@ -433,6 +431,10 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->svc.create = svc_create;
     s->svc.update = svc_update;
     s->svc.metrics = &s->metrics;
+    s->plugin_opts = (kg_admission_plugin_options){
+        .default_not_ready_toleration_seconds = o->default_not_ready_toleration_seconds,
+        .default_unreachable_toleration_seconds = o->default_unreachable_toleration_seconds};
+    s->svc.options = &s->plugin_opts;
     /* one authorizer for the HTTP filter and for admission (plugins, CEL policies) */
     static const char *const masters[] = {KG_GROUP_MASTERS};
     s->authz = kg_authz_new_privileged_groups(masters, 1);

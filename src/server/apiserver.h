@@ -50,6 +50,7 @@ struct kg_apiserver {
     kg_store *store;
     kg_admission_chain *chain;
     kg_admission_services svc;
+    kg_admission_plugin_options plugin_opts; /* from the flags; svc.options points here */
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
     kg_http_server *http;
