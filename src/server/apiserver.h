@@ -84,6 +84,10 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
 /* Send a Status (failure or success) with its HTTP code. */
 void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_status *st);
 
+/* Point s->svc at the server's admission services (clusterstate.c): ctx = s, reads through s->caches, writes to
+ * s->store, metrics. Call once the caches and feature gates exist. */
+void kg_apiserver_services_init(kg_apiserver *s);
+
 /* Create an object directly in the store (system metadata and defaults applied, no admission): used by the
  * built-in controllers. Exists → NULL with err->code KG_EEXIST. */
 kg_json *kg_apiserver_create_object(kg_apiserver *s, kg_arena *a, const char *plural, const char *ns,
