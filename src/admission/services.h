@@ -38,6 +38,27 @@ typedef struct kg_admission_plugin_options {
     ((kg_admission_plugin_options){.default_not_ready_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS,    \
                                    .default_unreachable_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS})
 
+/* A change of the objects the services hold, as subscribers see it (an informer's event handler). */
+typedef enum kg_admission_event_type {
+    KG_ADMISSION_EVENT_ADDED = 1,
+    KG_ADMISSION_EVENT_MODIFIED,
+    KG_ADMISSION_EVENT_DELETED,
+    /* The resource's objects were (re)loaded wholesale (the server's initial list, or a relist after its watch fell
+     * behind): individual changes may have been missed, re-read the resource. ns, name "" and object NULL. */
+    KG_ADMISSION_EVENT_RESYNC,
+} kg_admission_event_type;
+
+typedef struct kg_admission_event {
+    kg_admission_event_type type;
+    const char *resource; /* plural, as subscribed */
+    const char *ns;       /* "" for cluster-scoped objects */
+    const char *name;
+    /* ADDED / MODIFIED: the new object; DELETED: the last one known. Read-only, valid during the call only. */
+    const kg_json *object;
+} kg_admission_event;
+
+typedef void (*kg_admission_event_fn)(void *ud, const kg_admission_event *ev);
+
 typedef struct kg_admission_services {
     void *ctx; /* passed back to every callback */
 
@@ -66,6 +87,16 @@ typedef struct kg_admission_services {
     kg_json *(*create)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
     /* Replace obj (status updates such as quota usage); conflict on a stale metadata.resourceVersion → KG_ECONFLICT. */
     kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
+
+    /* ---- change notification (policies and webhook configurations recompile when their objects change) ---- */
+    /* Call fn(ud, event) for every change of resource's objects, in the order the services apply them, one call at
+     * a time per resource. Existing objects are not replayed: subscribe, then list. Returns a subscription id
+     * (> 0), or 0 with err set. Callbacks run on a services thread (the server: the resource's cache watcher;
+     * memstate: the writer's thread, after the write), should be quick, may read (and, in memstate, write) through
+     * the services, but must not subscribe or unsubscribe. NULL callback = no notifications. */
+    uint64_t (*subscribe)(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err);
+    /* End a subscription; once it returns, fn is not running and will not be called again. Unknown ids: no-op. */
+    void (*unsubscribe)(void *ctx, uint64_t id);
 
     /* ---- environment ---- */
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
@@ -114,6 +145,21 @@ static inline kg_authz_decision kg_admission_authorize(const kg_admission_servic
                                                        kg_arena *a, const char **reason, kg_error *err)
 {
     return kg_authz_authorize(s ? s->authorizer : NULL, attrs, a, reason, err);
+}
+/* subscribe / unsubscribe (see above); services without notifications: 0 with KG_EUNSUPPORTED. */
+static inline uint64_t kg_admission_subscribe(const kg_admission_services *s, const char *resource,
+                                              kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    if (!s || !s->subscribe) {
+        kg_err_set(err, KG_EUNSUPPORTED, "these admission services do not notify changes");
+        return 0;
+    }
+    return s->subscribe(s->ctx, resource, fn, ud, err);
+}
+static inline void kg_admission_unsubscribe(const kg_admission_services *s, uint64_t id)
+{
+    if (s && s->unsubscribe && id)
+        s->unsubscribe(s->ctx, id);
 }
 /* Read-only views (see view/view_list above); with services that have no views, copies wrapped as documents. */
 kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
