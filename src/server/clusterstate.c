@@ -1,5 +1,6 @@
 /* The admission services of kgate serve (admission/services.h): cluster state reads over the watch-fed caches
- * (server/cache.h) or, for live reads, the store; side-effect writes to the store; feature gates. */
+ * (server/cache.h) or, for live reads, the store; side-effect writes to the store; change notification from the
+ * caches; feature gates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,24 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
     return kg_obj_decode(a, bytes, len, rev, err);
 }
 
+/* Change notification over the watch-fed caches (subscribing starts the resource's cache). */
+static uint64_t svc_subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    kg_apiserver *s = ctx;
+    const kg_resource *r = res_by_plural(resource);
+    if (!r || !fn) {
+        kg_err_set(err, r ? KG_EINVAL : KG_ENOTFOUND, "subscribe: %s", r ? "no callback" : "unknown resource");
+        return 0;
+    }
+    return kg_cache_subscribe(s->caches, r, fn, ud);
+}
+
+static void svc_unsubscribe(void *ctx, uint64_t id)
+{
+    kg_apiserver *s = ctx;
+    kg_cache_unsubscribe(s->caches, id);
+}
+
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -173,5 +192,7 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.feature_enabled = svc_feature;
     s->svc.create = svc_create;
     s->svc.update = svc_update;
+    s->svc.subscribe = svc_subscribe;
+    s->svc.unsubscribe = svc_unsubscribe;
     s->svc.metrics = &s->metrics;
 }
