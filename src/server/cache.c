@@ -163,11 +163,15 @@ static bool relist(rcache *c)
             if (docs[i])
                 put(c, res.items[i].key, docs[i]);
         pthread_rwlock_unlock(&c->lock);
-        notify(c, KG_ADMISSION_EVENT_RESYNC, NULL);
         if (c->w)
             kg_store_watch_close(c->w);
         c->w = kg_store_watch_open(c->cs->store, c->r->storage_prefix, res.revision, &err);
         ok = c->w != NULL;
+        if (ok) {
+            /* synced before telling: a subscriber that reads through the services must not wait for itself */
+            __atomic_store_n(&c->synced, 1, __ATOMIC_RELEASE);
+            notify(c, KG_ADMISSION_EVENT_RESYNC, NULL);
+        }
     }
     if (!ok)
         KG_WARN("cache %s: relist failed: %s", c->r->plural, err.msg);

@@ -41,8 +41,9 @@ size_t kg_cache_view_list(kg_cache_set *cs, const kg_resource *r, const char *ns
 
 /* Change notification (the admission services' subscribe): fn(ud, event) for every change applied to r's cache —
  * ADDED / MODIFIED / DELETED (also when a stored object stops decoding) — and RESYNC after every (re)list, the
- * initial one included. Calls run on r's watcher thread, in order, after the cache has applied the change (a read
- * in the callback sees it); they must not subscribe or unsubscribe. Starts caching r. Returns an id > 0. */
+ * initial one included (the cache already reads as synced then). Calls run on r's watcher thread, in order, after the
+ * cache has applied the change (a read in the callback sees it); they must not subscribe or unsubscribe. Starts caching
+ * r. Returns an id > 0. */
 uint64_t kg_cache_subscribe(kg_cache_set *cs, const kg_resource *r, kg_admission_event_fn fn, void *ud);
 /* Once it returns, fn is not running and will not be called again. Unknown ids: no-op. */
 void kg_cache_unsubscribe(kg_cache_set *cs, uint64_t id);
