@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "auth/user.h"
 #include "base/arena.h"
 #include "base/error.h"
 #include "admission/warnings.h"
@@ -30,14 +31,8 @@ const char *kg_admission_op_name(kg_admission_op op);
 /* Inverse of kg_admission_op_name; false for unknown strings. */
 bool kg_admission_op_parse(const char *s, kg_admission_op *out);
 
-/* user.Info */
-typedef struct kg_admission_user {
-    const char *name;
-    const char *uid;
-    const char *const *groups;
-    size_t ngroups;
-    const kg_json *extra; /* object: key → array of strings; may be NULL */
-} kg_admission_user;
+/* user.Info: the one user type shared with authentication and authorization (auth/user.h). */
+typedef kg_user_info kg_admission_user;
 
 typedef struct kg_admission_attributes {
     kg_arena *arena; /* the request arena: plugins allocate here and nowhere else */

@@ -31,6 +31,22 @@ typedef struct group {
     size_t n, cap;
 } group;
 
+/* A subscriber (services.subscribe), and an event waiting for delivery. */
+typedef struct sub {
+    struct sub *next;
+    uint64_t id;
+    char *resource;
+    kg_admission_event_fn fn;
+    void *ud;
+} sub;
+
+typedef struct pending {
+    struct pending *next;
+    kg_admission_event_type type;
+    char *resource, *ns, *name;
+    kg_json_shared *doc; /* a reference: the object outlives a concurrent replace */
+} pending;
+
 typedef struct named_flag {
     char *name;
     int live;
@@ -50,6 +66,15 @@ struct kg_admission_memcluster {
     bool fake_clock;
     _Atomic int64_t now;
     _Atomic uint64_t gets, live_gets, lists, creates, updates;
+    /* Change notification. Writers queue events under the write lock (so the queue is in write order) and
+     * deliver after releasing it; notify_mu makes one thread at a time deliver, and guards subs. */
+    pthread_mutex_t notify_mu, queue_mu;
+    sub *subs;
+    uint64_t next_sub_id;
+    _Atomic size_t nsubs;
+    pending *qhead, **qtail; /* queue_mu */
+    bool delivering;         /* queue_mu: deliverer is draining the queue */
+    pthread_t deliverer;
 };
 
 static uint64_t hash3(const char *r, const char *ns, const char *n);
@@ -156,6 +181,9 @@ kg_admission_memcluster *kg_admission_memcluster_new(void)
     if (!m)
         abort();
     pthread_rwlock_init(&m->lock, NULL);
+    pthread_mutex_init(&m->notify_mu, NULL);
+    pthread_mutex_init(&m->queue_mu, NULL);
+    m->qtail = &m->qhead;
     return m;
 }
 
@@ -166,6 +194,15 @@ static void entry_free(entry *e)
     free(e->name);
     kg_json_shared_unref(e->doc);
     free(e);
+}
+
+static void pending_free(pending *p)
+{
+    free(p->resource);
+    free(p->ns);
+    free(p->name);
+    kg_json_shared_unref(p->doc);
+    free(p);
 }
 
 static void flags_free(named_flag *f, size_t n)
@@ -197,6 +234,19 @@ void kg_admission_memcluster_free(kg_admission_memcluster *m)
             g = n;
         }
     }
+    while (m->subs) {
+        sub *n = m->subs->next;
+        free(m->subs->resource);
+        free(m->subs);
+        m->subs = n;
+    }
+    while (m->qhead) {
+        pending *n = m->qhead->next;
+        pending_free(m->qhead);
+        m->qhead = n;
+    }
+    pthread_mutex_destroy(&m->notify_mu);
+    pthread_mutex_destroy(&m->queue_mu);
     flags_free(m->features, m->nfeatures);
     flags_free(m->not_ready, m->nnot_ready);
     pthread_rwlock_destroy(&m->lock);
@@ -211,12 +261,118 @@ static entry *find(const kg_admission_memcluster *m, const char *resource, const
     return NULL;
 }
 
-/* Insert or replace under the write lock. */
+/* ---- change notification ---- */
+
+/* Queue an event (caller holds the write lock). doc: a reference is taken. No subscribers: nothing to do. */
+static void enqueue(kg_admission_memcluster *m, kg_admission_event_type type, const char *resource, const char *ns,
+                    const char *name, kg_json_shared *doc)
+{
+    if (!type || atomic_load(&m->nsubs) == 0)
+        return;
+    pending *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->type = type;
+    p->resource = xstrdup(resource);
+    p->ns = xstrdup(ns);
+    p->name = xstrdup(name);
+    p->doc = doc ? kg_json_shared_ref(doc) : NULL;
+    pthread_mutex_lock(&m->queue_mu);
+    *m->qtail = p;
+    m->qtail = &p->next;
+    pthread_mutex_unlock(&m->queue_mu);
+}
+
+static pending *dequeue(kg_admission_memcluster *m)
+{
+    pthread_mutex_lock(&m->queue_mu);
+    pending *p = m->qhead;
+    if (p) {
+        m->qhead = p->next;
+        if (!m->qhead)
+            m->qtail = &m->qhead;
+    }
+    pthread_mutex_unlock(&m->queue_mu);
+    return p;
+}
+
+/* Deliver queued events in order (caller holds no lock). A write made by a callback only queues: the loop of the
+ * delivering thread picks it up. */
+static void deliver(kg_admission_memcluster *m)
+{
+    pthread_mutex_lock(&m->queue_mu);
+    bool idle = !m->qhead;
+    bool nested = m->delivering && pthread_equal(m->deliverer, pthread_self());
+    pthread_mutex_unlock(&m->queue_mu);
+    if (idle || nested)
+        return;
+    pthread_mutex_lock(&m->notify_mu);
+    pthread_mutex_lock(&m->queue_mu);
+    m->delivering = true;
+    m->deliverer = pthread_self();
+    pthread_mutex_unlock(&m->queue_mu);
+    for (pending *p; (p = dequeue(m));) {
+        kg_admission_event ev = {p->type, p->resource, p->ns, p->name, p->doc ? kg_json_shared_root(p->doc) : NULL};
+        for (sub *sb = m->subs; sb; sb = sb->next)
+            if (kg_streq(sb->resource, p->resource))
+                sb->fn(sb->ud, &ev);
+        pending_free(p);
+    }
+    pthread_mutex_lock(&m->queue_mu);
+    m->delivering = false;
+    pthread_mutex_unlock(&m->queue_mu);
+    pthread_mutex_unlock(&m->notify_mu);
+}
+
+static uint64_t svc_subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    kg_admission_memcluster *m = ctx;
+    if (!resource || !fn) {
+        kg_err_set(err, KG_EINVAL, "subscribe: resource and callback are required");
+        return 0;
+    }
+    sub *sb = calloc(1, sizeof *sb);
+    if (!sb)
+        abort();
+    sb->resource = xstrdup(resource);
+    sb->fn = fn;
+    sb->ud = ud;
+    pthread_mutex_lock(&m->notify_mu);
+    sb->id = ++m->next_sub_id;
+    sub **pp = &m->subs;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = sb; /* subscription order is call order */
+    atomic_fetch_add(&m->nsubs, 1);
+    pthread_mutex_unlock(&m->notify_mu);
+    return sb->id;
+}
+
+static void svc_unsubscribe(void *ctx, uint64_t id)
+{
+    kg_admission_memcluster *m = ctx;
+    pthread_mutex_lock(&m->notify_mu); /* waits for a delivery in progress */
+    for (sub **pp = &m->subs; *pp; pp = &(*pp)->next) {
+        if ((*pp)->id == id) {
+            sub *sb = *pp;
+            *pp = sb->next;
+            free(sb->resource);
+            free(sb);
+            atomic_fetch_sub(&m->nsubs, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&m->notify_mu);
+}
+
+/* Insert or replace under the write lock, and queue the event the cache would see: none for store-only objects,
+ * ADDED when the object was not visible before, else MODIFIED. */
 static void store_locked(kg_admission_memcluster *m, const char *resource, const char *ns, const char *name,
                          const kg_json *obj, bool store_only)
 {
     uint64_t h = hash3(resource, ns, name);
     entry *e = find(m, resource, ns, name, h);
+    bool was_visible = e && !e->store_only;
     if (e) {
         kg_json_shared_unref(e->doc); /* readers that pinned it keep it alive */
     } else {
@@ -236,6 +392,8 @@ static void store_locked(kg_admission_memcluster *m, const char *resource, const
     e->doc = kg_json_shared_new(obj);
     e->obj = kg_json_shared_root(e->doc);
     e->store_only = store_only;
+    if (!store_only)
+        enqueue(m, was_visible ? KG_ADMISSION_EVENT_MODIFIED : KG_ADMISSION_EVENT_ADDED, resource, ns, name, e->doc);
 }
 
 bool kg_admission_memcluster_put(kg_admission_memcluster *m, const char *resource, const kg_json *obj, unsigned flags,
@@ -248,6 +406,7 @@ bool kg_admission_memcluster_put(kg_admission_memcluster *m, const char *resourc
     pthread_rwlock_wrlock(&m->lock);
     store_locked(m, resource, ns ? ns : "", name, obj, (flags & KG_MEMCLUSTER_STORE_ONLY) != 0);
     pthread_rwlock_unlock(&m->lock);
+    deliver(m);
     return true;
 }
 
@@ -263,6 +422,8 @@ bool kg_admission_memcluster_remove(kg_admission_memcluster *m, const char *reso
             *pp = e->next;
             group_del(group_find(m, e->resource, e->ns, false), e);
             group_del(group_find(m, e->resource, ALL_NS, false), e);
+            if (!e->store_only)
+                enqueue(m, KG_ADMISSION_EVENT_DELETED, e->resource, e->ns, e->name, e->doc);
             entry_free(e);
             m->count--;
             found = true;
@@ -270,6 +431,7 @@ bool kg_admission_memcluster_remove(kg_admission_memcluster *m, const char *reso
         }
     }
     pthread_rwlock_unlock(&m->lock);
+    deliver(m);
     return found;
 }
 
@@ -459,6 +621,7 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
         out = copy;
     }
     pthread_rwlock_unlock(&m->lock);
+    deliver(m);
     return out;
 }
 
@@ -518,7 +681,9 @@ kg_admission_services kg_admission_memcluster_services(kg_admission_memcluster *
         .feature_enabled = svc_feature,
         .now_ns = svc_now,
         .sleep_ns = svc_sleep,
-        .authorize = NULL,
+        .subscribe = svc_subscribe,
+        .unsubscribe = svc_unsubscribe,
+        .authorizer = NULL,
         .metrics = metrics,
     };
     return s;

@@ -5,7 +5,11 @@
  *
  * Each object is either in the cache and the store (normal), or only in the store (KG_MEMCLUSTER_STORE_ONLY:
  * simulates a cache that has not caught up, visible only to KG_ADMISSION_GET_LIVE lookups). Objects created through
- * the services writer go to both. */
+ * the services writer go to both.
+ *
+ * Change notification (services.subscribe): put, remove and the services writer notify the resource's
+ * subscribers after the write, in write order, on the writing thread (ADDED, MODIFIED, DELETED; store-only objects
+ * are not in the cache and do not notify until a normal put makes them visible, as ADDED). */
 #ifndef KG_ADMISSION_MEMCLUSTER_H
 #define KG_ADMISSION_MEMCLUSTER_H
 

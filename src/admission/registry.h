@@ -31,12 +31,6 @@ const kg_admission_plugin_info *kg_admission_registry_find(const char *name);
 #undef KG_PLUGIN
 #undef KG_PLUGIN_UNIMPLEMENTED
 
-/* DefaultTolerationSeconds: the values of --default-not-ready-toleration-seconds and
- * --default-unreachable-toleration-seconds (default 300 each). Call before building the chain: the plugin captures
- * them when it is initialised. */
-#define KG_ADMISSION_DEFAULT_TOLERATION_SECONDS 300
-void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unreachable);
-
 /* Priority: the built-in PriorityClasses the server creates at first start (upstream's post-start hook):
  * system-node-critical (2000001000) and system-cluster-critical (2000000000), globalDefault false,
  * preemptionPolicy PreemptLowerPriority. Returns a JSON array of the two scheduling.k8s.io/v1 objects in a. */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "auth/authorizer.h"
 #include "base/arena.h"
 #include "base/error.h"
 #include "base/metrics.h"
@@ -24,19 +25,39 @@ enum {
     KG_ADMISSION_GET_LIVE = 1u << 0,
 };
 
-/* Authorization question a plugin may ask (authorizer.AttributesRecord, ResourceRequest = true). */
-typedef struct kg_admission_authz_request {
-    const char *user;
-    const char *const *groups;
-    size_t ngroups;
-    const char *verb;
-    const char *ns;
-    const char *api_group;
-    const char *api_version;
-    const char *resource;
-    const char *subresource;
+/* Server flags that configure plugins (upstream hands them to the plugin factories through admission
+ * initializers). Plugins read them when initialised; NULL options = kube-apiserver's flag defaults. */
+typedef struct kg_admission_plugin_options {
+    int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
+    int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
+} kg_admission_plugin_options;
+
+#define KG_ADMISSION_DEFAULT_TOLERATION_SECONDS 300
+/* kube-apiserver's defaults of the options above. */
+#define KG_ADMISSION_PLUGIN_OPTIONS_DEFAULTS                                                                           \
+    ((kg_admission_plugin_options){.default_not_ready_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS,    \
+                                   .default_unreachable_toleration_seconds = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS})
+
+/* A change of the objects the services hold, as subscribers see it (an informer's event handler). */
+typedef enum kg_admission_event_type {
+    KG_ADMISSION_EVENT_ADDED = 1,
+    KG_ADMISSION_EVENT_MODIFIED,
+    KG_ADMISSION_EVENT_DELETED,
+    /* The resource's objects were (re)loaded wholesale (the server's initial list, or a relist after its watch fell
+     * behind): individual changes may have been missed, re-read the resource. ns, name "" and object NULL. */
+    KG_ADMISSION_EVENT_RESYNC,
+} kg_admission_event_type;
+
+typedef struct kg_admission_event {
+    kg_admission_event_type type;
+    const char *resource; /* plural, as subscribed */
+    const char *ns;       /* "" for cluster-scoped objects */
     const char *name;
-} kg_admission_authz_request;
+    /* ADDED / MODIFIED: the new object; DELETED: the last one known. Read-only, valid during the call only. */
+    const kg_json *object;
+} kg_admission_event;
+
+typedef void (*kg_admission_event_fn)(void *ud, const kg_admission_event *ev);
 
 typedef struct kg_admission_services {
     void *ctx; /* passed back to every callback */
@@ -67,14 +88,28 @@ typedef struct kg_admission_services {
     /* Replace obj (status updates such as quota usage); conflict on a stale metadata.resourceVersion → KG_ECONFLICT. */
     kg_json *(*update)(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj, kg_error *err);
 
+    /* ---- change notification (policies and webhook configurations recompile when their objects change) ---- */
+    /* Call fn(ud, event) for every change of resource's objects, in the order the services apply them, one call at
+     * a time per resource. Existing objects are not replayed: subscribe, then list. Returns a subscription id
+     * (> 0), or 0 with err set. Callbacks run on a services thread (the server: the resource's cache watcher;
+     * memcluster: the writer's thread, after the write), should be quick, may read (and, in memcluster, write) through
+     * the services, but must not subscribe or unsubscribe. NULL callback = no notifications. */
+    uint64_t (*subscribe)(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err);
+    /* End a subscription; once it returns, fn is not running and will not be called again. Unknown ids: no-op. */
+    void (*unsubscribe)(void *ctx, uint64_t id);
+
     /* ---- environment ---- */
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
     bool (*feature_enabled)(void *ctx, const char *gate);
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */
     int64_t (*now_ns)(void *ctx);
     void (*sleep_ns)(void *ctx, int64_t ns);
-    /* SubjectAccessReview-style check: true = allowed. NULL callback = deny everything. */
-    bool (*authorize)(void *ctx, const kg_admission_authz_request *req, kg_error *err);
+    /* The server's authorizer (auth/authorizer.h), for SubjectAccessReview-style checks (kg_admission_authorize).
+     * Borrowed; outlives the services. NULL = no opinion on anything, which callers treat as denied. */
+    const kg_authorizer *authorizer;
+
+    /* Plugin configuration from server flags (borrowed, outlives the services); NULL = defaults. */
+    const kg_admission_plugin_options *options;
 
     /* Metrics sink for plugins that record their own (may be NULL). */
     const kg_apiserver_metrics *metrics;
@@ -105,6 +140,27 @@ static inline bool kg_admission_feature(const kg_admission_services *s, const ch
 {
     return s && s->feature_enabled && s->feature_enabled(s->ctx, gate);
 }
+/* Ask the services' authorizer (no authorizer: no opinion). Only KG_AUTHZ_ALLOW means allowed. */
+static inline kg_authz_decision kg_admission_authorize(const kg_admission_services *s, const kg_authz_attributes *attrs,
+                                                       kg_arena *a, const char **reason, kg_error *err)
+{
+    return kg_authz_authorize(s ? s->authorizer : NULL, attrs, a, reason, err);
+}
+/* subscribe / unsubscribe (see above); services without notifications: 0 with KG_EUNSUPPORTED. */
+static inline uint64_t kg_admission_subscribe(const kg_admission_services *s, const char *resource,
+                                              kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    if (!s || !s->subscribe) {
+        kg_err_set(err, KG_EUNSUPPORTED, "these admission services do not notify changes");
+        return 0;
+    }
+    return s->subscribe(s->ctx, resource, fn, ud, err);
+}
+static inline void kg_admission_unsubscribe(const kg_admission_services *s, uint64_t id)
+{
+    if (s && s->unsubscribe && id)
+        s->unsubscribe(s->ctx, id);
+}
 /* Read-only views (see view/view_list above); with services that have no views, copies wrapped as documents. */
 kg_json_shared *kg_admission_view(const kg_admission_services *s, kg_arena *a, const char *resource, const char *ns,
                                   const char *name, kg_error *err);
@@ -121,6 +177,12 @@ enum {
     KG_ADMISSION_MEMO_LIMITRANGE = 0, /* limitranges: LimitRanger's parsed limits */
     KG_ADMISSION_MEMO_QUOTA = 0,      /* resourcequotas: ResourceQuota's parsed hard/used/scopes */
 };
+
+/* The services' plugin options, or the defaults when there are none. */
+static inline kg_admission_plugin_options kg_admission_plugin_opts(const kg_admission_services *s)
+{
+    return s && s->options ? *s->options : KG_ADMISSION_PLUGIN_OPTIONS_DEFAULTS;
+}
 
 int64_t kg_admission_now_ns(const kg_admission_services *s);
 void kg_admission_sleep_ns(const kg_admission_services *s, int64_t ns);

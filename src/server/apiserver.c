@@ -1,4 +1,4 @@
-/* kgate serve: start-up, the request dispatcher, non-resource endpoints and the admission services over the store. */
+/* kgate serve: start-up, the request dispatcher and non-resource endpoints (the admission services: clusterstate.c). */
 #include "server/apiserver.h"
 
 #include <errno.h>
@@ -31,160 +31,6 @@ void kg_apiserver_options_defaults(kg_apiserver_options *o)
     o->watch_bookmark_ms = 60000;
     o->default_not_ready_toleration_seconds = 300;
     o->default_unreachable_toleration_seconds = 300;
-}
-
-static bool svc_feature(void *ctx, const char *gate)
-{
-    kg_apiserver *s = ctx;
-    return kg_feature_enabled(s->gates, gate);
-}
-
-/* ---- admission services over the store (cluster state reads, side-effect writes) ---- */
-
-static const kg_resource *res_by_plural(const char *plural)
-{
-    return kg_resource_find_plural(plural);
-}
-
-/* Reads go to the watch-fed cache (started on first use, as an informer would be) unless the plugin asks for a
- * live read; a cache that cannot sync within 10 s falls back to the store. */
-static bool use_cache(kg_apiserver *s, const kg_resource *r, unsigned flags)
-{
-    if (flags & KG_ADMISSION_GET_LIVE)
-        return false;
-    return kg_cache_wait_synced(s->caches, r, 10000);
-}
-
-static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, unsigned flags,
-                        kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r) {
-        kg_err_set(err, KG_ENOTFOUND, "%s \"%s\" not found", resource, name);
-        return NULL;
-    }
-    if (use_cache(s, r, flags))
-        return kg_cache_get(s->caches, r, ns ? ns : "", name, a, err);
-    kg_store_kv kv;
-    if (!kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
-        return NULL;
-    return kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, err);
-}
-
-static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    kg_json *arr = kg_json_new_array(a);
-    if (!r)
-        return arr;
-    if (use_cache(s, r, flags))
-        return kg_cache_list(s->caches, r, ns ? ns : "", a, err);
-    kg_store_list_opts lo = {0};
-    kg_store_list_result res;
-    if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns), &lo, a, &res, err))
-        return NULL;
-    for (size_t i = 0; i < res.n; i++) {
-        kg_json *o = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, err);
-        if (o)
-            kg_json_array_append(a, arr, o);
-    }
-    return arr;
-}
-
-static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
-                                kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (r && use_cache(s, r, 0))
-        return kg_cache_view(s->caches, r, ns, name, a, err);
-    kg_json *o = svc_get(ctx, a, resource, ns, name, KG_ADMISSION_GET_LIVE, err);
-    return o ? kg_json_shared_new_pinned(a, o) : NULL;
-}
-
-static size_t svc_view_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_json_shared ***out,
-                            kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (r && use_cache(s, r, 0))
-        return kg_cache_view_list(s->caches, r, ns, a, out, err);
-    kg_json *arr = svc_list(ctx, a, resource, ns, KG_ADMISSION_GET_LIVE, err);
-    if (!arr)
-        return (size_t)-1;
-    kg_json_shared **v = kg_arena_alloc(a, (arr->len + 1) * sizeof *v);
-    for (uint32_t i = 0; i < arr->len; i++)
-        v[i] = kg_json_shared_new_pinned(a, kg_json_at(arr, i));
-    *out = v;
-    return arr->len;
-}
-
-static bool svc_ready(void *ctx, const char *resource)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r)
-        return true;
-    kg_cache_start(s->caches, r);
-    return kg_cache_synced(s->caches, r);
-}
-
-static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                           kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r) {
-        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
-        return NULL;
-    }
-    kg_json *o = kg_json_clone(a, obj);
-    kg_json *md = kg_json_get_or_add_object(a, o, "metadata");
-    const char *name = kg_json_get_str(md, "name");
-    if (!name) {
-        kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
-        return NULL;
-    }
-    kg_json_set(a, md, "uid", kg_json_new_str(a, kg_obj_new_uid(a)));
-    kg_json_set(a, md, "creationTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
-    kg_api_default(a, r, o);
-    kg_api_prepare_for_create(a, r, o);
-    size_t len;
-    const char *bytes = kg_obj_encode(a, o, &len);
-    int64_t rev;
-    if (!kg_store_create(s->store, kg_resource_key(a, r, ns ? ns : "", name), bytes, len, &rev, err))
-        return NULL;
-    return kg_obj_decode(a, bytes, len, rev, err);
-}
-
-kg_json *kg_apiserver_create_object(kg_apiserver *s, kg_arena *a, const char *plural, const char *ns,
-                                    const kg_json *obj, kg_error *err)
-{
-    return svc_create(s, a, plural, ns, obj, err);
-}
-
-static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
-                           kg_error *err)
-{
-    kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r) {
-        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
-        return NULL;
-    }
-    kg_json *o = kg_json_clone(a, obj);
-    const char *name = kg_json_path_str(o, "metadata.name");
-    const char *rvs = kg_json_path_str(o, "metadata.resourceVersion");
-    int64_t expect = rvs ? strtoll(rvs, NULL, 10) : 0;
-    size_t len;
-    const char *bytes = kg_obj_encode(a, o, &len);
-    int64_t rev;
-    if (!kg_store_update(s->store, kg_resource_key(a, r, ns ? ns : "", name ? name : ""), bytes, len, expect, &rev,
-                         err))
-        return NULL;
-    return kg_obj_decode(a, bytes, len, rev, err);
 }
 
 /* ---- non-resource endpoints ---- */
@@ -337,7 +183,7 @@ static bool ensure_object(kg_apiserver *s, const char *plural, const char *json,
     kg_arena_init(&a, 0);
     kg_json *obj = kg_json_parse(&a, json, strlen(json), err);
     const char *ns = kg_json_path_str(obj, "metadata.namespace");
-    kg_json *got = svc_create(s, &a, plural, ns ? ns : "", obj, err);
+    kg_json *got = kg_apiserver_create_object(s, &a, plural, ns ? ns : "", obj, err);
     bool ok = got || err->code == KG_EEXIST;
     kg_arena_free(&a);
     if (ok)
@@ -361,7 +207,7 @@ static bool bootstrap(kg_apiserver *s, kg_error *err)
     kg_json *pcs = kg_admission_priority_builtin_classes(&a);
     bool ok = true;
     for (uint32_t i = 0; pcs && i < pcs->len && ok; i++) {
-        kg_json *got = svc_create(s, &a, "priorityclasses", "", pcs->u.items[i], err);
+        kg_json *got = kg_apiserver_create_object(s, &a, "priorityclasses", "", pcs->u.items[i], err);
         ok = got || err->code == KG_EEXIST;
     }
     kg_arena_free(&a);
@@ -419,21 +265,18 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     if (kg_feature_gates_unused(s->gates)[0])
         KG_WARN("feature gates not consulted by kgate (accepted, no effect): %s", kg_feature_gates_unused(s->gates));
-    kg_admission_default_toleration_seconds_set(o->default_not_ready_toleration_seconds,
-                                                o->default_unreachable_toleration_seconds);
     s->caches = kg_cache_set_new(s->store);
     /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
     kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
-    s->svc.ctx = s;
-    s->svc.get = svc_get;
-    s->svc.list = svc_list;
-    s->svc.view = svc_view;
-    s->svc.view_list = svc_view_list;
-    s->svc.ready = svc_ready;
-    s->svc.feature_enabled = svc_feature;
-    s->svc.create = svc_create;
-    s->svc.update = svc_update;
-    s->svc.metrics = &s->metrics;
+    kg_apiserver_services_init(s);
+    s->plugin_opts = (kg_admission_plugin_options){
+        .default_not_ready_toleration_seconds = o->default_not_ready_toleration_seconds,
+        .default_unreachable_toleration_seconds = o->default_unreachable_toleration_seconds};
+    s->svc.options = &s->plugin_opts;
+    /* one authorizer for the HTTP filter and for admission (plugins, CEL policies) */
+    static const char *const masters[] = {KG_GROUP_MASTERS};
+    s->authz = kg_authz_new_privileged_groups(masters, 1);
+    s->svc.authorizer = s->authz;
     s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
     if (!s->chain)
         goto fail;
@@ -448,8 +291,6 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
-    static const char *const masters[] = {KG_GROUP_MASTERS};
-    s->authz = kg_authz_new_privileged_groups(masters, 1);
 
     kg_tls_material tls = {0};
     if (!o->insecure) {

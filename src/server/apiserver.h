@@ -53,6 +53,7 @@ struct kg_apiserver {
     kg_admission_chain *chain;
     kg_pipeline pipeline; /* the write path: store + chain (registry/pipeline.h) */
     kg_admission_services svc;
+    kg_admission_plugin_options plugin_opts; /* from the flags; svc.options points here */
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
     kg_http_server *http;
@@ -73,6 +74,10 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
 void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const kg_resource *r);
 /* Send a Status (failure or success) with its HTTP code. */
 void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_status *st);
+
+/* Point s->svc at the server's admission services (clusterstate.c): ctx = s, reads through s->caches, writes to
+ * s->store, metrics. Call once the caches and feature gates exist. */
+void kg_apiserver_services_init(kg_apiserver *s);
 
 /* Create an object directly in the store (system metadata and defaults applied, no admission): used by the
  * built-in controllers. Exists → NULL with err->code KG_EEXIST. */

@@ -17,16 +17,6 @@
 #include "base/log.h"
 #include "base/str.h"
 
-bool kg_user_in_group(const kg_user *u, const char *group)
-{
-    if (!u)
-        return false;
-    for (size_t i = 0; i < u->ngroups; i++)
-        if (u->groups[i] && !strcmp(u->groups[i], group))
-            return true;
-    return false;
-}
-
 /* ---- Go encoding/csv reader (Comma ',', no comments, FieldsPerRecord -1, LazyQuotes false) ---- */
 
 typedef struct csv_reader {

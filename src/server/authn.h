@@ -20,32 +20,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "auth/user.h"
 #include "base/arena.h"
 #include "base/error.h"
 
-#define KG_USER_ANONYMOUS "system:anonymous"
-#define KG_GROUP_UNAUTHENTICATED "system:unauthenticated"
-#define KG_GROUP_AUTHENTICATED "system:authenticated"
-#define KG_GROUP_MASTERS "system:masters"
 #define KG_ADMIN_USER "kgate-admin"
 
-typedef struct kg_user_extra {
-    const char *key;
-    const char *const *values;
-    size_t nvalues;
-} kg_user_extra;
-
-/* user.Info. Strings are owned by the authenticator (static users) or by the request arena. */
-typedef struct kg_user {
-    const char *name;
-    const char *uid;
-    const char *const *groups;
-    size_t ngroups;
-    const kg_user_extra *extra;
-    size_t nextra;
-} kg_user;
-
-bool kg_user_in_group(const kg_user *u, const char *group);
+/* The authenticated user is the shared user.Info type (auth/user.h; KG_USER_ANONYMOUS, KG_GROUP_* live there too).
+ * kg_user is its name in the server code. */
+typedef kg_user_info kg_user;
 
 typedef struct kg_authn_config {
     const char *token_auth_file; /* NULL: no static tokens */

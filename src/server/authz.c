@@ -1,7 +1,6 @@
-/* Authorizer interface helpers, the privileged-group authorizer, the union, and upstream's 403 texts. */
+/* Request attributes for the authorizer interface, and upstream's 403 texts. */
 #include "server/authz.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -19,109 +18,6 @@ void kg_authz_attributes_from_request(kg_authz_attributes *at, const kg_user *us
     at->subresource = ri->subresource;
     at->namespace_ = ri->namespace_;
     at->name = ri->name;
-}
-
-void kg_authorizer_free(kg_authorizer *z)
-{
-    if (z && z->destroy)
-        z->destroy(z);
-}
-
-/* ---- privileged groups ---- */
-
-typedef struct priv_groups {
-    kg_authorizer base;
-    size_t n;
-    char **groups;
-} priv_groups;
-
-static kg_authz_decision priv_authorize(const kg_authorizer *self, const kg_authz_attributes *attrs, kg_arena *a,
-                                        const char **reason)
-{
-    (void)a;
-    (void)reason;
-    const priv_groups *p = (const priv_groups *)self;
-    for (size_t i = 0; i < p->n; i++)
-        if (kg_user_in_group(attrs->user, p->groups[i]))
-            return KG_AUTHZ_ALLOW;
-    return KG_AUTHZ_NO_OPINION;
-}
-
-static void priv_destroy(kg_authorizer *self)
-{
-    priv_groups *p = (priv_groups *)self;
-    for (size_t i = 0; i < p->n; i++)
-        free(p->groups[i]);
-    free(p->groups);
-    free(p);
-}
-
-kg_authorizer *kg_authz_new_privileged_groups(const char *const *groups, size_t ngroups)
-{
-    priv_groups *p = calloc(1, sizeof(*p));
-    if (!p)
-        abort();
-    p->base.authorize = priv_authorize;
-    p->base.destroy = priv_destroy;
-    p->base.impl = p;
-    p->groups = calloc(ngroups ? ngroups : 1, sizeof(char *));
-    if (!p->groups)
-        abort();
-    for (size_t i = 0; i < ngroups; i++)
-        p->groups[p->n++] = strdup(groups[i]);
-    return &p->base;
-}
-
-/* ---- union ---- */
-
-typedef struct union_authz {
-    kg_authorizer base;
-    kg_authorizer **m;
-    size_t n;
-} union_authz;
-
-static kg_authz_decision union_authorize(const kg_authorizer *self, const kg_authz_attributes *attrs, kg_arena *a,
-                                         const char **reason)
-{
-    const union_authz *u = (const union_authz *)self;
-    const char *joined = NULL;
-    for (size_t i = 0; i < u->n; i++) {
-        const char *r = NULL;
-        kg_authz_decision d = kg_authz_authorize(u->m[i], attrs, a, &r);
-        if (d == KG_AUTHZ_ALLOW || d == KG_AUTHZ_DENY) {
-            *reason = r;
-            return d;
-        }
-        if (r && *r)
-            joined = joined ? kg_arena_sprintf(a, "%s\n%s", joined, r) : r;
-    }
-    *reason = joined;
-    return KG_AUTHZ_NO_OPINION;
-}
-
-static void union_destroy(kg_authorizer *self)
-{
-    union_authz *u = (union_authz *)self;
-    for (size_t i = 0; i < u->n; i++)
-        kg_authorizer_free(u->m[i]);
-    free(u->m);
-    free(u);
-}
-
-kg_authorizer *kg_authz_new_union(kg_authorizer **members, size_t n)
-{
-    union_authz *u = calloc(1, sizeof(*u));
-    if (!u)
-        abort();
-    u->base.authorize = union_authorize;
-    u->base.destroy = union_destroy;
-    u->base.impl = u;
-    u->m = calloc(n ? n : 1, sizeof(*u->m));
-    if (!u->m)
-        abort();
-    memcpy(u->m, members, n * sizeof(*u->m));
-    u->n = n;
-    return &u->base;
 }
 
 /* ---- messages ---- */

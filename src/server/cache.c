@@ -13,8 +13,17 @@ typedef struct centry {
     kg_json_shared *doc; /* the decoded object (with metadata.resourceVersion), shared with readers */
 } centry;
 
+typedef struct csub {
+    struct csub *next;
+    uint64_t id;
+    kg_admission_event_fn fn;
+    void *ud;
+} csub;
+
 typedef struct rcache {
     const kg_resource *r;
+    pthread_mutex_t sub_mu; /* guards subs; held while notifying, so unsubscribe waits for a call in progress */
+    csub *subs;
     pthread_rwlock_t lock;
     centry *items; /* sorted by key */
     size_t n, cap;
@@ -30,7 +39,8 @@ struct kg_cache_set {
     pthread_mutex_t mu; /* guards starting caches */
     rcache *caches;     /* one slot per registered resource (kg_resource.index) */
     size_t ncaches;
-    int stopping; /* atomic */
+    int stopping;         /* atomic */
+    uint64_t next_sub_id; /* atomic */
 };
 
 /* binary search: index of key, or insertion point with *found false */
@@ -69,15 +79,15 @@ static kg_json_shared *decode(const rcache *c, const char *key, size_t key_len, 
     return kg_json_shared_adopt(&a, o);
 }
 
-/* caller holds the write lock; takes over doc */
-static void put(rcache *c, const char *key, kg_json_shared *doc)
+/* caller holds the write lock; takes over doc. True when an object was replaced (false: added). */
+static bool put(rcache *c, const char *key, kg_json_shared *doc)
 {
     bool found;
     size_t i = find(c, key, &found);
     if (found) {
         kg_json_shared_unref(c->items[i].doc); /* readers that pinned it keep it alive */
         c->items[i].doc = doc;
-        return;
+        return true;
     }
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 64;
@@ -88,18 +98,40 @@ static void put(rcache *c, const char *key, kg_json_shared *doc)
     memmove(&c->items[i + 1], &c->items[i], (c->n - i) * sizeof *c->items);
     c->items[i] = (centry){strdup(key), doc};
     c->n++;
+    return false;
 }
 
-static void del(rcache *c, const char *key)
+/* caller holds the write lock; returns the removed document (the caller's reference now), NULL when absent */
+static kg_json_shared *del(rcache *c, const char *key)
 {
     bool found;
     size_t i = find(c, key, &found);
     if (!found)
-        return;
+        return NULL;
     free(c->items[i].key);
-    kg_json_shared_unref(c->items[i].doc);
+    kg_json_shared *doc = c->items[i].doc;
     memmove(&c->items[i], &c->items[i + 1], (c->n - i - 1) * sizeof *c->items);
     c->n--;
+    return doc;
+}
+
+/* Tell the subscribers (watcher thread, no cache lock held). doc: the object (NULL for RESYNC). */
+static void notify(rcache *c, kg_admission_event_type type, const kg_json_shared *doc)
+{
+    pthread_mutex_lock(&c->sub_mu);
+    if (c->subs) {
+        kg_admission_event ev = {type, c->r->plural, "", "", NULL};
+        if (doc) {
+            ev.object = kg_json_shared_root(doc);
+            const char *ns = kg_json_path_str(ev.object, "metadata.namespace");
+            const char *name = kg_json_path_str(ev.object, "metadata.name");
+            ev.ns = ns ? ns : "";
+            ev.name = name ? name : "";
+        }
+        for (csub *sb = c->subs; sb; sb = sb->next)
+            sb->fn(sb->ud, &ev);
+    }
+    pthread_mutex_unlock(&c->sub_mu);
 }
 
 static void clear(rcache *c)
@@ -135,6 +167,11 @@ static bool relist(rcache *c)
             kg_store_watch_close(c->w);
         c->w = kg_store_watch_open(c->cs->store, c->r->storage_prefix, res.revision, &err);
         ok = c->w != NULL;
+        if (ok) {
+            /* synced before telling: a subscriber that reads through the services must not wait for itself */
+            __atomic_store_n(&c->synced, 1, __ATOMIC_RELEASE);
+            notify(c, KG_ADMISSION_EVENT_RESYNC, NULL);
+        }
     }
     if (!ok)
         KG_WARN("cache %s: relist failed: %s", c->r->plural, err.msg);
@@ -166,13 +203,21 @@ static void *watch_main(void *arg)
             kg_json_shared *doc = NULL;
             if (ev->type != KG_STORE_DELETED)
                 doc = decode(c, ev->key, ev->key_len, ev->value, ev->value_len, ev->revision);
+            kg_json_shared *gone = NULL;
+            bool replaced = false;
             pthread_rwlock_wrlock(&c->lock);
             if (!doc)
-                del(c, key); /* deleted, or no longer decodable: gone from the cache */
+                gone = del(c, key); /* deleted, or no longer decodable: gone from the cache */
             else
-                put(c, key, doc);
+                replaced = put(c, key, doc);
             pthread_rwlock_unlock(&c->lock);
             kg_store_event_release(ev);
+            /* only this thread changes the cache: doc stays alive through the calls */
+            if (doc)
+                notify(c, replaced ? KG_ADMISSION_EVENT_MODIFIED : KG_ADMISSION_EVENT_ADDED, doc);
+            else if (gone)
+                notify(c, KG_ADMISSION_EVENT_DELETED, gone);
+            kg_json_shared_unref(gone);
         } else if (st == KG_WATCH_ERROR) {
             /* fell behind or compacted: relist, like an informer */
             kg_store_watch_close(c->w);
@@ -195,6 +240,7 @@ kg_cache_set *kg_cache_set_new(kg_store *store)
         cs->caches[i].r = kg_resource_at(i);
         cs->caches[i].cs = cs;
         pthread_rwlock_init(&cs->caches[i].lock, NULL);
+        pthread_mutex_init(&cs->caches[i].sub_mu, NULL);
     }
     return cs;
 }
@@ -216,6 +262,12 @@ void kg_cache_set_free(kg_cache_set *cs)
         }
         clear(c);
         free(c->items);
+        while (c->subs) {
+            csub *n = c->subs->next;
+            free(c->subs);
+            c->subs = n;
+        }
+        pthread_mutex_destroy(&c->sub_mu);
         pthread_rwlock_destroy(&c->lock);
     }
     free(cs->caches);
@@ -303,4 +355,41 @@ size_t kg_cache_view_list(kg_cache_set *cs, const kg_resource *r, const char *ns
     pthread_rwlock_unlock(&c->lock);
     *out = v;
     return end - first;
+}
+
+uint64_t kg_cache_subscribe(kg_cache_set *cs, const kg_resource *r, kg_admission_event_fn fn, void *ud)
+{
+    rcache *c = &cs->caches[r->index];
+    csub *sb = calloc(1, sizeof *sb);
+    if (!sb)
+        abort();
+    sb->id = __atomic_add_fetch(&cs->next_sub_id, 1, __ATOMIC_RELAXED);
+    sb->fn = fn;
+    sb->ud = ud;
+    pthread_mutex_lock(&c->sub_mu);
+    csub **pp = &c->subs;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = sb;
+    pthread_mutex_unlock(&c->sub_mu);
+    kg_cache_start(cs, r);
+    return sb->id;
+}
+
+void kg_cache_unsubscribe(kg_cache_set *cs, uint64_t id)
+{
+    for (size_t i = 0; i < cs->ncaches; i++) {
+        rcache *c = &cs->caches[i];
+        pthread_mutex_lock(&c->sub_mu);
+        for (csub **pp = &c->subs; *pp; pp = &(*pp)->next) {
+            if ((*pp)->id == id) {
+                csub *sb = *pp;
+                *pp = sb->next;
+                free(sb);
+                pthread_mutex_unlock(&c->sub_mu);
+                return;
+            }
+        }
+        pthread_mutex_unlock(&c->sub_mu);
+    }
 }

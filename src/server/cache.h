@@ -1,11 +1,12 @@
 /* Watch-fed object caches (kube-apiserver's informers) for the admission services: per resource, every object
- * kept decoded (a shared immutable document) in (namespace, name) order and updated from a store watch. Admission lookups read
- * the cache, never the store, except when a plugin asks for a live read. */
+ * kept decoded (a shared immutable document) in (namespace, name) order and updated from a store watch. Admission
+ * lookups read the cache, never the store, except when a plugin asks for a live read. */
 #ifndef KG_SERVER_CACHE_H
 #define KG_SERVER_CACHE_H
 
 #include <stdbool.h>
 
+#include "admission/services.h"
 #include "api/resources.h"
 #include "base/arena.h"
 #include "base/error.h"
@@ -37,5 +38,14 @@ kg_json_shared *kg_cache_view(kg_cache_set *cs, const kg_resource *r, const char
                               kg_error *err);
 size_t kg_cache_view_list(kg_cache_set *cs, const kg_resource *r, const char *ns, kg_arena *a, kg_json_shared ***out,
                           kg_error *err);
+
+/* Change notification (the admission services' subscribe): fn(ud, event) for every change applied to r's cache —
+ * ADDED / MODIFIED / DELETED (also when a stored object stops decoding) — and RESYNC after every (re)list, the
+ * initial one included (the cache already reads as synced then). Calls run on r's watcher thread, in order, after the
+ * cache has applied the change (a read in the callback sees it); they must not subscribe or unsubscribe. Starts caching
+ * r. Returns an id > 0. */
+uint64_t kg_cache_subscribe(kg_cache_set *cs, const kg_resource *r, kg_admission_event_fn fn, void *ud);
+/* Once it returns, fn is not running and will not be called again. Unknown ids: no-op. */
+void kg_cache_unsubscribe(kg_cache_set *cs, uint64_t id);
 
 #endif

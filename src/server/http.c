@@ -858,7 +858,13 @@ static void first_call(rq *r, const char *method)
         kg_authz_attributes at;
         kg_authz_attributes_from_request(&at, &r->user, &r->info);
         const char *reason = NULL;
-        if (kg_authz_authorize(srv->cfg.authz, &at, a, &reason) != KG_AUTHZ_ALLOW) {
+        KG_ERROR_DECL(zerr);
+        kg_authz_decision d = kg_authz_authorize(srv->cfg.authz, &at, a, &reason, &zerr);
+        if (d != KG_AUTHZ_ALLOW && zerr.code) { /* upstream WithAuthorization: an error is a 500, not a 403 */
+            reject(r, 500, "InternalError", kg_arena_sprintf(a, "Internal error occurred: %s", zerr.msg));
+            return;
+        }
+        if (d != KG_AUTHZ_ALLOW) {
             kg_buf b = KG_BUF_INIT;
             kg_authz_forbidden_status(&b, a, &at, reason);
             char *body = kg_arena_strndup(a, b.data, b.len);

@@ -197,11 +197,11 @@ static void write_request(rctx *c, kg_write_request *rq)
     rq->body = c->req->body;
     rq->body_len = c->req->body_len;
     rq->warnings = &c->warnings;
-    const kg_user *u = c->req->user;
-    rq->user.name = u->name ? u->name : "";
-    rq->user.uid = u->uid ? u->uid : "";
-    rq->user.groups = u->groups;
-    rq->user.ngroups = u->ngroups;
+    rq->user = *c->req->user; /* the one user type (auth/user.h): name, uid, groups and extra */
+    if (!rq->user.name)
+        rq->user.name = "";
+    if (!rq->user.uid)
+        rq->user.uid = "";
 }
 
 /* Render a pipeline result: warnings first (headers), then the Status, the stored bytes or the object. */

@@ -205,10 +205,16 @@ static void f_sleep(void *ctx, int64_t ns)
     f->inner.sleep_ns(f->inner.ctx, ns);
 }
 
-static bool f_authorize(void *ctx, const kg_admission_authz_request *req, kg_error *err)
+static uint64_t f_subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
 {
     kg_faulty_services *f = ctx;
-    return f->inner.authorize(f->inner.ctx, req, err);
+    return f->inner.subscribe(f->inner.ctx, resource, fn, ud, err);
+}
+
+static void f_unsubscribe(void *ctx, uint64_t id)
+{
+    kg_faulty_services *f = ctx;
+    f->inner.unsubscribe(f->inner.ctx, id);
 }
 
 kg_admission_services kg_faulty_services_get(kg_faulty_services *f)
@@ -226,7 +232,10 @@ kg_admission_services kg_faulty_services_get(kg_faulty_services *f)
         .feature_enabled = in->feature_enabled ? f_feature : NULL,
         .now_ns = in->now_ns ? f_now : NULL,
         .sleep_ns = in->sleep_ns ? f_sleep : NULL,
-        .authorize = in->authorize ? f_authorize : NULL,
+        .subscribe = in->subscribe ? f_subscribe : NULL,
+        .unsubscribe = in->unsubscribe ? f_unsubscribe : NULL,
+        .authorizer = in->authorizer,
+        .options = in->options,
         .metrics = in->metrics,
     };
 }

@@ -1,4 +1,5 @@
-/* The in-memory services implementation: get/list visibility, copies, writer semantics, failure injection. */
+/* The in-memory services implementation: get/list visibility, copies, writer semantics, failure injection, change
+ * notification, the authorizer it carries. */
 #include "admission_testutil.h"
 #include "faulty_services.h"
 
@@ -170,12 +171,158 @@ static void writer(void **state)
     kg_admission_memcluster_free(m);
 }
 
+/* A subscriber that records "<TYPE> ns/name=data.v" lines. */
+typedef struct recorder {
+    kg_arena *a;
+    const char *log;
+    const kg_admission_services *svc; /* when set: read the object back through the services in the callback */
+} recorder;
+
+static void record(void *ud, const kg_admission_event *ev)
+{
+    recorder *r = ud;
+    static const char *const names[] = {"", "ADDED", "MODIFIED", "DELETED", "RESYNC"};
+    const char *v = ev->object ? kg_json_path_str(ev->object, "data.v") : NULL;
+    r->log = kg_arena_sprintf(r->a, "%s%s%s %s %s/%s=%s", r->log, r->log[0] ? "," : "", names[ev->type], ev->resource,
+                              ev->ns, ev->name, v ? v : "-");
+    if (r->svc) {
+        kg_error e = {0};
+        kg_arena tmp;
+        kg_arena_init(&tmp, 0);
+        kg_json *now = kg_admission_get(r->svc, &tmp, ev->resource, ev->ns, ev->name, 0, &e);
+        r->log = kg_arena_sprintf(r->a, "%s(%s)", r->log, now ? "present" : "absent");
+        kg_arena_free(&tmp);
+    }
+}
+
+static void subscribers_see_changes_in_order(void **state)
+{
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error e = {0};
+    assert_true(kg_admission_memcluster_put(m, "configmaps",
+                                          tj(&a, "{\"metadata\":{\"name\":\"before\",\"namespace\":\"ns\"}}"), 0, &e));
+    recorder cm = {&a, "", &s}, other = {&a, "", NULL};
+    uint64_t id = kg_admission_subscribe(&s, "configmaps", record, &cm, &e);
+    assert_true(id > 0);
+    uint64_t id2 = kg_admission_subscribe(&s, "secrets", record, &other, &e);
+    assert_true(id2 > 0 && id2 != id);
+    /* existing objects are not replayed; put, the writer and remove notify in order */
+    assert_true(kg_admission_memcluster_put(
+        m, "configmaps", tj(&a, "{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\"},\"data\":{\"v\":\"1\"}}"), 0, &e));
+    assert_true(kg_admission_memcluster_put(
+        m, "configmaps", tj(&a, "{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\"},\"data\":{\"v\":\"2\"}}"), 0, &e));
+    kg_json *d =
+        s.create(m, &a, "configmaps", "ns", tj(&a, "{\"metadata\":{\"name\":\"d\"},\"data\":{\"v\":\"3\"}}"), &e);
+    assert_non_null(d);
+    kg_json_set(&a, kg_json_get(d, "data"), "v", kg_json_new_str(&a, "4"));
+    assert_non_null(s.update(m, &a, "configmaps", "ns", d, &e));
+    assert_true(kg_admission_memcluster_remove(m, "configmaps", "ns", "c"));
+    assert_false(kg_admission_memcluster_remove(m, "configmaps", "ns", "c")); /* nothing removed: no event */
+    /* a failed write notifies nothing */
+    assert_null(s.create(m, &a, "configmaps", "ns", d, &e));
+    assert_int_equal(e.code, KG_EEXIST);
+    assert_string_equal(cm.log, "ADDED configmaps ns/c=1(present),MODIFIED configmaps ns/c=2(present),"
+                                "ADDED configmaps ns/d=3(present),MODIFIED configmaps ns/d=4(present),"
+                                "DELETED configmaps ns/c=2(absent)");
+    assert_string_equal(other.log, "");
+
+    /* store-only objects are not in the cache: they notify when a normal put makes them visible */
+    cm.log = "";
+    assert_true(kg_admission_memcluster_put(
+        m, "configmaps", tj(&a, "{\"metadata\":{\"name\":\"lag\",\"namespace\":\"ns\"}}"), KG_MEMCLUSTER_STORE_ONLY, &e));
+    assert_string_equal(cm.log, "");
+    assert_true(kg_admission_memcluster_put(m, "configmaps",
+                                          tj(&a, "{\"metadata\":{\"name\":\"lag\",\"namespace\":\"ns\"}}"), 0, &e));
+    assert_string_equal(cm.log, "ADDED configmaps ns/lag=-(present)");
+
+    /* after unsubscribe: silence */
+    kg_admission_unsubscribe(&s, id);
+    kg_admission_unsubscribe(&s, id); /* unknown id: no-op */
+    cm.log = "";
+    assert_true(kg_admission_memcluster_remove(m, "configmaps", "ns", "d"));
+    assert_string_equal(cm.log, "");
+    kg_admission_unsubscribe(&s, id2);
+    kg_arena_free(&a);
+    kg_admission_memcluster_free(m);
+}
+
+/* A callback that writes through the services: the nested event is delivered after the current one. */
+typedef struct chained {
+    kg_admission_services *svc;
+    kg_arena *a;
+    const char *log;
+} chained;
+
+static void copy_on_add(void *ud, const kg_admission_event *ev)
+{
+    chained *c = ud;
+    c->log = kg_arena_sprintf(c->a, "%s%s/%s,", c->log, ev->type == KG_ADMISSION_EVENT_ADDED ? "+" : "~", ev->name);
+    if (ev->type == KG_ADMISSION_EVENT_ADDED && strncmp(ev->name, "copy-", 5) != 0) {
+        kg_error e = {0};
+        kg_json *o = kg_json_new_object(c->a);
+        kg_json *md = kg_json_get_or_add_object(c->a, o, "metadata");
+        kg_json_set(c->a, md, "name", kg_json_new_str(c->a, kg_arena_sprintf(c->a, "copy-%s", ev->name)));
+        assert_non_null(c->svc->create(c->svc->ctx, c->a, ev->resource, ev->ns, o, &e));
+    }
+}
+
+static void callbacks_may_write(void **state)
+{
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_error e = {0};
+    chained c = {&s, &a, ""};
+    assert_true(kg_admission_subscribe(&s, "configmaps", copy_on_add, &c, &e) > 0);
+    assert_true(kg_admission_memcluster_put(m, "configmaps", tj(&a, "{\"metadata\":{\"name\":\"a\"}}"), 0, &e));
+    assert_string_equal(c.log, "+/a,+/copy-a,");
+    kg_arena_free(&a);
+    kg_admission_memcluster_free(m);
+}
+
+/* The services carry an authorizer (auth/authorizer.h); memcluster's default is none = no opinion. */
+static kg_authz_decision only_alice(void *ctx, const kg_authz_attributes *at, kg_arena *a, const char **reason,
+                                    kg_error *err)
+{
+    (void)ctx;
+    (void)err;
+    if (at->user && strcmp(at->user->name, "alice") == 0)
+        return KG_AUTHZ_ALLOW;
+    *reason = kg_arena_sprintf(a, "not alice: %s %s", at->verb, at->resource);
+    return KG_AUTHZ_DENY;
+}
+
+static void services_authorizer(void **state)
+{
+    kg_admission_memcluster *m = kg_admission_memcluster_new();
+    kg_admission_services s = kg_admission_memcluster_services(m, NULL);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_admission_user alice = {.name = "alice"}, bob = {.name = "bob"};
+    kg_authz_attributes at = {
+        .user = &alice, .verb = "use", .resource_request = true, .resource = "podsecuritypolicies"};
+    const char *reason;
+    assert_int_equal(kg_admission_authorize(&s, &at, &a, &reason, NULL), KG_AUTHZ_NO_OPINION);
+    kg_authorizer z = {.authorize = only_alice};
+    s.authorizer = &z;
+    assert_int_equal(kg_admission_authorize(&s, &at, &a, &reason, NULL), KG_AUTHZ_ALLOW);
+    at.user = &bob;
+    assert_int_equal(kg_admission_authorize(&s, &at, &a, &reason, NULL), KG_AUTHZ_DENY);
+    assert_string_equal(reason, "not alice: use podsecuritypolicies");
+    kg_arena_free(&a);
+    kg_admission_memcluster_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(get_and_list),
-        cmocka_unit_test(writer),
-        cmocka_unit_test(ordered_groups),
+        cmocka_unit_test(get_and_list),        cmocka_unit_test(writer),
+        cmocka_unit_test(ordered_groups),      cmocka_unit_test(subscribers_see_changes_in_order),
+        cmocka_unit_test(callbacks_may_write), cmocka_unit_test(services_authorizer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

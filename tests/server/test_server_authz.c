@@ -127,12 +127,12 @@ static void masters_only(void **state)
     for (size_t i = 0; i < 3; i++) {
         assert_true(kg_requestinfo_parse_url(&a, "GET", paths[i], "", &ri, &err));
         kg_authz_attributes_from_request(&at, &admin, &ri);
-        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason), KG_AUTHZ_ALLOW);
+        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason, NULL), KG_AUTHZ_ALLOW);
         kg_authz_attributes_from_request(&at, &bob, &ri);
-        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason), KG_AUTHZ_NO_OPINION);
+        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason, NULL), KG_AUTHZ_NO_OPINION);
         assert_true(reason == NULL || *reason == '\0');
         kg_authz_attributes_from_request(&at, NULL, &ri);
-        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason), KG_AUTHZ_NO_OPINION);
+        assert_int_equal(kg_authz_authorize(z, &at, &a, &reason, NULL), KG_AUTHZ_NO_OPINION);
     }
     kg_authorizer_free(z);
     kg_arena_free(&a);
@@ -146,27 +146,27 @@ typedef struct fixed {
     int *calls;
 } fixed;
 
-static kg_authz_decision fixed_authorize(const kg_authorizer *self, const kg_authz_attributes *attrs, kg_arena *a,
-                                         const char **reason)
+static kg_authz_decision fixed_authorize(void *ctx, const kg_authz_attributes *attrs, kg_arena *a,
+                                         const char **reason, kg_error *err)
 {
     (void)attrs;
     (void)a;
-    const fixed *f = (const fixed *)self;
+    (void)err;
+    const fixed *f = ctx;
     (*f->calls)++;
     *reason = f->reason;
     return f->d;
 }
 
-static void fixed_destroy(kg_authorizer *self)
+static void fixed_destroy(void *ctx)
 {
-    free(self);
+    free(ctx);
 }
 
 static kg_authorizer *new_fixed(kg_authz_decision d, const char *reason, int *calls)
 {
     fixed *f = calloc(1, sizeof(*f));
-    f->base.authorize = fixed_authorize;
-    f->base.destroy = fixed_destroy;
+    f->base = (kg_authorizer){.ctx = f, .authorize = fixed_authorize, .destroy = fixed_destroy};
     f->d = d;
     f->reason = reason;
     f->calls = calls;
@@ -186,7 +186,7 @@ static void union_semantics(void **state)
                            new_fixed(KG_AUTHZ_NO_OPINION, "", &calls),
                            new_fixed(KG_AUTHZ_NO_OPINION, "third neither", &calls)};
     kg_authorizer *u = kg_authz_new_union(m1, 3);
-    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason), KG_AUTHZ_NO_OPINION);
+    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason, NULL), KG_AUTHZ_NO_OPINION);
     assert_string_equal(reason, "first says nothing\nthird neither");
     assert_int_equal(calls, 3);
     kg_authorizer_free(u);
@@ -195,7 +195,7 @@ static void union_semantics(void **state)
     kg_authorizer *m2[] = {new_fixed(KG_AUTHZ_NO_OPINION, "x", &calls), new_fixed(KG_AUTHZ_DENY, "denied", &calls),
                            new_fixed(KG_AUTHZ_ALLOW, NULL, &calls)};
     u = kg_authz_new_union(m2, 3);
-    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason), KG_AUTHZ_DENY);
+    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason, NULL), KG_AUTHZ_DENY);
     assert_string_equal(reason, "denied");
     assert_int_equal(calls, 2); /* stops at the first decision */
     kg_authorizer_free(u);
@@ -203,7 +203,7 @@ static void union_semantics(void **state)
     const char *groups[] = {"devs"};
     kg_authorizer *m3[] = {kg_authz_new_privileged_groups(groups, 1), new_fixed(KG_AUTHZ_DENY, "no", &calls)};
     u = kg_authz_new_union(m3, 2);
-    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason), KG_AUTHZ_ALLOW);
+    assert_int_equal(kg_authz_authorize(u, &at, &a, &reason, NULL), KG_AUTHZ_ALLOW);
     kg_authorizer_free(u);
     kg_arena_free(&a);
 }

@@ -1,4 +1,5 @@
-/* Watch-fed caches: an initial list, then every store change reflected; lists per namespace in order. */
+/* Watch-fed caches: an initial list, then every store change reflected; lists per namespace in order; change
+ * notification to subscribers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +18,9 @@
 static void put_cm(kg_store *st, kg_arena *a, const char *ns, const char *name, const char *val)
 {
     const kg_resource *r = kg_resource_find("", "v1", "configmaps");
-    char *json = kg_arena_sprintf(a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\","
-                                     "\"namespace\":\"%s\"},\"data\":{\"v\":\"%s\"}}",
+    char *json = kg_arena_sprintf(a,
+                                  "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\","
+                                  "\"namespace\":\"%s\"},\"data\":{\"v\":\"%s\"}}",
                                   name, ns, val);
     kg_error err;
     const char *key = kg_resource_key(a, r, ns, name);
@@ -167,9 +169,96 @@ static void views_survive_updates(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A subscriber recording "<TYPE> ns/name=data.v" (and whether the cache already shows the change). */
+typedef struct events {
+    pthread_mutex_t mu;
+    kg_cache_set *cs;
+    char log[4096];
+    int n;
+} events;
+
+static void on_event(void *ud, const kg_admission_event *ev)
+{
+    events *e = ud;
+    static const char *const names[] = {"", "ADDED", "MODIFIED", "DELETED", "RESYNC"};
+    const char *v = ev->object ? kg_json_path_str(ev->object, "data.v") : NULL;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    /* an object event: the value the cache shows; RESYNC: whether the cache already reads as synced */
+    const char *seen = NULL;
+    if (ev->name[0])
+        seen = cache_val(e->cs, &a, ev->ns, ev->name);
+    else if (kg_cache_synced(e->cs, kg_resource_find("", "v1", "configmaps")))
+        seen = "synced";
+    pthread_mutex_lock(&e->mu);
+    size_t l = strlen(e->log);
+    snprintf(e->log + l, sizeof e->log - l, "%s%s %s %s/%s=%s cache=%s", l ? "," : "", names[ev->type], ev->resource,
+             ev->ns, ev->name, v ? v : "-", seen ? seen : "-");
+    e->n++;
+    pthread_mutex_unlock(&e->mu);
+    kg_arena_free(&a);
+}
+
+static bool wait_events(events *e, int n)
+{
+    for (int i = 0; i < 500; i++) {
+        pthread_mutex_lock(&e->mu);
+        int have = e->n;
+        pthread_mutex_unlock(&e->mu);
+        if (have >= n)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static void subscribers_see_changes_in_order(void **state)
+{
+    char dir[] = "/tmp/kgate-cache-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kg_error err;
+    kg_store *st = kg_store_open("sqlite", dir, NULL, &err);
+    assert_non_null(st);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    put_cm(st, &a, "a", "old", "0");
+    kg_cache_set *cs = kg_cache_set_new(st);
+    const kg_resource *r = kg_resource_find("", "v1", "configmaps");
+    events e = {.mu = PTHREAD_MUTEX_INITIALIZER, .cs = cs};
+    events gone = {.mu = PTHREAD_MUTEX_INITIALIZER, .cs = cs};
+    /* subscribing starts the cache: the initial list is a RESYNC (existing objects are not replayed) */
+    uint64_t id = kg_cache_subscribe(cs, r, on_event, &e);
+    uint64_t id2 = kg_cache_subscribe(cs, r, on_event, &gone);
+    assert_true(id > 0 && id2 != id);
+    assert_true(wait_events(&e, 1));
+    put_cm(st, &a, "a", "x", "1");
+    put_cm(st, &a, "a", "x", "2");
+    assert_true(kg_store_delete(st, kg_resource_key(&a, r, "a", "x"), 0, &a, NULL, NULL, &err));
+    put_cm(st, &a, "b", "y", "3");
+    assert_true(wait_events(&e, 5));
+    assert_string_equal(e.log, "RESYNC configmaps /=- cache=synced,"
+                               "ADDED configmaps a/x=1 cache=1,MODIFIED configmaps a/x=2 cache=2,"
+                               "DELETED configmaps a/x=2 cache=-,ADDED configmaps b/y=3 cache=3");
+    /* after unsubscribe: no more calls */
+    kg_cache_unsubscribe(cs, id2);
+    int before = gone.n;
+    put_cm(st, &a, "b", "y", "4");
+    assert_true(wait_events(&e, 6));
+    assert_int_equal(gone.n, before);
+    kg_cache_unsubscribe(cs, 987654); /* unknown: no-op */
+    kg_cache_unsubscribe(cs, id);
+    kg_cache_set_free(cs);
+    kg_store_close(st);
+    kg_arena_free(&a);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(cache_follows_the_store),
-                                       cmocka_unit_test(views_survive_updates)};
+                                       cmocka_unit_test(views_survive_updates),
+                                       cmocka_unit_test(subscribers_see_changes_in_order)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

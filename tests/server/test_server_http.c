@@ -148,6 +148,18 @@ static kg_http_server *start(bool tls, bool anonymous_authn, unsigned workers)
     return s;
 }
 
+static kg_authz_decision fail_on_path(void *ctx, const kg_authz_attributes *at, kg_arena *a, const char **reason,
+                                      kg_error *err)
+{
+    (void)ctx;
+    (void)a;
+    (void)reason;
+    if (!at->resource_request && at->path && strcmp(at->path, "/authz-error") == 0)
+        kg_err_set(err, KG_EIO, "webhook authorizer unreachable");
+    return KG_AUTHZ_NO_OPINION;
+}
+static kg_authorizer failing_authz = {NULL, fail_on_path, NULL}; /* borrowed: no destroy */
+
 static int setup(void **state)
 {
     (void)state;
@@ -169,7 +181,9 @@ static int setup(void **state)
         return -1;
     snprintf(admin_hdr, sizeof(admin_hdr), "Authorization: Bearer %s", kg_authn_admin_token(authn));
     const char *masters[] = {"system:masters"};
-    authz = kg_authz_new_privileged_groups(masters, 1);
+    /* system:masters, then an authorizer that fails on /authz-error (no opinion elsewhere) */
+    kg_authorizer *members[] = {kg_authz_new_privileged_groups(masters, 1), &failing_authz};
+    authz = kg_authz_new_union(members, 2);
     curl_global_init(CURL_GLOBAL_ALL);
     srv = start(true, false, 8);
     snprintf(base_url, sizeof(base_url), "https://127.0.0.1:%d", kg_http_server_port(srv));
@@ -403,6 +417,14 @@ static void authentication_and_authorization(void **state)
                               "\"Forbidden\",\"details\":{},\"code\":403}");
     free(body);
     assert_int_equal(simple(admin_hdr, "GET", "/api/v1/namespaces/default/pods", &body), 200);
+    free(body);
+    /* an authorizer error is a 500 (upstream InternalError); an allow from another authorizer still wins */
+    assert_int_equal(simple("Authorization: Bearer bob-token", "GET", "/authz-error", &body), 500);
+    assert_string_equal(body, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                              "\"message\":\"Internal error occurred: webhook authorizer unreachable\",\"reason\":"
+                              "\"InternalError\",\"code\":500}");
+    free(body);
+    assert_int_not_equal(simple(admin_hdr, "GET", "/authz-error", &body), 500);
     free(body);
 
     /* 401/403 on a request with a body: answered without reading the body; the server keeps serving */

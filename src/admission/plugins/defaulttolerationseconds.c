@@ -1,8 +1,8 @@
 /* DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds), mutating, CREATE/UPDATE of pods:
  * a pod that does not tolerate node.kubernetes.io/not-ready:NoExecute (resp. unreachable) gets
  * {key, operator: Exists, effect: NoExecute, tolerationSeconds: N}, N from --default-not-ready-toleration-seconds
- * and --default-unreachable-toleration-seconds (default 300), captured when the plugin is initialised. */
-#include <stdatomic.h>
+ * and --default-unreachable-toleration-seconds (default 300): the services' plugin options, read when the plugin is
+ * initialised. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +12,6 @@
 
 #define NOT_READY "node.kubernetes.io/not-ready"
 #define UNREACHABLE "node.kubernetes.io/unreachable"
-
-static _Atomic int64_t g_not_ready = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS;
-static _Atomic int64_t g_unreachable = KG_ADMISSION_DEFAULT_TOLERATION_SECONDS;
-
-void kg_admission_default_toleration_seconds_set(int64_t not_ready, int64_t unreachable)
-{
-    atomic_store(&g_not_ready, not_ready);
-    atomic_store(&g_unreachable, unreachable);
-}
 
 typedef struct dts_state {
     int64_t not_ready, unreachable;
@@ -48,8 +39,9 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
     dts_state *st = malloc(sizeof *st);
     if (!st)
         return kg_err_set(err, KG_EINTERNAL, "out of memory");
-    st->not_ready = atomic_load(&g_not_ready);
-    st->unreachable = atomic_load(&g_unreachable);
+    kg_admission_plugin_options o = kg_admission_plugin_opts(svc);
+    st->not_ready = o.default_not_ready_toleration_seconds;
+    st->unreachable = o.default_unreachable_toleration_seconds;
     kg_arena_init(&st->arena, 1024);
     st->not_ready_tol = kg_json_template_new(static_toleration(&st->arena, NOT_READY, st->not_ready));
     st->unreachable_tol = kg_json_template_new(static_toleration(&st->arena, UNREACHABLE, st->unreachable));

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "auth/authorizer.h"
 #include "base/arena.h"
 #include "cel/cel.h"
 
@@ -54,28 +55,14 @@ bool cel_k8s_register(cel_env *env, const cel_k8s_options *opts, cel_error *err)
 const cel_type *cel_k8s_type_authorizer(cel_env *env);     /* kubernetes.authorization.Authorizer */
 const cel_type *cel_k8s_type_resource_check(cel_env *env); /* kubernetes.authorization.ResourceCheck */
 
-/* ---- Authorization interface (implemented by the server) ---- */
-typedef struct cel_k8s_authz_attrs {
-    /* the user: the request's user, or the service account given to authorizer.serviceAccount(ns, name) */
-    const char *sa_namespace, *sa_name; /* non-NULL when acting as "system:serviceaccount:<ns>:<name>" */
-    bool resource_request;              /* false: non-resource (path) request */
-    const char *path;                   /* non-resource requests */
-    const char *verb;
-    const char *group, *version, *resource, *subresource, *namespace_, *name; /* version is "*" as upstream */
-    const char *field_selector, *label_selector; /* raw selector strings or NULL (AuthzSelectors) */
-} cel_k8s_authz_attrs;
-
-typedef enum cel_k8s_authz_decision {
-    CEL_K8S_AUTHZ_DENY = 0,
-    CEL_K8S_AUTHZ_ALLOW = 1,
-    CEL_K8S_AUTHZ_NO_OPINION = 2,
-} cel_k8s_authz_decision;
-
+/* ---- Authorization: the server's authorizer interface (auth/authorizer.h) ---- */
+/* What the `authorizer` variable asks and as whom. Checks build kg_authz_attributes (APIVersion "*" for resource
+ * checks, as upstream) with user, or with the service account user of authorizer.serviceAccount(ns, name)
+ * ("system:serviceaccount:<ns>:<name>", groups system:serviceaccounts and system:serviceaccounts:<ns>).
+ * Decision.reason() / .error() are the authorizer's reason and error message. */
 typedef struct cel_k8s_authorizer {
-    void *ud;
-    /* Decide; *reason / *error (arena strings, may stay NULL) feed Decision.reason() / .error(). */
-    cel_k8s_authz_decision (*authorize)(void *ud, const cel_k8s_authz_attrs *attrs, kg_arena *a, const char **reason,
-                                        const char **error);
+    const kg_authorizer *authz; /* NULL: every check errors with "no authorizer available" */
+    const kg_user_info *user;   /* the request's user */
 } cel_k8s_authorizer;
 
 /* The value of the `authorizer` variable, and of `authorizer.requestResource` for the request being admitted.

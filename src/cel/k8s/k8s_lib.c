@@ -1020,7 +1020,7 @@ typedef struct resource_check {
 } resource_check;
 
 typedef struct decision {
-    cel_k8s_authz_decision d;
+    kg_authz_decision d;
     const char *reason, *error;
 } decision;
 
@@ -1152,17 +1152,33 @@ static cel_value fn_rc_label_selector(cel_call_ctx *ctx, const cel_value *args, 
     return rc_with(ctx, args, 5);
 }
 
-static cel_value run_check(cel_call_ctx *ctx, const authz_obj *au, cel_k8s_authz_attrs *attrs)
+/* serviceaccount.ServiceAccountInfo{Name, Namespace}.UserInfo() */
+static const kg_user_info *sa_user(kg_arena *a, const char *ns, const char *name)
+{
+    kg_user_info *u = kg_arena_calloc(a, sizeof *u);
+    const char **groups = kg_arena_calloc(a, 2 * sizeof *groups);
+    u->name = kg_arena_sprintf(a, "system:serviceaccount:%s:%s", ns, name);
+    u->uid = "";
+    groups[0] = KG_GROUP_SERVICEACCOUNTS;
+    groups[1] = kg_arena_sprintf(a, "system:serviceaccounts:%s", ns);
+    u->groups = groups;
+    u->ngroups = 2;
+    return u;
+}
+
+static cel_value run_check(cel_call_ctx *ctx, const authz_obj *au, kg_authz_attributes *attrs)
 {
     kg_arena *a = cel_call_arena(ctx);
     decision *d = kg_arena_calloc(a, sizeof *d);
-    attrs->sa_namespace = au->sa_ns;
-    attrs->sa_name = au->sa_name;
-    if (!au->az || !au->az->authorize) {
-        d->d = CEL_K8S_AUTHZ_NO_OPINION;
+    if (!au->az || !au->az->authz) {
+        d->d = KG_AUTHZ_NO_OPINION;
         d->error = "no authorizer available";
     } else {
-        d->d = au->az->authorize(au->az->ud, attrs, a, &d->reason, &d->error);
+        attrs->user = au->sa_name ? sa_user(a, au->sa_ns, au->sa_name) : au->az->user;
+        KG_ERROR_DECL(err);
+        d->d = kg_authz_authorize(au->az->authz, attrs, a, &d->reason, &err);
+        if (err.code)
+            d->error = kg_arena_strdup(a, err.msg[0] ? err.msg : kg_errcode_name(err.code));
     }
     return cel_opaque(&VT_DECISION, d);
 }
@@ -1170,7 +1186,7 @@ static cel_value fn_path_check(cel_call_ctx *ctx, const cel_value *args, size_t 
 {
     (void)n;
     const path_check *p = args[0].u.ptr;
-    cel_k8s_authz_attrs at = {0};
+    kg_authz_attributes at = {0};
     at.path = p->path;
     at.verb = dup_arg(ctx, &args[1]);
     return run_check(ctx, p->au, &at);
@@ -1179,11 +1195,11 @@ static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, siz
 {
     (void)n;
     const resource_check *r = args[0].u.ptr;
-    cel_k8s_authz_attrs at = {0};
+    kg_authz_attributes at = {0};
     at.resource_request = true;
     at.verb = dup_arg(ctx, &args[1]);
-    at.group = r->group;
-    at.version = "*";
+    at.api_group = r->group;
+    at.api_version = "*";
     at.resource = r->resource;
     at.subresource = r->subresource;
     at.namespace_ = r->ns;
@@ -1196,7 +1212,7 @@ static cel_value fn_resource_check(cel_call_ctx *ctx, const cel_value *args, siz
 static cel_value fn_dec_allowed(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {
     (void)ctx, (void)n;
-    return cel_bool(DEC(0)->d == CEL_K8S_AUTHZ_ALLOW);
+    return cel_bool(DEC(0)->d == KG_AUTHZ_ALLOW);
 }
 static cel_value fn_dec_reason(cel_call_ctx *ctx, const cel_value *args, size_t n)
 {

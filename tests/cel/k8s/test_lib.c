@@ -39,28 +39,32 @@ static int teardown(void **s)
     return 0;
 }
 
-/* a fake authorizer: allows "get" on everything, denies the rest; "boom" errors */
-static cel_k8s_authz_decision fake_authorize(void *ud, const cel_k8s_authz_attrs *at, kg_arena *a, const char **reason,
-                                             const char **error)
+/* a fake authorizer (auth/authorizer.h): allows "get" on everything, denies the rest; "boom" errors */
+static kg_authz_decision fake_authorize(void *ctx, const kg_authz_attributes *at, kg_arena *a, const char **reason,
+                                        kg_error *err)
 {
-    (void)ud;
+    (void)ctx;
     if (strcmp(at->verb, "boom") == 0) {
-        *error = "authorizer exploded";
-        return CEL_K8S_AUTHZ_NO_OPINION;
+        kg_err_set(err, KG_EIO, "authorizer exploded");
+        return KG_AUTHZ_NO_OPINION;
     }
-    if (at->resource_request && at->sa_name)
-        *reason =
-            kg_arena_sprintf(a, "sa %s/%s %s %s/%s", at->sa_namespace, at->sa_name, at->verb, at->group, at->resource);
+    const char *user = at->user ? at->user->name : "<none>";
+    if (at->resource_request && strcmp(user, "alice") != 0)
+        *reason = kg_arena_sprintf(a, "as %s (%s) %s %s/%s", user, at->user->ngroups > 1 ? at->user->groups[1] : "",
+                                   at->verb, at->api_group, at->resource);
     else if (at->resource_request)
         *reason =
-            kg_arena_sprintf(a, "%s %s/%s/%s ns=%s name=%s fs=%s ls=%s", at->verb, at->group, at->resource,
+            kg_arena_sprintf(a, "%s %s/%s/%s ns=%s name=%s fs=%s ls=%s", at->verb, at->api_group, at->resource,
                              at->subresource, at->namespace_, at->name, at->field_selector ? at->field_selector : "-",
                              at->label_selector ? at->label_selector : "-");
     else
         *reason = kg_arena_sprintf(a, "path %s %s", at->path, at->verb);
-    return strcmp(at->verb, "get") == 0 ? CEL_K8S_AUTHZ_ALLOW : CEL_K8S_AUTHZ_DENY;
+    return strcmp(at->verb, "get") == 0 ? KG_AUTHZ_ALLOW : KG_AUTHZ_DENY;
 }
-static const cel_k8s_authorizer FAKE_AZ = {NULL, fake_authorize};
+static const kg_authorizer FAKE_AUTHZ = {NULL, fake_authorize, NULL};
+static const char *const ALICE_GROUPS[] = {KG_GROUP_AUTHENTICATED};
+static const kg_user_info ALICE = {.name = "alice", .uid = "1", .groups = ALICE_GROUPS, .ngroups = 1};
+static const cel_k8s_authorizer FAKE_AZ = {&FAKE_AUTHZ, &ALICE};
 
 typedef struct result {
     cel_eval_status st;
@@ -399,7 +403,7 @@ static void test_authz(void **s)
     expect_true("authorizer.path('/healthz').check('get').allowed()");
     expect_true("authorizer.path('/healthz').check('post').reason() == 'path /healthz post'");
     expect_true("authorizer.serviceAccount('kube-system', 'ctrl').group('').resource('pods').check('get').reason()"
-                " == 'sa kube-system/ctrl get /pods'");
+                " == 'as system:serviceaccount:kube-system:ctrl (system:serviceaccounts:kube-system) get /pods'");
     expect_true("authorizer.requestResource.check('get').allowed()");
     expect_true("authorizer.requestResource.check('patch').reason() == 'patch apps/deployments/ ns=prod name=web "
                 "fs=- ls=-'");

@@ -1,0 +1,100 @@
+/* An HTTP(S) client for talking to API servers and webhooks: built from a kubeconfig (current context: server,
+ * CA, bearer token or client certificate) or from explicit settings, it sends requests and returns status and body
+ * in the caller's arena, with a per-call timeout and typed failures.
+ *
+ * libcurl does the work, loaded with dlopen on the first request: commands that never make a request (kgate serve
+ * with no webhook configured, kgate check, ...) do not map libcurl and its dependency tree (krb5, ldap, ssh2, ...:
+ * about 2 MB of resident memory and a measurable part of a cold start). Connections are reused: each client keeps a
+ * few idle libcurl handles (with their connection and TLS session caches) and hands one to each request, so
+ * concurrent requests from many threads share a client safely. Every libcurl call lives in transport.c, the seam
+ * for fault injection in tests. */
+#ifndef KG_CLIENT_CLIENT_H
+#define KG_CLIENT_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+
+typedef struct kg_client_config {
+    const char *server; /* base URL, e.g. "https://127.0.0.1:6443" (a path prefix is kept; trailing '/' dropped) */
+    /* Trust: a PEM CA bundle (data wins over file); neither = the system's CAs. insecure skips verification. */
+    const char *ca_pem;
+    size_t ca_len; /* 0 = strlen(ca_pem) */
+    const char *ca_file;
+    bool insecure;
+    /* Client certificate and key, PEM data (wins) or files. */
+    const char *cert_pem, *key_pem;
+    size_t cert_len, key_len; /* 0 = strlen */
+    const char *cert_file, *key_file;
+    const char *token;      /* sent as "Authorization: Bearer <token>" when non-empty */
+    int64_t timeout_ms;     /* default per-request timeout (0: 30 s) */
+    size_t max_body;        /* largest response body accepted (0: 8 MiB) */
+    const char *user_agent; /* NULL: "kgate" */
+} kg_client_config;
+
+typedef struct kg_client kg_client;
+
+/* A client with a copy of cfg (strings and PEM data are copied). Fails only on a bad config (no server). */
+kg_client *kg_client_new(const kg_client_config *cfg, kg_error *err);
+/* Closes idle connections. No request may be in flight. NULL is fine. */
+void kg_client_free(kg_client *c);
+const char *kg_client_server(const kg_client *c);
+
+/* Read a kubeconfig (JSON, or YAML when the YAML module is built): the current context's cluster (server,
+ * certificate-authority[-data], insecure-skip-tls-verify) and user (token, tokenFile, client-certificate[-data],
+ * client-key[-data]); relative file paths are relative to the kubeconfig's directory. Strings live in a. Errors
+ * name the file: "kubeconfig <path>: context \"x\" not found", "...: certificate-authority-data is not base64". */
+bool kg_client_config_from_kubeconfig(kg_arena *a, const char *path, kg_client_config *out, kg_error *err);
+/* kg_client_config_from_kubeconfig + kg_client_new. */
+kg_client *kg_client_from_kubeconfig(const char *path, kg_error *err);
+
+/* Outcome of a request. */
+typedef enum kg_client_result {
+    KG_CLIENT_OK = 0,     /* a 2xx answer */
+    KG_CLIENT_HTTP_ERROR, /* an answer with another status: status and body are filled */
+    KG_CLIENT_CONNECT,    /* no connection: refused, host unknown or unreachable */
+    KG_CLIENT_TIMEOUT,    /* the request's timeout passed (connecting or waiting for the answer) */
+    KG_CLIENT_TLS,        /* handshake or verification failed, bad CA bundle or client certificate */
+    KG_CLIENT_TOO_LARGE,  /* the answer is larger than max_body */
+    KG_CLIENT_TRANSPORT,  /* any other transport failure (connection reset, malformed answer, ...) */
+    KG_CLIENT_UNAVAILABLE /* libcurl cannot be loaded */
+} kg_client_result;
+
+/* Name for messages and metrics: "ok", "http_error", "connect", "timeout", "tls", "too_large", "transport",
+ * "unavailable". */
+const char *kg_client_result_name(kg_client_result r);
+
+typedef struct kg_client_request {
+    const char *method;         /* "GET", "POST", "PUT", "PATCH", "DELETE", ... */
+    const char *path;           /* appended to the server URL, e.g. "/api/v1/namespaces" (may carry a query) */
+    const char *const *headers; /* "Name: value" lines, added to User-Agent and Authorization */
+    size_t nheaders;
+    const char *body;   /* NULL = none */
+    size_t body_len;    /* 0 with a body = strlen(body) */
+    int64_t timeout_ms; /* 0 = the client's */
+} kg_client_request;
+
+typedef struct kg_client_response {
+    long status;      /* HTTP status (0 when no answer arrived) */
+    const char *body; /* NUL-terminated copy in the caller's arena ("" when empty or no answer) */
+    size_t body_len;
+} kg_client_response;
+
+/* Send req and wait for the answer. Anything but KG_CLIENT_OK also sets err: KG_ETIMEOUT for timeouts,
+ * KG_ENOTFOUND for 404, KG_ETOOLARGE, KG_EUNSUPPORTED when libcurl is missing, KG_EIO otherwise; the message is
+ * "<METHOD> <url>: <what happened>". Thread-safe. */
+kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request *req, kg_client_response *resp,
+                              kg_error *err);
+
+/* JSON convenience: method + path with an optional JSON body (Accept and Content-Type application/json); returns
+ * the parsed 2xx answer in a, or NULL with err (for a non-2xx answer the message carries the status and the Status
+ * object's message: "...: the server responded with status 404: serviceaccounts \"x\" not found"). *result (may
+ * be NULL) gets the outcome. */
+kg_json *kg_client_json(kg_client *c, kg_arena *a, const char *method, const char *path, const char *body,
+                        kg_client_result *result, kg_error *err);
+
+#endif
