@@ -3,51 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base64.h"
 #include "base/str.h"
 #include "client/client.h"
 #ifdef KG_CLIENT_HAVE_YAML
 #include "yaml/yaml.h"
 #endif
 
-static int b64v(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+' || c == '-')
-        return 62;
-    if (c == '/' || c == '_')
-        return 63;
-    return -1;
-}
-
+/* The *-data fields: either alphabet, '=' and whitespace ignored wherever they are (base/base64.h). */
 static char *b64_decode(kg_arena *a, const char *s, size_t *out_len)
 {
-    size_t n = strlen(s);
-    char *out = kg_arena_alloc(a, n / 4 * 3 + 4);
-    size_t o = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-            continue;
-        int v = b64v(c);
-        if (v < 0)
-            return NULL;
-        acc = acc << 6 | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (char)((acc >> bits) & 0xff);
-        }
-    }
-    out[o] = 0;
-    *out_len = o;
-    return out;
+    return kg_base64_decode(a, s, strlen(s), KG_BASE64_BOTH_ALPHABETS | KG_BASE64_IGNORE_PAD | KG_BASE64_SKIP_SPACE,
+                            out_len, NULL);
 }
 
 static kg_json *named(const kg_json *list, const char *name, const char *field)
