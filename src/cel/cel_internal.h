@@ -2,6 +2,12 @@
 #ifndef KG_CEL_INTERNAL_H
 #define KG_CEL_INTERNAL_H
 
+/* KGATE_CEL_PLANNER (CMake option, default ON): 0 builds the plain interpreter alone, without plan.c and the
+ * evaluator's planned forms (eval_fast.c); cel_node.xk and the other planned fields then stay 0 */
+#ifndef KGATE_CEL_PLANNER
+#define KGATE_CEL_PLANNER 1
+#endif
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <string.h>
@@ -512,11 +518,13 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
 bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err);
 /* compile-time preparation of calls (resolve.c) */
 bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth);
+#if KGATE_CEL_PLANNER
 /* the last compile step, after check and prepare (plan.c): may build p->plan for the evaluator */
 bool cel_plan(cel_program *p, const char *src, cel_error *err);
 /* tests: number of planned nodes; undo the plan (not thread-safe: only before any evaluation) */
 size_t cel_plan_count(const cel_program *p);
 void cel_plan_clear(cel_program *p);
+#endif
 
 /* evaluator */
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);

@@ -412,7 +412,6 @@ bool cel_plan(cel_program *p, const char *src, cel_error *err)
     (void)src;
     (void)err;
     plan_node(&p->arena, p->root);
-    p->nframes = (size_t)(p->max_depth + 1) * 3;
     /* roots evaluated without the cost limit's jump target (eval.c eval_root_concat / eval_root_bool): a concatenation
      * with its fast form over declared variables; a tree of the bool fast forms */
     const cel_node *r = p->root;
