@@ -3,7 +3,7 @@
  *
  * This file is not compiled on its own: eval.c includes it at its end (when KGATE_CEL_PLANNER is on), so these
  * forms call the interpreter's static functions (ev, evb, apply_strict, generic_call, select_field, ...) and are
- * inlined into it exactly as before the split; eval.c declares the entry points it hands nodes to. Built with
+ * inlined into it as they were before the split; eval.c declares the entry points it hands nodes to. Built with
  * -DKGATE_CEL_PLANNER=OFF, neither this file nor plan.c is part of the build and eval.c's plain interpreter runs
  * every node.
  *
@@ -13,7 +13,7 @@
  *   - fused all()/exists() loops over JSON arrays and objects (fpred*, pred_loop_fused, compr_lean, evb_compr_*)
  *   - X_PATH: chains of selections walked on the JSON DOM with member-index hints (path_fast, path_walk*)
  *   - string forms: "k" in m, x == "s", concatenation chains, startsWith/endsWith/matches, size(), X_CALL1 calls
- *   - the same in a bool context (evb_*)
+ *   - `x == "s"` and `"k" in m` in a bool context (evb_eq_const, evb_in_const)
  *   - root forms without a jump target for the cost limit (fast_bool, eval_root_concat / eval_root_bool) */
 #ifndef KG_CEL_EVAL_FAST_INCLUDED_BY_EVAL_C
 #error "eval_fast.c is part of eval.c (included at its end), not a translation unit of its own"
