@@ -12,8 +12,11 @@
  *   cel_eval_status st = cel_eval(p, act, CEL_PER_CALL_LIMIT, &out, &cost);
  *   kg_arena_free(&a); cel_program_free(p); cel_env_free(env);
  *
- * Threading: an env is mutable only until its first cel_compile; after that env and programs are immutable and may
- * be shared by any number of threads. Each evaluation uses its own activation and arena.
+ * Threading: an env is mutable only until its first cel_compile; after that env and programs may be shared by any
+ * number of threads. They are immutable except for lookup hints and caches, written with relaxed atomics (or built
+ * once, under std::call_once) while compiles and evaluations run; results never depend on them: the checker's memo
+ * of overload resolutions (env), a regex's lazily built matcher, and per selection the index of the JSON member found
+ * last time (program; a guess that is verified before use). Each evaluation uses its own activation and arena.
  *
  * Memory: values produced during evaluation live in the activation's arena (no malloc per value). Values handed
  * in by the caller are never copied; they must outlive the evaluation. A result may also point at constants of the

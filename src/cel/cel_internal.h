@@ -2,6 +2,12 @@
 #ifndef KG_CEL_INTERNAL_H
 #define KG_CEL_INTERNAL_H
 
+/* KGATE_CEL_PLANNER (CMake option, default ON): 0 builds the plain interpreter alone, without plan.c and the
+ * evaluator's planned forms (eval_fast.c); cel_node.xk and the other planned fields then stay 0 */
+#ifndef KGATE_CEL_PLANNER
+#define KGATE_CEL_PLANNER 1
+#endif
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <string.h>
@@ -70,7 +76,7 @@ enum {
     NF_ALL = 1u << 6,         /* comprehension expanded from all(): fast path with identical results and cost */
     NF_EXISTS = 1u << 7,      /* comprehension expanded from exists() */
     NF_LEAN = 1u << 8,        /* (plan) comprehension whose range is a path from a declared variable and whose initial
-                                 accumulator is a constant bool: the lean fused forms may run (eval.c) */
+                                 accumulator is a constant bool: the lean fused forms may run (eval_fast.c) */
 };
 
 struct cel_node {
@@ -81,7 +87,7 @@ struct cel_node {
     /* planned fast form (plan.c), read by the evaluator; 0 = evaluate the node as it is */
     uint8_t xk;     /* xkind */
     uint8_t xn;     /* X_CONCAT: number of + in the chain ending here; X_EQ_CONST: index of the constant */
-    uint8_t xf;     /* F_*: how the node runs inside a fused all()/exists() predicate (plan.c, eval.c fpred) */
+    uint8_t xf;     /* F_*: how the node runs inside a fused all()/exists() predicate (plan.c, eval_fast.c fpred) */
     uint8_t xv;     /* X_COMPR xn 2 / 3: 1 + the frame index (-2 - slot) of the predicate's variable; 0: unknown */
     uint32_t hint;  /* JSON member index found last time (has(), fallback selects): a verified guess, relaxed atomics */
     int slot;       /* ident: variable slot (>=0), comprehension var (-2 - depth index), -1 runtime lookup */
@@ -129,7 +135,7 @@ typedef struct path_plan {
 
 /* X_CONCAT at the top of a chain: its + nodes and operands (adds[j] joins the result so far with ops[j + 1]; ops
  * follow the k adds), and the fast form when every operand is a constant string or a path from a variable
- * (eval.c concat_fast), else NULL */
+ * (eval_fast.c concat_fast), else NULL */
 typedef struct cat_piece {
     const path_plan *pp; /* NULL: a constant string */
     const char *s;       /* the constant's bytes */
@@ -256,7 +262,7 @@ struct cel_program {
     int max_depth;  /* comprehension nesting */
     size_t nframes; /* comprehension frames an evaluation needs: 3 per nesting level (max_depth + 1), set by cel_plan */
     bool has_presence_cost;
-    uint8_t root_fast; /* (plan) ROOT_FAST_*: the root has a form that needs no jump target (eval.c eval_root_*) */
+    uint8_t root_fast; /* (plan) ROOT_FAST_*: the root has a form that needs no jump target (eval_fast.c eval_root_*) */
     void *plan;        /* the evaluator's planned form of root (plan.c), or NULL */
 };
 
@@ -512,11 +518,13 @@ bool cel_check(cel_env *env, kg_arena *a, const char *src, cel_node *root, const
 bool cel_resolve(const cel_env *env, kg_arena *a, const char *src, cel_node *root, cel_error *err);
 /* compile-time preparation of calls (resolve.c) */
 bool cel_prepare_calls(cel_prepare_ctx *pc, const char *src, cel_node *n, cel_error *err, int *max_depth, int depth);
+#if KGATE_CEL_PLANNER
 /* the last compile step, after check and prepare (plan.c): may build p->plan for the evaluator */
 bool cel_plan(cel_program *p, const char *src, cel_error *err);
 /* tests: number of planned nodes; undo the plan (not thread-safe: only before any evaluation) */
 size_t cel_plan_count(const cel_program *p);
 void cel_plan_clear(cel_program *p);
+#endif
 
 /* evaluator */
 cel_value cel_eval_node(cel_call_ctx *ctx, const cel_node *n);

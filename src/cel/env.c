@@ -841,8 +841,11 @@ bool cel_compile(cel_env *env, const char *src, const cel_compile_opts *opts, ce
             goto fail;
     }
     p->has_presence_cost = !(env->opts & CEL_OPT_PRESENCE_COST_ZERO);
+    p->nframes = (size_t)(p->max_depth + 1) * 3;
+#if KGATE_CEL_PLANNER
     if (!cel_plan(p, src, err))
         goto fail;
+#endif
     *out = p;
     return true;
 fail:

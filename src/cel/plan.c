@@ -8,7 +8,9 @@
  * operands, and marks operand paths from the same declared variable that share their first steps (the later walk
  * starts where the earlier one got). Every planned form gives the same values, errors and costs (charged in the same
  * order) as evaluating the nodes one at a time; tests/cel/test_cel_plan.c checks this against unplanned programs under
- * every cost limit. One walk over the tree; one small allocation per planned call or path. */
+ * every cost limit. One walk over the tree; one small allocation per planned call or path. The evaluator's side of
+ * each form is in eval_fast.c. Built only with KGATE_CEL_PLANNER (the default): without it no node is planned and
+ * eval.c's plain interpreter runs every node. */
 #include "cel/cel_internal.h"
 
 static bool is_plain_select(const cel_node *n)
@@ -172,7 +174,7 @@ static void plan_call1(kg_arena *a, cel_node *n)
 
 /* The operands of the concatenation chain ending at n (planned) that are paths from the same declared variable
  * and share their first m steps (m less than either path's length): the later path starts its walk at the node the
- * earlier one reached after m steps (eval.c path_fast_cat). An operand that starts from another keeps no node for
+ * earlier one reached after m steps (eval_fast.c path_fast_cat). An operand that starts from another keeps no node for
  * later ones; an earlier path keeps one node (the first later path sharing with it decides m). */
 static void plan_concat_share(kg_arena *a, cel_node *n)
 {
@@ -352,7 +354,7 @@ static void plan_node(kg_arena *a, cel_node *n)
                 /* resolve.c numbers a comprehension's frame slots iteration variable, second variable,
                  * accumulator: the iteration variable's slot is the accumulator's + 2 */
                 const int iv = r->slot + 2;
-                /* v == "c" / v != "c" on the (only) iteration variable: compared in place over JSON (eval.c) */
+                /* v == "c" / v != "c" on the (only) iteration variable: compared in place over JSON (eval_fast.c) */
                 const cel_node *p = n->target;
                 if (p && p->xk == X_EQ_CONST && !n->iter_var2 && n->iter_var) {
                     const cel_node *v = p->args[1 - p->xn];
@@ -360,7 +362,7 @@ static void plan_node(kg_arena *a, cel_node *n)
                         n->xn = 2;
                 }
                 /* predicates over paths from the iteration variable (has, in, ==, startsWith/endsWith/matches, and
-                 * && / || of them): evaluated in place for each element of a JSON array (eval.c fpred) */
+                 * && / || of them): evaluated in place for each element of a JSON array (eval_fast.c fpred) */
                 if (p && n->xn == 1 && !n->iter_var2 && n->iter_var && fuse_tag((cel_node *)p, iv))
                     n->xn = p->xf == F_STR ? 3 : 4; /* 3: one string test, its path hoisted out of the loop */
                 /* the frame the fused test's variable is read from (the lean forms check it is this one's) */
@@ -378,7 +380,7 @@ static void plan_node(kg_arena *a, cel_node *n)
     }
 }
 
-/* the shapes eval.c fast_bool evaluates: every path from a declared variable */
+/* the shapes eval_fast.c fast_bool evaluates: every path from a declared variable */
 static bool var_path(const cel_node *a)
 {
     return a->xk == X_PATH && ((const path_plan *)a->xp)->base->xk == X_VAR;
@@ -400,7 +402,7 @@ static bool fast_bool_tree(const cel_node *n)
     case X_IN_CONST: return n->args[0]->cval.kind == CEL_STRING && var_path(n->args[1]);
     case X_HAS: return n->target && var_path(n->target);
     case X_COMPR:
-        /* all()/exists() of k == "c" over a path from a declared variable, on the first frame (eval.c
+        /* all()/exists() of k == "c" over a path from a declared variable, on the first frame (eval_fast.c
          * evb_compr_eq's key loop) */
         return n->xn == 2 && (n->flags & NF_LEAN) && n->xv == 1 && n->accu_init->cval.u.b == ((n->flags & NF_ALL) != 0);
     }
@@ -412,9 +414,8 @@ bool cel_plan(cel_program *p, const char *src, cel_error *err)
     (void)src;
     (void)err;
     plan_node(&p->arena, p->root);
-    p->nframes = (size_t)(p->max_depth + 1) * 3;
-    /* roots evaluated without the cost limit's jump target (eval.c eval_root_concat / eval_root_bool): a concatenation
-     * with its fast form over declared variables; a tree of the bool fast forms */
+    /* roots evaluated without the cost limit's jump target (eval_fast.c eval_root_concat / eval_root_bool): a
+     * concatenation with its fast form over declared variables; a tree of the bool fast forms */
     const cel_node *r = p->root;
     if (r->xk == X_CONCAT) {
         const cat_chain *ch = r->xp;

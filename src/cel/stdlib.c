@@ -82,7 +82,7 @@ static uint64_t cost_arg0_01(cel_call_ctx *ctx, const cel_value *args, size_t n,
     return c ? c : 1;
 }
 
-/* the evaluator recognises these overloads to run size(x), x.startsWith("c") / x.endsWith("c") inline (eval.c) */
+/* the evaluator recognises these overloads to run size(x), x.startsWith("c") / x.endsWith("c") inline (eval_fast.c) */
 
 const cel_fn cel_std_starts_with = f_starts;
 const cel_fn cel_std_ends_with = f_ends;
@@ -132,7 +132,7 @@ static uint64_t cost_matches(cel_call_ctx *ctx, const cel_value *args, size_t n,
     return c ? c : 1;
 }
 
-/* the evaluator recognises these overloads to run size(x), matches with a constant pattern inline (eval.c) */
+/* the evaluator recognises these overloads to run size(x), matches with a constant pattern inline (eval_fast.c) */
 const cel_fn cel_std_size = f_size;
 const cel_fn cel_std_matches = f_matches;
 const cel_cost_fn cel_std_cost_matches = cost_matches;

@@ -127,7 +127,7 @@ static const char *exprs[] = {
     "object.metadata.labels.exists(k, object.spec.tags.exists(k, k == 'c'))",
     "object.spec.containers.all(c, c.resources.exists(k, k == 'limits'))",
     "{'a': 1, 'bb': 2}.exists(k, k == 'bb') && ['x', 'y'].all(v, v != 'z')",
-    /* the key loop reduced to finding the deciding element (eval.c compr_eq_keys): decided first, in the middle,
+    /* the key loop reduced to finding the deciding element (eval_fast.c compr_eq_keys): decided first, in the middle,
      * last, never; all / exists with == / !=; constants of 10 and 11 bytes; arrays of strings, other elements */
     "object.metadata.labels.all(k, k == 'app')",
     "object.metadata.labels.exists(k, k != 'app')",
@@ -553,7 +553,7 @@ static void test_eval_slots_unbound(void **state)
     }
 }
 
-/* which roots run without the cost limit's jump target (eval.c eval_root_*), and which concatenations have the
+/* which roots run without the cost limit's jump target (eval_fast.c eval_root_*), and which concatenations have the
  * fast form */
 static void test_root_fast_forms(void **state)
 {
