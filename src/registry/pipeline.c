@@ -320,6 +320,8 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
         c.strat->default_on_write(c.a, obj);
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     kg_api_validate(c.a, c.r, obj, NULL, &errs);
+    if (c.strat->validate)
+        c.strat->validate(c.a, obj, NULL, &errs);
     if (errs.len)
         return wfail(&c, kg_status_invalid(c.a, KG_GK(c.r->group, c.r->kind), c.name, &errs));
     at.name = c.name;
@@ -401,6 +403,8 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
         c->strat->default_on_write(a, neu);
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     kg_api_validate(a, c->r, neu, old, &errs);
+    if (c->strat->validate)
+        c->strat->validate(a, neu, old, &errs);
     if (errs.len) {
         wfail(c, kg_status_invalid(a, KG_GK(c->r->group, c->r->kind), c->name, &errs));
         return UPD_DONE;

@@ -13,10 +13,14 @@
 #include "api/resources.h"
 #include "base/arena.h"
 #include "json/json.h"
+#include "meta/status.h"
 
 typedef struct kg_strategy {
     /* Defaulting applied to the object written, after admission and before validation (idempotent). */
     void (*default_on_write)(kg_arena *a, kg_json *obj);
+    /* Validation beyond api/validation.h's (e.g. admissionregistration objects, whose CEL expressions are compiled
+     * by the admission engine that will run them). old is NULL on create. Errors are field errors (422). */
+    void (*validate)(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
     /* The object is a Namespace: admission sees its own name as the namespace, and a delete only marks it
      * (deletionTimestamp, status.phase Terminating); the namespace controller finishes the job. */
     bool is_namespace;
