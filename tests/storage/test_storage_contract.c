@@ -1426,6 +1426,45 @@ static void test_many_creates(void **state)
     assert_string_equal(kv.value, "{\"k\":12345}");
 }
 
+/* The memory backend bounds its history between compactor ticks: with background compaction on (count only), a
+ * write that finds 2 x history_revisions of history compacts back to history_revisions. */
+static void test_memory_history_bound(void **state)
+{
+    (void)state;
+    if (durable_backend())
+        skip_because("test_memory_history_bound",
+                     "the inline history bound is a memory-backend property; sqlite compacts on the compactor's tick");
+    kg_store_options o = {.history_revisions = 10, .compact_interval_ms = 3600000};
+    fixture *f = fx_new(&o);
+    char key[64];
+    for (int i = 0; i < 100; i++) {
+        snprintf(key, sizeof key, "/registry/pods/ns/p%02d", i % 7);
+        kg_error e = {0};
+        if (!kg_store_create(f->s, key, "v", 1, NULL, &e))
+            kg_store_delete(f->s, key, 0, NULL, NULL, NULL, &e);
+    }
+    int64_t cur = kg_store_current_revision(f->s), comp = kg_store_compacted_revision(f->s);
+    assert_true(comp >= cur - 20);
+    assert_true(comp <= cur - 10);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/pods/", cur - 10, &err);
+    assert_non_null(w);
+    const kg_store_event *ev;
+    for (int i = 0; i < 10; i++) {
+        assert_int_equal(kg_store_watch_next(w, 1000, &ev, &err), KG_WATCH_EVENT);
+        assert_int_equal(ev->revision, cur - 9 + i);
+        kg_store_event_release(ev);
+    }
+    kg_store_watch_close(w);
+    kg_store_list_opts lo = {.revision = comp};
+    kg_store_list_result res;
+    assert_true(kg_store_list(f->s, "/registry/pods/", &lo, &f->a, &res, &err));
+    lo.revision = comp - 1;
+    assert_false(kg_store_list(f->s, "/registry/pods/", &lo, &f->a, &res, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    fx_free(f);
+}
+
 /* ---- restart ---- */
 
 static void test_restart_persistence(void **state)
@@ -1498,6 +1537,7 @@ int main(void)
         cmocka_unit_test(test_watch_window_byte_budget),
         cmocka_unit_test_setup_teardown(test_guaranteed_update, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_creates, setup, teardown),
+        cmocka_unit_test(test_memory_history_bound),
         cmocka_unit_test_setup_teardown(test_restart_persistence, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
