@@ -232,8 +232,11 @@ kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_opt
     const kg_store_backend_ops *ops = NULL;
     if (backend && strcmp(backend, "sqlite") == 0)
         ops = &kg_store_sqlite_ops;
+    else if (backend && strcmp(backend, "memory") == 0)
+        ops = &kg_store_memory_ops;
     if (!ops) {
-        kg_err_set(err, KG_EUNSUPPORTED, "unknown storage backend %s (supported: sqlite)", backend ? backend : "");
+        kg_err_set(err, KG_EUNSUPPORTED, "unknown storage backend %s (supported: sqlite, memory)",
+                   backend ? backend : "");
         return NULL;
     }
     store_priv *p = calloc(1, sizeof *p);

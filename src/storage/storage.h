@@ -1,5 +1,6 @@
 /* Storage: a key/value store with one global revision, optimistic concurrency, consistent paged lists and
- * watches that replay history. One interface; backends: "sqlite" (WAL, group commit) now, "etcd" later.
+ * watches that replay history. One interface; backends: "sqlite" (WAL, group commit) and "memory" (not durable:
+ * kgate check and tests) now, "etcd" later.
  *
  * Keys follow Kubernetes' etcd layout: "/registry/<group-resource>/<namespace>/<name>" (cluster-scoped objects
  * have no namespace segment). Values are opaque bytes (the serialized JSON object).
@@ -71,7 +72,8 @@ typedef struct kg_store_kv {
     int64_t create_revision; /* revision that created this incarnation of the key */
 } kg_store_kv;
 
-/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing).
+/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing) or "memory"
+ * (dir ignored, may be NULL; nothing survives kg_store_close; durability statements below do not apply).
  * opts may be NULL for defaults. Returns NULL with err set on failure. */
 kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_options *opts, kg_error *err);
 /* Stop background threads and close. NULL is ignored. Watchers still open are cancelled (their next call returns

@@ -75,6 +75,7 @@ struct kg_store {
 };
 
 extern const kg_store_backend_ops kg_store_sqlite_ops;
+extern const kg_store_backend_ops kg_store_memory_ops;
 
 /* base64 (RFC 4648 URL alphabet, no padding, as Go's base64.RawURLEncoding) */
 char *kg_store_b64url_encode(kg_arena *a, const void *p, size_t n);
