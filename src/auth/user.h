@@ -32,6 +32,9 @@ typedef struct kg_user_info {
 #define KG_GROUP_AUTHENTICATED "system:authenticated"
 #define KG_GROUP_MASTERS "system:masters"
 #define KG_GROUP_SERVICEACCOUNTS "system:serviceaccounts"
+/* The administrator kgate serve writes admin.kubeconfig for (groups system:masters, system:authenticated); the user
+ * `kgate check` submits as by default. */
+#define KG_ADMIN_USER "kgate-admin"
 
 /* True when u (may be NULL) is a member of group. */
 bool kg_user_in_group(const kg_user_info *u, const char *group);

@@ -15,7 +15,8 @@
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
-#include "server/featuregates.h"
+#include "registry/bootstrap.h"
+#include "registry/featuregates.h"
 #include "server/kubeconfig.h"
 #include "server/tls.h"
 
@@ -175,47 +176,6 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     }
 }
 
-/* ---- bootstrap ---- */
-
-static bool ensure_object(kg_apiserver *s, const char *plural, const char *json, kg_error *err)
-{
-    kg_arena a;
-    kg_arena_init(&a, 0);
-    kg_json *obj = kg_json_parse(&a, json, strlen(json), err);
-    const char *ns = kg_json_path_str(obj, "metadata.namespace");
-    kg_json *got = kg_apiserver_create_object(s, &a, plural, ns ? ns : "", obj, err);
-    bool ok = got || err->code == KG_EEXIST;
-    kg_arena_free(&a);
-    if (ok)
-        kg_err_clear(err);
-    return ok;
-}
-
-static bool bootstrap(kg_apiserver *s, kg_error *err)
-{
-    static const char *const namespaces[] = {"default", "kube-system", "kube-public", "kube-node-lease"};
-    for (size_t i = 0; i < 4; i++) {
-        char json[256];
-        snprintf(json, sizeof json, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"%s\"}}",
-                 namespaces[i]);
-        if (!ensure_object(s, "namespaces", json, err))
-            return false;
-    }
-    /* system-node-critical and system-cluster-critical, as the Priority plugin's bootstrap hook creates them */
-    kg_arena a;
-    kg_arena_init(&a, 0);
-    kg_json *pcs = kg_admission_priority_builtin_classes(&a);
-    bool ok = true;
-    for (uint32_t i = 0; pcs && i < pcs->len && ok; i++) {
-        kg_json *got = kg_apiserver_create_object(s, &a, "priorityclasses", "", pcs->u.items[i], err);
-        ok = got || err->code == KG_EEXIST;
-    }
-    kg_arena_free(&a);
-    if (ok)
-        kg_err_clear(err);
-    return ok;
-}
-
 static int mkdir_p(const char *dir)
 {
     char tmp[4096];
@@ -283,7 +243,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->pipeline.store = s->store;
     s->pipeline.chain = s->chain;
 
-    if (!bootstrap(s, err))
+    if (!kg_registry_bootstrap(s->store, err))
         goto fail;
 
     kg_authn_config ac = {.token_auth_file = o->token_auth_file, .data_dir = o->data_dir,

@@ -24,8 +24,6 @@
 #include "base/arena.h"
 #include "base/error.h"
 
-#define KG_ADMIN_USER "kgate-admin"
-
 /* The authenticated user is the shared user.Info type (auth/user.h; KG_USER_ANONYMOUS, KG_GROUP_* live there too).
  * kg_user is its name in the server code. */
 typedef kg_user_info kg_user;

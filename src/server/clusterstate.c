@@ -1,5 +1,6 @@
 /* The admission services of kgate serve (admission/services.h): cluster state reads over the watch-fed caches
- * (server/cache.h) or, for live reads, the store; side-effect writes to the store; change notification from the
+ * (server/cache.h) or, for live reads, the store (registry/storeservices.h, shared with kgate check); side-effect
+ * writes to the store through the same functions; change notification from the
  * caches; feature gates. */
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,8 @@
 #include "api/defaults.h"
 #include "server/apiserver.h"
 #include "server/cache.h"
-#include "server/featuregates.h"
+#include "registry/featuregates.h"
+#include "registry/storeservices.h"
 
 static bool svc_feature(void *ctx, const char *gate)
 {
@@ -42,31 +44,16 @@ static kg_json *svc_get(void *ctx, kg_arena *a, const char *resource, const char
     }
     if (use_cache(s, r, flags))
         return kg_cache_get(s->caches, r, ns ? ns : "", name, a, err);
-    kg_store_kv kv;
-    if (!kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
-        return NULL;
-    return kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, err);
+    return kg_store_object_get(s->store, a, resource, ns, name, err);
 }
 
 static kg_json *svc_list(void *ctx, kg_arena *a, const char *resource, const char *ns, unsigned flags, kg_error *err)
 {
     kg_apiserver *s = ctx;
     const kg_resource *r = res_by_plural(resource);
-    kg_json *arr = kg_json_new_array(a);
-    if (!r)
-        return arr;
-    if (use_cache(s, r, flags))
+    if (r && use_cache(s, r, flags))
         return kg_cache_list(s->caches, r, ns ? ns : "", a, err);
-    kg_store_list_opts lo = {0};
-    kg_store_list_result res;
-    if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns), &lo, a, &res, err))
-        return NULL;
-    for (size_t i = 0; i < res.n; i++) {
-        kg_json *o = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, err);
-        if (o)
-            kg_json_array_append(a, arr, o);
-    }
-    return arr;
+    return kg_store_object_list(s->store, a, resource, ns, err);
 }
 
 static kg_json_shared *svc_view(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
@@ -111,28 +98,7 @@ static kg_json *svc_create(void *ctx, kg_arena *a, const char *resource, const c
                            kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r) {
-        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
-        return NULL;
-    }
-    kg_json *o = kg_json_clone(a, obj);
-    kg_json *md = kg_json_get_or_add_object(a, o, "metadata");
-    const char *name = kg_json_get_str(md, "name");
-    if (!name) {
-        kg_err_set(err, KG_EINVAL, "metadata.name: Required value");
-        return NULL;
-    }
-    kg_json_set(a, md, "uid", kg_json_new_str(a, kg_obj_new_uid(a)));
-    kg_json_set(a, md, "creationTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
-    kg_api_default(a, r, o);
-    kg_api_prepare_for_create(a, r, o);
-    size_t len;
-    const char *bytes = kg_obj_encode(a, o, &len);
-    int64_t rev;
-    if (!kg_store_create(s->store, kg_resource_key(a, r, ns ? ns : "", name), bytes, len, &rev, err))
-        return NULL;
-    return kg_obj_decode(a, bytes, len, rev, err);
+    return kg_store_object_create(s->store, a, resource, ns, obj, err);
 }
 
 kg_json *kg_apiserver_create_object(kg_apiserver *s, kg_arena *a, const char *plural, const char *ns,
@@ -145,22 +111,7 @@ static kg_json *svc_update(void *ctx, kg_arena *a, const char *resource, const c
                            kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = res_by_plural(resource);
-    if (!r) {
-        kg_err_set(err, KG_ENOTFOUND, "the server could not find the requested resource");
-        return NULL;
-    }
-    kg_json *o = kg_json_clone(a, obj);
-    const char *name = kg_json_path_str(o, "metadata.name");
-    const char *rvs = kg_json_path_str(o, "metadata.resourceVersion");
-    int64_t expect = rvs ? strtoll(rvs, NULL, 10) : 0;
-    size_t len;
-    const char *bytes = kg_obj_encode(a, o, &len);
-    int64_t rev;
-    if (!kg_store_update(s->store, kg_resource_key(a, r, ns ? ns : "", name ? name : ""), bytes, len, expect, &rev,
-                         err))
-        return NULL;
-    return kg_obj_decode(a, bytes, len, rev, err);
+    return kg_store_object_update(s->store, a, resource, ns, obj, err);
 }
 
 /* Change notification over the watch-fed caches (subscribing starts the resource's cache). */

@@ -1,10 +1,12 @@
 /* The controllers' client over the server's store (see loopback.h). Reads are live store reads, writes are store
- * writes with resourceVersion preconditions, creates go through kg_apiserver_create_object (system metadata and
- * defaults) and the namespace sweep through kg_apiserver_delete_namespace_contents. */
+ * writes with resourceVersion preconditions (both through registry/storeservices.h, as kgate check's client),
+ * creates go through kg_apiserver_create_object (system metadata and defaults) and the namespace sweep through
+ * kg_apiserver_delete_namespace_contents. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/apiserver.h"
+#include "registry/storeservices.h"
 #include "server/loopback.h"
 
 struct kg_client_watch {
@@ -21,39 +23,16 @@ static const kg_resource *resource_or_err(const char *resource, kg_error *err)
     return r;
 }
 
-static int64_t rv_of(const char *rv)
-{
-    return rv && rv[0] ? strtoll(rv, NULL, 10) : 0;
-}
-
 static kg_json *lb_get(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name, kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = resource_or_err(resource, err);
-    kg_store_kv kv;
-    if (!r || !kg_store_get(s->store, kg_resource_key(a, r, ns ? ns : "", name), a, &kv, err))
-        return NULL;
-    return kg_obj_decode(a, kv.value, kv.value_len, kv.mod_revision, err);
+    return resource_or_err(resource, err) ? kg_store_object_get(s->store, a, resource, ns, name, err) : NULL;
 }
 
 static kg_json *lb_list(void *ctx, kg_arena *a, const char *resource, const char *ns, kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = resource_or_err(resource, err);
-    if (!r)
-        return NULL;
-    kg_store_list_opts lo = {0};
-    kg_store_list_result res;
-    if (!kg_store_list(s->store, kg_resource_list_prefix(a, r, ns ? ns : ""), &lo, a, &res, err))
-        return NULL;
-    kg_json *arr = kg_json_new_array(a);
-    for (size_t i = 0; i < res.n; i++) {
-        kg_error derr;
-        kg_json *o = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &derr);
-        if (o)
-            kg_json_array_append(a, arr, o);
-    }
-    return arr;
+    return resource_or_err(resource, err) ? kg_store_object_list(s->store, a, resource, ns, err) : NULL;
 }
 
 static kg_json *lb_create(void *ctx, kg_arena *a, const char *resource, const char *ns, const kg_json *obj,
@@ -66,28 +45,15 @@ static kg_json *lb_update(void *ctx, kg_arena *a, const char *resource, const ch
                           kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = resource_or_err(resource, err);
-    if (!r)
-        return NULL;
-    kg_json *o = kg_json_clone(a, obj);
-    const char *name = kg_json_path_str(o, "metadata.name");
-    int64_t expect = rv_of(kg_json_path_str(o, "metadata.resourceVersion"));
-    size_t len;
-    const char *bytes = kg_obj_encode(a, o, &len);
-    int64_t rev;
-    if (!kg_store_update(s->store, kg_resource_key(a, r, ns ? ns : "", name ? name : ""), bytes, len, expect, &rev,
-                         err))
-        return NULL;
-    return kg_obj_decode(a, bytes, len, rev, err);
+    return resource_or_err(resource, err) ? kg_store_object_update(s->store, a, resource, ns, obj, err) : NULL;
 }
 
 static bool lb_delete(void *ctx, kg_arena *a, const char *resource, const char *ns, const char *name,
                       const char *resource_version, kg_error *err)
 {
     kg_apiserver *s = ctx;
-    const kg_resource *r = resource_or_err(resource, err);
-    return r && kg_store_delete(s->store, kg_resource_key(a, r, ns ? ns : "", name), rv_of(resource_version), a, NULL,
-                                NULL, err);
+    return resource_or_err(resource, err) &&
+           kg_store_object_delete(s->store, a, resource, ns, name, resource_version, err);
 }
 
 static bool lb_delete_namespace_contents(void *ctx, const char *ns, size_t *remaining, kg_error *err)

@@ -1,4 +1,4 @@
-#include "server/featuregates.h"
+#include "registry/featuregates.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* --feature-gates: upstream syntax ("A=true,B=false"), v1.33 defaults for the gates kgate consults. */
-#ifndef KG_SERVER_FEATUREGATES_H
-#define KG_SERVER_FEATUREGATES_H
+#ifndef KG_REGISTRY_FEATUREGATES_H
+#define KG_REGISTRY_FEATUREGATES_H
 
 #include <stdbool.h>
 
