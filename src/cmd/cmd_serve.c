@@ -7,6 +7,7 @@
 
 #include "admission/registry.h"
 #include "base/log.h"
+#include "cmd/flags.h"
 #include "server/apiserver.h"
 
 const char kg_cmd_serve_help[] = "Run the Kubernetes-compatible API server (SQLite store, admission chain)";
@@ -51,53 +52,9 @@ static void usage(FILE *f)
             "they are in the default enabled plugins list.\n"
             "      --enable-admission-plugins strings       admission plugins that should be enabled in addition "
             "to default enabled ones.\n"
-            "                                               The order of plugins in this flag does not matter.\n\n"
-            "      Admission plugins, in execution order:\n        ");
-    size_t col = 8;
-    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
-        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
-        size_t n = strlen(p->name) + 2;
-        if (col + n > 118) {
-            fprintf(f, "\n        ");
-            col = 8;
-        }
-        fprintf(f, "%s%s", p->name, i + 1 < kg_admission_registry_count() ? ", " : "\n");
-        col += n;
-    }
-    fprintf(f, "      Enabled by default:\n        ");
-    col = 8;
-    bool first = true;
-    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
-        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
-        if (!p->default_on)
-            continue;
-        size_t n = strlen(p->name) + 2;
-        if (col + n > 118) {
-            fprintf(f, "\n        ");
-            col = 8;
-        }
-        fprintf(f, "%s%s", first ? "" : ", ", p->name);
-        first = false;
-        col += n;
-    }
-    fprintf(f, "\n      Not implemented yet in kgate (skipped when default-enabled; naming them in a flag is an "
-               "error):\n        ");
-    first = true;
-    col = 8;
-    for (size_t i = 0; i < kg_admission_registry_count(); i++) {
-        const kg_admission_plugin_info *p = kg_admission_registry_at(i);
-        if (p->impl)
-            continue;
-        size_t n = strlen(p->name) + 2;
-        if (col + n > 118) {
-            fprintf(f, "\n        ");
-            col = 8;
-        }
-        fprintf(f, "%s%s", first ? "" : ", ", p->name);
-        first = false;
-        col += n;
-    }
-    fprintf(f, "\n\nStorage flags:\n"
+            "                                               The order of plugins in this flag does not matter.\n\n");
+    kg_flags_admission_plugins_usage(f);
+    fprintf(f, "\nStorage flags:\n"
                "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
                "token and admin.kubeconfig (default ./kgate-data)\n"
                "      --storage-backend string          The storage backend for persistence: sqlite (default "
@@ -114,40 +71,6 @@ static void usage(FILE *f)
                "  -v, --v int                           number for the log level verbosity\n");
 }
 
-/* --name=value or --name value; returns the value or NULL (and advances *i for the separate form). */
-static const char *flag_value(int argc, char **argv, int *i, const char *name, bool *matched)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    *matched = false;
-    if (strncmp(arg, name, n))
-        return NULL;
-    if (arg[n] == '=') {
-        *matched = true;
-        return arg + n + 1;
-    }
-    if (arg[n] == 0) {
-        *matched = true;
-        if (*i + 1 < argc) {
-            (*i)++;
-            return argv[*i];
-        }
-        return NULL;
-    }
-    return NULL;
-}
-
-static bool parse_bool(const char *v, bool *out)
-{
-    if (!v || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "t") || !strcmp(v, "TRUE") || !strcmp(v, "True"))
-        *out = true;
-    else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "f") || !strcmp(v, "FALSE") || !strcmp(v, "False"))
-        *out = false;
-    else
-        return false;
-    return true;
-}
-
 int kg_cmd_serve(int argc, char **argv)
 {
     kg_apiserver_options o;
@@ -162,7 +85,7 @@ int kg_cmd_serve(int argc, char **argv)
         }
         /* boolean flags: --flag, --flag=true|false */
         if (!strncmp(arg, "--anonymous-auth", 16) && (arg[16] == 0 || arg[16] == '=')) {
-            if (!parse_bool(arg[16] ? arg + 17 : NULL, &o.anonymous_auth)) {
+            if (!kg_flag_parse_bool(arg[16] ? arg + 17 : NULL, &o.anonymous_auth)) {
                 fprintf(stderr, "Error: invalid argument \"%s\" for \"--anonymous-auth\" flag: strconv.ParseBool: "
                                 "parsing \"%s\": invalid syntax\n", arg + 17, arg + 17);
                 return 1;
@@ -170,14 +93,14 @@ int kg_cmd_serve(int argc, char **argv)
             continue;
         }
         if (!strncmp(arg, "--insecure-serving", 18) && (arg[18] == 0 || arg[18] == '=')) {
-            if (!parse_bool(arg[18] ? arg + 19 : NULL, &o.insecure)) {
+            if (!kg_flag_parse_bool(arg[18] ? arg + 19 : NULL, &o.insecure)) {
                 fprintf(stderr, "Error: invalid argument for \"--insecure-serving\" flag\n");
                 return 1;
             }
             continue;
         }
 #define STRFLAG(name, field)                                                                                           \
-    v = flag_value(argc, argv, &i, name, &m);                                                                          \
+    v = kg_flag_value(argc, argv, &i, name, &m);                                                                          \
     if (m) {                                                                                                           \
         if (!v) {                                                                                                      \
             fprintf(stderr, "Error: flag needs an argument: %s\n", name);                                              \
@@ -191,16 +114,16 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-cert-file", o.tls_cert_file)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
         STRFLAG("--token-auth-file", o.token_auth_file)
-        STRFLAG("--enable-admission-plugins", o.admission.enable_plugins)
-        STRFLAG("--disable-admission-plugins", o.admission.disable_plugins)
-        STRFLAG("--admission-control-config-file", o.admission.config_file)
-        STRFLAG("--admission-control", o.admission.admission_control)
         STRFLAG("--storage-backend", o.storage_backend)
-        STRFLAG("--feature-gates", o.feature_gates)
 #undef STRFLAG
-        v = flag_value(argc, argv, &i, "--default-not-ready-toleration-seconds", &m);
+        kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
+        if (fr == KG_FLAG_ERROR)
+            return 1;
+        if (fr == KG_FLAG_MATCHED)
+            continue;
+        v = kg_flag_value(argc, argv, &i, "--default-not-ready-toleration-seconds", &m);
         if (!m)
-            v = flag_value(argc, argv, &i, "--default-unreachable-toleration-seconds", &m);
+            v = kg_flag_value(argc, argv, &i, "--default-unreachable-toleration-seconds", &m);
         if (m) {
             char *end;
             long long n = v ? strtoll(v, &end, 10) : 0;
@@ -214,7 +137,7 @@ int kg_cmd_serve(int argc, char **argv)
                 o.default_unreachable_toleration_seconds = n;
             continue;
         }
-        v = flag_value(argc, argv, &i, "--secure-port", &m);
+        v = kg_flag_value(argc, argv, &i, "--secure-port", &m);
         if (m) {
             char *end;
             long p = v ? strtol(v, &end, 10) : -1;
@@ -225,7 +148,7 @@ int kg_cmd_serve(int argc, char **argv)
             o.secure_port = (int)p;
             continue;
         }
-        v = flag_value(argc, argv, &i, "--storage-history-revisions", &m);
+        v = kg_flag_value(argc, argv, &i, "--storage-history-revisions", &m);
         if (m) {
             char *end;
             long long n = v ? strtoll(v, &end, 10) : -1;
@@ -236,7 +159,7 @@ int kg_cmd_serve(int argc, char **argv)
             o.history_revisions = n;
             continue;
         }
-        v = flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
+        v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
         if (m) {
             char *end;
             double n = v ? strtod(v, &end) : -1;
