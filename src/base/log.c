@@ -8,9 +8,13 @@
 #include <unistd.h>
 
 int kg_log_verbosity = 0;
+int kg_log_threshold = 0;
 
 void kg_log_at(char severity, const char *file, int line, const char *fmt, ...)
 {
+    int level = severity == 'E' ? 2 : severity == 'W' ? 1 : 0;
+    if (level < kg_log_threshold)
+        return;
     struct timeval tv;
     gettimeofday(&tv, NULL);
     struct tm tm;

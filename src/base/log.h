@@ -4,6 +4,9 @@
 #define KG_BASE_LOG_H
 
 extern int kg_log_verbosity;
+/* Lowest severity written (klog's -stderrthreshold): 0 info (default), 1 warnings, 2 errors. Command-line tools
+ * such as `kgate check` raise it so their output is not mixed with a server's progress lines. */
+extern int kg_log_threshold;
 
 void kg_log_at(char severity, const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

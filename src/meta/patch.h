@@ -35,6 +35,13 @@ bool kg_patch_json(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_jso
 /* Escape a map key for use in a JSON pointer (~ -> ~0, / -> ~1), like CEL's jsonpatch.escapeKey(). */
 char *kg_patch_json_escape_key(kg_arena *a, const char *key);
 
+/* The RFC 6902 patch that turns from into to (an array, empty when they are equal), as a mutating webhook's answer
+ * or `kgate check`'s "patch" shows what admission changed. Objects are compared member by member ("remove" for
+ * members only in from, "add" for members only in to, recursion for members in both); arrays of equal length
+ * element by element; an array whose length changed, or values of different types, get one "replace". Applying
+ * the result with kg_patch_json to from gives a document equal to to. */
+kg_json *kg_patch_json_diff(kg_arena *a, const kg_json *from, const kg_json *to);
+
 /* ---- RFC 7386 JSON Merge Patch ---------------------------------------------------------------------------
  * Objects merge recursively, null deletes a key, anything else (arrays included) replaces. A non-object
  * patch replaces the whole document. Never fails except on NULL arguments. */
