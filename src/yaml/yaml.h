@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
 #include "base/error.h"
 #include "json/json.h"
 
@@ -20,5 +21,10 @@ kg_json *kg_yaml_parse_all(kg_arena *a, const char *text, size_t len, kg_error *
 /* Parse bytes that may be JSON or YAML (JSON is YAML; this takes the fast JSON path when the first
  * non-space byte is '{' or '['). */
 kg_json *kg_yaml_or_json_parse(kg_arena *a, const char *text, size_t len, kg_error *err);
+
+/* Write v as block-style YAML (kubectl -o yaml's layout: 2-space indentation, sequence items at their key's
+ * indentation), ending in a newline. Strings that YAML 1.1 could read as anything else (numbers, booleans, null,
+ * indicators, multi-line text) are double-quoted, so kg_yaml_parse gives back a document equal to v. */
+void kg_yaml_write(kg_buf *out, const kg_json *v);
 
 #endif
