@@ -1,0 +1,261 @@
+/* kgate check: admission of manifests offline, by the engine `kgate serve` runs (docs/check.md). Flags, input
+ * order and exit codes here; the reader is check/inputs.h, the cluster check/cluster.h, the outputs
+ * check/report.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "check/cluster.h"
+#include "check/inputs.h"
+#include "check/report.h"
+#include "cmd/flags.h"
+
+const char kg_cmd_check_help[] = "Admit manifests offline through the same pipeline and admission chain as serve";
+
+enum { EXIT_ADMITTED = 0, EXIT_DENIED = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: kgate check [flags] PATH...\n\n"
+            "Submits every object of the given files, directories (recursively: *.yaml, *.yml, *.json) or \"-\"\n"
+            "(stdin) to an in-memory cluster through the write pipeline and admission chain of kgate serve, and\n"
+            "reports what serve would answer. Objects that configure admission (Namespaces, LimitRanges,\n"
+            "ResourceQuotas, PriorityClasses, ServiceAccounts, StorageClasses, RuntimeClasses, IngressClasses,\n"
+            "admissionregistration.k8s.io objects) are submitted first; later objects see earlier ones.\n\n"
+            "Flags:\n"
+            "  -o, --output text|json|yaml   text: one line per object (default); json: results and summary;\n"
+            "                                yaml: the admitted objects as mutated, ready for kubectl apply\n"
+            "      --context PATH            objects that make up the cluster (loaded first, without admission,\n"
+            "                                not reported); repeatable\n"
+            "      --operation CREATE|UPDATE the request's operation (default CREATE)\n"
+            "      --old PATH                for UPDATE: the objects as stored, paired by kind, namespace and name;\n"
+            "                                repeatable\n"
+            "      --user NAME               the requesting user (default %s)\n"
+            "      --group NAME              a group of the user; repeatable (default system:masters and\n"
+            "                                system:authenticated)\n"
+            "  -h, --help                    this help\n\n",
+            "kgate-admin");
+    kg_flags_engine_usage(f);
+    fprintf(f, "\nExit status: 0 every object admitted, 1 some denied, 2 bad input or usage.\n");
+}
+
+/* Submission rank: namespaces, then the kinds that configure admission, then the rest (stable within a rank). */
+static int rank(const kg_json *obj)
+{
+    static const char *const configuring[] = {"LimitRange",   "ResourceQuota", "PriorityClass", "ServiceAccount",
+                                              "StorageClass", "RuntimeClass",  "IngressClass"};
+    const char *kind = kg_json_get_str(obj, "kind");
+    const char *av = kg_json_get_str(obj, "apiVersion");
+    if (!kind)
+        return 2;
+    if (!strcmp(kind, "Namespace"))
+        return 0;
+    if (av && !strncmp(av, "admissionregistration.k8s.io/", 29))
+        return 1;
+    for (size_t i = 0; i < sizeof configuring / sizeof configuring[0]; i++)
+        if (!strcmp(kind, configuring[i]))
+            return 1;
+    return 2;
+}
+
+static const char *str_or(const char *s, const char *d)
+{
+    return s ? s : d;
+}
+
+/* The old object for obj: same kind, namespace (defaulted as for the request) and name. */
+static const kg_json *find_old(const kg_check_inputs *old, const kg_json *obj)
+{
+    const char *kind = str_or(kg_json_get_str(obj, "kind"), "");
+    const char *ns = str_or(kg_json_path_str(obj, "metadata.namespace"), "");
+    const char *name = str_or(kg_json_path_str(obj, "metadata.name"), "");
+    for (size_t i = 0; i < old->n; i++) {
+        const kg_json *o = old->docs[i].obj;
+        if (!o)
+            continue;
+        const char *ons = str_or(kg_json_path_str(o, "metadata.namespace"), "");
+        if (!strcmp(str_or(kg_json_get_str(o, "kind"), ""), kind) &&
+            !strcmp(str_or(kg_json_path_str(o, "metadata.name"), ""), name) &&
+            (!strcmp(ons, ns) || (!ons[0] && !strcmp(ns, "default")) || (!ns[0] && !strcmp(ons, "default"))))
+            return o;
+    }
+    return NULL;
+}
+
+static bool read_paths(kg_check_inputs *in, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        KG_ERROR_DECL(err);
+        if (!kg_check_read_path(in, paths[i], &err)) {
+            fprintf(stderr, "Error: %s\n", err.msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+int kg_cmd_check(int argc, char **argv)
+{
+    kg_check_config cfg = {0};
+    const char *output = "text", *operation = "CREATE";
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths), **ctx = calloc((size_t)argc + 1, sizeof *ctx);
+    const char **olds = calloc((size_t)argc + 1, sizeof *olds), **groups = calloc((size_t)argc + 1, sizeof *groups);
+    size_t npaths = 0, nctx = 0, nolds = 0, ngroups = 0;
+    int rc = EXIT_USAGE;
+    kg_check_cluster *cluster = NULL;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_log_threshold = 1; /* warnings and errors only, unless -v */
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool m;
+        const char *v;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            usage(stdout);
+            rc = EXIT_ADMITTED;
+            goto out;
+        }
+        if (!strcmp(arg, "-") || arg[0] != '-') {
+            paths[npaths++] = arg;
+            continue;
+        }
+        kg_flag_result fr = kg_flags_engine(argc, argv, &i, &cfg.admission, &cfg.feature_gates);
+        if (fr == KG_FLAG_ERROR)
+            goto out;
+        if (fr == KG_FLAG_MATCHED)
+            continue;
+        struct {
+            const char *name;
+            const char **single;
+            const char **list;
+            size_t *nlist;
+        } flags[] = {
+            {"--output", &output, NULL, NULL},       {"-o", &output, NULL, NULL},
+            {"--operation", &operation, NULL, NULL}, {"--user", &cfg.user, NULL, NULL},
+            {"--context", NULL, ctx, &nctx},         {"--old", NULL, olds, &nolds},
+            {"--group", NULL, groups, &ngroups},
+        };
+        bool done = false;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
+            v = kg_flag_value(argc, argv, &i, flags[k].name, &m);
+            if (!m)
+                continue;
+            if (!v) {
+                fprintf(stderr, "Error: flag needs an argument: %s\n", flags[k].name);
+                goto out;
+            }
+            if (flags[k].single)
+                *flags[k].single = v;
+            else
+                flags[k].list[(*flags[k].nlist)++] = v;
+            done = true;
+        }
+        if (done)
+            continue;
+        if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4)) {
+            kg_log_verbosity = atoi(strchr(arg, '=') + 1);
+            kg_log_threshold = 0;
+            continue;
+        }
+        fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate check --help' for usage.\n", arg);
+        goto out;
+    }
+    if (strcmp(output, "text") && strcmp(output, "json") && strcmp(output, "yaml")) {
+        fprintf(stderr, "Error: unsupported output format \"%s\" (text, json, yaml)\n", output);
+        goto out;
+    }
+    bool update = !strcmp(operation, "UPDATE");
+    if (!update && strcmp(operation, "CREATE")) {
+        fprintf(stderr, "Error: unsupported --operation \"%s\" (CREATE, UPDATE)\n", operation);
+        goto out;
+    }
+    if (update != (nolds > 0)) {
+        fprintf(stderr, "Error: %s\n",
+                update ? "--operation UPDATE needs --old PATH" : "--old needs --operation UPDATE");
+        goto out;
+    }
+    if (!npaths) {
+        fprintf(stderr, "Error: no input: give files, directories or - (stdin)\nRun 'kgate check --help' for usage.\n");
+        goto out;
+    }
+    if (ngroups) {
+        cfg.groups = groups;
+        cfg.ngroups = ngroups;
+    }
+
+    kg_check_inputs in, cin, oin;
+    kg_check_inputs_init(&in, &a);
+    kg_check_inputs_init(&cin, &a);
+    kg_check_inputs_init(&oin, &a);
+    if (!read_paths(&in, paths, npaths) || !read_paths(&cin, ctx, nctx) || !read_paths(&oin, olds, nolds))
+        goto out;
+    if (!in.n) {
+        fprintf(stderr, "Error: no objects found in the input\n");
+        goto out;
+    }
+    KG_ERROR_DECL(err);
+    cluster = kg_check_cluster_new(&cfg, &err);
+    if (!cluster) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        goto out;
+    }
+    for (size_t i = 0; i < cin.n; i++) {
+        const kg_check_doc *d = &cin.docs[i];
+        if (!d->obj || !kg_check_load(cluster, &a, d->obj, &err)) {
+            fprintf(stderr, "Error: --context %s: %s\n", kg_check_doc_where(&a, d), d->obj ? err.msg : d->error);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < oin.n; i++)
+        if (!oin.docs[i].obj) {
+            fprintf(stderr, "Error: --old %s: %s\n", kg_check_doc_where(&a, &oin.docs[i]), oin.docs[i].error);
+            goto out;
+        }
+
+    /* submit in rank order, report in input order */
+    kg_check_result *res = kg_arena_alloc(&a, in.n * sizeof *res);
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < in.n; i++) {
+            const kg_check_doc *d = &in.docs[i];
+            kg_check_result *r = &res[i];
+            if (!d->obj) {
+                if (pass == 0)
+                    *r = (kg_check_result){.doc = d, .v = {.input_error = true, .code = 400, .message = d->error}};
+                continue;
+            }
+            if (rank(d->obj) != pass)
+                continue;
+            r->doc = d;
+            r->submitted = kg_json_clone(&a, d->obj);
+            const kg_json *old = NULL;
+            if (update && !(old = find_old(&oin, d->obj))) {
+                r->v = (kg_check_verdict){.input_error = true,
+                                          .code = 400,
+                                          .kind = kg_json_get_str(d->obj, "kind"),
+                                          .name = kg_json_path_str(d->obj, "metadata.name"),
+                                          .ns = kg_json_path_str(d->obj, "metadata.namespace"),
+                                          .message = "no old object (--old) with this kind, namespace and name"};
+                continue;
+            }
+            kg_check_submit(cluster, &a, d->obj, old, &r->v);
+        }
+    if (!strcmp(output, "json"))
+        kg_check_report_json(stdout, &a, res, in.n);
+    else if (!strcmp(output, "yaml"))
+        kg_check_report_yaml(stdout, &a, res, in.n);
+    else
+        kg_check_report_text(stdout, &a, res, in.n);
+    kg_check_summary s = kg_check_summarize(res, in.n);
+    rc = s.errors ? EXIT_USAGE : s.denied ? EXIT_DENIED : EXIT_ADMITTED;
+out:
+    fflush(stdout);
+    kg_check_cluster_free(cluster);
+    kg_arena_free(&a);
+    free(paths);
+    free(ctx);
+    free(olds);
+    free(groups);
+    return rc;
+}
