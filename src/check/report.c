@@ -35,6 +35,34 @@ kg_json *kg_check_strip_server_fields(kg_arena *a, const kg_json *obj)
     return o;
 }
 
+static const char *dup_or_null(kg_arena *a, const char *s)
+{
+    return s ? kg_arena_strdup(a, s) : NULL;
+}
+
+void kg_check_result_keep(kg_arena *a, kg_check_result *r, const kg_check_verdict *v, unsigned keep)
+{
+    r->v = *v;
+    r->v.kind = dup_or_null(a, v->kind);
+    r->v.ns = dup_or_null(a, v->ns);
+    r->v.name = dup_or_null(a, v->name);
+    r->v.reason = dup_or_null(a, v->reason);
+    r->v.message = dup_or_null(a, v->message);
+    const char **w = kg_arena_alloc(a, (v->nwarnings + 1) * sizeof *w);
+    for (size_t i = 0; i < v->nwarnings; i++)
+        w[i] = kg_arena_strdup(a, v->warnings[i]);
+    r->v.warnings = w;
+    r->v.admitted = NULL;
+    r->patch = NULL;
+    if (!v->allowed || !v->admitted)
+        return;
+    kg_json *stripped = kg_check_strip_server_fields(a, v->admitted);
+    if ((keep & KG_CHECK_KEEP_PATCH) && r->submitted)
+        r->patch = kg_patch_json_diff(a, r->submitted, stripped);
+    if (keep & KG_CHECK_KEEP_OBJECT)
+        r->v.admitted = stripped;
+}
+
 static const char *where(kg_arena *a, const kg_check_doc *d)
 {
     if (d->item)
@@ -98,10 +126,7 @@ void kg_check_report_json(FILE *f, kg_arena *a, const kg_check_result *r, size_t
         for (size_t k = 0; k < x->v.nwarnings; k++)
             kg_json_array_append(a, w, kg_json_new_str(a, x->v.warnings[k]));
         kg_json_set(a, o, "warnings", w);
-        kg_json *patch = kg_json_new_null(a);
-        if (x->v.allowed && x->v.admitted && x->submitted)
-            patch = kg_patch_json_diff(a, x->submitted, kg_check_strip_server_fields(a, x->v.admitted));
-        kg_json_set(a, o, "patch", patch);
+        kg_json_set(a, o, "patch", x->patch ? x->patch : kg_json_new_null(a));
         kg_json_array_append(a, results, o);
     }
     kg_json_set(a, doc, "results", results);
@@ -129,7 +154,7 @@ void kg_check_report_yaml(FILE *f, kg_arena *a, const kg_check_result *r, size_t
         if (!first)
             kg_buf_puts(&b, "---\n");
         first = false;
-        kg_yaml_write(&b, kg_check_strip_server_fields(a, r[i].v.admitted));
+        kg_yaml_write(&b, r[i].v.admitted);
     }
     if (b.len)
         fwrite(b.data, 1, b.len, f);

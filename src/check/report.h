@@ -21,8 +21,20 @@
 typedef struct kg_check_result {
     const kg_check_doc *doc;
     const kg_json *submitted; /* the object as read (NULL for input errors) */
-    kg_check_verdict v;
+    kg_check_verdict v;       /* v.admitted: the admitted object, server-set fields removed (when kept) */
+    kg_json *patch;           /* submitted → admitted (when kept), NULL when not admitted */
 } kg_check_result;
+
+/* What kg_check_result_keep copies besides the verdict. */
+enum {
+    KG_CHECK_KEEP_PATCH = 1u << 0,  /* -o json */
+    KG_CHECK_KEEP_OBJECT = 1u << 1, /* -o yaml */
+};
+
+/* Copy verdict v (whose memory belongs to a per-object scratch arena, reset after each object) into r, in the
+ * long-lived arena a, with the patch and/or the stripped admitted object as asked: memory stays proportional to
+ * what the report prints, not to what admission allocated. */
+void kg_check_result_keep(kg_arena *a, kg_check_result *r, const kg_check_verdict *v, unsigned keep);
 
 typedef struct kg_check_summary {
     size_t total, admitted, denied, errors;

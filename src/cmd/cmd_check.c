@@ -105,7 +105,8 @@ int kg_cmd_check(int argc, char **argv)
     size_t npaths = 0, nctx = 0, nolds = 0, ngroups = 0;
     int rc = EXIT_USAGE;
     kg_check_cluster *cluster = NULL;
-    kg_arena a;
+    kg_arena a, scratch;
+    bool scratch_live = false;
     kg_arena_init(&a, 0);
     kg_log_threshold = 1; /* warnings and errors only, unless -v */
     for (int i = 1; i < argc; i++) {
@@ -214,8 +215,11 @@ int kg_cmd_check(int argc, char **argv)
             goto out;
         }
 
-    /* submit in rank order, report in input order */
-    kg_check_result *res = kg_arena_alloc(&a, in.n * sizeof *res);
+    /* submit in rank order, report in input order; each submission works in a scratch arena */
+    unsigned keep = !strcmp(output, "json") ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
+    kg_check_result *res = kg_arena_calloc(&a, in.n * sizeof *res);
+    kg_arena_init(&scratch, 0);
+    scratch_live = true;
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < in.n; i++) {
             const kg_check_doc *d = &in.docs[i];
@@ -228,7 +232,7 @@ int kg_cmd_check(int argc, char **argv)
             if (rank(d->obj) != pass)
                 continue;
             r->doc = d;
-            r->submitted = kg_json_clone(&a, d->obj);
+            r->submitted = d->obj;
             const kg_json *old = NULL;
             if (update && !(old = find_old(&oin, d->obj))) {
                 r->v = (kg_check_verdict){.input_error = true,
@@ -239,7 +243,10 @@ int kg_cmd_check(int argc, char **argv)
                                           .message = "no old object (--old) with this kind, namespace and name"};
                 continue;
             }
-            kg_check_submit(cluster, &a, d->obj, old, &r->v);
+            kg_check_verdict v;
+            kg_check_submit(cluster, &scratch, kg_json_clone(&scratch, d->obj), old, &v);
+            kg_check_result_keep(&a, r, &v, keep);
+            kg_arena_reset(&scratch);
         }
     if (!strcmp(output, "json"))
         kg_check_report_json(stdout, &a, res, in.n);
@@ -252,6 +259,8 @@ int kg_cmd_check(int argc, char **argv)
 out:
     fflush(stdout);
     kg_check_cluster_free(cluster);
+    if (scratch_live)
+        kg_arena_free(&scratch);
     kg_arena_free(&a);
     free(paths);
     free(ctx);
