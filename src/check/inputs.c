@@ -89,6 +89,17 @@ static bool blank_text(const char *p, const char *e)
     return true;
 }
 
+/* The parser counts lines from the document's start: make "line N" count from the file's start. */
+static const char *file_lines(kg_arena *a, const char *msg, int first_line)
+{
+    const char *at = strstr(msg, "line ");
+    char *end;
+    long n = at ? strtol(at + 5, &end, 10) : 0;
+    if (!at || end == at + 5)
+        return msg;
+    return kg_arena_sprintf(a, "%.*sline %ld%s", (int)(at - msg), msg, n + first_line - 1, end);
+}
+
 static void add_yaml_doc(kg_check_inputs *in, const char *file, int *document, int line, const char *p, const char *e)
 {
     if (blank_text(p, e))
@@ -100,8 +111,7 @@ static void add_yaml_doc(kg_check_inputs *in, const char *file, int *document, i
     (*document)++;
     if (!v) {
         kg_check_doc *d = push(in, file, *document, 0, line);
-        d->error =
-            kg_arena_sprintf(in->arena, "error parsing YAML: %s (lines counted from the document's start)", err.msg);
+        d->error = kg_arena_sprintf(in->arena, "error parsing YAML: %s", file_lines(in->arena, err.msg, line));
         return;
     }
     add_value(in, file, *document, line, v);
