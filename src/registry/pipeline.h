@@ -6,9 +6,10 @@
  *     → strategy prepare (system metadata, generateName, status reset, generation, per-resource hooks)
  *     → object validation (422 Invalid) → VALIDATING PHASE → persist through the store (or not, on dry-run)
  *
- * Doors: `kgate serve` (src/server/rest.c) decodes the HTTP body and renders the result; `kgate check` runs the
- * very same functions over an in-memory store with dry-run. Nothing here knows about HTTP: results are a code (the
- * HTTP status a REST API answers with), a Status on failure, and the object or its stored bytes on success.
+ * Doors: `kgate serve` (src/server/rest.c) decodes the HTTP body and renders the result; `kgate check`
+ * (src/check/cluster.c) runs the very same functions over an in-memory store (persisting there, so later objects see
+ * earlier ones). Nothing here knows about HTTP: results are a code (the HTTP status a REST API answers with), a
+ * Status on failure, and the object or its stored bytes on success.
  *
  * Resource-specific behaviour is data, not code here: the resource registry entry (api/resources.h: scope,
  * subresources, status, generation) and its strategy (registry/strategy.h: write-time defaulting, graceful
