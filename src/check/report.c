@@ -54,7 +54,7 @@ void kg_check_result_keep(kg_arena *a, kg_check_result *r, const kg_check_verdic
     r->v.warnings = w;
     r->v.admitted = NULL;
     r->patch = NULL;
-    if (!v->allowed || !v->admitted)
+    if (!v->allowed || !v->admitted || !(keep & (KG_CHECK_KEEP_PATCH | KG_CHECK_KEEP_OBJECT)))
         return;
     kg_json *stripped = kg_check_strip_server_fields(a, v->admitted);
     if ((keep & KG_CHECK_KEEP_PATCH) && r->submitted)

@@ -218,7 +218,7 @@ int kg_cmd_check(int argc, char **argv)
     /* submit in rank order, report in input order; each submission works in a scratch arena */
     unsigned keep = !strcmp(output, "json") ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
     kg_check_result *res = kg_arena_calloc(&a, in.n * sizeof *res);
-    kg_arena_init(&scratch, 0);
+    kg_arena_init(&scratch, 1u << 20); /* one chunk holds a submission: reset only rewinds */
     scratch_live = true;
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < in.n; i++) {
