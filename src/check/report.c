@@ -103,10 +103,28 @@ static kg_json *str_or_null(kg_arena *a, const char *s)
     return s ? kg_json_new_str(a, s) : kg_json_new_null(a);
 }
 
+/* Write v pretty-printed, every line after the first indented by ind spaces (JSON strings hold no raw newline). */
+static void write_indented(FILE *f, kg_buf *b, const kg_json *v, int ind)
+{
+    kg_buf_reset(b);
+    kg_json_write(b, v, KG_JSON_WRITE_PRETTY | KG_JSON_WRITE_NO_ESCAPE_HTML);
+    const char *p = b->data, *end = b->data + b->len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        fwrite(p, 1, n, f);
+        if (nl)
+            fprintf(f, "%*s", ind, "");
+        p += n;
+    }
+}
+
+/* Streamed one result at a time (10,000 objects do not become one document in memory); the bytes are those of the
+ * whole document written with KG_JSON_WRITE_PRETTY. */
 void kg_check_report_json(FILE *f, kg_arena *a, const kg_check_result *r, size_t n)
 {
-    kg_json *doc = kg_json_new_object(a);
-    kg_json *results = kg_json_new_array(a);
+    kg_buf b = KG_BUF_INIT;
+    fputs("{\n    \"results\": [", f);
     for (size_t i = 0; i < n; i++) {
         const kg_check_result *x = &r[i];
         kg_json *o = kg_json_new_object(a);
@@ -127,20 +145,18 @@ void kg_check_report_json(FILE *f, kg_arena *a, const kg_check_result *r, size_t
             kg_json_array_append(a, w, kg_json_new_str(a, x->v.warnings[k]));
         kg_json_set(a, o, "warnings", w);
         kg_json_set(a, o, "patch", x->patch ? x->patch : kg_json_new_null(a));
-        kg_json_array_append(a, results, o);
+        fputs(i ? ",\n        " : "\n        ", f);
+        write_indented(f, &b, o, 8);
     }
-    kg_json_set(a, doc, "results", results);
+    fputs(n ? "\n    ],\n    \"summary\": " : "],\n    \"summary\": ", f);
     kg_check_summary s = kg_check_summarize(r, n);
     kg_json *sum = kg_json_new_object(a);
     kg_json_set(a, sum, "total", kg_json_new_int(a, (int64_t)s.total));
     kg_json_set(a, sum, "admitted", kg_json_new_int(a, (int64_t)s.admitted));
     kg_json_set(a, sum, "denied", kg_json_new_int(a, (int64_t)s.denied));
     kg_json_set(a, sum, "errors", kg_json_new_int(a, (int64_t)s.errors));
-    kg_json_set(a, doc, "summary", sum);
-    kg_buf b = KG_BUF_INIT;
-    kg_json_write(&b, doc, KG_JSON_WRITE_PRETTY | KG_JSON_WRITE_NO_ESCAPE_HTML);
-    kg_buf_putc(&b, '\n');
-    fwrite(b.data, 1, b.len, f);
+    write_indented(f, &b, sum, 4);
+    fputs("\n}\n", f);
     kg_buf_free(&b);
 }
 
@@ -151,12 +167,12 @@ void kg_check_report_yaml(FILE *f, kg_arena *a, const kg_check_result *r, size_t
     for (size_t i = 0; i < n; i++) {
         if (!r[i].v.allowed || !r[i].v.admitted)
             continue;
+        kg_buf_reset(&b);
         if (!first)
             kg_buf_puts(&b, "---\n");
         first = false;
         kg_yaml_write(&b, r[i].v.admitted);
-    }
-    if (b.len)
         fwrite(b.data, 1, b.len, f);
+    }
     kg_buf_free(&b);
 }
