@@ -20,7 +20,7 @@ static const kg_admission_plugin_info k_plugins[] = {
     {"TaintNodesByCondition", true, &kg_admission_plugin_taint_nodes_by_condition},
     {"AlwaysPullImages", false, &kg_admission_plugin_always_pull_images},
     {"ImagePolicyWebhook", false, NULL},
-    {"PodSecurity", true, NULL},
+    {"PodSecurity", true, &kg_admission_plugin_pod_security},
     {"PodNodeSelector", false, &kg_admission_plugin_pod_node_selector},
     {"Priority", true, &kg_admission_plugin_priority},
     {"DefaultTolerationSeconds", true, &kg_admission_plugin_default_toleration_seconds},

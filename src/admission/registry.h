@@ -44,6 +44,7 @@ extern const kg_admission_plugin kg_admission_plugin_storage_object_in_use_prote
 extern const kg_admission_plugin kg_admission_plugin_persistent_volume_claim_resize;
 extern const kg_admission_plugin kg_admission_plugin_runtime_class;
 extern const kg_admission_plugin kg_admission_plugin_default_ingress_class;
+extern const kg_admission_plugin kg_admission_plugin_pod_security;
 
 /* DefaultTolerationSeconds: the values of --default-not-ready-toleration-seconds and
  * --default-unreachable-toleration-seconds (default 300 each). Call before building the chain: the plugin captures
