@@ -63,6 +63,29 @@ printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, name
 expect_eq "PVC without storageClassName gets the default class" "standard" K -n team get pvc data -o jsonpath='{.spec.storageClassName}'
 expect_out "StorageObjectInUseProtection finalizer" "kubernetes.io/pvc-protection" K -n team get pvc data -o jsonpath='{.metadata.finalizers}'
 
+# --- PodSecurity (default-on): enforce rejects with the upstream message, warn and bad labels, the pod scan
+K create namespace psa >/dev/null
+K label ns psa pod-security.kubernetes.io/enforce=restricted >/dev/null
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: priv, namespace: psa}\nspec:\n  containers: [{name: c, image: "nginx:1.25", securityContext: {privileged: true}}]\n' >"$W/priv.yaml"
+expect_out "PodSecurity: enforce=restricted rejects a privileged pod with the upstream message" \
+  'pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")' \
+  K create -f "$W/priv.yaml"
+K create namespace psb >/dev/null
+expect_out "PodSecurity: enforce=bogus is rejected" \
+  'metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "bogus": must be one of privileged, baseline, restricted' \
+  K label ns psb pod-security.kubernetes.io/enforce=bogus
+expect_eq "PodSecurity: the bogus label was not stored" "" K get ns psb -o jsonpath='{.metadata.labels.pod-security\.kubernetes\.io/enforce}'
+K label ns psb pod-security.kubernetes.io/warn=baseline >/dev/null
+sed 's/namespace: psa/namespace: psb/' "$W/priv.yaml" >"$W/privb.yaml"
+expect_out "PodSecurity: warn mode admits with a warning" \
+  'Warning: would violate PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)' \
+  K create -f "$W/privb.yaml"
+expect_out "PodSecurity: raising enforce warns about existing pods" \
+  'existing pods in namespace "psb" violate the new PodSecurity enforce level "baseline:latest"' \
+  K label ns psb pod-security.kubernetes.io/enforce=baseline
+expect_out "PodSecurity: the warning names the pod and reason" "priv: privileged" \
+  K label ns psb --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=v1.0
+
 # --- PodTopologyLabels (feature gate, off by default in v1.33): binding a pod copies the node's topology labels
 stop_kgate
 start_kgate "$W/gated" --feature-gates=PodTopologyLabelsAdmission=true || exit 1
