@@ -9,6 +9,7 @@
 #define CFG(body) "{'apiVersion':'pod-security.admission.config.k8s.io/v1','kind':'PodSecurityConfiguration'" body "}"
 
 static kg_admission_memstate *g_m;
+static const kg_apiserver_metrics *g_metrics; /* passed to the services when set */
 
 static void put_ns(kg_arena *a, const char *name, const char *labels)
 {
@@ -90,7 +91,7 @@ static void req_init(req *r)
 static kg_status *run(req *r, const char *config, kg_admission_op op, const char *group, const char *resource,
                       const char *sub, const char *ns, const char *name, const char *obj, const char *old)
 {
-    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    kg_admission_services svc = kg_admission_memstate_services(g_m, g_metrics);
     tattrs(&r->at, &r->a, op, "", resource, ns, name, obj ? sq(&r->a, obj) : NULL, old ? sq(&r->a, old) : NULL);
     r->at.resource.group = group;
     r->at.subresource = sub;
@@ -404,6 +405,13 @@ static void pod_updates(void **state)
     req_free(&r);
     req_init(&r);
     assert_null(run_pod(&r, NULL, KG_ADMISSION_UPDATE, "restricted", eph, eph));
+    req_free(&r);
+    /* a changed seccomp container annotation is significant too */
+    req_init(&r);
+    assert_non_null(run(&r, NULL, KG_ADMISSION_UPDATE, "", "pods", "", "restricted", "x",
+                        "{'metadata':{'name':'x','annotations':{'container.seccomp.security.alpha.kubernetes.io/c':"
+                        "'unconfined'}},'spec':" PRIV_SPEC "}",
+                        "{'metadata':{'name':'x'},'spec':" PRIV_SPEC "}"));
     req_free(&r);
     /* a security context change alone is not re-evaluated (upstream: images only) */
     req_init(&r);
@@ -778,6 +786,43 @@ static void registry_validation(void **state)
     assert_null(ps_evaluator_list(&ev, (ps_lv){PS_PRIVILEGED, {true, 0}}));
 }
 
+static void metrics(void **state)
+{
+    kg_metrics_registry *reg = kg_metrics_registry_new();
+    kg_apiserver_metrics m;
+    assert_true(kg_metrics_apiserver_register(reg, &m));
+    g_metrics = &m;
+    req r;
+    req_init(&r);
+    assert_non_null(run_pod(&r, NULL, KG_ADMISSION_CREATE, "restricted", PRIV_SPEC, NULL));
+    assert_null(run_pod(&r, NULL, KG_ADMISSION_CREATE, "mixed", PLAIN_SPEC, NULL));
+    assert_null(run_pod(&r, NULL, KG_ADMISSION_UPDATE, "plain", PLAIN_SPEC, PLAIN_SPEC));
+    assert_null(run_pod(&r, NULL, KG_ADMISSION_CREATE, "old", RESTRICTED_SPEC, NULL));
+    assert_null(run(&r, CFG(",'exemptions':{'usernames':['alice']}"), KG_ADMISSION_CREATE, "apps", "deployments", "",
+                    "restricted", "d", "{'spec':{'template':{'spec':" PRIV_SPEC "}}}", NULL));
+    assert_non_null(run_pod(&r, NULL, KG_ADMISSION_CREATE, "missing", PRIV_SPEC, NULL));
+    assert_null(run_pod(&r, NULL, KG_ADMISSION_CREATE, "bogus", RESTRICTED_SPEC, NULL));
+    req_free(&r);
+    g_metrics = NULL;
+    kg_metric *ev = kg_metrics_find(reg, "pod_security_evaluations_total");
+    kg_metric *ex = kg_metrics_find(reg, "pod_security_exemptions_total");
+    kg_metric *er = kg_metrics_find(reg, "pod_security_errors_total");
+    assert_non_null(ev);
+#define EV(...) kg_metric_value(ev, (const char *const[]){__VA_ARGS__})
+    assert_true(EV("deny", "restricted", "latest", "enforce", "create", "pod", "") == 1);
+    assert_true(EV("allow", "baseline", "latest", "enforce", "create", "pod", "") == 1);
+    assert_true(EV("deny", "restricted", "latest", "audit", "create", "pod", "") == 1);
+    assert_true(EV("deny", "restricted", "latest", "warn", "create", "pod", "") == 1);
+    assert_true(EV("allow", "privileged", "latest", "enforce", "update", "pod", "") == 1);
+    assert_true(EV("allow", "restricted", "v1.7", "enforce", "create", "pod", "") == 1);
+    assert_true(EV("allow", "restricted", "latest", "enforce", "create", "pod", "") == 1); /* the bogus namespace */
+    assert_true(kg_metric_value(ex, (const char *const[]){"create", "controller", ""}) == 1);
+    assert_true(kg_metric_value(er, (const char *const[]){"true", "create", "pod", ""}) == 1);
+    assert_true(kg_metric_value(er, (const char *const[]){"false", "create", "pod", ""}) == 1);
+#undef EV
+    kg_metrics_registry_free(reg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -799,6 +844,7 @@ int main(void)
         cmocka_unit_test(configuration),
         cmocka_unit_test(configured_defaults),
         cmocka_unit_test(registry_validation),
+        cmocka_unit_test(metrics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -40,7 +40,6 @@ static void destroy(void *state)
 
 static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
 {
-    (void)svc;
     ps_state *st = calloc(1, sizeof *st);
     if (!st)
         return kg_err_set(err, KG_EINTERNAL, "out of memory");
@@ -56,6 +55,7 @@ static bool init(const kg_json *config, const kg_admission_services *svc, void *
         destroy(st);
         return false;
     }
+    ps_metrics_init(&st->metrics, svc);
     st->ns_pod_check_timeout_ns = 1000000000LL;
     st->ns_max_pods_to_check = 3000;
     *state = st;
@@ -111,12 +111,15 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
     kg_arena *ar = a->arena;
     const char *rc = ps_str(spec, "runtimeClassName");
     if (ps_exempt_runtime_class(&st->config, rc)) {
+        ps_record_exemption(&st->metrics, a);
         ps_annotate(a, "exempt", "runtimeClass");
         return NULL;
     }
-    if (errs->len)
+    if (errs->len) {
+        ps_record_error(&st->metrics, false, a);
         ps_annotate(a, "error",
                     kg_arena_sprintf(ar, "Failed to parse policy: %s", kg_field_errors_aggregate(ar, errs)));
+    }
     ps_pod pod;
     ps_pod_view(ar, metadata, spec, &pod);
     eval_cache cache = {0};
@@ -125,21 +128,26 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
     if (enforce) {
         ps_annotate(a, "enforce-policy", ps_lv_format(lvbuf, p->enforce));
         const ps_agg *r = evaluate(st, ar, &cache, p->enforce, &pod);
+        ps_record_evaluation(&st->metrics, r->allowed, p->enforce, "enforce", a);
         if (!r->allowed)
             deny = kg_status_forbidden(ar, KG_GR(a->resource.group, a->resource.resource), a->name,
                                        kg_arena_sprintf(ar, "violates PodSecurity \"%s\": %s",
                                                         ps_lv_format(lvbuf, p->enforce), ps_forbidden_detail(ar, r)));
     }
     const ps_agg *r = evaluate(st, ar, &cache, p->audit, &pod);
-    if (!r->allowed)
+    if (!r->allowed) {
+        ps_record_evaluation(&st->metrics, false, p->audit, "audit", a);
         ps_annotate(a, "audit-violations",
                     kg_arena_sprintf(ar, "would violate PodSecurity \"%s\": %s", ps_lv_format(lvbuf, p->audit),
                                      ps_forbidden_detail(ar, r)));
+    }
     if (!deny) {
         r = evaluate(st, ar, &cache, p->warn, &pod);
-        if (!r->allowed)
+        if (!r->allowed) {
+            ps_record_evaluation(&st->metrics, false, p->warn, "warn", a);
             kg_admission_warn(a, kg_arena_sprintf(ar, "would violate PodSecurity \"%s\": %s",
                                                   ps_lv_format(lvbuf, p->warn), ps_forbidden_detail(ar, r)));
+        }
     }
     return deny;
 }
@@ -215,10 +223,12 @@ static kg_status *validate_pod(const ps_state *st, const kg_admission_attributes
     if (ignored_pod_subresource(a->subresource))
         return NULL;
     if (ps_exempt_namespace(&st->config, a->ns)) {
+        ps_record_exemption(&st->metrics, a);
         ps_annotate(a, "exempt", "namespace");
         return NULL;
     }
     if (ps_exempt_user(&st->config, a->user.name)) {
+        ps_record_exemption(&st->metrics, a);
         ps_annotate(a, "exempt", "user");
         return NULL;
     }
@@ -226,21 +236,25 @@ static kg_status *validate_pod(const ps_state *st, const kg_admission_attributes
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     const char *lookup_err = NULL;
     if (!namespace_policy(st, a, svc, &p, &errs, &lookup_err)) {
+        ps_record_error(&st->metrics, true, a);
         kg_status *s =
             kg_status_internal(ar, kg_arena_sprintf(ar, "failed to lookup namespace %s", kg_meta_quote_a(ar, a->ns)));
         ps_annotate(a, "error", kg_arena_sprintf(ar, "%s: %s", s->message, lookup_err));
         return s;
     }
     if (!errs.len && ps_policy_fully_privileged(&p)) {
+        ps_record_evaluation(&st->metrics, true, p.enforce, "enforce", a);
         ps_annotate(a, "enforce-policy", "privileged:latest");
         return NULL;
     }
     if (!kg_json_is(a->object, KG_JSON_OBJECT)) {
+        ps_record_error(&st->metrics, true, a);
         ps_annotate(a, "error", "failed to decode object");
         return kg_status_bad_request(ar, "failed to decode object");
     }
     if (a->operation == KG_ADMISSION_UPDATE) {
         if (!kg_json_is(a->old_object, KG_JSON_OBJECT)) {
+            ps_record_error(&st->metrics, true, a);
             ps_annotate(a, "error", "failed to decode old object");
             return kg_status_bad_request(ar, "failed to decode old object");
         }
@@ -284,10 +298,12 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
     if (a->subresource[0])
         return NULL;
     if (ps_exempt_namespace(&st->config, a->ns)) {
+        ps_record_exemption(&st->metrics, a);
         ps_annotate(a, "exempt", "namespace");
         return NULL;
     }
     if (ps_exempt_user(&st->config, a->user.name)) {
+        ps_record_exemption(&st->metrics, a);
         ps_annotate(a, "exempt", "user");
         return NULL;
     }
@@ -295,6 +311,7 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
     const char *lookup_err = NULL;
     if (!namespace_policy(st, a, svc, &p, &errs, &lookup_err)) {
+        ps_record_error(&st->metrics, true, a);
         ps_annotate(a, "error",
                     kg_arena_sprintf(ar, "failed to lookup namespace %s: %s", kg_meta_quote_a(ar, a->ns), lookup_err));
         return NULL;
@@ -302,7 +319,8 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
     if (!errs.len && p.warn.level == PS_PRIVILEGED && p.audit.level == PS_PRIVILEGED)
         return NULL;
     if (!kg_json_is(a->object, KG_JSON_OBJECT)) {
-        ps_annotate(a, "error", "failed to decode object");
+        ps_record_error(&st->metrics, true, a);
+        ps_annotate(a, "error", "failed to decode object: not an object");
         return NULL;
     }
     if (!tmpl)

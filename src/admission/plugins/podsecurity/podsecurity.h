@@ -10,6 +10,7 @@
  *   config.c             PodSecurityConfiguration (defaults, exemptions) and its validation
  *   admission.c          the plugin: pods, pod controllers, dispatch
  *   namespace.c          namespace label validation and the existing-pod scan on an enforce change
+ *   metrics.c            pod_security_evaluations_total, pod_security_exemptions_total, pod_security_errors_total
  *
  * Versions: policy versions are v1.<minor>; this registry is v1.33's, so `latest` and every newer version evaluate
  * as v1.33 (PS_MAX_MINOR). Strings in results live in the request arena. */
@@ -230,12 +231,27 @@ bool ps_exempt_user(const ps_config *c, const char *name);
 bool ps_exempt_runtime_class(const ps_config *c, const char *name);
 bool ps_exempt_namespace(const ps_config *c, const char *name);
 
+/* ---- metrics (metrics.c) ---------------------------------------------------------------------------------- */
+
+typedef struct ps_metrics {
+    kg_metric *evaluations, *exemptions, *errors; /* NULL without a registry */
+} ps_metrics;
+
+/* Register the three counters in the services' registry (no-op without one). */
+void ps_metrics_init(ps_metrics *m, const kg_admission_services *svc);
+/* mode: "enforce", "audit" or "warn" */
+void ps_record_evaluation(const ps_metrics *m, bool allow, ps_lv lv, const char *mode,
+                          const kg_admission_attributes *a);
+void ps_record_exemption(const ps_metrics *m, const kg_admission_attributes *a);
+void ps_record_error(const ps_metrics *m, bool fatal, const kg_admission_attributes *a);
+
 /* ---- the plugin (admission.c, namespace.c) ---------------------------------------------------------------- */
 
 typedef struct ps_state {
     kg_arena arena; /* config strings */
     ps_config config;
     ps_evaluator ev;
+    ps_metrics metrics;
     int64_t ns_pod_check_timeout_ns; /* 1 s */
     size_t ns_max_pods_to_check;     /* 3000 */
 } ps_state;
