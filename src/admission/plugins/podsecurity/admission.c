@@ -26,7 +26,7 @@ void ps_annotate(const kg_admission_attributes *a, const char *key, const char *
      * non-const view. Keys are fixed and valid and values are written once per key, so this cannot fail. */
     kg_admission_attributes *rec = (kg_admission_attributes *)a;
     KG_ERROR_DECL(e);
-    kg_admission_add_annotation(rec, kg_arena_sprintf(a->arena, PS_ANN_PREFIX "%s", key), value, &e);
+    kg_admission_add_annotation(rec, key, value, &e);
 }
 
 static void destroy(void *state)
@@ -112,12 +112,12 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
     const char *rc = ps_str(spec, "runtimeClassName");
     if (ps_exempt_runtime_class(&st->config, rc)) {
         ps_record_exemption(&st->metrics, a);
-        ps_annotate(a, "exempt", "runtimeClass");
+        ps_annotate(a, PS_ANN_PREFIX "exempt", "runtimeClass");
         return NULL;
     }
     if (errs->len) {
         ps_record_error(&st->metrics, false, a);
-        ps_annotate(a, "error",
+        ps_annotate(a, PS_ANN_PREFIX "error",
                     kg_arena_sprintf(ar, "Failed to parse policy: %s", kg_field_errors_aggregate(ar, errs)));
     }
     ps_pod pod;
@@ -126,7 +126,7 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
     kg_status *deny = NULL;
     char lvbuf[PS_LV_MAX];
     if (enforce) {
-        ps_annotate(a, "enforce-policy", ps_lv_format(lvbuf, p->enforce));
+        ps_annotate(a, PS_ANN_PREFIX "enforce-policy", ps_lv_format(lvbuf, p->enforce));
         const ps_agg *r = evaluate(st, ar, &cache, p->enforce, &pod);
         ps_record_evaluation(&st->metrics, r->allowed, p->enforce, "enforce", a);
         if (!r->allowed)
@@ -137,7 +137,7 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
     const ps_agg *r = evaluate(st, ar, &cache, p->audit, &pod);
     if (!r->allowed) {
         ps_record_evaluation(&st->metrics, false, p->audit, "audit", a);
-        ps_annotate(a, "audit-violations",
+        ps_annotate(a, PS_ANN_PREFIX "audit-violations",
                     kg_arena_sprintf(ar, "would violate PodSecurity \"%s\": %s", ps_lv_format(lvbuf, p->audit),
                                      ps_forbidden_detail(ar, r)));
     }
@@ -224,12 +224,12 @@ static kg_status *validate_pod(const ps_state *st, const kg_admission_attributes
         return NULL;
     if (ps_exempt_namespace(&st->config, a->ns)) {
         ps_record_exemption(&st->metrics, a);
-        ps_annotate(a, "exempt", "namespace");
+        ps_annotate(a, PS_ANN_PREFIX "exempt", "namespace");
         return NULL;
     }
     if (ps_exempt_user(&st->config, a->user.name)) {
         ps_record_exemption(&st->metrics, a);
-        ps_annotate(a, "exempt", "user");
+        ps_annotate(a, PS_ANN_PREFIX "exempt", "user");
         return NULL;
     }
     ps_policy p;
@@ -239,23 +239,23 @@ static kg_status *validate_pod(const ps_state *st, const kg_admission_attributes
         ps_record_error(&st->metrics, true, a);
         kg_status *s =
             kg_status_internal(ar, kg_arena_sprintf(ar, "failed to lookup namespace %s", kg_meta_quote_a(ar, a->ns)));
-        ps_annotate(a, "error", kg_arena_sprintf(ar, "%s: %s", s->message, lookup_err));
+        ps_annotate(a, PS_ANN_PREFIX "error", kg_arena_sprintf(ar, "%s: %s", s->message, lookup_err));
         return s;
     }
     if (!errs.len && ps_policy_fully_privileged(&p)) {
         ps_record_evaluation(&st->metrics, true, p.enforce, "enforce", a);
-        ps_annotate(a, "enforce-policy", "privileged:latest");
+        ps_annotate(a, PS_ANN_PREFIX "enforce-policy", "privileged:latest");
         return NULL;
     }
     if (!kg_json_is(a->object, KG_JSON_OBJECT)) {
         ps_record_error(&st->metrics, true, a);
-        ps_annotate(a, "error", "failed to decode object");
+        ps_annotate(a, PS_ANN_PREFIX "error", "failed to decode object");
         return kg_status_bad_request(ar, "failed to decode object");
     }
     if (a->operation == KG_ADMISSION_UPDATE) {
         if (!kg_json_is(a->old_object, KG_JSON_OBJECT)) {
             ps_record_error(&st->metrics, true, a);
-            ps_annotate(a, "error", "failed to decode old object");
+            ps_annotate(a, PS_ANN_PREFIX "error", "failed to decode old object");
             return kg_status_bad_request(ar, "failed to decode old object");
         }
         if (!significant_update(a->object, a->old_object))
@@ -299,12 +299,12 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
         return NULL;
     if (ps_exempt_namespace(&st->config, a->ns)) {
         ps_record_exemption(&st->metrics, a);
-        ps_annotate(a, "exempt", "namespace");
+        ps_annotate(a, PS_ANN_PREFIX "exempt", "namespace");
         return NULL;
     }
     if (ps_exempt_user(&st->config, a->user.name)) {
         ps_record_exemption(&st->metrics, a);
-        ps_annotate(a, "exempt", "user");
+        ps_annotate(a, PS_ANN_PREFIX "exempt", "user");
         return NULL;
     }
     ps_policy p;
@@ -312,7 +312,7 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
     const char *lookup_err = NULL;
     if (!namespace_policy(st, a, svc, &p, &errs, &lookup_err)) {
         ps_record_error(&st->metrics, true, a);
-        ps_annotate(a, "error",
+        ps_annotate(a, PS_ANN_PREFIX "error",
                     kg_arena_sprintf(ar, "failed to lookup namespace %s: %s", kg_meta_quote_a(ar, a->ns), lookup_err));
         return NULL;
     }
@@ -320,7 +320,7 @@ static kg_status *validate_controller(const ps_state *st, const kg_admission_att
         return NULL;
     if (!kg_json_is(a->object, KG_JSON_OBJECT)) {
         ps_record_error(&st->metrics, true, a);
-        ps_annotate(a, "error", "failed to decode object: not an object");
+        ps_annotate(a, PS_ANN_PREFIX "error", "failed to decode object: not an object");
         return NULL;
     }
     if (!tmpl)

@@ -5,7 +5,6 @@
  * pod-security.kubernetes.io/{enforce,audit,warn}[-version] select its policy; a bad label value is a field error
  * and the mode falls back: enforce to restricted (fail closed), audit and warn to privileged, versions to latest. An
  * explicit valid enforce level raises an unset warn level to it (warn defaulting). */
-#include <stdio.h>
 #include <string.h>
 
 #include "admission/plugins/podsecurity/podsecurity.h"
@@ -54,10 +53,26 @@ bool ps_parse_version(const char *s, ps_version *out)
 
 char *ps_lv_format(char *buf, ps_lv lv)
 {
-    if (lv.version.latest)
-        snprintf(buf, PS_LV_MAX, "%s:latest", ps_level_name(lv.level));
-    else
-        snprintf(buf, PS_LV_MAX, "%s:v1.%lld", ps_level_name(lv.level), (long long)lv.version.minor);
+    /* on the request path (annotations, messages): no printf */
+    const char *name = ps_level_name(lv.level);
+    size_t n = strlen(name);
+    memcpy(buf, name, n);
+    if (lv.version.latest) {
+        memcpy(buf + n, ":latest", 8);
+        return buf;
+    }
+    memcpy(buf + n, ":v1.", 4);
+    n += 4;
+    char digits[24];
+    size_t nd = 0;
+    int64_t m = lv.version.minor;
+    do {
+        digits[nd++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m > 0);
+    while (nd)
+        buf[n++] = digits[--nd];
+    buf[n] = 0;
     return buf;
 }
 
@@ -114,12 +129,11 @@ static void label_err(kg_arena *a, kg_field_errors *errs, const char *key, const
 }
 
 /* One mode: level label, then version label. Returns whether the level label was present and valid. */
-static bool parse_mode(kg_arena *a, const kg_json *labels, const char *mode, ps_level fallback, ps_lv *lv,
-                       bool *has_level, bool *has_version, kg_field_errors *errs)
+static bool parse_mode(kg_arena *a, const kg_json *labels, const char *level_key, const char *version_key,
+                       ps_level fallback, ps_lv *lv, bool *has_level, bool *has_version, kg_field_errors *errs)
 {
-    char key[64];
+    const char *key = level_key;
     bool valid_level = false;
-    snprintf(key, sizeof key, PS_LABEL_PREFIX "%s", mode);
     const char *v = label(labels, key, has_level);
     if (*has_level) {
         if (ps_parse_level(v, &lv->level)) {
@@ -129,7 +143,7 @@ static bool parse_mode(kg_arena *a, const kg_json *labels, const char *mode, ps_
             label_err(a, errs, key, v, PS_LEVEL_ERR);
         }
     }
-    snprintf(key, sizeof key, PS_LABEL_PREFIX "%s-version", mode);
+    key = version_key;
     v = label(labels, key, has_version);
     if (*has_version && !ps_parse_version(v, &lv->version)) {
         lv->version = (ps_version){true, 0};
@@ -144,9 +158,12 @@ ps_policy ps_policy_from_labels(kg_arena *a, const kg_json *labels, const ps_pol
     if (!kg_json_is(labels, KG_JSON_OBJECT) || labels->len == 0)
         return p;
     bool has_level, has_version, has_warn_level, has_warn_version;
-    bool has_enforce = parse_mode(a, labels, "enforce", PS_RESTRICTED, &p.enforce, &has_level, &has_version, errs);
-    parse_mode(a, labels, "audit", PS_PRIVILEGED, &p.audit, &has_level, &has_version, errs);
-    parse_mode(a, labels, "warn", PS_PRIVILEGED, &p.warn, &has_warn_level, &has_warn_version, errs);
+    bool has_enforce = parse_mode(a, labels, PS_LABEL_PREFIX "enforce", PS_LABEL_PREFIX "enforce-version",
+                                  PS_RESTRICTED, &p.enforce, &has_level, &has_version, errs);
+    parse_mode(a, labels, PS_LABEL_PREFIX "audit", PS_LABEL_PREFIX "audit-version", PS_PRIVILEGED, &p.audit, &has_level,
+               &has_version, errs);
+    parse_mode(a, labels, PS_LABEL_PREFIX "warn", PS_LABEL_PREFIX "warn-version", PS_PRIVILEGED, &p.warn,
+               &has_warn_level, &has_warn_version, errs);
     /* warn defaults to the explicitly set enforce level when stricter */
     if (!has_warn_level && has_enforce && p.enforce.level > p.warn.level) {
         p.warn.level = p.enforce.level;

@@ -259,7 +259,7 @@ typedef struct ps_state {
 /* ValidateNamespace. */
 kg_status *ps_validate_namespace(const ps_state *st, const kg_admission_attributes *a,
                                  const kg_admission_services *svc);
-/* Add an audit annotation with the pod-security.kubernetes.io/ prefix. */
+/* Add an audit annotation; key is the full key (PS_ANN_PREFIX "exempt", ...). */
 void ps_annotate(const kg_admission_attributes *a, const char *key, const char *value);
 
 #endif
