@@ -707,6 +707,37 @@ static void configuration(void **state)
     assert_non_null(strstr(init_err("[]"), "expected a PodSecurityConfiguration object"));
 }
 
+/* an invalid configuration in the AdmissionConfiguration file stops the chain (start-up), naming file and field */
+static void configuration_file(void **state)
+{
+    char path[] = "/tmp/kg_podsecurity_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *yaml = "apiVersion: apiserver.config.k8s.io/v1\n"
+                       "kind: AdmissionConfiguration\n"
+                       "plugins:\n"
+                       "- name: PodSecurity\n"
+                       "  configuration:\n"
+                       "    apiVersion: pod-security.admission.config.k8s.io/v1\n"
+                       "    kind: PodSecurityConfiguration\n"
+                       "    defaults:\n"
+                       "      enforce: strict\n";
+    assert_int_equal(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
+    close(fd);
+    kg_admission_options o = {"", "", NULL, path};
+    kg_error e = {0};
+    kg_admission_services svc = kg_admission_memstate_services(g_m, NULL);
+    assert_null(kg_admission_chain_new(&o, &svc, NULL, &e));
+    char *want = NULL;
+    assert_true(asprintf(&want,
+                         "couldn't init admission plugin \"PodSecurity\" (configured in \"%s\"): defaults.enforce: "
+                         "Invalid value: \"strict\": must be one of privileged, baseline, restricted",
+                         path) > 0);
+    assert_string_equal(e.msg, want);
+    free(want);
+    unlink(path);
+}
+
 static void configured_defaults(void **state)
 {
     const char *cfg = CFG(",'defaults':{'enforce':'baseline','audit':'restricted'}");
@@ -842,6 +873,7 @@ int main(void)
         cmocka_unit_test(namespace_scan_is_bounded),
         cmocka_unit_test(namespace_exempt_warning),
         cmocka_unit_test(configuration),
+        cmocka_unit_test(configuration_file),
         cmocka_unit_test(configured_defaults),
         cmocka_unit_test(registry_validation),
         cmocka_unit_test(metrics),
