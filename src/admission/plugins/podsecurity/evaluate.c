@@ -5,42 +5,6 @@
 
 #include "admission/plugins/podsecurity/podsecurity.h"
 
-const kg_json *ps_obj(const kg_json *o, const char *key)
-{
-    const kg_json *v = kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, strlen(key)) : NULL;
-    return kg_json_is(v, KG_JSON_OBJECT) ? v : NULL;
-}
-
-const kg_json *ps_arr(const kg_json *o, const char *key)
-{
-    const kg_json *v = kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, strlen(key)) : NULL;
-    return kg_json_is(v, KG_JSON_ARRAY) ? v : NULL;
-}
-
-const char *ps_str(const kg_json *o, const char *key)
-{
-    const kg_json *v = kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, strlen(key)) : NULL;
-    return kg_json_is(v, KG_JSON_STRING) ? v->u.s : NULL;
-}
-
-bool ps_bool(const kg_json *o, const char *key, bool *out)
-{
-    const kg_json *v = kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, strlen(key)) : NULL;
-    if (!kg_json_is(v, KG_JSON_BOOL))
-        return false;
-    *out = v->b;
-    return true;
-}
-
-bool ps_int(const kg_json *o, const char *key, int64_t *out)
-{
-    const kg_json *v = kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, strlen(key)) : NULL;
-    if (!kg_json_is(v, KG_JSON_INT))
-        return false;
-    *out = v->u.i;
-    return true;
-}
-
 void ps_pod_view(kg_arena *a, const kg_json *metadata, const kg_json *spec, ps_pod *out)
 {
     static const char *const lists[] = {"initContainers", "containers", "ephemeralContainers"};

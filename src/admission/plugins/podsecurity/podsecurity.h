@@ -96,12 +96,45 @@ typedef struct ps_pod {
 /* Build the view of a pod from its metadata and spec (either may be NULL or not an object: then empty). */
 void ps_pod_view(kg_arena *a, const kg_json *metadata, const kg_json *spec, ps_pod *out);
 
-/* JSON accessors with Go's nil semantics: absent, null and wrongly typed values are "unset". */
-const kg_json *ps_obj(const kg_json *o, const char *key);
-const kg_json *ps_arr(const kg_json *o, const char *key);
-const char *ps_str(const kg_json *o, const char *key);      /* NULL when unset */
-bool ps_bool(const kg_json *o, const char *key, bool *out); /* false when unset */
-bool ps_int(const kg_json *o, const char *key, int64_t *out);
+/* JSON accessors with Go's nil semantics: absent, null and wrongly typed values are "unset". Inline so that the
+ * length of a literal key is a compile-time constant, as in kg_json_get. */
+static inline const kg_json *ps_member(const kg_json *o, const char *key, size_t n)
+{
+    return kg_json_is(o, KG_JSON_OBJECT) ? kg_json_getn(o, key, n) : NULL;
+}
+static inline const kg_json *ps_obj(const kg_json *o, const char *key)
+{
+    const kg_json *v = ps_member(o, key, __builtin_strlen(key));
+    return kg_json_is(v, KG_JSON_OBJECT) ? v : NULL;
+}
+static inline const kg_json *ps_arr(const kg_json *o, const char *key)
+{
+    const kg_json *v = ps_member(o, key, __builtin_strlen(key));
+    return kg_json_is(v, KG_JSON_ARRAY) ? v : NULL;
+}
+/* NULL when unset */
+static inline const char *ps_str(const kg_json *o, const char *key)
+{
+    const kg_json *v = ps_member(o, key, __builtin_strlen(key));
+    return kg_json_is(v, KG_JSON_STRING) ? v->u.s : NULL;
+}
+/* false when unset */
+static inline bool ps_bool(const kg_json *o, const char *key, bool *out)
+{
+    const kg_json *v = ps_member(o, key, __builtin_strlen(key));
+    if (!kg_json_is(v, KG_JSON_BOOL))
+        return false;
+    *out = v->b;
+    return true;
+}
+static inline bool ps_int(const kg_json *o, const char *key, int64_t *out)
+{
+    const kg_json *v = ps_member(o, key, __builtin_strlen(key));
+    if (!kg_json_is(v, KG_JSON_INT))
+        return false;
+    *out = v->u.i;
+    return true;
+}
 
 /* ---- message helpers (text.c) ---------------------------------------------------------------------------- */
 
