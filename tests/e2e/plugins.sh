@@ -70,6 +70,12 @@ printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: priv, namespace: psa}\nspec:
 expect_out "PodSecurity: enforce=restricted rejects a privileged pod with the upstream message" \
   'pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")' \
   K create -f "$W/priv.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: ok, namespace: psa}\nspec:\n  securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}\n  containers: [{name: c, image: "nginx:1.25", securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}}]\n  volumes: [{name: scratch}]\n' >"$W/ok.yaml"
+expect_out "PodSecurity: enforce=restricted admits a compliant pod (a sourceless volume defaults to emptyDir)" "pod/ok created" \
+  K create -f "$W/ok.yaml"
+expect_out "PodSecurity: a Deployment's template is warned about, not rejected" \
+  'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "nginx" must set securityContext.allowPrivilegeEscalation=false)' \
+  K -n psa create deployment web --image=nginx:1.25
 K create namespace psb >/dev/null
 expect_out "PodSecurity: enforce=bogus is rejected" \
   'metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "bogus": must be one of privileged, baseline, restricted' \
