@@ -761,6 +761,7 @@ static void registry_validation(void **state)
     static const ps_versioned_check dup[] = {{3, ps_check_privileged, NULL}, {3, ps_check_privileged, NULL}};
     static const ps_versioned_check dec[] = {{3, ps_check_privileged, NULL}, {1, ps_check_privileged, NULL}};
     static const ps_versioned_check undef[] = {{-1, ps_check_privileged, NULL}};
+    static const ps_versioned_check latest[] = {{-2, ps_check_privileged, NULL}};
     static const char *const ov[] = {"a", NULL};
     static const ps_versioned_check over[] = {{0, ps_check_privileged, ov}};
     static const struct {
@@ -772,6 +773,7 @@ static void registry_validation(void **state)
         {{{"a", PS_PRIVILEGED, ok, 1}}, 1, "check a: invalid level privileged"},
         {{{"a", PS_BASELINE, ok, 0}}, 1, "check a: empty"},
         {{{"a", PS_BASELINE, undef, 1}}, 1, "check a: undefined version found"},
+        {{{"a", PS_BASELINE, latest, 1}}, 1, "check a: version cannot be 'latest'"},
         {{{"a", PS_BASELINE, dup, 2}}, 1, "check a: duplicate version v1.3"},
         {{{"a", PS_BASELINE, dec, 2}}, 1, "check a: versions must be strictly increasing"},
         {{{"b", PS_BASELINE, over, 1}}, 1, "check b: only restricted checks may set overrides"},

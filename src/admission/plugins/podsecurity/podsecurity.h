@@ -147,7 +147,6 @@ typedef struct ps_strs {
 void ps_strs_add(kg_arena *a, ps_strs *l, const char *s);
 /* Sort bytewise and drop duplicates (Go's sets.String.List()). */
 void ps_strs_sort_unique(ps_strs *l);
-bool ps_strs_has(const ps_strs *l, const char *s);
 /* `"a", "b"` (empty list → ""). */
 char *ps_join_quote(kg_arena *a, const ps_strs *l);
 char *ps_join(kg_arena *a, const ps_strs *l, const char *sep);
@@ -171,7 +170,8 @@ typedef ps_result (*ps_check_fn)(kg_arena *a, const ps_pod *pod);
 #define PS_ALLOWED ((ps_result){true, NULL, NULL})
 
 typedef struct ps_versioned_check {
-    int min_minor; /* applies from v1.<min_minor> (until the next entry); -1: undefined (invalid) */
+    int min_minor; /* applies from v1.<min_minor> until the next entry; -1 stands for an undefined version and
+                    * anything below for `latest`, both rejected by ps_evaluator_init */
     ps_check_fn fn;
     const char *const *overrides; /* NULL-terminated baseline check IDs this restricted check replaces, or NULL */
 } ps_versioned_check;

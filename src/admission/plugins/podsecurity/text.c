@@ -33,14 +33,6 @@ void ps_strs_sort_unique(ps_strs *l)
     l->n = out;
 }
 
-bool ps_strs_has(const ps_strs *l, const char *s)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], s) == 0)
-            return true;
-    return false;
-}
-
 /* Concatenate the items with sep, each optionally wrapped in quotes. */
 static char *join(kg_arena *a, const ps_strs *l, const char *sep, bool quote)
 {
