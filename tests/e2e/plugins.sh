@@ -106,4 +106,32 @@ expect_out "pods/binding: 201" '"status":"Success","code":201' curl -sk -H "Auth
 expect_eq "PodTopologyLabels: the bound pod carries zone and region, not other node labels" 'n1 {"topology.kubernetes.io/region":"r1","topology.kubernetes.io/zone":"z1"}' \
   K get pod w -o jsonpath='{.spec.nodeName} {.metadata.labels}'
 
+
+# --- PodSecurity configuration: defaults and exemptions from the AdmissionConfiguration file; a bad one stops start-up
+stop_kgate
+cat >"$W/adm.yaml" <<'Y'
+apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.k8s.io/v1
+    kind: PodSecurityConfiguration
+    defaults: {enforce: baseline}
+    exemptions: {namespaces: [trusted]}
+Y
+start_kgate "$W/psacfg" --admission-control-config-file "$W/adm.yaml" || exit 1
+K create namespace plain >/dev/null
+K create namespace trusted >/dev/null
+sed 's/namespace: psa/namespace: plain/' "$W/priv.yaml" >"$W/privp.yaml"
+expect_out "PodSecurity config: the default enforce level applies to unlabelled namespaces" \
+  'pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)' \
+  K create -f "$W/privp.yaml"
+sed 's/namespace: psa/namespace: trusted/' "$W/priv.yaml" >"$W/privt.yaml"
+expect_out "PodSecurity config: exempt namespaces are not evaluated" "pod/priv created" K create -f "$W/privt.yaml"
+stop_kgate
+sed 's/enforce: baseline/enforce: strict/' "$W/adm.yaml" >"$W/bad.yaml"
+expect_out "PodSecurity config: an invalid configuration stops start-up naming file and field" \
+  "couldn't init admission plugin \"PodSecurity\" (configured in \"$W/bad.yaml\"): defaults.enforce: Invalid value: \"strict\": must be one of privileged, baseline, restricted" \
+  timeout 20 "$KGATE" serve --data-dir "$W/badcfg" --secure-port 0 --admission-control-config-file "$W/bad.yaml"
 finish
