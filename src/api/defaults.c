@@ -51,6 +51,50 @@ static const char *pull_policy(const char *image)
     return "IfNotPresent";
 }
 
+/* SetDefaults_Volume: a volume with no source (every VolumeSource member absent or null) becomes emptyDir: {}.
+ * Admission sees the defaulted pod, as upstream (PodSecurity's restrictedVolumes allows emptyDir). */
+static void default_volume_source(kg_arena *a, kg_json *v)
+{
+    static const char *const sources[] = {"hostPath",
+                                          "emptyDir",
+                                          "gcePersistentDisk",
+                                          "awsElasticBlockStore",
+                                          "gitRepo",
+                                          "secret",
+                                          "nfs",
+                                          "iscsi",
+                                          "glusterfs",
+                                          "persistentVolumeClaim",
+                                          "rbd",
+                                          "flexVolume",
+                                          "cinder",
+                                          "cephfs",
+                                          "flocker",
+                                          "downwardAPI",
+                                          "fc",
+                                          "azureFile",
+                                          "configMap",
+                                          "vsphereVolume",
+                                          "quobyte",
+                                          "azureDisk",
+                                          "photonPersistentDisk",
+                                          "projected",
+                                          "portworxVolume",
+                                          "scaleIO",
+                                          "storageos",
+                                          "csi",
+                                          "ephemeral",
+                                          "image"};
+    if (!v || v->type != KG_JSON_OBJECT)
+        return;
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+        kg_json *src = kg_json_getn(v, sources[k], strlen(sources[k]));
+        if (src && src->type != KG_JSON_NULL)
+            return;
+    }
+    kg_json_set(a, v, "emptyDir", kg_json_new_object(a));
+}
+
 static void default_container(kg_arena *a, kg_json *c)
 {
     if (!c || c->type != KG_JSON_OBJECT)
@@ -127,6 +171,7 @@ static void default_pod_spec(kg_arena *a, kg_json *spec)
             kg_json *hp = kg_json_get(v, "hostPath");
             if (hp && hp->type == KG_JSON_OBJECT)
                 def_str(a, hp, "type", "");
+            default_volume_source(a, v);
         }
     /* serviceAccount mirrors serviceAccountName (deprecated field kept in sync) */
     const char *san = kg_json_get_str(spec, "serviceAccountName");

@@ -133,12 +133,13 @@ static const char *enabled(const char *enable, const char *disable, const char *
 static void default_flags(void **state)
 {
 #define DEFAULT_ON                                                                                                     \
-    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
-    "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
+    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,"                        \
+    "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,"           \
+    "RuntimeClass,"                                                                                                    \
     "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
-    assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
+    assert_string_equal(g_unimpl, "CertificateApproval,CertificateSigning,"
                                   "ClusterTrustBundleAttest,MutatingAdmissionPolicy,"
                                   "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
     /* an empty flag value is an empty list */
@@ -147,8 +148,9 @@ static void default_flags(void **state)
 
 /* the implemented default-on plugins other than NamespaceLifecycle */
 #define NON_NS                                                                                                         \
-    "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
-    "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
+    "LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,"                  \
+    "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
+    "CertificateSubjectRestriction,"                                                                                   \
     "DefaultIngressClass,PodTopologyLabels,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
@@ -173,8 +175,8 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "NamespaceLifecycle," NON_NS, NULL), "");
     assert_string_equal(enabled(NULL, "NamespaceLifecycle", NULL), NON_NS);
     /* disabling an unimplemented default plugin silences its report */
-    assert_string_equal(enabled(NULL, "CertificateApproval,PodSecurity", NULL), DEFAULT_ON);
-    assert_null(strstr(g_unimpl, "PodSecurity"));
+    assert_string_equal(enabled(NULL, "CertificateApproval,CertificateSigning", NULL), DEFAULT_ON);
+    assert_null(strstr(g_unimpl, "CertificateSigning"));
     assert_null(strstr(g_unimpl, "CertificateApproval"));
     assert_non_null(strstr(g_unimpl, "ValidatingAdmissionWebhook"));
     /* disabling a default-off plugin is allowed and a no-op */
@@ -221,8 +223,8 @@ static void deprecated_admission_control(void **state)
     assert_string_equal(enabled(NULL, "", "AlwaysAdmit"),
                         "ERR:admission-control and enable-admission-plugins/disable-admission-plugins flags are "
                         "mutually exclusive");
-    assert_string_equal(enabled(NULL, NULL, "PodSecurity"),
-                        "ERR:admission-control plugin \"PodSecurity\" is not implemented yet in kgate");
+    assert_string_equal(enabled(NULL, NULL, "NodeRestriction"),
+                        "ERR:admission-control plugin \"NodeRestriction\" is not implemented yet in kgate");
 }
 
 static void enabling_unimplemented_plugin_fails(void **state)
@@ -234,10 +236,10 @@ static void enabling_unimplemented_plugin_fails(void **state)
                         "ERR:[enable-admission-plugins plugin \"NodeRestriction\" is not implemented yet in kgate, "
                         "enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate]");
     /* chain construction fails the same way */
-    kg_admission_options o = {"PodSecurity", NULL, NULL, NULL};
+    kg_admission_options o = {"NodeRestriction", NULL, NULL, NULL};
     kg_error e = {0};
     assert_null(kg_admission_chain_new(&o, NULL, NULL, &e));
-    assert_string_equal(e.msg, "enable-admission-plugins plugin \"PodSecurity\" is not implemented yet in kgate");
+    assert_string_equal(e.msg, "enable-admission-plugins plugin \"NodeRestriction\" is not implemented yet in kgate");
     kg_admission_options o2 = {"Foo", NULL, NULL, NULL};
     assert_null(kg_admission_chain_new(&o2, NULL, NULL, &e));
     assert_string_equal(e.msg, "enable-admission-plugins plugin \"Foo\" is unknown");

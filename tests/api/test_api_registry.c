@@ -101,7 +101,8 @@ static void pod_defaults_like_upstream(void **state)
                      "{\"name\":\"a\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80}]},"
                      "{\"name\":\"b\",\"image\":\"nginx:1.25\",\"resources\":{\"limits\":{\"cpu\":\"1\"}}},"
                      "{\"name\":\"c\",\"image\":\"reg:5000/x@sha256:abc\"}],"
-                     "\"volumes\":[{\"name\":\"v\",\"configMap\":{\"name\":\"cm\"}}]}}");
+                     "\"volumes\":[{\"name\":\"v\",\"configMap\":{\"name\":\"cm\"}},{\"name\":\"w\"},"
+                     "{\"name\":\"x\",\"hostPath\":null}]}}");
     kg_api_default(&A, r, pod);
     kg_json *spec = kg_json_get(pod, "spec");
     assert_string_equal(kg_json_get_str(spec, "restartPolicy"), "Always");
@@ -117,6 +118,10 @@ static void pod_defaults_like_upstream(void **state)
     assert_string_equal(kg_json_path_str(cs->u.items[1], "resources.requests.cpu"), "1");
     assert_int_equal(kg_json_path(spec, "volumes")->u.items[0]->type, KG_JSON_OBJECT);
     assert_int_equal(kg_json_path(kg_json_path(spec, "volumes")->u.items[0], "configMap.defaultMode")->u.i, 420);
+    /* SetDefaults_Volume: no source (or only null ones) → emptyDir */
+    assert_null(kg_json_get(kg_json_path(spec, "volumes")->u.items[0], "emptyDir"));
+    assert_int_equal(kg_json_get(kg_json_path(spec, "volumes")->u.items[1], "emptyDir")->type, KG_JSON_OBJECT);
+    assert_int_equal(kg_json_get(kg_json_path(spec, "volumes")->u.items[2], "emptyDir")->type, KG_JSON_OBJECT);
     /* defaulting is idempotent */
     kg_json *again = kg_json_clone(&A, pod);
     kg_api_default(&A, r, again);

@@ -63,6 +63,35 @@ printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, name
 expect_eq "PVC without storageClassName gets the default class" "standard" K -n team get pvc data -o jsonpath='{.spec.storageClassName}'
 expect_out "StorageObjectInUseProtection finalizer" "kubernetes.io/pvc-protection" K -n team get pvc data -o jsonpath='{.metadata.finalizers}'
 
+# --- PodSecurity (default-on): enforce rejects with the upstream message, warn and bad labels, the pod scan
+K create namespace psa >/dev/null
+K label ns psa pod-security.kubernetes.io/enforce=restricted >/dev/null
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: priv, namespace: psa}\nspec:\n  containers: [{name: c, image: "nginx:1.25", securityContext: {privileged: true}}]\n' >"$W/priv.yaml"
+expect_out "PodSecurity: enforce=restricted rejects a privileged pod with the upstream message" \
+  'pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")' \
+  K create -f "$W/priv.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: ok, namespace: psa}\nspec:\n  securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}\n  containers: [{name: c, image: "nginx:1.25", securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}}]\n  volumes: [{name: scratch}]\n' >"$W/ok.yaml"
+expect_out "PodSecurity: enforce=restricted admits a compliant pod (a sourceless volume defaults to emptyDir)" "pod/ok created" \
+  K create -f "$W/ok.yaml"
+expect_out "PodSecurity: a Deployment's template is warned about, not rejected" \
+  'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "nginx" must set securityContext.allowPrivilegeEscalation=false)' \
+  K -n psa create deployment web --image=nginx:1.25
+K create namespace psb >/dev/null
+expect_out "PodSecurity: enforce=bogus is rejected" \
+  'metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "bogus": must be one of privileged, baseline, restricted' \
+  K label ns psb pod-security.kubernetes.io/enforce=bogus
+expect_eq "PodSecurity: the bogus label was not stored" "" K get ns psb -o jsonpath='{.metadata.labels.pod-security\.kubernetes\.io/enforce}'
+K label ns psb pod-security.kubernetes.io/warn=baseline >/dev/null
+sed 's/namespace: psa/namespace: psb/' "$W/priv.yaml" >"$W/privb.yaml"
+expect_out "PodSecurity: warn mode admits with a warning" \
+  'Warning: would violate PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)' \
+  K create -f "$W/privb.yaml"
+expect_out "PodSecurity: raising enforce warns about existing pods" \
+  'existing pods in namespace "psb" violate the new PodSecurity enforce level "baseline:latest"' \
+  K label ns psb pod-security.kubernetes.io/enforce=baseline
+expect_out "PodSecurity: the warning names the pod and reason" "priv: privileged" \
+  K label ns psb --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=v1.0
+
 # --- PodTopologyLabels (feature gate, off by default in v1.33): binding a pod copies the node's topology labels
 stop_kgate
 start_kgate "$W/gated" --feature-gates=PodTopologyLabelsAdmission=true || exit 1
@@ -77,4 +106,32 @@ expect_out "pods/binding: 201" '"status":"Success","code":201' curl -sk -H "Auth
 expect_eq "PodTopologyLabels: the bound pod carries zone and region, not other node labels" 'n1 {"topology.kubernetes.io/region":"r1","topology.kubernetes.io/zone":"z1"}' \
   K get pod w -o jsonpath='{.spec.nodeName} {.metadata.labels}'
 
+
+# --- PodSecurity configuration: defaults and exemptions from the AdmissionConfiguration file; a bad one stops start-up
+stop_kgate
+cat >"$W/adm.yaml" <<'Y'
+apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.k8s.io/v1
+    kind: PodSecurityConfiguration
+    defaults: {enforce: baseline}
+    exemptions: {namespaces: [trusted]}
+Y
+start_kgate "$W/psacfg" --admission-control-config-file "$W/adm.yaml" || exit 1
+K create namespace plain >/dev/null
+K create namespace trusted >/dev/null
+sed 's/namespace: psa/namespace: plain/' "$W/priv.yaml" >"$W/privp.yaml"
+expect_out "PodSecurity config: the default enforce level applies to unlabelled namespaces" \
+  'pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)' \
+  K create -f "$W/privp.yaml"
+sed 's/namespace: psa/namespace: trusted/' "$W/priv.yaml" >"$W/privt.yaml"
+expect_out "PodSecurity config: exempt namespaces are not evaluated" "pod/priv created" K create -f "$W/privt.yaml"
+stop_kgate
+sed 's/enforce: baseline/enforce: strict/' "$W/adm.yaml" >"$W/bad.yaml"
+expect_out "PodSecurity config: an invalid configuration stops start-up naming file and field" \
+  "couldn't init admission plugin \"PodSecurity\" (configured in \"$W/bad.yaml\"): defaults.enforce: Invalid value: \"strict\": must be one of privileged, baseline, restricted" \
+  timeout 20 "$KGATE" serve --data-dir "$W/badcfg" --secure-port 0 --admission-control-config-file "$W/bad.yaml"
 finish
