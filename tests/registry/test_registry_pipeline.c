@@ -629,19 +629,32 @@ static void test_warnings_are_bounded(void **state)
     fixture *f = *state;
     kg_warnings w;
     kg_warnings_init(&w, &f->a);
+    /* 1000 distinct 17-character warnings: 240 fit in 4096 characters, the rest are dropped */
     for (int i = 0; i < 1000; i++)
-        kg_warnings_addf(&w, "warning number %d", i);
-    assert_int_equal(w.n, KG_WARNINGS_MAX);
-    assert_int_equal(w.dropped, 1000 - KG_WARNINGS_MAX);
-    assert_true(w.bytes <= KG_WARNINGS_MAX_BYTES);
+        kg_warnings_addf(&w, "warning nr %06d", i);
+    assert_int_equal(w.n, 4096 / 17);
+    assert_int_equal(w.dropped, 1000 - 4096 / 17);
+    assert_true(w.runes <= KG_WARNINGS_MAX_RUNES);
     assert_false(kg_warnings_add(&w, ""));
-    char big[KG_WARNINGS_MAX_BYTES + 10];
+    assert_false(kg_warnings_add(&w, "warning nr 000001")); /* duplicate */
+    /* a huge warning: once the total would be exceeded, every warning is cut to 256 characters (as upstream) */
+    char big[6000];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = 0;
     kg_warnings w2;
     kg_warnings_init(&w2, &f->a);
-    assert_false(kg_warnings_add(&w2, big));
-    assert_int_equal(w2.n, 0);
+    assert_true(kg_warnings_add(&w2, "short one"));
+    assert_true(kg_warnings_add(&w2, big));
+    assert_int_equal(w2.n, 2);
+    assert_true(w2.truncating);
+    assert_int_equal(strlen(w2.items[1]), KG_WARNINGS_ITEM_RUNES);
+    assert_string_equal(w2.items[0], "short one");
+    /* cutting counts characters, not bytes: a 300-character UTF-8 text keeps 256 whole characters */
+    char utf[1000] = "";
+    for (int i = 0; i < 300; i++)
+        strcat(utf, "\xc3\xa9"); /* é */
+    assert_true(kg_warnings_add(&w2, utf));
+    assert_int_equal(strlen(w2.items[2]), 2 * KG_WARNINGS_ITEM_RUNES);
 }
 
 int main(void)
