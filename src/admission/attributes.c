@@ -48,6 +48,7 @@ void kg_admission_attrs_init(kg_admission_attributes *a, kg_arena *arena)
     a->request_kind = a->kind;
     a->request_resource = a->resource;
     a->request_subresource = "";
+    a->annotations = kg_json_new_object(arena);
 }
 
 void kg_admission_warn(const kg_admission_attributes *a, const char *text)
@@ -111,7 +112,8 @@ kg_status *kg_admission_forbidden_status(const kg_admission_attributes *attrs, k
 
 /* ---- audit annotations ---- */
 
-bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, const char *value, kg_error *err)
+bool kg_admission_add_annotation(const kg_admission_attributes *a, const char *key, const char *value,
+                                 kg_error *err)
 {
     const char *slash = strchr(key, '/');
     if (!slash || strchr(slash + 1, '/'))
@@ -125,7 +127,7 @@ bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, co
                           "'podsecuritypolicy.admission.k8s.io/admit-policy' is required.",
                           key);
     if (!a->annotations)
-        a->annotations = kg_json_new_object(a->arena);
+        return kg_err_set(err, KG_EINVAL, "audit annotations: attributes not initialised with kg_admission_attrs_init");
     const char *old = kg_json_get_str(a->annotations, key);
     if (old) {
         if (strcmp(old, value) == 0)

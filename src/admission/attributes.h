@@ -62,7 +62,8 @@ typedef struct kg_admission_attributes {
     /* reinvocation (webhooks may ask the in-tree mutators to run again) */
     bool is_reinvoke;
     bool reinvoke_requested;
-    /* audit annotations: object key → string; created on first add */
+    /* audit annotations: object key → string (an empty object from kg_admission_attrs_init; part of the request
+     * record, not of the object, so validating plugins add to it too) */
     kg_json *annotations;
     /* Per-request plugin context (nginx's r->ctx[]): one pointer per chain position, zeroed, allocated in the arena on
      * the chain's first run over these attributes. The chain sets slot before calling each plugin. Survives the
@@ -94,6 +95,7 @@ void **kg_admission_request_ctx(const kg_admission_attributes *a);
 
 /* Audit annotation (AddAnnotation): key must be "<dns-prefix>/<name>"; re-adding the same key with another value is
  * an error (first write wins), the same value is fine. Not thread-safe: the caller serializes adds. */
-bool kg_admission_add_annotation(kg_admission_attributes *a, const char *key, const char *value, kg_error *err);
+bool kg_admission_add_annotation(const kg_admission_attributes *a, const char *key, const char *value,
+                                 kg_error *err);
 
 #endif

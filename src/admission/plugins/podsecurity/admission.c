@@ -21,12 +21,9 @@
 
 void ps_annotate(const kg_admission_attributes *a, const char *key, const char *value)
 {
-    /* Audit annotations belong to the request record, not to the object the validating phase must not edit; the
-     * chain hands validators const attributes to protect the object, so the record is written through a
-     * non-const view. Keys are fixed and valid and values are written once per key, so this cannot fail. */
-    kg_admission_attributes *rec = (kg_admission_attributes *)a;
+    /* Keys are fixed and valid and values are written once per key, so this cannot fail. */
     KG_ERROR_DECL(e);
-    kg_admission_add_annotation(rec, key, value, &e);
+    kg_admission_add_annotation(a, key, value, &e);
 }
 
 static void destroy(void *state)
