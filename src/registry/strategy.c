@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "admission/plugins/limitranger.h"
+#include "admission/webhook/validation.h"
 
 static const kg_strategy generic = {0};
 
@@ -10,6 +11,9 @@ static const kg_strategy generic = {0};
 static const kg_strategy limitranges = {.default_on_write = kg_admission_limitrange_defaults};
 static const kg_strategy namespaces = {.is_namespace = true};
 static const kg_strategy pods = {.delete_returns_object = true};
+/* Webhook configurations: upstream's validation (admission/webhook/validation.h); defaults come from api/defaults.c. */
+static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
+static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};
 
 static const struct {
     const char *group, *plural;
@@ -18,6 +22,8 @@ static const struct {
     {"", "limitranges", &limitranges},
     {"", "namespaces", &namespaces},
     {"", "pods", &pods},
+    {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", &mutatingwebhooks},
+    {"admissionregistration.k8s.io", "validatingwebhookconfigurations", &validatingwebhooks},
 };
 
 const kg_strategy *kg_strategy_for(const kg_resource *r)
