@@ -133,23 +133,23 @@ static const char *enabled(const char *enable, const char *disable, const char *
 static void default_flags(void **state)
 {
 #define DEFAULT_ON                                                                                                     \
-    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
+    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"           \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"                    \
+    "ValidatingAdmissionWebhook,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
-                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy,"
-                                  "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
+                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy,ValidatingAdmissionPolicy");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
 
 /* the implemented default-on plugins other than NamespaceLifecycle */
 #define NON_NS                                                                                                         \
-    "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
+    "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"          \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
-    "DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
@@ -157,7 +157,8 @@ static void order_is_fixed_not_flag_order(void **state)
                         "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
                         "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
                         "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "PodTopologyLabels,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+                        "PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota,"
+                        "AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
@@ -176,7 +177,7 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "CertificateApproval,PodSecurity", NULL), DEFAULT_ON);
     assert_null(strstr(g_unimpl, "PodSecurity"));
     assert_null(strstr(g_unimpl, "CertificateApproval"));
-    assert_non_null(strstr(g_unimpl, "ValidatingAdmissionWebhook"));
+    assert_non_null(strstr(g_unimpl, "ValidatingAdmissionPolicy"));
     /* disabling a default-off plugin is allowed and a no-op */
     assert_string_equal(enabled(NULL, "AlwaysDeny", NULL), DEFAULT_ON);
 }
@@ -227,9 +228,8 @@ static void deprecated_admission_control(void **state)
 
 static void enabling_unimplemented_plugin_fails(void **state)
 {
-    assert_string_equal(enabled("ValidatingAdmissionWebhook", NULL, NULL),
-                        "ERR:enable-admission-plugins plugin \"ValidatingAdmissionWebhook\" is not implemented yet in "
-                        "kgate");
+    assert_string_equal(enabled("ImagePolicyWebhook", NULL, NULL),
+                        "ERR:enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate");
     assert_string_equal(enabled("AlwaysDeny,NodeRestriction,ImagePolicyWebhook", NULL, NULL),
                         "ERR:[enable-admission-plugins plugin \"NodeRestriction\" is not implemented yet in kgate, "
                         "enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate]");
