@@ -84,8 +84,8 @@ static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool
     const kg_json *to = kg_json_get(j, "timeoutSeconds");
     h->timeout_s = kg_json_is(to, KG_JSON_INT) && to->u.i >= 1 && to->u.i <= 30 ? (int)to->u.i : 10;
     h->review_version = review_version(kg_json_get(j, "admissionReviewVersions"));
-    const kg_json *mc = kg_json_get(j, "matchConditions");
-    h->match_conditions = kg_json_is(mc, KG_JSON_ARRAY) && mc->len ? mc : NULL;
+    /* validated at write; a condition that does not compile evaluates to its compile error (failurePolicy) */
+    kg_match_conditions_compile(&h->conditions, a, kg_json_get(j, "matchConditions"), false, "matchConditions", NULL);
     return client_config(a, kg_json_get(j, "clientConfig"), h, err);
 }
 
@@ -115,6 +115,8 @@ kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating)
             if (!compile_hook(a, cname ? cname : "", kg_json_at(hooks, k), mutating, h, &e)) {
                 KG_WARN("%s webhook configuration %s: webhooks[%u] left out: %s", mutating ? "mutating" : "validating",
                         cname ? cname : "", k, e.msg);
+                kg_client_free(h->client);
+                kg_match_conditions_free(&h->conditions);
                 continue;
             }
             size_t same = 0; /* upstream's UID counter: earlier hooks of this name in this configuration */
@@ -136,8 +138,10 @@ void kg_webhook_set_release(kg_webhook_set *s)
 {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
         kg_client_free(s->hooks[i].client);
+        kg_match_conditions_free(&s->hooks[i].conditions);
+    }
     kg_arena_free(&s->arena);
     free(s);
 }

@@ -30,7 +30,17 @@ kg_status *kg_webhook_should_call(const kg_webhook_hook *h, const kg_admission_a
     case KG_MATCH_ERROR: return st;
     case KG_MATCH_YES: break;
     }
-    /* matchConditions would be evaluated here (see docs/webhooks.md: not yet; a matching hook is called) */
+    /* matchConditions, after a rule match: any false skips the hook; errors go through failurePolicy as a 403 */
+    if (h->conditions.n) {
+        kg_acel_input in;
+        kg_acel_input_init(&in, at, &inv->resource, &inv->kind, NULL, svc ? svc->authorizer : NULL);
+        const char *error = NULL;
+        switch (kg_match_conditions_eval(&h->conditions, &in, at->arena, &error, NULL)) {
+        case KG_MC_NO_MATCH: return NULL;
+        case KG_MC_ERROR: return h->fail_open ? NULL : kg_admission_forbidden(at, "%s", error ? error : "");
+        case KG_MC_MATCH: break;
+        }
+    }
     if (at->dry_run) {
         if (!h->side_effects) { /* a call error: failurePolicy decides */
             if (h->fail_open)

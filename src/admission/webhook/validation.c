@@ -7,10 +7,9 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "admission/match/conditions.h"
 #include "meta/labels.h"
 #include "meta/names.h"
-
-#define MAX_MATCH_CONDITIONS 64
 
 typedef struct vctx {
     kg_arena *a;
@@ -307,34 +306,14 @@ static void selector(vctx *v, const char *fp, const kg_json *sel)
         kg_field_invalid_raw(v->a, v->errs, fp, "{...}", e.msg);
 }
 
+/* Names, expressions and the CEL compile with the compiler's message, through the shared condition compiler. Upstream
+ * does not recompile unchanged conditions on update; kgate compiles them again (a condition that compiled once
+ * compiles again: same environment). */
 static void match_conditions(vctx *v, const char *fp, const kg_json *mcs)
 {
-    size_t n = arr_len(mcs);
-    if (n > MAX_MATCH_CONDITIONS)
-        kg_field_too_many(v->a, v->errs, fp, (int64_t)n, MAX_MATCH_CONDITIONS);
-    const char **seen = kg_arena_alloc(v->a, (n + 1) * sizeof(char *));
-    size_t nseen = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kg_json *mc = kg_json_at(mcs, i);
-        const char *expr = kg_json_get_str(mc, "expression"), *name = kg_json_get_str(mc, "name");
-        bool blank = true;
-        for (const char *p = expr; p && *p; p++)
-            blank &= *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f';
-        if (blank)
-            kg_field_required(v->a, v->errs, path(v, "%s[%zu].expression", fp, i), "");
-        if (!name || !name[0]) {
-            kg_field_required(v->a, v->errs, path(v, "%s[%zu].name", fp, i), "");
-            continue;
-        }
-        kg_name_errs ne = {0};
-        if (!kg_is_qualified_name_n(name, strlen(name), &ne))
-            for (size_t k = 0; k < ne.n; k++)
-                kg_field_invalid(v->a, v->errs, path(v, "%s[%zu].name", fp, i), name, ne.msg[k]);
-        if (in(name, seen, nseen))
-            kg_field_duplicate(v->a, v->errs, path(v, "%s[%zu].name", fp, i), name);
-        else
-            seen[nseen++] = name;
-    }
+    kg_match_conditions mc;
+    kg_match_conditions_compile(&mc, v->a, mcs, false, fp, v->errs);
+    kg_match_conditions_free(&mc);
 }
 
 static void webhook(vctx *v, const char *fp, const kg_json *h, bool mutating)

@@ -14,8 +14,8 @@
  *   webhooks[i].namespaceSelector / objectSelector   label selectors
  *   webhooks[i].clientConfig             exactly one of url (https, host, no user/fragment/query) or service
  *                                        (name, namespace, port 1..65535, path segments)
- *   webhooks[i].matchConditions          at most 64, names required, qualified and unique, expression required
- *                                        (the CEL compile check belongs to the shared condition compiler)
+ *   webhooks[i].matchConditions          at most 64, names required, qualified and unique, expression required and
+ *                                        compiled (bool result) by the shared condition compiler (match/conditions.h)
  *   webhooks[i].admissionReviewVersions  required, no duplicates, DNS-1035 labels, one of v1, v1beta1
  *   webhooks[i].reinvocationPolicy       (mutating) Never, IfNeeded
  *

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "admission/match/conditions.h"
 #include "admission/match/match.h"
 #include "admission/services.h"
 #include "base/arena.h"
@@ -47,8 +48,8 @@ typedef struct kg_webhook_hook {
     const char *url;
     const char *svc_name, *svc_ns, *svc_path;
     int svc_port;
-    kg_client *client;               /* server = url, or https://<svc>.<ns>.svc:<port><path> */
-    const kg_json *match_conditions; /* not evaluated yet (see docs/webhooks.md) */
+    kg_client *client;              /* server = url, or https://<svc>.<ns>.svc:<port><path> */
+    kg_match_conditions conditions; /* matchConditions, compiled (n == 0: none) */
 } kg_webhook_hook;
 
 /* An immutable, reference-counted snapshot of every hook of one kind. */
