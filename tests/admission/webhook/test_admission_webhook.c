@@ -549,6 +549,55 @@ static void match_conditions(void **state)
     fx_free(&f);
 }
 
+/* Requests on several threads while the configuration changes under them: every request sees a whole set (old or
+ * new), sets are freed only when their last request is done (TSan and ASan check the lock-free hand-over). */
+typedef struct worker_arg {
+    fx *f;
+    int denied, allowed;
+} worker_arg;
+
+static void *request_loop(void *p)
+{
+    worker_arg *w = p;
+    for (int i = 0; i < 15; i++) {
+        kg_arena a;
+        kg_arena_init(&a, 0);
+        kg_json *pod = tj(&a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":"
+                              "\"default\",\"labels\":{\"deny\":\"true\"}},\"spec\":{}}");
+        kg_admission_attributes at;
+        tattrs(&at, &a, KG_ADMISSION_CREATE, "Pod", "pods", "default", "p", pod, NULL);
+        kg_status *st = kg_admission_chain_run(w->f->chain, &at);
+        if (st)
+            w->denied++;
+        else
+            w->allowed++;
+        kg_arena_free(&a);
+    }
+    return NULL;
+}
+
+static void concurrent_requests_and_changes(void **state)
+{
+    fx f;
+    fx_init(&f);
+    put_config(&f, false, "cfg",
+               kg_arena_sprintf(&f.a, "%s,%s", hook(&f, "a.example.com", "allow", NULL),
+                                hook(&f, "b.example.com", "deny-label", NULL)));
+    pthread_t t[4];
+    worker_arg args[4];
+    for (int i = 0; i < 4; i++) {
+        args[i] = (worker_arg){.f = &f};
+        assert_int_equal(pthread_create(&t[i], NULL, request_loop, &args[i]), 0);
+    }
+    for (int i = 0; i < 20; i++)
+        put_config(&f, false, "cfg", hook(&f, "b.example.com", i % 2 ? "deny-label" : "allow", NULL));
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(args[i].denied + args[i].allowed, 15);
+    }
+    fx_free(&f);
+}
+
 /* ---- setup ---- */
 
 static int setup(void **state)
@@ -609,11 +658,17 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(allow_and_deny),           cmocka_unit_test(patches_warnings_and_audit),
-        cmocka_unit_test(failure_policy_each_kind), cmocka_unit_test(parallel_validating),
-        cmocka_unit_test(reinvocation_order),       cmocka_unit_test(dry_run_side_effects),
-        cmocka_unit_test(recompiled_on_change),     cmocka_unit_test(exemptions_and_order),
-        cmocka_unit_test(service_reference),        cmocka_unit_test(match_conditions),
+        cmocka_unit_test(allow_and_deny),
+        cmocka_unit_test(patches_warnings_and_audit),
+        cmocka_unit_test(failure_policy_each_kind),
+        cmocka_unit_test(parallel_validating),
+        cmocka_unit_test(reinvocation_order),
+        cmocka_unit_test(dry_run_side_effects),
+        cmocka_unit_test(recompiled_on_change),
+        cmocka_unit_test(exemptions_and_order),
+        cmocka_unit_test(service_reference),
+        cmocka_unit_test(match_conditions),
+        cmocka_unit_test(concurrent_requests_and_changes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
