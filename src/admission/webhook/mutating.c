@@ -130,13 +130,17 @@ kg_status *kg_webhook_mutate(const kg_webhook_set *set, kg_admission_attributes 
         kg_webhook_call c;
         kg_webhook_call_prepare(&c, h, &inv, at, svc, true);
         kg_webhook_call_run(&c, at->arena); /* sequential: the request arena is this thread's */
-        if ((st = kg_webhook_call_verdict(&c, at, "failed-open.mutation.webhook.admission.k8s.io", round, h->index)))
-            break;
-        if (c.outcome != KG_WEBHOOK_ALLOWED)
-            continue; /* failed open */
+        /* the mutation annotation is written for every call, whatever its outcome (upstream defers it) */
+        st = kg_webhook_call_verdict(&c, at, "failed-open.mutation.webhook.admission.k8s.io", round, h->index);
         bool changed = false;
-        if ((st = apply_patch(&c, at, &changed)))
-            break;
+        if (!st && c.outcome == KG_WEBHOOK_ALLOWED)
+            st = apply_patch(&c, at, &changed);
+        if (st || c.outcome != KG_WEBHOOK_ALLOWED) {
+            annotate_mutation(at, &c, round, false);
+            if (st)
+                break;
+            continue; /* failed open */
+        }
         annotate_mutation(at, &c, round, changed);
         if (changed) {
             mark_called(r);
