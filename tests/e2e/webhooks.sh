@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Admission webhooks through the real kubectl: a ValidatingWebhookConfiguration whose HTTPS webhook (Python's ssl
 # server, CA made here with openssl) denies pods labelled deny=true; a MutatingWebhookConfiguration that labels pods;
-# failurePolicy Fail at an unreachable URL rejecting requests; a webhook named noDots rejected at write.
+# failurePolicy Fail at an unreachable URL rejecting requests; a webhook named noDots rejected at write; a TLS failure; a
+# Service-referenced webhook; two 1 s validating webhooks costing ~1 s.
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
@@ -14,12 +15,12 @@ K() { kubectl --request-timeout=20s "$@"; }
   cd "$W"
   EC='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes'
   openssl req -x509 $EC -keyout ca.key -out ca.crt -days 2 -subj /CN=e2e-webhook-ca 2>/dev/null
-  printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >srv.ext
+  printf 'subjectAltName=IP:127.0.0.1,DNS:hook.default.svc\nextendedKeyUsage=serverAuth\n' >srv.ext
   openssl req $EC -keyout srv.key -out srv.csr -subj /CN=127.0.0.1 2>/dev/null
   openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile srv.ext -out srv.crt 2>/dev/null
 ) || { echo "openssl failed"; exit 1; }
 cat >"$W/hook.py" <<'PY'
-import base64, json, ssl, sys, threading
+import base64, json, ssl, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class H(BaseHTTPRequestHandler):
@@ -33,6 +34,8 @@ class H(BaseHTTPRequestHandler):
         if self.path.startswith("/deny-label") and labels.get("deny") == "true":
             resp = {"uid": req["uid"], "allowed": False,
                     "status": {"code": 403, "reason": "Forbidden", "message": "pods labelled deny=true are not allowed"}}
+        elif self.path.startswith("/sleep1"):
+            time.sleep(1)
         elif self.path.startswith("/label"):
             patch = [{"op": "add", "path": "/metadata/labels/webhook", "value": "was-here"}]
             resp["patchType"] = "JSONPatch"
@@ -156,4 +159,93 @@ done
 expect_out "failurePolicy Ignore lets the request through" "configmap/cm2 created" K create configmap cm2
 # the configurations themselves are never sent to webhooks
 expect_out "webhook configurations are exempt" "deleted" K delete validatingwebhookconfiguration unreachable
+
+# --- TLS: a webhook whose certificate the caBundle does not vouch for (no caBundle: the system roots)
+cat >"$W/tls.yaml" <<Y
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: tls}
+webhooks:
+- name: tls.e2e.example.com
+  clientConfig: {url: "https://127.0.0.1:$PORT/allow"}
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [secrets]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+Y
+K apply -f "$W/tls.yaml" >/dev/null
+for _ in $(seq 1 50); do
+  K create secret generic probe --dry-run=server 2>&1 | grep -q "failed calling webhook" && break
+  sleep 0.1
+done
+expect_out "an untrusted webhook certificate fails the call (failurePolicy Fail)" \
+  'failed calling webhook "tls.e2e.example.com": failed to call webhook: Post "https://127.0.0.1:'"$PORT"'/allow?timeout=10s": tls: ' \
+  K create secret generic s1
+K delete validatingwebhookconfiguration tls >/dev/null
+
+# --- a Service reference: dialled at the Service's ready endpoint, verified as hook.default.svc
+cat >"$W/svc.yaml" <<Y
+apiVersion: v1
+kind: Service
+metadata: {name: hook, namespace: default}
+spec:
+  ports: [{name: https, port: 443, targetPort: $PORT}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: hook, namespace: default}
+subsets:
+- addresses: [{ip: 127.0.0.1}]
+  ports: [{name: https, port: $PORT}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: by-service}
+webhooks:
+- name: svc.e2e.example.com
+  clientConfig:
+    service: {namespace: default, name: hook, path: /deny-label}
+    caBundle: "$CA"
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [serviceaccounts]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+Y
+K apply -f "$W/svc.yaml" >/dev/null
+sa() { printf 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: %s, namespace: default, labels: {%s}}\n' "$1" "$2"; }
+for _ in $(seq 1 50); do
+  sa probe 'deny: "true"' | K create --dry-run=server -f - 2>&1 | grep -q "denied the request" && break
+  sleep 0.1
+done
+expect_out "a service-referenced webhook is called through its endpoint" \
+  'admission webhook "svc.e2e.example.com" denied the request: pods labelled deny=true are not allowed' \
+  sh -c "$(declare -f sa); sa sa1 'deny: \"true\"' | kubectl --request-timeout=20s create -f -"
+K delete validatingwebhookconfiguration by-service >/dev/null
+
+# --- validating webhooks run in parallel: two 1 s webhooks cost about 1 s, not 2
+cat >"$W/slow.yaml" <<Y
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: slow}
+webhooks:
+- name: slow1.e2e.example.com
+  clientConfig: {url: "https://127.0.0.1:$PORT/sleep1", caBundle: "$CA"}
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+- name: slow2.e2e.example.com
+  clientConfig: {url: "https://127.0.0.1:$PORT/sleep1", caBundle: "$CA"}
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+Y
+K delete validatingwebhookconfiguration unreachable >/dev/null 2>&1
+K apply -f "$W/slow.yaml" >/dev/null
+for _ in $(seq 1 50); do
+  t0=$(date +%s%N); K create configmap probe --dry-run=server >/dev/null 2>&1; t1=$(date +%s%N)
+  [ $(((t1 - t0) / 1000000)) -ge 1000 ] && break
+  sleep 0.1
+done
+t0=$(date +%s%N)
+K create configmap slow >/dev/null 2>&1
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$ms" -ge 1000 ] && [ "$ms" -lt 2000 ]; then pass "two 1 s validating webhooks took ${ms} ms"; else failx "two 1 s validating webhooks took ${ms} ms (want 1000..1999: in sequence they would take 2000 plus kubectl)"; fi
 finish
