@@ -78,6 +78,10 @@ void kg_webhook_call_prepare(kg_webhook_call *c, const kg_webhook_hook *h, const
     c->mutating = mutating;
     c->uid = kg_webhook_new_uid(a);
     c->path = kg_arena_sprintf(a, "?timeout=%ds", h->timeout_s);
+    if (h->client_error) {
+        c->target_error = kg_arena_sprintf(a, "failed to call webhook: %s", h->client_error);
+        return;
+    }
     if (!h->review_version) {
         c->target_error = "could not create admission objects: webhook does not accept known AdmissionReview "
                           "versions (v1, v1beta1)";

@@ -86,7 +86,15 @@ static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool
     h->review_version = review_version(kg_json_get(j, "admissionReviewVersions"));
     /* validated at write; a condition that does not compile evaluates to its compile error (failurePolicy) */
     kg_match_conditions_compile(&h->conditions, a, kg_json_get(j, "matchConditions"), false, "matchConditions", NULL);
-    return client_config(a, kg_json_get(j, "clientConfig"), h, err);
+    /* a hook whose client cannot be built (a caBundle that is not base64) is kept: its calls fail, and its
+     * failurePolicy decides, instead of the hook silently disappearing */
+    KG_ERROR_DECL(ce);
+    if (!client_config(a, kg_json_get(j, "clientConfig"), h, &ce)) {
+        h->client_error = kg_arena_strdup(a, ce.msg);
+        if (!h->url && !h->svc_name)
+            return kg_err_set(err, ce.code, "%s", ce.msg); /* no target at all: nothing to call */
+    }
+    return true;
 }
 
 kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating)

@@ -48,7 +48,8 @@ typedef struct kg_webhook_hook {
     const char *url;
     const char *svc_name, *svc_ns, *svc_path;
     int svc_port;
-    kg_client *client;              /* server = url, or https://<svc>.<ns>.svc:<port><path> */
+    kg_client *client;              /* server = url, or https://<svc>.<ns>.svc:<port><path>; NULL when client_error */
+    const char *client_error;       /* why the client could not be built: every call is a call error */
     kg_match_conditions conditions; /* matchConditions, compiled (n == 0: none) */
 } kg_webhook_hook;
 

@@ -285,6 +285,13 @@ static void allow_and_deny(void **state)
     put_config(&f, false, "deny-labelled", hook(&f, "bare.example.com", "deny-bare", NULL));
     assert_status(create_pod(&f, &at, "p", NULL, false), 400, "",
                   "admission webhook \"bare.example.com\" denied the request without explanation");
+    /* a caBundle that is not base64 (stored around validation): the hook stays and its calls fail closed */
+    kg_json *hj = tj(&f.a, hook(&f, "badca.example.com", "allow", NULL));
+    kg_json_set(&f.a, kg_json_get(hj, "clientConfig"), "caBundle", kg_json_new_str(&f.a, "!!not base64!!"));
+    put_config(&f, false, "deny-labelled", kg_json_to_string(&f.a, hj, 0, NULL));
+    assert_status(create_pod(&f, &at, "p", NULL, false), 500, "InternalError",
+                  "Internal error occurred: failed calling webhook \"badca.example.com\": failed to call webhook: "
+                  "clientConfig.caBundle: not base64");
     /* not matching operations / resources: not called */
     reset_log();
     kg_json *obj = tj(&f.a, "{\"metadata\":{\"name\":\"cm\",\"namespace\":\"default\"}}");
