@@ -285,6 +285,18 @@ static void allow_and_deny(void **state)
     put_config(&f, false, "deny-labelled", hook(&f, "bare.example.com", "deny-bare", NULL));
     assert_status(create_pod(&f, &at, "p", NULL, false), 400, "",
                   "admission webhook \"bare.example.com\" denied the request without explanation");
+    /* namespaceSelector: the namespace's labels (env=test) */
+    put_config(&f, false, "deny-labelled",
+               hook(&f, "ns.example.com", "deny-bare", ",\"namespaceSelector\":{\"matchLabels\":{\"env\":\"prod\"}}"));
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    put_config(&f, false, "deny-labelled",
+               hook(&f, "ns.example.com", "deny-bare", ",\"namespaceSelector\":{\"matchLabels\":{\"env\":\"test\"}}"));
+    assert_non_null(create_pod(&f, &at, "p", NULL, false));
+    /* objectSelector: the object's labels */
+    put_config(&f, false, "deny-labelled",
+               hook(&f, "obj.example.com", "deny-bare", ",\"objectSelector\":{\"matchLabels\":{\"app\":\"x\"}}"));
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_non_null(create_pod(&f, &at, "p", "\"app\":\"x\"", false));
     /* a caBundle that is not base64 (stored around validation): the hook stays and its calls fail closed */
     kg_json *hj = tj(&f.a, hook(&f, "badca.example.com", "allow", NULL));
     kg_json_set(&f.a, kg_json_get(hj, "clientConfig"), "caBundle", kg_json_new_str(&f.a, "!!not base64!!"));
@@ -317,6 +329,19 @@ static void patches_warnings_and_audit(void **state)
     assert_string_equal(f.warnings.items[0], "first warning");
     assert_string_equal(f.warnings.items[1], "second warning");
     assert_string_equal(annotation(&at, "warn.example.com/decision"), "ok");
+    /* a patch on DELETE (no object to patch): 500 */
+    put_config(&f, true, "mutate",
+               hook(&f, "del.example.com", "patch",
+                    ",\"rules\":[{\"operations\":[\"DELETE\"],\"apiGroups\":[\"\"],\"apiVersions\":[\"v1\"],"
+                    "\"resources\":[\"pods\"]}]"));
+    tattrs(&at, &f.a, KG_ADMISSION_DELETE, "Pod", "pods", "default", "p", NULL,
+           tj(&f.a, "{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\"}}"));
+    assert_status(
+        kg_admission_chain_run(f.chain, &at), 500, "InternalError",
+        "Internal error occurred: admission webhook \"del.example.com\" attempted to modify the object, which "
+        "is not supported for this operation");
+    assert_int_equal(kg_json_path(tj(&f.a, last_review), "request.object")->type, KG_JSON_NULL);
+    assert_string_equal(kg_json_path_str(tj(&f.a, last_review), "request.oldObject.metadata.name"), "p");
     /* a patch that does not apply: 500, not subject to failurePolicy */
     put_config(&f, true, "mutate", hook(&f, "badpatch.example.com", "bad-patch", ",\"failurePolicy\":\"Ignore\""));
     kg_status *st = create_pod(&f, &at, "p2", NULL, false);
