@@ -47,8 +47,6 @@ typedef struct kg_webhook_call {
 
 /* ---- review.c ---- */
 
-/* A fresh random (version 4) UUID string in a. */
-const char *kg_webhook_new_uid(kg_arena *a);
 /* The AdmissionReview request (apiVersion admission.k8s.io/<version>) for a call with uid. */
 kg_json *kg_webhook_review_request(kg_arena *a, const kg_admission_attributes *at, const kg_match_invocation *inv,
                                    const char *version, const char *uid);
@@ -56,6 +54,9 @@ kg_json *kg_webhook_review_request(kg_arena *a, const kg_admission_attributes *a
 void kg_webhook_review_response(kg_arena *a, kg_webhook_call *call, const char *body, size_t len);
 
 /* ---- client.c ---- */
+
+/* A fresh random (version 4) UUID string in a (the kernel's random source). */
+const char *kg_webhook_new_uid(kg_arena *a);
 
 /* Fill call's inputs: uid, body, path, target. Runs on the calling thread (reads Services/Endpoints). */
 void kg_webhook_call_prepare(kg_webhook_call *call, const kg_webhook_hook *h, const kg_match_invocation *inv,

@@ -2,33 +2,9 @@
  * webhook receives, and the checks of its answer (VerifyAdmissionResponse). Pure data, no I/O. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "admission/webhook/call.h"
 #include "base/base64.h"
-
-const char *kg_webhook_new_uid(kg_arena *a)
-{
-    unsigned char b[16];
-    size_t got = 0;
-    while (got < sizeof b) {
-        ssize_t n = getrandom(b + got, sizeof b - got, 0);
-        if (n <= 0) { /* no entropy source: time and address still make the uid unique per call */
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)(uintptr_t)&ts;
-            for (size_t i = got; i < sizeof b; i++, x = x * 6364136223846793005ull + 1442695040888963407ull)
-                b[i] = (unsigned char)(x >> 56);
-            break;
-        }
-        got += (size_t)n;
-    }
-    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-    return kg_arena_sprintf(a, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-                            b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
 
 /* ---- request ---- */
 
