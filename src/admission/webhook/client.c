@@ -1,7 +1,7 @@
 /* The one file of the webhook plugins that does I/O: request uids from the kernel's random source, resolving a Service
- * reference to a ready endpoint (through the
- * admission services' Service and Endpoints objects) and the HTTPS POST of an AdmissionReview over the shared client
- * (client/client.h: caBundle trust, connection reuse, per-call timeout, response cap).
+ * reference to a ready endpoint (through the admission services' Service and Endpoints objects) and the HTTPS POST of
+ * an AdmissionReview over the shared client (client/client.h: caBundle trust, connection reuse, per-call timeout,
+ * response cap).
  *
  * Service references: the connection goes to a ready address of the Service's Endpoints (the port of the endpoint
  * subset whose name matches the service port's name) while the URL, the Host header and TLS verification stay
