@@ -1,6 +1,7 @@
 /* AdmissionReview responses from a webhook (admission/webhook/review.c, dispatch.c, status.c) never crash, leak or
  * grow without bound: the body is checked as a v1 and a v1beta1 answer of a mutating and a validating call, merged
- * into request attributes (warnings, audit annotations, the denial Status), and an allowed patch is applied to a pod. */
+ * into request attributes (warnings, audit annotations, the denial Status), and an allowed patch is applied to a pod.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
