@@ -135,12 +135,12 @@ static void default_flags(void **state)
 #define DEFAULT_ON                                                                                                     \
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
                                   "ClusterTrustBundleAttest,MutatingAdmissionPolicy,"
-                                  "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
+                                  "MutatingAdmissionWebhook,ValidatingAdmissionWebhook");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
@@ -149,7 +149,7 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
-    "DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "DefaultIngressClass,PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
@@ -157,7 +157,7 @@ static void order_is_fixed_not_flag_order(void **state)
                         "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
                         "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
                         "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "PodTopologyLabels,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+                        "PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
