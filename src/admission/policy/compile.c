@@ -51,26 +51,25 @@ static void config_error(cctx *c, const char *msg)
         *c->config_error = kg_arena_strdup(c->a, msg);
 }
 
+/* Field errors matter when validating; at run time the stored object was validated when written, and what still
+ * cannot run surfaces as upstream does: an expression that does not compile errors when evaluated ("compilation
+ * error: ..."), an unknown paramKind or undecodable match criteria are config errors. */
 static void fe_required(cctx *c, const char *path, const char *detail)
 {
     if (c->errs)
         kg_field_required(c->a, c->errs, path, detail);
-    config_error(
-        c, kg_arena_sprintf(c->a, "%s: Required value%s%s", path, detail && *detail ? ": " : "", detail ? detail : ""));
 }
 
 static void fe_invalid(cctx *c, const char *path, const char *value, const char *detail)
 {
     if (c->errs)
         kg_field_invalid(c->a, c->errs, path, value, detail);
-    config_error(c, kg_arena_sprintf(c->a, "%s: %s", path, detail));
 }
 
 static void fe_not_supported(cctx *c, const char *path, const char *value, const char *const *valid, size_t n)
 {
     if (c->errs)
         kg_field_not_supported(c->a, c->errs, path, value, valid, n);
-    config_error(c, kg_arena_sprintf(c->a, "%s: Unsupported value: \"%s\"", path, value ? value : "null"));
 }
 
 static void fe_name_errs(cctx *c, const char *path, const char *value, const kg_name_errs *ne)
@@ -312,7 +311,6 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
     if (n > KG_VAP_MAX_AUDIT_ANNOTATIONS) {
         if (c->errs)
             kg_field_too_many(c->a, c->errs, "spec.auditAnnotations", (int64_t)n, KG_VAP_MAX_AUDIT_ANNOTATIONS);
-        config_error(c, "spec.auditAnnotations: Too many");
     }
     p->audits = n ? kg_arena_calloc(c->a, n * sizeof *p->audits) : NULL;
     p->naudits = n;
@@ -338,7 +336,6 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
         } else if (strlen(t) > KG_VAP_MAX_AUDIT_VALUE_EXPRESSION) {
             if (c->errs)
                 kg_field_too_long(c->a, c->errs, path_of(c, ap, "valueExpression"), KG_VAP_MAX_AUDIT_VALUE_EXPRESSION);
-            config_error(c, "valueExpression: Too long");
             out->expr.error = "valueExpression is too long";
         } else {
             compile_expr(c, env, expr, KG_ACEL_RETURN_STRING_OR_NULL, path_of(c, ap, "valueExpression"), &out->expr);
@@ -394,9 +391,8 @@ kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_serv
     }
 
     unsigned decls = p->has_param_kind ? KG_ACEL_PARAMS : 0;
-    if (!kg_match_conditions_compile(&p->conditions, c.a, kg_json_get(spec, "matchConditions"), p->has_param_kind,
-                                     "spec.matchConditions", errs))
-        config_error(&c, "spec.matchConditions: invalid");
+    kg_match_conditions_compile(&p->conditions, c.a, kg_json_get(spec, "matchConditions"), p->has_param_kind,
+                                "spec.matchConditions", errs);
 
     variables(&c, p, kg_json_get(spec, "variables"), decls | KG_ACEL_AUTHORIZER);
     const kg_acel_env *env = p->has_vars ? &p->vars.full : kg_acel_env_base(decls | KG_ACEL_AUTHORIZER);
@@ -521,7 +517,7 @@ static void validation_actions(cctx *c, kg_vap_binding *b, const kg_json *va)
         kg_field_invalid_raw(c->a, c->errs, path, raw.data,
                              "must not contain both Deny and Warn (repeating the same validation failure information "
                              "in the API response and headers serves no purpose)");
-    if (!b->actions)
+    if (n == 0) /* upstream counts the distinct values given, supported or not */
         fe_required(c, path, "at least one validation action is required");
     b->actions_json = kg_arena_strdup(c->a, js.data);
     kg_buf_free(&raw);
