@@ -68,8 +68,10 @@ static void publish(vap_state *st)
 {
     snapshot *s = calloc(1, sizeof *s);
     atomic_init(&s->refs, 1);
-    qsort(st->policies, st->npolicies, sizeof *st->policies, cmp_policy);
-    qsort(st->bindings, st->nbindings, sizeof *st->bindings, cmp_binding);
+    if (st->npolicies > 1)
+        qsort(st->policies, st->npolicies, sizeof *st->policies, cmp_policy);
+    if (st->nbindings > 1)
+        qsort(st->bindings, st->nbindings, sizeof *st->bindings, cmp_binding);
     s->entries = st->npolicies ? calloc(st->npolicies, sizeof *s->entries) : NULL;
     s->n = st->npolicies;
     for (size_t i = 0; i < st->npolicies; i++) {
