@@ -283,7 +283,10 @@ static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg
         }
         if (*mexpr && !*kg_vap_trim(c->a, mexpr))
             fe_invalid(c, path_of(c, vp, "messageExpression"), mexpr, "must be non-empty if specified");
-        else if (*mexpr)
+        else if (*mexpr && p->has_vars) {
+            if (!kg_acel_vars_compile(&p->vars, c->a, mexpr, KG_ACEL_RETURN_STRING, true, &out->message_expr))
+                fe_invalid(c, path_of(c, vp, "messageExpression"), mexpr, out->message_expr.error);
+        } else if (*mexpr)
             compile_expr(c, msg_env, mexpr, KG_ACEL_RETURN_STRING, path_of(c, vp, "messageExpression"),
                          &out->message_expr);
         const char *tmsg = kg_vap_trim(c->a, msg);
@@ -396,7 +399,7 @@ kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_serv
 
     variables(&c, p, kg_json_get(spec, "variables"), decls | KG_ACEL_AUTHORIZER);
     const kg_acel_env *env = p->has_vars ? &p->vars.full : kg_acel_env_base(decls | KG_ACEL_AUTHORIZER);
-    const kg_acel_env *msg_env = p->has_vars ? &p->vars.noauthz : kg_acel_env_base(decls);
+    const kg_acel_env *msg_env = kg_acel_env_base(decls);
 
     const kg_json *vals = kg_json_get(spec, "validations");
     const kg_json *auds = kg_json_get(spec, "auditAnnotations");

@@ -19,7 +19,6 @@
 
 #include "admission/policy/policy.h"
 #include "admission/policy/policy_internal.h"
-#include "base/buf.h"
 #include "cel/cel_json.h"
 
 #define OUT_OF_BUDGET "validation failed due to running out of cost budget, no further validation rules will be run"
@@ -162,16 +161,23 @@ static void add_audit_value(dctx *d, const char *key, const char *value)
 static void publish_audits(dctx *d, const kg_vap_policy *p)
 {
     for (size_t i = 0; i < d->naudits; i++) {
-        kg_buf b = KG_BUF_INIT;
-        for (size_t j = 0; j < d->audits[i].n; j++) {
-            if (j)
-                kg_buf_puts(&b, ", ");
-            kg_buf_puts(&b, d->audits[i].values[j]);
+        const audit_values *av = &d->audits[i];
+        size_t len = 0;
+        for (size_t j = 0; j < av->n; j++)
+            len += strlen(av->values[j]) + 2;
+        char *v = kg_arena_alloc(d->a, len + 1), *q = v;
+        for (size_t j = 0; j < av->n; j++) {
+            if (j) {
+                memcpy(q, ", ", 2);
+                q += 2;
+            }
+            size_t n = strlen(av->values[j]);
+            memcpy(q, av->values[j], n);
+            q += n;
         }
+        *q = 0;
         KG_ERROR_DECL(err);
-        kg_admission_add_annotation(d->at, kg_arena_sprintf(d->a, "%s/%s", p->name, d->audits[i].key),
-                                    kg_arena_strdup(d->a, b.data ? b.data : ""), &err);
-        kg_buf_free(&b);
+        kg_admission_add_annotation(d->at, kg_arena_sprintf(d->a, "%s/%s", p->name, av->key), v, &err);
     }
     d->audits = NULL;
     d->naudits = 0;

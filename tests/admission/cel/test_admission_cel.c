@@ -147,9 +147,9 @@ static void test_variables(void **state)
     /* typed from the expression: variables.big is bool, so it is a valid validation on its own */
     kg_acel_expr e, m, bad;
     assert_true(kg_acel_compile(&vars.full, &A, "variables.big", KG_ACEL_RETURN_BOOL, &e));
-    assert_true(kg_acel_compile(&vars.noauthz, &A, "'n=' + string(variables.replicas)", KG_ACEL_RETURN_STRING, &m));
-    assert_false(
-        kg_acel_compile(&vars.noauthz, &A, "authorizer.path('/').check('get').allowed()", KG_ACEL_RETURN_BOOL, &bad));
+    assert_true(kg_acel_vars_compile(&vars, &A, "'n=' + string(variables.replicas)", KG_ACEL_RETURN_STRING, true, &m));
+    assert_false(kg_acel_vars_compile(&vars, &A, "authorizer.path('/').check('get').allowed()", KG_ACEL_RETURN_BOOL,
+                                      true, &bad));
     assert_false(kg_acel_compile(&vars.full, &A, "variables.unknown == 1", KG_ACEL_RETURN_BOOL, &bad));
 
     kg_admission_attributes at;
