@@ -221,35 +221,19 @@ static void decide_error(dctx *d, const kg_vap_policy *p, const kg_vap_binding *
         decide(d, p, b, index, msg, "");
 }
 
-static bool has_newline(const char *s, size_t n)
+/* The message of a failed validation: its messageExpression's trimmed result when that is a string of at most
+ * 5 KiB without a line break, else the message, else `failed expression: <expression>` (validator.go). */
+static const char *failure_message(dctx *d, const kg_vap_validation *v, const cel_value *msg)
 {
-    return memchr(s, '\n', n) || memchr(s, '\r', n);
-}
-
-/* The message of a failed validation: messageExpression's trimmed result, else message, else the expression. */
-static const char *failure_message(dctx *d, const kg_vap_validation *v, kg_acel_input *in, uint64_t *remaining,
-                                   kg_acel_eval_state *vs, bool *budget_ok)
-{
-    if (v->message_expr.prog && *budget_ok) {
-        cel_value m;
-        uint64_t cost = 0;
-        cel_eval_status s = kg_acel_eval(&v->message_expr, in, d->a, CEL_PER_CALL_LIMIT, &m, &cost);
-        cost += vs ? kg_acel_take_cost(vs) : 0;
-        if (cost > *remaining) {
-            *budget_ok = false;
-        } else {
-            *remaining -= cost;
-            if (s == CEL_EVAL_OK && m.kind == CEL_STRING) {
-                const char *t = kg_vap_trim_n(d->a, m.u.s, m.n);
-                size_t n = strlen(t);
-                if (n && n <= KG_ACEL_MAX_MESSAGE_BYTES && !has_newline(t, n))
-                    return t;
-            }
-        }
+    if (msg && msg->kind == CEL_STRING) {
+        const char *t = kg_vap_trim_n(d->a, msg->u.s, msg->n);
+        size_t n = strlen(t);
+        if (n && n <= KG_ACEL_MAX_MESSAGE_BYTES && !memchr(t, '\n', n))
+            return t;
     }
     if (*v->message)
         return v->message;
-    return kg_arena_sprintf(d->a, "failed expression: %s", kg_vap_trim_n(d->a, v->expr.source, strlen(v->expr.source)));
+    return kg_arena_sprintf(d->a, "failed expression: %s", kg_vap_trim(d->a, v->expr.source));
 }
 
 static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_acel_input *base,
@@ -284,15 +268,34 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         }
         remaining -= cost;
     }
-    bool budget_ok = true;
+    /* every messageExpression runs with what is left; running out makes every decided validation an error */
+    cel_value *msgs = nv ? kg_arena_alloc(d->a, nv * sizeof *msgs) : NULL;
+    bool msg_out_of_budget = false;
+    for (size_t i = 0; i < nv; i++) {
+        const kg_acel_expr *me = &p->validations[i].message_expr;
+        msgs[i] = cel_null();
+        if (!me->prog || msg_out_of_budget)
+            continue;
+        uint64_t cost = 0;
+        cel_value m;
+        cel_eval_status s = kg_acel_eval(me, &in, d->a, CEL_PER_CALL_LIMIT, &m, &cost);
+        cost += kg_acel_take_cost(&vs);
+        if (cost > remaining) {
+            msg_out_of_budget = true;
+            continue;
+        }
+        remaining -= cost;
+        if (s == CEL_EVAL_OK)
+            msgs[i] = m;
+    }
     for (size_t i = 0; i < nv; i++) {
         const kg_vap_validation *v = &p->validations[i];
-        if (st[i] != CEL_EVAL_OK) {
+        if (st[i] != CEL_EVAL_OK)
             decide_error(d, p, b, i, eval_error_text(d->a, &v->expr, st[i], &res[i]));
-        } else if (!(res[i].kind == CEL_BOOL && res[i].u.b)) {
-            const char *msg = failure_message(d, v, &in, &remaining, &vs, &budget_ok);
-            decide(d, p, b, i, msg, v->reason);
-        }
+        else if (msg_out_of_budget)
+            decide_error(d, p, b, i, "failed messageExpression: " OUT_OF_BUDGET);
+        else if (!(res[i].kind == CEL_BOOL && res[i].u.b))
+            decide(d, p, b, i, failure_message(d, v, &msgs[i]), v->reason);
     }
 
     /* auditAnnotations: a fresh budget */
