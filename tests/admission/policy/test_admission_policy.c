@@ -289,6 +289,58 @@ static void test_policy_resources_excluded(void **state)
     assert_false(kg_vap_request_excluded(&at));
 }
 
+static void test_operations_and_param_scope(void **state)
+{
+    /* UPDATE sees oldObject, DELETE sees object null */
+    char pol[4096];
+    snprintf(pol, sizeof pol,
+             "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"matchConstraints\":{\"resourceRules\":[{\"apiGroups\":["
+             "\"apps\"],\"apiVersions\":[\"v1\"],\"operations\":[\"UPDATE\",\"DELETE\"],\"resources\":["
+             "\"deployments\"]}]},\"validations\":[{\"expression\":\"request.operation == 'DELETE' ? object == null "
+             "&& oldObject.spec.replicas == 2 : object.spec.replicas >= oldObject.spec.replicas\",\"message\":"
+             "\"no scaling down\"}]}}");
+    tput(M, "validatingadmissionpolicies", pol, 0);
+    put_binding("b", "p", "\"validationActions\":[\"Deny\"]");
+    kg_admission_attributes at;
+    assert_null(deploy(&at, 6)); /* CREATE is not matched */
+    deploy(&at, 1);
+    at.operation = KG_ADMISSION_UPDATE;
+    at.old_object = tj(&A, "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":2}}");
+    assert_status(kg_admission_chain_validate(C, &at), 422, "Invalid", DENIED "no scaling down");
+    at.operation = KG_ADMISSION_DELETE;
+    at.object = NULL;
+    assert_null(kg_admission_chain_validate(C, &at));
+
+    /* a namespaced paramKind for a cluster-scoped request needs paramRef.namespace */
+    put_policy("p", "\"paramKind\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"},\"validations\":[{\"expression\":"
+                    "\"true\"}]");
+    tput(M, "validatingadmissionpolicies",
+         "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"paramKind\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"},"
+         "\"matchConstraints\":{\"resourceRules\":[{\"apiGroups\":[\"\"],\"apiVersions\":[\"v1\"],\"operations\":["
+         "\"CREATE\"],\"resources\":[\"namespaces\"]}]},\"validations\":[{\"expression\":\"true\"}]}}",
+         0);
+    put_binding("b", "p",
+                "\"paramRef\":{\"name\":\"limits\",\"parameterNotFoundAction\":\"Deny\"},"
+                "\"validationActions\":[\"Deny\"]");
+    kg_admission_attrs_init(&at, &A);
+    at.operation = KG_ADMISSION_CREATE;
+    at.kind = at.request_kind = (kg_gvk){"", "v1", "Namespace"};
+    at.resource = at.request_resource = (kg_gvr){"", "v1", "namespaces"};
+    at.name = "newns";
+    at.ns = "newns";
+    at.object = tj(&A, "{\"metadata\":{\"name\":\"newns\"}}");
+    assert_status(kg_admission_chain_validate(C, &at), 422, "Invalid",
+                  "namespaces \"newns\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: "
+                  "failed to configure binding: no params found for policy binding with `Deny` "
+                  "parameterNotFoundAction");
+    at.ns = ""; /* as a cluster-scoped object would */
+    at.kind = at.request_kind = (kg_gvk){"", "v1", "Thing"};
+    assert_status(kg_admission_chain_validate(C, &at), 422, "Invalid",
+                  "namespaces \"newns\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: "
+                  "failed to configure binding: cannot use namespaced paramRef in policy binding that matches "
+                  "cluster-scoped resources");
+}
+
 /* Requests on several threads while another rewrites the policy: every verdict is one of the two policies'. */
 static atomic_bool stop;
 
@@ -349,6 +401,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_match_conditions_and_audit_annotations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_binding_match_resources, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_resources_excluded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operations_and_param_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
