@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "admission/policy/policy.h"
+#include "admission/match/rules_validate.h"
 #include "admission/policy/policy_internal.h"
 #include "meta/names.h"
 
@@ -87,31 +88,10 @@ static char *path_of(cctx *c, const char *base, const char *child)
 
 static void validate_rules(cctx *c, const kg_json *rules, const char *path)
 {
-    static const char *const ops[] = {"*", "CONNECT", "CREATE", "DELETE", "UPDATE"};
-    if (!rules || rules->type != KG_JSON_ARRAY)
+    if (!c->errs || !rules || rules->type != KG_JSON_ARRAY)
         return;
-    for (size_t i = 0; i < rules->len; i++) {
-        const kg_json *r = kg_json_at(rules, i);
-        char *rp = kg_arena_sprintf(c->a, "%s[%zu]", path, i);
-        const kg_json *o = kg_json_get(r, "operations");
-        if (!o || o->type != KG_JSON_ARRAY || o->len == 0)
-            fe_required(c, path_of(c, rp, "operations"), "");
-        else
-            for (size_t j = 0; j < o->len; j++) {
-                const char *op = kg_json_at(o, j)->type == KG_JSON_STRING ? kg_json_at(o, j)->u.s : "";
-                bool ok = false;
-                for (size_t k = 0; k < 5; k++)
-                    ok = ok || !strcmp(op, ops[k]);
-                if (!ok)
-                    fe_not_supported(c, kg_arena_sprintf(c->a, "%s.operations[%zu]", rp, j), op, ops, 5);
-            }
-        static const char *const lists[] = {"apiGroups", "apiVersions", "resources"};
-        for (size_t k = 0; k < 3; k++) {
-            const kg_json *l = kg_json_get(r, lists[k]);
-            if (!l || l->type != KG_JSON_ARRAY || l->len == 0)
-                fe_required(c, path_of(c, rp, lists[k]), "");
-        }
-    }
+    for (size_t i = 0; i < rules->len; i++)
+        kg_match_rule_validate(c->a, kg_json_at(rules, i), kg_arena_sprintf(c->a, "%s[%zu]", path, i), true, c->errs);
 }
 
 static void validate_selector(cctx *c, const kg_json *sel, const char *path)
