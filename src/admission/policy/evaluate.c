@@ -49,7 +49,49 @@ typedef struct dctx {
     kg_acel_input own; /* the input for the request's own resource (most policies) */
     audit_values *audits;
     size_t naudits;
+    const kg_vap_metrics *metrics; /* NULL: not recorded */
+    double eval_start;             /* when the current (policy, binding, param) evaluation began */
 } dctx;
+
+bool kg_vap_metrics_register(kg_metrics_registry *r, kg_vap_metrics *out)
+{
+    static const char *const labels[] = {"policy", "policy_binding", "error_type", "enforcement_action", NULL};
+    static const double buckets[] = {0.0000005, 0.001, 0.01, 0.1, 1.0};
+    out->check_total = kg_metrics_find(r, "apiserver_validating_admission_policy_check_total");
+    if (!out->check_total)
+        out->check_total = kg_metrics_counter(r, "apiserver_validating_admission_policy_check_total",
+                                              "Validation admission policy check total, labeled by policy and further "
+                                              "identified by binding and enforcement action taken.",
+                                              labels);
+    out->check_duration = kg_metrics_find(r, "apiserver_validating_admission_policy_check_duration_seconds");
+    if (!out->check_duration)
+        out->check_duration = kg_metrics_histogram(
+            r, "apiserver_validating_admission_policy_check_duration_seconds",
+            "Validation admission latency for individual validation expressions in seconds, labeled by policy and "
+            "further including binding and enforcement action taken.",
+            labels, buckets, sizeof buckets / sizeof buckets[0]);
+    return out->check_total && out->check_duration;
+}
+
+/* upstream ErrorType(decision) for a decision that is not an admit */
+static const char *error_type(const char *msg)
+{
+    if (!strncmp(msg, "compilation", 11))
+        return "compile_error";
+    if (!strncmp(msg, "validation failed due to running out of cost budget", 51))
+        return "out_of_budget";
+    return "invalid_error";
+}
+
+static void observe(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const char *msg, const char *action)
+{
+    if (!d->metrics || !d->metrics->check_total)
+        return;
+    const char *labels[] = {p->name, b->name, error_type(msg), action};
+    kg_metric_inc(d->metrics->check_total, labels);
+    if (d->metrics->check_duration)
+        kg_metric_observe(d->metrics->check_duration, labels, kg_metrics_now() - d->eval_start);
+}
 
 bool kg_vap_request_excluded(const kg_admission_attributes *at)
 {
@@ -204,20 +246,29 @@ static void audit_failure(dctx *d, const kg_vap_policy *p, const kg_vap_binding 
 static void decide(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, size_t index, const char *msg,
                    const char *reason)
 {
-    if (b->actions & KG_VAP_DENY)
+    if (b->actions & KG_VAP_DENY) {
         deny(d, p->name, b->name, msg, reason);
-    if (b->actions & KG_VAP_AUDIT)
+        observe(d, p, b, msg, "deny");
+    }
+    if (b->actions & KG_VAP_AUDIT) {
         audit_failure(d, p, b, index, msg);
-    if (b->actions & KG_VAP_WARN)
+        observe(d, p, b, msg, "audit");
+    }
+    if (b->actions & KG_VAP_WARN) {
+        observe(d, p, b, msg, "warn");
         kg_admission_warn(d->at, kg_arena_sprintf(d->a,
                                                   "Validation failed for ValidatingAdmissionPolicy '%s' with binding "
                                                   "'%s': %s",
                                                   p->name, b->name, msg));
+    }
 }
 
+/* An evaluation error: a deny decision under Fail, an admit (recorded) under Ignore. */
 static void decide_error(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, size_t index, const char *msg)
 {
-    if (!p->fail_open)
+    if (p->fail_open)
+        observe(d, p, b, msg, "allow");
+    else
         decide(d, p, b, index, msg, "");
 }
 
@@ -239,6 +290,8 @@ static const char *failure_message(dctx *d, const kg_vap_validation *v, const ce
 static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_acel_input *base,
                      const kg_json *param)
 {
+    if (d->metrics)
+        d->eval_start = kg_metrics_now();
     kg_acel_input in = *base;
     in.values[KG_ACEL_VAR_PARAMS] = cel_json_to_value(param);
     kg_acel_eval_state vs;
@@ -312,8 +365,11 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         }
         remaining -= cost;
         if (s != CEL_EVAL_OK) {
-            if (!p->fail_open)
-                deny(d, p->name, b->name, eval_error_text(d->a, &aa->expr, s, &v), "");
+            const char *msg = eval_error_text(d->a, &aa->expr, s, &v);
+            if (!p->fail_open) {
+                deny(d, p->name, b->name, msg, "");
+                observe(d, p, b, msg, "deny");
+            }
         } else if (v.kind == CEL_STRING) {
             const char *t = kg_vap_trim_n(d->a, v.u.s, v.n);
             size_t n = strlen(t);
@@ -324,12 +380,12 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         } else if (v.kind != CEL_NULL) {
             char tb[128];
             cel_type_format(cel_value_type(&v), tb, sizeof tb);
-            deny(d, p->name, b->name,
-                 kg_arena_sprintf(d->a,
-                                  "valueExpression '%s' resulted in unsupported return type: %s. Return type must be "
-                                  "either string or null.",
-                                  aa->expr.source, tb),
-                 "");
+            const char *msg = kg_arena_sprintf(d->a,
+                                               "valueExpression '%s' resulted in unsupported return type: %s. Return "
+                                               "type must be either string or null.",
+                                               aa->expr.source, tb);
+            deny(d, p->name, b->name, msg, "");
+            observe(d, p, b, msg, "deny");
         }
     }
 }
@@ -421,9 +477,9 @@ static int32_t reason_code(const char *reason)
 }
 
 kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_attributes *at,
-                           const kg_admission_services *svc)
+                           const kg_admission_services *svc, const kg_vap_metrics *metrics)
 {
-    dctx d = {.at = at, .svc = svc, .a = at->arena};
+    dctx d = {.at = at, .svc = svc, .a = at->arena, .metrics = metrics};
     for (size_t i = 0; i < n; i++) {
         const kg_vap_policy *p = entries[i].policy;
         if (!entries[i].nbindings)

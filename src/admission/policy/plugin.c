@@ -37,6 +37,8 @@ typedef struct vap_state {
     size_t npolicies;
     kg_vap_binding **bindings;
     size_t nbindings;
+    bool has_metrics;
+    kg_vap_metrics metrics;
 } vap_state;
 
 static void snapshot_unref(snapshot *s)
@@ -259,6 +261,8 @@ static bool vap_init(const kg_json *config, const kg_admission_services *svc, vo
     atomic_init(&st->active, 0);
     atomic_init(&st->loaded, false);
     pthread_mutex_init(&st->mu, NULL);
+    if (svc && svc->metrics && svc->metrics->registry)
+        st->has_metrics = kg_vap_metrics_register(svc->metrics->registry, &st->metrics);
     /* subscribe first, list on the first request: no change falls between the two */
     KG_ERROR_DECL(e1);
     st->sub_policies = kg_admission_subscribe(svc, RES_POLICIES, on_policy, st, &e1);
@@ -284,7 +288,8 @@ static kg_status *vap_validate(void *state, const kg_admission_attributes *attrs
     kg_status *res = NULL;
     if (s->n) {
         /* validating plugins may add warnings and audit annotations (attributes.h): they live in the request */
-        res = kg_vap_dispatch(s->entries, s->n, (kg_admission_attributes *)(uintptr_t)attrs, svc);
+        res = kg_vap_dispatch(s->entries, s->n, (kg_admission_attributes *)(uintptr_t)attrs, svc,
+                              st->has_metrics ? &st->metrics : NULL);
     }
     snapshot_unref(s);
     return res;

@@ -24,6 +24,7 @@
 #include "admission/plugin.h"
 #include "admission/services.h"
 #include "base/arena.h"
+#include "base/metrics.h"
 #include "json/json.h"
 #include "meta/labels.h"
 #include "meta/status.h"
@@ -126,10 +127,24 @@ typedef struct kg_vap_entry {
     size_t nbindings;
 } kg_vap_entry;
 
+/* upstream's validating/metrics: apiserver_validating_admission_policy_check_total and
+ * apiserver_validating_admission_policy_check_duration_seconds, labels {policy, policy_binding, error_type,
+ * enforcement_action}. Recorded per decision and action: deny / warn / audit for failed validations (and errors under
+ * Fail), allow for errors under Ignore; error_type compile_error, out_of_budget or invalid_error (as upstream, a
+ * validation that is simply false counts as invalid_error). */
+typedef struct kg_vap_metrics {
+    kg_metric *check_total;
+    kg_metric *check_duration;
+} kg_vap_metrics;
+
+/* Register both in r, or find them when already registered. */
+bool kg_vap_metrics_register(kg_metrics_registry *r, kg_vap_metrics *out);
+
 /* Evaluate the request against the entries (in order) and apply the binding actions: warnings, audit
- * annotations, and the first denial as the returned Status (NULL: admitted). Allocates in attrs->arena only. */
+ * annotations, and the first denial as the returned Status (NULL: admitted). Allocates in attrs->arena only.
+ * metrics may be NULL. */
 kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_attributes *attrs,
-                           const kg_admission_services *svc);
+                           const kg_admission_services *svc, const kg_vap_metrics *metrics);
 
 /* The policy resources themselves are never evaluated by policies (upstream's exclusion of the four
  * admissionregistration.k8s.io policy resources, any subresource; and the auth virtual resources). */

@@ -341,6 +341,39 @@ static void test_operations_and_param_scope(void **state)
                   "cluster-scoped resources");
 }
 
+static void test_metrics(void **state)
+{
+    kg_metrics_registry *r = kg_metrics_registry_new();
+    kg_apiserver_metrics am = {.registry = r};
+    kg_admission_services ms = kg_admission_memcluster_services(M, &am);
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &ms);
+    put_policy("p", "\"validations\":[{\"expression\":\"object.spec.replicas <= 5\"}]");
+    put_binding("b", "p", "\"validationActions\":[\"Deny\",\"Audit\"]");
+    kg_admission_attributes at;
+    assert_non_null(deploy(&at, 6));
+    assert_null(deploy(&at, 1));
+    kg_metric *total = kg_metrics_find(r, "apiserver_validating_admission_policy_check_total");
+    kg_metric *dur = kg_metrics_find(r, "apiserver_validating_admission_policy_check_duration_seconds");
+    assert_non_null(total);
+    assert_non_null(dur);
+    assert_true(kg_metric_value(total, (const char *const[]){"p", "b", "invalid_error", "deny"}) == 1);
+    assert_true(kg_metric_value(total, (const char *const[]){"p", "b", "invalid_error", "audit"}) == 1);
+    assert_int_equal(kg_metric_hist_count(dur, (const char *const[]){"p", "b", "invalid_error", "deny"}), 1);
+    /* errors under Ignore are admits */
+    put_policy("p", "\"failurePolicy\":\"Ignore\",\"validations\":[{\"expression\":\"object.nope == 1\"}]");
+    assert_null(deploy(&at, 1));
+    assert_true(kg_metric_value(total, (const char *const[]){"p", "b", "invalid_error", "allow"}) == 1);
+    kg_buf b = KG_BUF_INIT;
+    kg_metrics_write(r, &b);
+    assert_non_null(strstr(b.data, "apiserver_validating_admission_policy_check_total{enforcement_action=\"deny\","
+                                   "error_type=\"invalid_error\",policy=\"p\",policy_binding=\"b\"} 1"));
+    kg_buf_free(&b);
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &S);
+    kg_metrics_registry_free(r);
+}
+
 /* Requests on several threads while another rewrites the policy: every verdict is one of the two policies'. */
 static atomic_bool stop;
 
@@ -402,6 +435,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_binding_match_resources, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_resources_excluded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operations_and_param_scope, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
