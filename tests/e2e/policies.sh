@@ -70,4 +70,42 @@ K delete validatingadmissionpolicy small-configmaps >/dev/null
 sleep 0.5
 expect_out "without the policy the binding does nothing" "configmap/c5 created" K -n guarded create configmap c5 --from-literal=a=1 --from-literal=b=2
 
+# params: a ConfigMap per namespace sets the limit (paramKind resolved from the served kinds)
+cat >"$W/pp.yaml" <<'Y'
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-keys}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["secrets"]}]
+  validations:
+  - expression: "!has(object.data) || object.data.size() <= int(params.data.max)"
+    messageExpression: "'at most ' + params.data.max + ' keys'"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-keys}
+spec:
+  policyName: max-keys
+  validationActions: [Deny]
+  paramRef: {name: limits, parameterNotFoundAction: Deny}
+Y
+K apply -f "$W/pp.yaml" >/dev/null
+K -n guarded create configmap limits --from-literal=max=1 >/dev/null
+sleep 0.5
+expect_out "the param's limit applies (Forbidden)" \
+  'secrets "s1" is forbidden: ValidatingAdmissionPolicy '"'"'max-keys'"'"' with binding '"'"'max-keys'"'"' denied request: at most 1 keys' \
+  K -n guarded create secret generic s1 --from-literal=a=1 --from-literal=b=2
+expect_out "within the limit" "secret/s2 created" K -n guarded create secret generic s2 --from-literal=a=1
+expect_out "no param in the namespace: parameterNotFoundAction Deny" \
+  'denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction' \
+  K -n free create secret generic s3 --from-literal=a=1
+TOKEN=$(awk '/token:/ {print $2}' "$W/data/admin.kubeconfig")
+URL=$(awk '/server:/ {print $2}' "$W/data/admin.kubeconfig")
+expect_out "policy metrics on /metrics" \
+  'apiserver_validating_admission_policy_check_total{enforcement_action="deny",error_type="invalid_error",policy="max-keys",policy_binding="max-keys"} 1' \
+  bash -c "curl -sk -H 'Authorization: Bearer $TOKEN' $URL/metrics | grep validating_admission_policy"
+
 finish

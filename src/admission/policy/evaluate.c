@@ -390,6 +390,18 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
     }
 }
 
+/* WaitForCacheSync with upstream's 1 s timeout: the param kind's cache may start with the first request that needs
+ * it (asking starts it). */
+static bool param_kind_synced(const kg_admission_services *svc, const char *resource)
+{
+    for (int i = 0; i < 100; i++) {
+        if (kg_admission_ready(svc, resource))
+            return true;
+        kg_admission_sleep_ns(svc, 10 * 1000000LL);
+    }
+    return kg_admission_ready(svc, resource);
+}
+
 /* CollectParams: the param objects one binding evaluates with (a single NULL when the policy or the binding has
  * none). Returns false with *err on a config error. */
 static bool collect_params(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_json ***out, size_t *n,
@@ -411,7 +423,7 @@ static bool collect_params(dctx *d, const kg_vap_policy *p, const kg_vap_binding
             return false;
         }
     }
-    if (!kg_admission_ready(d->svc, p->param_resource)) {
+    if (!param_kind_synced(d->svc, p->param_resource)) {
         *err = kg_arena_sprintf(d->a,
                                 "paramKind kind `&ParamKind{APIVersion:%s,Kind:%s,}` not yet synced to use for "
                                 "admission",

@@ -177,6 +177,13 @@ static void test_params(void **state)
                 "\"parameterNotFoundAction\":\"Deny\"},\"validationActions\":[\"Deny\"]");
     assert_status(deploy(&at, 5), 422, "Invalid", DENIED "max 3");
     assert_null(deploy(&at, 2));
+    /* a param kind whose cache does not sync within 1 s */
+    kg_admission_memcluster_set_clock(M, 0);
+    kg_admission_memcluster_set_ready(M, "configmaps", false);
+    assert_status(deploy(&at, 1), 422, "Invalid",
+                  DENIED "failed to configure binding: paramKind kind `&ParamKind{APIVersion:v1,Kind:ConfigMap,}` not "
+                         "yet synced to use for admission");
+    kg_admission_memcluster_set_ready(M, "configmaps", true);
     /* a paramRef namespace elsewhere */
     put_binding("b", "p",
                 "\"paramRef\":{\"name\":\"limits\",\"namespace\":\"other\",\"parameterNotFoundAction\":"
