@@ -14,8 +14,9 @@
  *   authorizer.requestResource   kubernetes.authorization.ResourceCheck pre-filled from the request
  *   variables                    the policy's variables (kg_acel_vars: composited environments only)
  *
- * Environments are built once: the four base ones (params x authorizer) are process-wide and never freed;
- * a policy with `variables` gets a composited environment of its own (kg_acel_vars_new), freed with the policy.
+ * Environments are built once: the base ones (each combination of the optional declarations) are process-wide,
+ * built on first use and never freed; a policy with `variables` gets a composited environment of its own
+ * (kg_acel_vars_new), freed with the policy.
  * Once built, environments and programs are read-only and may be shared by every request thread.
  *
  * Compilation (kg_acel_compile) parses and type-checks, then checks the result type exactly as upstream
@@ -24,8 +25,9 @@
  * CEL_PER_CALL_LIMIT and the budgets of the callers).
  *
  * Evaluation: a kg_acel_input holds the values of one request (built once per request by kg_acel_input_init, in the
- * request arena, without copying the objects: they are wrapped by the JSON bridge). kg_acel_eval runs a program over
- * it; every value it makes lives in the request arena. */
+ * request arena, without copying the objects: they are wrapped by the JSON bridge; `request` is built on first use).
+ * kg_acel_eval runs a program over it; every value it makes lives in the request arena. An input is used by one
+ * thread at a time. */
 #ifndef KG_ADMISSION_CEL_H
 #define KG_ADMISSION_CEL_H
 
