@@ -136,11 +136,11 @@ static void default_flags(void **state)
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"           \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
     "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"                    \
-    "ValidatingAdmissionWebhook,ResourceQuota"
+    "ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "PodSecurity,CertificateApproval,CertificateSigning,"
-                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy,ValidatingAdmissionPolicy");
+                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
@@ -149,16 +149,18 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"          \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
-    "DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota"
+    "DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,"                        \
+    "ValidatingAdmissionWebhook,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
-    assert_string_equal(enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
-                        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
-                        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
-                        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota,"
-                        "AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+    assert_string_equal(
+        enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
+        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
+        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
+        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
+        "PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,"
+        "ValidatingAdmissionWebhook,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
@@ -177,7 +179,7 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "CertificateApproval,PodSecurity", NULL), DEFAULT_ON);
     assert_null(strstr(g_unimpl, "PodSecurity"));
     assert_null(strstr(g_unimpl, "CertificateApproval"));
-    assert_non_null(strstr(g_unimpl, "ValidatingAdmissionPolicy"));
+    assert_non_null(strstr(g_unimpl, "MutatingAdmissionPolicy"));
     /* disabling a default-off plugin is allowed and a no-op */
     assert_string_equal(enabled(NULL, "AlwaysDeny", NULL), DEFAULT_ON);
 }

@@ -67,6 +67,52 @@ static kg_json *request_json(const kg_admission_attributes *at, const kg_gvr *re
     return r;
 }
 
+/* `request` is built on first use: most expressions never look at it. The wrapper delegates to the JSON bridge. */
+typedef struct lazy_request {
+    const kg_admission_attributes *at;
+    kg_gvr res;
+    kg_gvk kind;
+    bool built;
+    cel_value v;
+} lazy_request;
+
+static const cel_value *lazy_request_value(const cel_value *m)
+{
+    lazy_request *lr = (lazy_request *)(uintptr_t)m->u.ptr;
+    if (!lr->built) {
+        lr->v = cel_json_to_value(request_json(lr->at, &lr->res, &lr->kind));
+        lr->built = true;
+    }
+    return &lr->v;
+}
+
+static size_t lr_size(const cel_value *m)
+{
+    return cel_map_size(lazy_request_value(m));
+}
+
+static bool lr_get(cel_call_ctx *ctx, const cel_value *m, const cel_value *key, cel_value *out)
+{
+    return cel_map_get(ctx, lazy_request_value(m), key, out);
+}
+
+static bool lr_get_str(cel_call_ctx *ctx, const cel_value *m, const char *key, size_t klen, cel_value *out)
+{
+    return cel_map_get_str(ctx, lazy_request_value(m), key, klen, out);
+}
+
+static void lr_entry(cel_call_ctx *ctx, const cel_value *m, size_t i, cel_value *key, cel_value *val)
+{
+    cel_map_entry(ctx, lazy_request_value(m), i, key, val);
+}
+
+static const cel_map_vt lazy_request_vt = {
+    .size = lr_size,
+    .get = lr_get,
+    .entry = lr_entry,
+    .get_str = lr_get_str,
+};
+
 void kg_acel_input_init(kg_acel_input *in, const kg_admission_attributes *attrs, const kg_gvr *resource,
                         const kg_gvk *kind, const kg_json *ns_object, const kg_authorizer *authz)
 {
@@ -74,8 +120,9 @@ void kg_acel_input_init(kg_acel_input *in, const kg_admission_attributes *attrs,
     kg_arena *a = attrs->arena;
     in->values[KG_ACEL_VAR_OBJECT] = cel_json_to_value(attrs->object);
     in->values[KG_ACEL_VAR_OLD_OBJECT] = cel_json_to_value(attrs->old_object);
-    in->values[KG_ACEL_VAR_REQUEST] =
-        cel_json_to_value(request_json(attrs, resource ? resource : &attrs->resource, kind ? kind : &attrs->kind));
+    lazy_request *lr = kg_arena_alloc(a, sizeof *lr);
+    *lr = (lazy_request){attrs, resource ? *resource : attrs->resource, kind ? *kind : attrs->kind, false, {0}};
+    in->values[KG_ACEL_VAR_REQUEST] = cel_map_custom(&lazy_request_vt, lr, 0);
     in->values[KG_ACEL_VAR_NAMESPACE] = cel_json_to_value(ns_object);
     in->values[KG_ACEL_VAR_PARAMS] = cel_null();
     in->authz.authz = authz;

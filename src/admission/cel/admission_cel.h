@@ -14,8 +14,9 @@
  *   authorizer.requestResource   kubernetes.authorization.ResourceCheck pre-filled from the request
  *   variables                    the policy's variables (kg_acel_vars: composited environments only)
  *
- * Environments are built once: the four base ones (params x authorizer) are process-wide and never freed;
- * a policy with `variables` gets a composited environment of its own (kg_acel_vars_new), freed with the policy.
+ * Environments are built once: the base ones (each combination of the optional declarations) are process-wide,
+ * built on first use and never freed; a policy with `variables` gets a composited environment of its own
+ * (kg_acel_vars_new), freed with the policy.
  * Once built, environments and programs are read-only and may be shared by every request thread.
  *
  * Compilation (kg_acel_compile) parses and type-checks, then checks the result type exactly as upstream
@@ -24,8 +25,9 @@
  * CEL_PER_CALL_LIMIT and the budgets of the callers).
  *
  * Evaluation: a kg_acel_input holds the values of one request (built once per request by kg_acel_input_init, in the
- * request arena, without copying the objects: they are wrapped by the JSON bridge). kg_acel_eval runs a program over
- * it; every value it makes lives in the request arena. */
+ * request arena, without copying the objects: they are wrapped by the JSON bridge; `request` is built on first use).
+ * kg_acel_eval runs a program over it; every value it makes lives in the request arena. An input is used by one
+ * thread at a time. */
 #ifndef KG_ADMISSION_CEL_H
 #define KG_ADMISSION_CEL_H
 
@@ -50,6 +52,9 @@
 enum {
     KG_ACEL_PARAMS = 1u << 0,     /* declare `params` */
     KG_ACEL_AUTHORIZER = 1u << 1, /* declare `authorizer` and `authorizer.requestResource` */
+    /* declare `variables` as dyn: only for checking what else an expression references (kg_acel_vars_compile with
+     * no_authorizer); never for the programs that run */
+    KG_ACEL_DYN_VARIABLES = 1u << 2,
 };
 
 /* The variables, as indexes into kg_acel_input.values. */
@@ -109,10 +114,13 @@ typedef struct kg_acel_variable {
     kg_acel_expr expr;
 } kg_acel_variable;
 
-/* The variables of one policy and the environments in which its other expressions compile: `full` (with the
- * authorizer when asked) for validations, variables and auditAnnotations; `noauthz` for messageExpression. */
+/* The variables of one policy and the environment in which its expressions compile: `full` declares `variables`
+ * with each variable's type (and the authorizer when asked). One environment per policy with variables (building one
+ * costs far more than compiling), so messageExpression, which may not use the authorizer, compiles through
+ * kg_acel_vars_compile. */
 typedef struct kg_acel_vars {
-    kg_acel_env full, noauthz;
+    kg_acel_env full;
+    unsigned decls;
     kg_acel_variable *items;
     size_t n;
 } kg_acel_vars;
@@ -123,6 +131,11 @@ typedef struct kg_acel_vars {
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
                       size_t n);
 void kg_acel_vars_free(kg_acel_vars *v);
+/* Compile an expression that may use the variables. no_authorizer (messageExpression): the expression is also
+ * checked in a shared environment without the authorizer (and `variables` as dyn), whose errors are reported as they
+ * are, so `authorizer` reads as an undeclared reference, as upstream. */
+bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, kg_acel_return ret, bool no_authorizer,
+                          kg_acel_expr *out);
 
 /* ---- evaluation ---- */
 

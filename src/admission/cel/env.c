@@ -109,7 +109,10 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
             types[i] = cel_k8s_type_authorizer(e->env);
         if (i == KG_ACEL_VAR_REQUEST_RESOURCE)
             types[i] = cel_k8s_type_resource_check(e->env);
-        if (i == KG_ACEL_VAR_VARIABLES) {
+        if (i == KG_ACEL_VAR_VARIABLES && (decls & KG_ACEL_DYN_VARIABLES)) {
+            types[i] = cel_type_dyn();
+            e->has_variables = true;
+        } else if (i == KG_ACEL_VAR_VARIABLES) {
             if (!variables)
                 continue;
             *variables = cel_type_object(e->env, VARIABLES_TYPE);
@@ -129,20 +132,32 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     return true;
 }
 
-static kg_acel_env base_envs[4];
-static bool base_ok[4];
-static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+#define NBASE 8 /* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES */
+static kg_acel_env base_envs[NBASE];
+static bool base_ok[NBASE];
+static pthread_once_t base_once[NBASE] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
-static void base_init(void)
-{
-    for (unsigned d = 0; d < 4; d++)
-        base_ok[d] = env_build(&base_envs[d], d, NULL);
-}
+#define BASE_INIT(d)                                                                                                   \
+    static void base_init_##d(void)                                                                                    \
+    {                                                                                                                  \
+        base_ok[d] = env_build(&base_envs[d], d, NULL);                                                                \
+    }
+BASE_INIT(0)
+BASE_INIT(1)
+BASE_INIT(2)
+BASE_INIT(3)
+BASE_INIT(4)
+BASE_INIT(5)
+BASE_INIT(6)
+BASE_INIT(7)
+static void (*const base_init[NBASE])(void) = {base_init_0, base_init_1, base_init_2, base_init_3,
+                                               base_init_4, base_init_5, base_init_6, base_init_7};
 
 const kg_acel_env *kg_acel_env_base(unsigned decls)
 {
-    pthread_once(&base_once, base_init);
-    decls &= KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER;
+    decls &= NBASE - 1;
+    pthread_once(&base_once[decls], base_init[decls]); /* each built on first use */
     return base_ok[decls] ? &base_envs[decls] : NULL;
 }
 
@@ -209,14 +224,10 @@ bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *
                       size_t n)
 {
     memset(v, 0, sizeof *v);
-    cel_type *full_t = NULL, *noauthz_t = NULL;
-    if (!env_build(&v->full, decls, &full_t))
+    v->decls = decls;
+    cel_type *full_t = NULL;
+    if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
         return false;
-    if (!env_build(&v->noauthz, decls & ~(unsigned)KG_ACEL_AUTHORIZER, &noauthz_t)) {
-        cel_env_free(v->full.env);
-        v->full.env = NULL;
-        return false;
-    }
     v->items = n ? kg_arena_calloc(a, n * sizeof *v->items) : NULL;
     v->n = n;
     for (size_t i = 0; i < n; i++) {
@@ -225,7 +236,6 @@ bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *
         kg_acel_compile(&v->full, a, exprs[i], KG_ACEL_RETURN_ANY, &v->items[i].expr);
         const cel_type *t = v->items[i].expr.type ? v->items[i].expr.type : cel_type_dyn();
         cel_type_object_add_field(v->full.env, full_t, names[i], t);
-        cel_type_object_add_field(v->noauthz.env, noauthz_t, names[i], t);
     }
     return true;
 }
@@ -236,10 +246,26 @@ void kg_acel_vars_free(kg_acel_vars *v)
         return;
     for (size_t i = 0; i < v->n; i++)
         kg_acel_expr_free(&v->items[i].expr);
-    /* the message env may use types owned by the full env: free it first */
-    if (v->noauthz.env)
-        cel_env_free(v->noauthz.env);
     if (v->full.env)
         cel_env_free(v->full.env);
     memset(v, 0, sizeof *v);
+}
+
+bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, kg_acel_return ret, bool no_authorizer,
+                          kg_acel_expr *out)
+{
+    if (!kg_acel_compile(&v->full, a, src, ret, out))
+        return false;
+    if (!no_authorizer)
+        return true;
+    kg_acel_expr check;
+    unsigned d = (v->decls & KG_ACEL_PARAMS) | KG_ACEL_DYN_VARIABLES;
+    if (kg_acel_compile(kg_acel_env_base(d), a, src, KG_ACEL_RETURN_ANY, &check)) {
+        kg_acel_expr_free(&check);
+        return true;
+    }
+    kg_acel_expr_free(out);
+    out->error = check.error;
+    out->type = NULL;
+    return false;
 }

@@ -16,7 +16,18 @@
  * condition reads `expression '<expr>' resulted in error: <error>`.
  *
  * Environment: webhooks declare object, oldObject, request, namespaceObject (always null here), authorizer; policies
- * add params when they have a paramKind (kg_match_conditions_compile's params flag). Never `variables`. */
+ * add params when they have a paramKind (kg_match_conditions_compile's params flag). Never `variables`.
+ *
+ * A webhook, for instance:
+ *
+ *   on configuration change:  kg_match_conditions_compile(&hook->mc, cfg_arena, kg_json_get(webhook,
+ * "matchConditions"), false, "webhooks[0].matchConditions", errs_or_NULL); per request, after kg_match said YES (inv =
+ * what it matched): kg_acel_input in; kg_acel_input_init(&in, attrs, &inv.resource, &inv.kind, NULL, svc->authorizer);
+ *       switch (kg_match_conditions_eval(&hook->mc, &in, attrs->arena, &err, NULL)) {
+ *       case KG_MC_NO_MATCH: skip the hook;
+ *       case KG_MC_ERROR:    failurePolicy Fail → kg_admission_forbidden(attrs, "%s", err); Ignore → skip;
+ *       case KG_MC_MATCH:    call it;
+ *       } */
 #ifndef KG_ADMISSION_MATCH_CONDITIONS_H
 #define KG_ADMISSION_MATCH_CONDITIONS_H
 
