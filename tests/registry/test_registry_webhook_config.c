@@ -164,7 +164,8 @@ static void fields(void **state)
                "\"apiGroups\":[],\"apiVersions\":[\"v1\",\"\"],\"resources\":[\"*\",\"pods\",\"*/*\"],"
                "\"scope\":\"Galaxy\"}]}",
                NULL),
-        VWC "[webhooks[0].rules[0].operations: Invalid value: []string{\"*\", \"CREATE\", \"PATCH\"}: if '*' is "
+        VWC "[webhooks[0].rules[0].operations: Invalid value: []admissionregistration.OperationType{\"*\", \"CREATE\", "
+            "\"PATCH\"}: if '*' is "
             "present, must not specify other operations, webhooks[0].rules[0].operations[2]: Unsupported value: "
             "\"PATCH\": supported values: \"*\", \"CONNECT\", \"CREATE\", \"DELETE\", \"UPDATE\", "
             "webhooks[0].rules[0].apiGroups: Required value, webhooks[0].rules[0].apiVersions[1]: Required value, "

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "admission/match/conditions.h"
+#include "admission/match/rules_validate.h"
 #include "meta/labels.h"
 #include "meta/names.h"
 
@@ -70,14 +71,6 @@ static const char *go_strings(kg_arena *a, const kg_json *arr)
     return s;
 }
 
-static bool has_wildcard(const kg_json *arr)
-{
-    for (size_t i = 0; i < arr_len(arr); i++)
-        if (!strcmp(str_at(arr, i), "*"))
-            return true;
-    return false;
-}
-
 /* ---- names ---- */
 
 /* utilvalidation.IsFullyQualifiedName */
@@ -101,84 +94,6 @@ static void fully_qualified_name(vctx *v, const char *field, const char *name)
     if (dots < 2)
         kg_field_invalid(v->a, v->errs, field, kg_arena_strndup(v->a, name, n),
                          "should be a domain with at least three segments separated by dots");
-}
-
-/* ---- rules ---- */
-
-static void resources(vctx *v, const char *fp, const kg_json *res)
-{
-    size_t n = arr_len(res);
-    if (!n)
-        kg_field_required(v->a, v->errs, fp, "");
-    /* wild_sub: resources R seen as "R/any"; wild_res: subresources S seen as "any/S" (any = the wildcard) */
-    const char **wild_sub = kg_arena_alloc(v->a, (n + 1) * sizeof(char *));
-    const char **wild_res = kg_arena_alloc(v->a, (n + 1) * sizeof(char *));
-    size_t nws = 0, nwr = 0;
-    bool double_wild = false, single_wild = false, plain = false;
-    for (size_t i = 0; i < n; i++) {
-        const char *rs = str_at(res, i);
-        if (!rs[0]) {
-            kg_field_required(v->a, v->errs, path(v, "%s[%zu]", fp, i), "");
-            continue;
-        }
-        double_wild |= !strcmp(rs, "*/*");
-        single_wild |= !strcmp(rs, "*");
-        const char *slash = strchr(rs, '/');
-        if (!slash) {
-            plain = strcmp(rs, "*") != 0; /* upstream assigns (not ORs) here */
-            continue;
-        }
-        const char *r = kg_arena_strndup(v->a, rs, (size_t)(slash - rs)), *sub = slash + 1;
-        if (in(r, wild_sub, nws))
-            kg_field_invalid(v->a, v->errs, path(v, "%s[%zu]", fp, i), rs,
-                             path(v, "if '%s/*' is present, must not specify %s", r, rs));
-        if (in(sub, wild_res, nwr))
-            kg_field_invalid(v->a, v->errs, path(v, "%s[%zu]", fp, i), rs,
-                             path(v, "if '*/%s' is present, must not specify %s", sub, rs));
-        if (!strcmp(sub, "*"))
-            wild_sub[nws++] = r;
-        if (!strcmp(r, "*"))
-            wild_res[nwr++] = sub;
-    }
-    if (n > 1 && double_wild)
-        kg_field_invalid_raw(v->a, v->errs, fp, go_strings(v->a, res),
-                             "if '*/*' is present, must not specify other resources");
-    if (single_wild && plain)
-        kg_field_invalid_raw(v->a, v->errs, fp, go_strings(v->a, res),
-                             "if '*' is present, must not specify other resources without subresources");
-}
-
-static void rule(vctx *v, const char *fp, const kg_json *r)
-{
-    static const char *const ops[] = {"*", "CONNECT", "CREATE", "DELETE", "UPDATE"};
-    static const char *const scopes[] = {"*", "Cluster", "Namespaced"};
-    const kg_json *o = kg_json_get(r, "operations");
-    if (!arr_len(o))
-        kg_field_required(v->a, v->errs, path(v, "%s.operations", fp), "");
-    if (arr_len(o) > 1 && has_wildcard(o))
-        kg_field_invalid_raw(v->a, v->errs, path(v, "%s.operations", fp), go_strings(v->a, o),
-                             "if '*' is present, must not specify other operations");
-    for (size_t i = 0; i < arr_len(o); i++)
-        if (!in(str_at(o, i), ops, 5))
-            kg_field_not_supported(v->a, v->errs, path(v, "%s.operations[%zu]", fp, i), str_at(o, i), ops, 5);
-    const kg_json *g = kg_json_get(r, "apiGroups"), *ver = kg_json_get(r, "apiVersions");
-    if (!arr_len(g))
-        kg_field_required(v->a, v->errs, path(v, "%s.apiGroups", fp), "");
-    if (arr_len(g) > 1 && has_wildcard(g))
-        kg_field_invalid_raw(v->a, v->errs, path(v, "%s.apiGroups", fp), go_strings(v->a, g),
-                             "if '*' is present, must not specify other API groups");
-    if (!arr_len(ver))
-        kg_field_required(v->a, v->errs, path(v, "%s.apiVersions", fp), "");
-    if (arr_len(ver) > 1 && has_wildcard(ver))
-        kg_field_invalid_raw(v->a, v->errs, path(v, "%s.apiVersions", fp), go_strings(v->a, ver),
-                             "if '*' is present, must not specify other API versions");
-    for (size_t i = 0; i < arr_len(ver); i++)
-        if (!str_at(ver, i)[0])
-            kg_field_required(v->a, v->errs, path(v, "%s.apiVersions[%zu]", fp, i), "");
-    resources(v, path(v, "%s.resources", fp), kg_json_get(r, "resources"));
-    const char *scope = kg_json_get_str(r, "scope");
-    if (scope && !in(scope, scopes, 3))
-        kg_field_not_supported(v->a, v->errs, path(v, "%s.scope", fp), scope, scopes, 3);
 }
 
 /* ---- clientConfig ---- */
@@ -325,7 +240,7 @@ static void webhook(vctx *v, const char *fp, const kg_json *h, bool mutating)
     fully_qualified_name(v, path(v, "%s.name", fp), kg_json_get_str(h, "name"));
     const kg_json *rules = kg_json_get(h, "rules");
     for (size_t i = 0; i < arr_len(rules); i++)
-        rule(v, path(v, "%s.rules[%zu]", fp, i), kg_json_at(rules, i));
+        kg_match_rule_validate(v->a, kg_json_at(rules, i), path(v, "%s.rules[%zu]", fp, i), false, v->errs);
     const char *fpol = kg_json_get_str(h, "failurePolicy"), *mpol = kg_json_get_str(h, "matchPolicy");
     if (fpol && !in(fpol, failure, 2))
         kg_field_not_supported(v->a, v->errs, path(v, "%s.failurePolicy", fp), fpol, failure, 2);

@@ -5,7 +5,8 @@
  *
  *   webhooks[i].name                     IsFullyQualifiedName ("should be a domain with at least three segments
  *                                        separated by dots"), unique within the configuration (Duplicate value)
- *   webhooks[i].rules[j]                 operations / apiGroups / apiVersions / resources / scope
+ *   webhooks[i].rules[j]                 operations / apiGroups / apiVersions / resources / scope (the rule
+ *                                        validator shared with policies, match/rules_validate.h)
  *   webhooks[i].failurePolicy            Fail, Ignore
  *   webhooks[i].matchPolicy              Exact, Equivalent
  *   webhooks[i].sideEffects              required; None or NoneOnDryRun (Some/Unknown only kept on an update whose
