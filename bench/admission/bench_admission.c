@@ -2,7 +2,9 @@
  * populated cluster state: 50 namespaces labelled pod-security.kubernetes.io/enforce=baseline (so PodSecurity
  * evaluates the pod), each with a LimitRange and a ResourceQuota, plus PriorityClasses, ServiceAccounts and a default
  * StorageClass. Prints ns per admission and the chain it ran.
- * Usage: bench_admission [seconds [plugins-to-disable]] */
+ * Usage: bench_admission [seconds [plugins-to-disable [policies]]]
+ * policies: install that many matching ValidatingAdmissionPolicies with Deny bindings (2 validations each; the first
+ * two take a ConfigMap param, the third has 3 variables), as issue 14's benchmark describes for 10. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,15 +82,54 @@ int main(int argc, char **argv)
                  i);
         put(m, "serviceaccounts", buf);
     }
-    put(m, "priorityclasses", "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{"
-                              "\"name\":\"high\"},\"value\":1000}");
-    put(m, "priorityclasses", "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{"
-                              "\"name\":\"system-cluster-critical\"},\"value\":2000000000}");
-    put(m, "storageclasses", "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":"
-                             "\"standard\",\"annotations\":{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},"
-                             "\"provisioner\":\"x\"}");
+    put(m, "priorityclasses",
+        "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{"
+        "\"name\":\"high\"},\"value\":1000}");
+    put(m, "priorityclasses",
+        "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{"
+        "\"name\":\"system-cluster-critical\"},\"value\":2000000000}");
+    put(m, "storageclasses",
+        "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":"
+        "\"standard\",\"annotations\":{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},"
+        "\"provisioner\":\"x\"}");
+    int npolicies = argc > 3 ? atoi(argv[3]) : 0;
+    for (int i = 0; i < 50 && npolicies > 0; i++) {
+        snprintf(buf, sizeof buf,
+                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"limits\",\"namespace\":"
+                 "\"ns-%d\"},\"data\":{\"maxContainers\":\"4\"}}",
+                 i);
+        put(m, "configmaps", buf);
+    }
+    for (int i = 0; i < npolicies; i++) {
+        char pbuf[2048];
+        const char *extra = i < 2    ? "\"paramKind\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"},"
+                            : i == 2 ? "\"variables\":[{\"name\":\"containers\",\"expression\":\"object.spec."
+                                       "containers\"},{\"name\":\"n\",\"expression\":\"variables.containers.size()\"},"
+                                       "{\"name\":\"images\",\"expression\":\"variables.containers.map(c, c.image)\"}],"
+                                     : "";
+        const char *vals =
+            i < 2    ? "{\"expression\":\"object.spec.containers.size() <= int(params.data.maxContainers)\"},"
+                       "{\"expression\":\"object.metadata.name.size() < 64\"}"
+            : i == 2 ? "{\"expression\":\"variables.n < 10\"},{\"expression\":\"variables.images.all(x, "
+                       "x.startsWith('registry.example.com/'))\"}"
+                     : "{\"expression\":\"object.spec.containers.all(c, has(c.image))\"},{\"expression\":"
+                       "\"object.metadata.name.size() < 64\",\"messageExpression\":\"'name too long'\"}";
+        snprintf(pbuf, sizeof pbuf,
+                 "{\"apiVersion\":\"admissionregistration.k8s.io/v1\",\"kind\":\"ValidatingAdmissionPolicy\","
+                 "\"metadata\":{\"name\":\"p-%d\"},\"spec\":{\"failurePolicy\":\"Fail\",%s\"matchConstraints\":{"
+                 "\"resourceRules\":[{\"apiGroups\":[\"\"],\"apiVersions\":[\"v1\"],\"operations\":[\"CREATE\"],"
+                 "\"resources\":[\"pods\"]}]},\"validations\":[%s]}}",
+                 i, extra, vals);
+        put(m, "validatingadmissionpolicies", pbuf);
+        snprintf(pbuf, sizeof pbuf,
+                 "{\"apiVersion\":\"admissionregistration.k8s.io/v1\",\"kind\":\"ValidatingAdmissionPolicyBinding\","
+                 "\"metadata\":{\"name\":\"b-%d\"},\"spec\":{\"policyName\":\"p-%d\",\"validationActions\":["
+                 "\"Deny\"]%s}}",
+                 i, i, i < 2 ? ",\"paramRef\":{\"name\":\"limits\",\"parameterNotFoundAction\":\"Deny\"}" : "");
+        put(m, "validatingadmissionpolicybindings", pbuf);
+    }
     kg_admission_options opts = {0}; /* the v1.33 default set (the implemented part of it) */
-    if (argc > 2)
+    if (argc > 2 && *argv[2])
         opts.disable_plugins = argv[2]; /* per-plugin cost: bench_admission SECONDS Plugin1,Plugin2 */
     kg_error err;
     static kg_admission_services svc;
@@ -128,11 +169,12 @@ int main(int argc, char **argv)
         el = now() - t0;
     } while (el < secs);
     double cpu = cpu_now() - c0;
-    printf("{\"ns_per_pod\":%.0f,\"cpu_ns_per_pod\":%.0f,\"iterations\":%ld,\"rejected\":%ld,\"plugins\":%zu,\"chain\":\"",
-           el / iters * 1e9, cpu / iters * 1e9, iters, rejected, kg_admission_chain_len(chain));
+    printf(
+        "{\"ns_per_pod\":%.0f,\"cpu_ns_per_pod\":%.0f,\"iterations\":%ld,\"rejected\":%ld,\"plugins\":%zu,\"chain\":\"",
+        el / iters * 1e9, cpu / iters * 1e9, iters, rejected, kg_admission_chain_len(chain));
     for (size_t i = 0; i < kg_admission_chain_len(chain); i++)
         printf("%s%s", i ? "," : "", kg_admission_chain_name(chain, i));
-    printf("\",\"goal_ns_per_pod\":5000}\n");
+    printf("\",\"policies\":%d,\"goal_ns_per_pod\":5000}\n", npolicies);
     kg_admission_chain_free(chain);
     kg_admission_memcluster_free(m);
     kg_arena_free(&a);

@@ -1,5 +1,6 @@
 #include "admission/attributes.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -216,4 +217,26 @@ const kg_json *kg_admission_view_array(const kg_admission_services *s, kg_arena 
     for (size_t i = 0; i < n; i++) /* the array is read-only to its users: the items stay shared */
         kg_json_array_append(a, arr, (kg_json *)kg_json_shared_root(v[i]));
     return arr;
+}
+
+bool kg_admission_resource_for_kind(const kg_admission_services *s, kg_arena *a, const char *group, const char *version,
+                                    const char *kind, const char **plural, bool *namespaced)
+{
+    if (s && s->resource_for_kind)
+        return s->resource_for_kind(s->ctx, group, version, kind, plural, namespaced);
+    size_t n = strlen(kind);
+    if (!n)
+        return false;
+    char *p = kg_arena_alloc(a, n + 4);
+    for (size_t i = 0; i < n; i++)
+        p[i] = (char)tolower((unsigned char)kind[i]);
+    if (p[n - 1] == 's')
+        strcpy(p + n, "es");
+    else if (p[n - 1] == 'y')
+        strcpy(p + n - 1, "ies");
+    else
+        strcpy(p + n, "s");
+    *plural = p;
+    *namespaced = true;
+    return true;
 }

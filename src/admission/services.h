@@ -99,6 +99,10 @@ typedef struct kg_admission_services {
     void (*unsubscribe)(void *ctx, uint64_t id);
 
     /* ---- environment ---- */
+    /* The served resource of a kind (group "" for core): its plural (as the lookups above take it) and scope. False
+     * when no served resource has that kind. NULL callback: kg_admission_resource_for_kind guesses. */
+    bool (*resource_for_kind)(void *ctx, const char *group, const char *version, const char *kind, const char **plural,
+                              bool *namespaced);
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
     bool (*feature_enabled)(void *ctx, const char *gate);
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */
@@ -146,6 +150,10 @@ static inline kg_authz_decision kg_admission_authorize(const kg_admission_servic
 {
     return kg_authz_authorize(s ? s->authorizer : NULL, attrs, a, reason, err);
 }
+/* resource_for_kind (see above); services without it: upstream's UnsafeGuessKindToResource (lower-cased kind plus
+ * "s", "es" after an s, "ies" for a final y), assumed namespaced. The plural is allocated in a. */
+bool kg_admission_resource_for_kind(const kg_admission_services *s, kg_arena *a, const char *group, const char *version,
+                                    const char *kind, const char **plural, bool *namespaced);
 /* subscribe / unsubscribe (see above); services without notifications: 0 with KG_EUNSUPPORTED. */
 static inline uint64_t kg_admission_subscribe(const kg_admission_services *s, const char *resource,
                                               kg_admission_event_fn fn, void *ud, kg_error *err)

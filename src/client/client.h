@@ -76,6 +76,10 @@ typedef struct kg_client_request {
     const char *body;   /* NULL = none */
     size_t body_len;    /* 0 with a body = strlen(body) */
     int64_t timeout_ms; /* 0 = the client's */
+    /* Dial another address than the URL's while TLS verification and Host stay the URL's (libcurl CONNECT_TO):
+     * "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT", e.g. "svc.ns.svc:443:10.0.0.7:8443" (webhook services resolved
+     * to an endpoint). NULL = dial the URL's host. */
+    const char *connect_to;
 } kg_client_request;
 
 typedef struct kg_client_response {

@@ -195,6 +195,11 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     lc.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     lc.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     lc.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    struct curl_slist *connect_to = NULL;
+    if (req->connect_to && req->connect_to[0]) {
+        connect_to = lc.slist_append(NULL, req->connect_to);
+        lc.easy_setopt(h, CURLOPT_CONNECT_TO, connect_to);
+    }
     if (req->body) {
         lc.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(req->body_len ? req->body_len : strlen(req->body)));
         lc.easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
@@ -206,6 +211,8 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     long status = 0;
     lc.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     lc.slist_free_all(hdrs);
+    if (connect_to)
+        lc.slist_free_all(connect_to);
     handle_put(c, h);
 
     kg_client_result r = classify(rc, body.too_large);

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "admission/plugins/limitranger.h"
+#include "admission/policy/policy.h"
+#include "admission/webhook/validation.h"
 
 static const kg_strategy generic = {0};
 
@@ -10,6 +12,13 @@ static const kg_strategy generic = {0};
 static const kg_strategy limitranges = {.default_on_write = kg_admission_limitrange_defaults};
 static const kg_strategy namespaces = {.is_namespace = true};
 static const kg_strategy pods = {.delete_returns_object = true};
+/* Admission policies: defaults, and validation by compiling every CEL expression as the plugin will run it. */
+static const kg_strategy vaps = {.default_on_write = kg_vap_policy_defaults, .validate = kg_vap_policy_validate};
+static const kg_strategy vap_bindings = {.default_on_write = kg_vap_binding_defaults,
+                                         .validate = kg_vap_binding_validate};
+/* Webhook configurations: upstream's validation (admission/webhook/validation.h); defaults come from api/defaults.c. */
+static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
+static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};
 
 static const struct {
     const char *group, *plural;
@@ -18,6 +27,10 @@ static const struct {
     {"", "limitranges", &limitranges},
     {"", "namespaces", &namespaces},
     {"", "pods", &pods},
+    {"admissionregistration.k8s.io", "validatingadmissionpolicies", &vaps},
+    {"admissionregistration.k8s.io", "validatingadmissionpolicybindings", &vap_bindings},
+    {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", &mutatingwebhooks},
+    {"admissionregistration.k8s.io", "validatingwebhookconfigurations", &validatingwebhooks},
 };
 
 const kg_strategy *kg_strategy_for(const kg_resource *r)

@@ -132,6 +132,18 @@ static void svc_unsubscribe(void *ctx, uint64_t id)
     kg_cache_unsubscribe(s->caches, id);
 }
 
+/* paramKind of admission policies: any served kind */
+static bool svc_resource_for_kind(void *ctx, const char *group, const char *version, const char *kind,
+                                  const char **plural, bool *namespaced)
+{
+    const kg_resource *r = kg_resource_find_kind(group ? group : "", kind);
+    if (!r || (version && *version && strcmp(version, r->version)))
+        return false;
+    *plural = r->plural;
+    *namespaced = r->namespaced;
+    return true;
+}
+
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -145,5 +157,6 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.update = svc_update;
     s->svc.subscribe = svc_subscribe;
     s->svc.unsubscribe = svc_unsubscribe;
+    s->svc.resource_for_kind = svc_resource_for_kind;
     s->svc.metrics = &s->metrics;
 }

@@ -135,13 +135,12 @@ static void default_flags(void **state)
 #define DEFAULT_ON                                                                                                     \
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,"                        \
     "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,"           \
-    "RuntimeClass,"                                                                                                    \
-    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"       \
+    "ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
     assert_string_equal(g_unimpl, "CertificateApproval,CertificateSigning,"
-                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy,"
-                                  "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook");
+                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
@@ -150,16 +149,18 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,"                  \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,"                                                                                   \
-    "DefaultIngressClass,PodTopologyLabels,ResourceQuota"
+    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"                    \
+    "ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
-    assert_string_equal(enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
-                        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
-                        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
-                        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "PodTopologyLabels,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+    assert_string_equal(
+        enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
+        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
+        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
+        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
+        "PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,"
+        "ValidatingAdmissionWebhook,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
@@ -178,7 +179,7 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "CertificateApproval,CertificateSigning", NULL), DEFAULT_ON);
     assert_null(strstr(g_unimpl, "CertificateSigning"));
     assert_null(strstr(g_unimpl, "CertificateApproval"));
-    assert_non_null(strstr(g_unimpl, "ValidatingAdmissionWebhook"));
+    assert_non_null(strstr(g_unimpl, "MutatingAdmissionPolicy"));
     /* disabling a default-off plugin is allowed and a no-op */
     assert_string_equal(enabled(NULL, "AlwaysDeny", NULL), DEFAULT_ON);
 }
@@ -229,9 +230,8 @@ static void deprecated_admission_control(void **state)
 
 static void enabling_unimplemented_plugin_fails(void **state)
 {
-    assert_string_equal(enabled("ValidatingAdmissionWebhook", NULL, NULL),
-                        "ERR:enable-admission-plugins plugin \"ValidatingAdmissionWebhook\" is not implemented yet in "
-                        "kgate");
+    assert_string_equal(enabled("ImagePolicyWebhook", NULL, NULL),
+                        "ERR:enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate");
     assert_string_equal(enabled("AlwaysDeny,NodeRestriction,ImagePolicyWebhook", NULL, NULL),
                         "ERR:[enable-admission-plugins plugin \"NodeRestriction\" is not implemented yet in kgate, "
                         "enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate]");
