@@ -298,7 +298,12 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
     kg_acel_eval_state_init(&vs, p->has_vars ? &p->vars : NULL, &in, d->a);
 
     const char *err = NULL;
-    kg_mc_result mr = kg_match_conditions_eval(&p->conditions, &in, d->a, &err, NULL);
+    kg_mc_result mr = KG_MC_MATCH;
+    if (p->conditions.n) { /* matchConditions see no namespaceObject (upstream passes nil) */
+        kg_acel_input cin = in;
+        cin.values[KG_ACEL_VAR_NAMESPACE] = cel_null();
+        mr = kg_match_conditions_eval(&p->conditions, &cin, d->a, &err, NULL);
+    }
     if (mr == KG_MC_NO_MATCH)
         return;
     if (mr == KG_MC_ERROR) {

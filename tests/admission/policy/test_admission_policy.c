@@ -240,6 +240,10 @@ static void test_match_conditions_and_audit_annotations(void **state)
                     "\"validations\":[{\"expression\":\"false\",\"message\":\"no\"}]");
     assert_status(deploy(&at, 4), 422, "Invalid",
                   DENIED "expression 'object.spec.nope > 3' resulted in error: no such key: nope");
+    /* matchConditions see no namespaceObject; validations do */
+    put_policy("p", "\"matchConditions\":[{\"name\":\"n\",\"expression\":\"namespaceObject == null\"}],"
+                    "\"validations\":[{\"expression\":\"namespaceObject == null\",\"message\":\"has ns\"}]");
+    assert_status(deploy(&at, 4), 422, "Invalid", DENIED "has ns");
     /* auditAnnotations */
     put_policy("p", "\"auditAnnotations\":[{\"key\":\"replicas\",\"valueExpression\":\"string(object.spec."
                     "replicas)\"},{\"key\":\"none\",\"valueExpression\":\"null\"}]");
