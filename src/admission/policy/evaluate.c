@@ -19,6 +19,7 @@
 
 #include "admission/policy/policy.h"
 #include "admission/policy/policy_internal.h"
+#include "base/log.h"
 #include "cel/cel_json.h"
 
 #define OUT_OF_BUDGET "validation failed due to running out of cost budget, no further validation rules will be run"
@@ -320,6 +321,13 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         uint64_t cost = 0;
         st[i] = kg_acel_eval(&p->validations[i].expr, &in, d->a, CEL_PER_CALL_LIMIT, &res[i], &cost);
         cost += kg_acel_take_cost(&vs);
+        if (kg_log_verbosity >= 4 && !(st[i] == CEL_EVAL_OK && res[i].kind == CEL_BOOL && res[i].u.b))
+            KG_V(4, "ValidatingAdmissionPolicy '%s' binding '%s' %s %s/%s: validations[%zu] `%s` = %s (cost %llu)",
+                 p->name, b->name, kg_admission_op_name(d->at->operation), d->at->resource.resource, d->at->name, i,
+                 p->validations[i].expr.source,
+                 st[i] == CEL_EVAL_OK ? cel_value_debug(d->a, &res[i])
+                                      : eval_error_text(d->a, &p->validations[i].expr, st[i], &res[i]),
+                 (unsigned long long)cost);
         if (cost > remaining) {
             decide_error(d, p, b, 0, OUT_OF_BUDGET);
             return;

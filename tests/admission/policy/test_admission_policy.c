@@ -8,6 +8,7 @@
 #include "../plugin_testutil.h"
 
 #include "admission/policy/policy.h"
+#include "base/log.h"
 
 static kg_arena A;
 static kg_admission_memcluster *M;
@@ -111,6 +112,10 @@ static void test_deny(void **state)
     put_policy("p", "\"validations\":[{\"expression\":\"true\"},{\"expression\":\"object.spec.replicas < 3\","
                     "\"message\":\"second\"},{\"expression\":\"false\",\"message\":\"third\"}]");
     assert_status(deploy(&at, 6), 422, "Invalid", DENIED "second");
+    /* -v=4 logs each failing validation with its value and cost */
+    kg_log_verbosity = 4;
+    assert_status(deploy(&at, 6), 422, "Invalid", DENIED "second");
+    kg_log_verbosity = 0;
 }
 
 static void test_warn_and_audit(void **state)
