@@ -133,7 +133,7 @@ static const char *enabled(const char *enable, const char *disable, const char *
 static void default_flags(void **state)
 {
 #define DEFAULT_ON                                                                                                     \
-    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"          \
+    "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,"           \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
     "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
@@ -147,17 +147,19 @@ static void default_flags(void **state)
 
 /* the implemented default-on plugins other than NamespaceLifecycle */
 #define NON_NS                                                                                                         \
-    "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"         \
+    "LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,"          \
     "StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,"             \
     "DefaultIngressClass,PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
-    assert_string_equal(enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
-                        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
-                        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
-                        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-                        "PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
+    assert_string_equal(
+        enabled("AlwaysDeny,NamespaceLifecycle", "PodSecurity", NULL),
+        "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
+        "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
+        "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
+        "PodTopologyLabels,ValidatingAdmissionPolicy,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's
+                                                                                    order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
     assert_string_equal(enabled("NamespaceAutoProvision,AlwaysAdmit,AlwaysDeny,NamespaceExists", "" NON_NS, NULL),
