@@ -5,8 +5,10 @@
  * Compilation happens when a policy or binding is written (to validate it) and when the plugin sees it change
  * (to run it); never per request. kg_vap_policy_compile and kg_vap_binding_compile are that one code path: with a
  * field error list they are the validation (upstream pkg/apis/admissionregistration/validation, field paths and
- * messages as upstream), without one they build what the plugin runs; whatever did not compile becomes a
- * configuration error handled by the policy's failurePolicy.
+ * messages as upstream), without one they build what the plugin runs. At run time, as upstream, an expression that
+ * did not compile errors when evaluated (`compilation error: ...`), and what keeps the whole policy or binding from
+ * running (an unknown paramKind, match criteria that do not decode) is a configuration error; both are handled by the
+ * policy's failurePolicy.
  *
  * Upstream sources: k8s.io/apiserver pkg/admission/plugin/policy/validating (dispatcher.go, validator.go),
  * policy/generic (policy_dispatcher.go CollectParams), policy/matching, plugin/cel. */
