@@ -221,21 +221,32 @@ void kg_acel_expr_free(kg_acel_expr *e)
 }
 
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
-                      size_t n)
+                      size_t n, bool typed)
 {
     memset(v, 0, sizeof *v);
     v->decls = decls;
+    v->typed = typed;
     cel_type *full_t = NULL;
-    if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
-        return false;
+    if (typed) {
+        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
+            return false;
+    } else {
+        const kg_acel_env *shared =
+            kg_acel_env_base((decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER)) | KG_ACEL_DYN_VARIABLES);
+        if (!shared)
+            return false;
+        v->full = *shared; /* borrowed: never freed here */
+    }
     v->items = n ? kg_arena_calloc(a, n * sizeof *v->items) : NULL;
     v->n = n;
     for (size_t i = 0; i < n; i++) {
         v->items[i].name = names[i];
         /* variable i is compiled seeing the variables before it, then becomes a field of `variables` */
         kg_acel_compile(&v->full, a, exprs[i], KG_ACEL_RETURN_ANY, &v->items[i].expr);
-        const cel_type *t = v->items[i].expr.type ? v->items[i].expr.type : cel_type_dyn();
-        cel_type_object_add_field(v->full.env, full_t, names[i], t);
+        if (typed) {
+            const cel_type *t = v->items[i].expr.type ? v->items[i].expr.type : cel_type_dyn();
+            cel_type_object_add_field(v->full.env, full_t, names[i], t);
+        }
     }
     return true;
 }
@@ -246,7 +257,7 @@ void kg_acel_vars_free(kg_acel_vars *v)
         return;
     for (size_t i = 0; i < v->n; i++)
         kg_acel_expr_free(&v->items[i].expr);
-    if (v->full.env)
+    if (v->typed && v->full.env)
         cel_env_free(v->full.env);
     memset(v, 0, sizeof *v);
 }
@@ -254,7 +265,8 @@ void kg_acel_vars_free(kg_acel_vars *v)
 bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, kg_acel_return ret, bool no_authorizer,
                           kg_acel_expr *out)
 {
-    if (!kg_acel_compile(&v->full, a, src, ret, out))
+    /* untyped variables are dyn: the result type was checked when the policy was written */
+    if (!kg_acel_compile(&v->full, a, src, v->typed ? ret : KG_ACEL_RETURN_ANY, out))
         return false;
     if (!no_authorizer)
         return true;

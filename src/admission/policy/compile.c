@@ -229,7 +229,8 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
         if (!*kg_vap_trim(c->a, exprs[i]))
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");
     }
-    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n)) {
+    /* validation checks types in an environment of the policy's own; running needs no environment of its own */
+    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n, c->errs != NULL)) {
         config_error(c, "unexpected error loading CEL environment");
         return;
     }
@@ -238,6 +239,12 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
         if (*kg_vap_trim(c->a, exprs[i]) && p->vars.items[i].expr.error)
             fe_invalid(c, kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i), exprs[i],
                        p->vars.items[i].expr.error);
+}
+
+/* With untyped variables (a policy compiled to run) result types are not checked again: they were on write. */
+static kg_acel_return checked(const kg_vap_policy *p, kg_acel_return ret)
+{
+    return p->has_vars && !p->vars.typed ? KG_ACEL_RETURN_ANY : ret;
 }
 
 static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg_acel_env *env,
@@ -259,7 +266,7 @@ static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");
             out->expr.error = "expression is not specified";
         } else {
-            compile_expr(c, env, expr, KG_ACEL_RETURN_BOOL, path_of(c, vp, "expression"), &out->expr);
+            compile_expr(c, env, expr, checked(p, KG_ACEL_RETURN_BOOL), path_of(c, vp, "expression"), &out->expr);
         }
         if (*mexpr && !*kg_vap_trim(c->a, mexpr))
             fe_invalid(c, path_of(c, vp, "messageExpression"), mexpr, "must be non-empty if specified");
@@ -321,7 +328,8 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
                 kg_field_too_long(c->a, c->errs, path_of(c, ap, "valueExpression"), KG_VAP_MAX_AUDIT_VALUE_EXPRESSION);
             out->expr.error = "valueExpression is too long";
         } else {
-            compile_expr(c, env, expr, KG_ACEL_RETURN_STRING_OR_NULL, path_of(c, ap, "valueExpression"), &out->expr);
+            compile_expr(c, env, expr, checked(p, KG_ACEL_RETURN_STRING_OR_NULL), path_of(c, ap, "valueExpression"),
+                         &out->expr);
         }
         for (size_t j = 0; j < i; j++)
             if (!strcmp(p->audits[j].key, out->key)) {
