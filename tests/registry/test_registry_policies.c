@@ -197,6 +197,22 @@ static void test_policy_fields(void **state)
                         VAP_INVALID("p") "spec.auditAnnotations[1].key: Duplicate value: \"a\"");
 }
 
+static void test_too_many_audit_annotations(void **state)
+{
+    fixture *f = *state;
+    char spec[4096] = "{" RULES ",\"auditAnnotations\":[";
+    for (int i = 0; i < 21; i++)
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), "%s{\"key\":\"k%d\",\"valueExpression\":\"'x'\"}",
+                 i ? "," : "", i);
+    strcat(spec, "]}");
+    const char *m = create(f, false, "p", spec, NULL);
+    assert_non_null(m);
+    assert_non_null(strstr(m, VAP_INVALID("p") "spec.auditAnnotations: Invalid value: "
+                                               "[]admissionregistration.AuditAnnotation{admissionregistration."
+                                               "AuditAnnotation{Key:\"k0\", ValueExpression:\"'x'\"}, "));
+    assert_non_null(strstr(m, "}}: must not have more than 20 auditAnnotations"));
+}
+
 static void test_binding_fields(void **state)
 {
     fixture *f = *state;
@@ -250,6 +266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_policy_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_expressions_compiled_at_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_many_audit_annotations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_binding_fields, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include "admission/policy/policy.h"
 #include "admission/match/rules_validate.h"
 #include "admission/policy/policy_internal.h"
+#include "base/buf.h"
 #include "meta/names.h"
 
 /* ---- helpers ---- */
@@ -298,9 +299,25 @@ static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg
 static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg_acel_env *env)
 {
     size_t n = list && list->type == KG_JSON_ARRAY ? list->len : 0;
-    if (n > KG_VAP_MAX_AUDIT_ANNOTATIONS) {
-        if (c->errs)
-            kg_field_too_many(c->a, c->errs, "spec.auditAnnotations", (int64_t)n, KG_VAP_MAX_AUDIT_ANNOTATIONS);
+    if (n > KG_VAP_MAX_AUDIT_ANNOTATIONS && c->errs) {
+        /* field.Invalid with the list as Go's %#v prints it */
+        kg_buf b = KG_BUF_INIT;
+        kg_buf_puts(&b, "[]admissionregistration.AuditAnnotation{");
+        for (size_t i = 0; i < n; i++) {
+            const char *k = str_or_empty(kg_json_at(list, i), "key");
+            const char *v = str_or_empty(kg_json_at(list, i), "valueExpression");
+            kg_buf_puts(&b, i ? ", admissionregistration.AuditAnnotation{Key:"
+                              : "admissionregistration.AuditAnnotation{Key:");
+            kg_meta_quote(&b, k, strlen(k));
+            kg_buf_puts(&b, ", ValueExpression:");
+            kg_meta_quote(&b, v, strlen(v));
+            kg_buf_puts(&b, "}");
+        }
+        kg_buf_puts(&b, "}");
+        kg_field_invalid_raw(
+            c->a, c->errs, "spec.auditAnnotations", b.data,
+            kg_arena_sprintf(c->a, "must not have more than %d auditAnnotations", KG_VAP_MAX_AUDIT_ANNOTATIONS));
+        kg_buf_free(&b);
     }
     p->audits = n ? kg_arena_calloc(c->a, n * sizeof *p->audits) : NULL;
     p->naudits = n;
