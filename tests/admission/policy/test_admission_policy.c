@@ -7,6 +7,7 @@
 
 #include "../plugin_testutil.h"
 
+#include "../faulty_services.h"
 #include "admission/policy/policy.h"
 #include "base/log.h"
 
@@ -390,6 +391,26 @@ static void test_metrics(void **state)
     kg_metrics_registry_free(r);
 }
 
+/* Policies that cannot be listed yet: requests are refused (upstream's WaitForReady), and the next one retries. */
+static void test_not_ready(void **state)
+{
+    put_policy("p", "\"validations\":[{\"expression\":\"false\",\"message\":\"no\"}]");
+    put_binding("b", "p", "\"validationActions\":[\"Deny\"]");
+    kg_faulty_services *fs = kg_faulty_services_new(&S);
+    kg_admission_services fsvc = kg_faulty_services_get(fs);
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &fsvc);
+    kg_faulty_fail_reads(fs, "validatingadmissionpolicybindings", 0, KG_EIO);
+    kg_admission_attributes at;
+    assert_status(deploy(&at, 1), 403, "Forbidden",
+                  "deployments.apps \"d\" is forbidden: not yet ready to handle request");
+    kg_faulty_fail_reads(fs, "validatingadmissionpolicybindings", 0, KG_OK);
+    assert_status(deploy(&at, 1), 422, "Invalid", DENIED "no");
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &S);
+    kg_faulty_services_free(fs);
+}
+
 /* Requests on several threads while another rewrites the policy: every verdict is one of the two policies'. */
 static atomic_bool stop;
 
@@ -452,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_policy_resources_excluded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operations_and_param_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_ready, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
