@@ -55,6 +55,10 @@ enum {
     /* declare `variables` as dyn: only for checking what else an expression references (kg_acel_vars_compile with
      * no_authorizer); never for the programs that run */
     KG_ACEL_DYN_VARIABLES = 1u << 2,
+    /* upstream's NewExpressions environment: the libraries of the previous minor version (the default compatibility
+     * version), for expressions written through the API that were not already stored; with KG_ACEL_DYN_VARIABLES a
+     * second check after the real compile (kg_acel_check_new_expression) */
+    KG_ACEL_NEW_EXPRESSIONS = 1u << 3,
 };
 
 /* The variables, as indexes into kg_acel_input.values. */
@@ -105,6 +109,12 @@ typedef struct kg_acel_expr {
  * false with out->error set (`compilation failed: ...`, `must evaluate to bool but got dyn`). */
 bool kg_acel_compile(const kg_acel_env *env, kg_arena *a, const char *src, kg_acel_return ret, kg_acel_expr *out);
 void kg_acel_expr_free(kg_acel_expr *e);
+
+/* Upstream compiles expressions written through the API that were not in the stored object with the previous minor
+ * version's libraries (so a cluster can roll back a version): check src that way, after it compiled. decls: the
+ * optional declarations of the expression's environment (`variables`, when declared, as dyn). NULL when fine, else
+ * the compile error (in a). */
+const char *kg_acel_check_new_expression(unsigned decls, kg_arena *a, const char *src);
 
 /* ---- composited environments: a policy's variables ---- */
 

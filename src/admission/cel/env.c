@@ -2,6 +2,7 @@
 #include "admission/cel/admission_cel.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,7 +88,9 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     if (!e->env)
         return false;
     cel_env_set_options(e->env, CEL_OPT_K8S);
-    cel_k8s_options ko = {KG_ACEL_K8S_VERSION, 0, false};
+    /* new expressions may only use what the previous minor version had (upstream's NewExpressions environment at
+     * the default compatibility version) */
+    cel_k8s_options ko = {(decls & KG_ACEL_NEW_EXPRESSIONS) ? KG_ACEL_K8S_VERSION - 1 : KG_ACEL_K8S_VERSION, 0, false};
     cel_error err;
     if (!cel_k8s_register(e->env, &ko, &err)) {
         fprintf(stderr, "kgate: admission CEL environment: %s\n", err.message);
@@ -132,33 +135,26 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     return true;
 }
 
-#define NBASE 8 /* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES */
+/* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES, KG_ACEL_NEW_EXPRESSIONS */
+#define NBASE 16
 static kg_acel_env base_envs[NBASE];
-static bool base_ok[NBASE];
-static pthread_once_t base_once[NBASE] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
-
-#define BASE_INIT(d)                                                                                                   \
-    static void base_init_##d(void)                                                                                    \
-    {                                                                                                                  \
-        base_ok[d] = env_build(&base_envs[d], d, NULL);                                                                \
-    }
-BASE_INIT(0)
-BASE_INIT(1)
-BASE_INIT(2)
-BASE_INIT(3)
-BASE_INIT(4)
-BASE_INIT(5)
-BASE_INIT(6)
-BASE_INIT(7)
-static void (*const base_init[NBASE])(void) = {base_init_0, base_init_1, base_init_2, base_init_3,
-                                               base_init_4, base_init_5, base_init_6, base_init_7};
+static atomic_int base_state[NBASE]; /* 0 not built yet, 1 built, 2 failed */
+static pthread_mutex_t base_mu = PTHREAD_MUTEX_INITIALIZER;
 
 const kg_acel_env *kg_acel_env_base(unsigned decls)
 {
     decls &= NBASE - 1;
-    pthread_once(&base_once[decls], base_init[decls]); /* each built on first use */
-    return base_ok[decls] ? &base_envs[decls] : NULL;
+    int state = atomic_load_explicit(&base_state[decls], memory_order_acquire);
+    if (!state) { /* each built on first use, once */
+        pthread_mutex_lock(&base_mu);
+        state = atomic_load_explicit(&base_state[decls], memory_order_relaxed);
+        if (!state) {
+            state = env_build(&base_envs[decls], decls, NULL) ? 1 : 2;
+            atomic_store_explicit(&base_state[decls], state, memory_order_release);
+        }
+        pthread_mutex_unlock(&base_mu);
+    }
+    return state == 1 ? &base_envs[decls] : NULL;
 }
 
 /* cel-go's Type.String() of the types an expression may be asked for. */
@@ -280,4 +276,15 @@ bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, k
     out->error = check.error;
     out->type = NULL;
     return false;
+}
+
+const char *kg_acel_check_new_expression(unsigned decls, kg_arena *a, const char *src)
+{
+    kg_acel_expr check;
+    unsigned d = (decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_DYN_VARIABLES)) | KG_ACEL_NEW_EXPRESSIONS;
+    if (kg_acel_compile(kg_acel_env_base(d), a, src, KG_ACEL_RETURN_ANY, &check)) {
+        kg_acel_expr_free(&check);
+        return NULL;
+    }
+    return check.error;
 }

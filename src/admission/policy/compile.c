@@ -357,8 +357,61 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
     }
 }
 
-kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_services *svc, kg_arena *ea,
-                                     kg_field_errors *errs)
+/* Whether a string value equal to s appears anywhere in j. */
+static bool json_has_string(const kg_json *j, const char *s)
+{
+    if (!j)
+        return false;
+    switch (j->type) {
+    case KG_JSON_STRING: return !strcmp(j->u.s, s);
+    case KG_JSON_ARRAY:
+        for (size_t i = 0; i < j->len; i++)
+            if (json_has_string(j->u.items[i], s))
+                return true;
+        return false;
+    case KG_JSON_OBJECT:
+        for (size_t i = 0; i < j->len; i++)
+            if (json_has_string(j->u.members[i].val, s))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* One compiled expression that is new in this write (a create, or not among the stored object's strings): it must
+ * also compile with the previous minor version's libraries. */
+static void check_new(cctx *c, const kg_json *old_spec, unsigned decls, const kg_acel_expr *e, const char *path)
+{
+    if (!e->prog || (old_spec && json_has_string(old_spec, e->source)))
+        return;
+    const char *err = kg_acel_check_new_expression(decls, c->a, e->source);
+    if (err)
+        fe_invalid(c, path, e->source, err);
+}
+
+static void check_new_expressions(cctx *c, const kg_vap_policy *p, const kg_json *old_spec)
+{
+    unsigned base = p->has_param_kind ? KG_ACEL_PARAMS : 0;
+    unsigned vars = p->has_vars ? KG_ACEL_DYN_VARIABLES : 0;
+    for (size_t i = 0; i < p->conditions.n; i++)
+        check_new(c, old_spec, base | KG_ACEL_AUTHORIZER, &p->conditions.items[i].expr,
+                  kg_arena_sprintf(c->a, "spec.matchConditions[%zu].expression", i));
+    for (size_t i = 0; p->has_vars && i < p->vars.n; i++)
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->vars.items[i].expr,
+                  kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i));
+    for (size_t i = 0; i < p->nvalidations; i++) {
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->validations[i].expr,
+                  kg_arena_sprintf(c->a, "spec.validations[%zu].expression", i));
+        check_new(c, old_spec, base | vars, &p->validations[i].message_expr,
+                  kg_arena_sprintf(c->a, "spec.validations[%zu].messageExpression", i));
+    }
+    for (size_t i = 0; i < p->naudits; i++)
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->audits[i].expr,
+                  kg_arena_sprintf(c->a, "spec.auditAnnotations[%zu].valueExpression", i));
+}
+
+kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_json *old, const kg_admission_services *svc,
+                                     kg_arena *ea, kg_field_errors *errs)
 {
     if (!obj || obj->type != KG_JSON_OBJECT)
         return NULL;
@@ -417,6 +470,8 @@ kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_serv
         validations(&c, p, vals, env, msg_env);
         audit_annotations(&c, p, auds, env);
     }
+    if (errs)
+        check_new_expressions(&c, p, old ? kg_json_get(old, "spec") : NULL);
     return p;
 }
 

@@ -112,7 +112,7 @@ static void set_policy(vap_state *st, const char *name, const kg_json *obj)
         if (rv && *rv && !strcmp(rv, st->policies[i]->resource_version))
             return;
     }
-    kg_vap_policy *p = obj ? kg_vap_policy_compile(obj, st->svc, NULL, NULL) : NULL;
+    kg_vap_policy *p = obj ? kg_vap_policy_compile(obj, NULL, st->svc, NULL, NULL) : NULL;
     if (i < st->npolicies) {
         kg_vap_policy_unref(st->policies[i]);
         if (p) {

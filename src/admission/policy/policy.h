@@ -101,9 +101,11 @@ typedef struct kg_vap_binding {
 } kg_vap_binding;
 
 /* Compile a policy object. errs (with a, the arena for the error strings): validation mode, the field errors as
- * upstream. svc may be NULL (paramKind is then not resolved). Returns NULL only when obj is not an object. */
-kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_services *svc, kg_arena *a,
-                                     kg_field_errors *errs);
+ * upstream; old is then the stored object on update (NULL on create): expressions it does not have are new and must
+ * also compile with the previous minor version's CEL libraries, as upstream's NewExpressions environment. svc may be
+ * NULL (paramKind is then not resolved). Returns NULL only when obj is not an object. */
+kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_json *old, const kg_admission_services *svc,
+                                     kg_arena *a, kg_field_errors *errs);
 kg_vap_policy *kg_vap_policy_ref(kg_vap_policy *p);
 void kg_vap_policy_unref(kg_vap_policy *p);
 
