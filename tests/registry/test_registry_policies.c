@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "admission/policy/policy.h"
 #include "registry/codec.h"
 #include "registry/pipeline.h"
 
@@ -197,6 +198,44 @@ static void test_policy_fields(void **state)
                         VAP_INVALID("p") "spec.auditAnnotations[1].key: Duplicate value: \"a\"");
 }
 
+/* Expressions new in a write compile with the previous minor version's libraries (semver is v1.33's). */
+static void test_new_expressions_environment(void **state)
+{
+    fixture *f = *state;
+    const char *m =
+        create(f, false, "p", "{" RULES ",\"validations\":[{\"expression\":\"semver('1.2.3').major() == 1\"}]}", NULL);
+    assert_non_null(m);
+    assert_non_null(strstr(m, VAP_INVALID("p") "spec.validations[0].expression: Invalid value: \"semver('1.2.3')."
+                                               "major() == 1\": compilation failed: ERROR: <input>:1:"));
+    assert_non_null(strstr(m, "undeclared reference to 'semver'"));
+    /* an update that keeps a stored expression may keep using it */
+    const char *spec = "{\"spec\":{\"failurePolicy\":\"Fail\"," RULES ",\"validations\":[{\"expression\":"
+                       "\"semver('1.2.3').major() == 1\"}]},\"metadata\":{\"name\":\"p\"}}";
+    kg_json *obj = tj(&f->a, spec);
+    kg_vap_policy_defaults(&f->a, obj);
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_vap_policy_validate(&f->a, obj, obj, &errs);
+    assert_int_equal(errs.len, 0);
+    kg_vap_policy_validate(&f->a, obj, NULL, &errs);
+    assert_int_equal(errs.len, 1);
+}
+
+static void test_too_many_audit_annotations(void **state)
+{
+    fixture *f = *state;
+    char spec[4096] = "{" RULES ",\"auditAnnotations\":[";
+    for (int i = 0; i < 21; i++)
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), "%s{\"key\":\"k%d\",\"valueExpression\":\"'x'\"}",
+                 i ? "," : "", i);
+    strcat(spec, "]}");
+    const char *m = create(f, false, "p", spec, NULL);
+    assert_non_null(m);
+    assert_non_null(strstr(m, VAP_INVALID("p") "spec.auditAnnotations: Invalid value: "
+                                               "[]admissionregistration.AuditAnnotation{admissionregistration."
+                                               "AuditAnnotation{Key:\"k0\", ValueExpression:\"'x'\"}, "));
+    assert_non_null(strstr(m, "}}: must not have more than 20 auditAnnotations"));
+}
+
 static void test_binding_fields(void **state)
 {
     fixture *f = *state;
@@ -250,6 +289,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_policy_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_expressions_compiled_at_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_policy_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_expressions_environment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_many_audit_annotations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_binding_fields, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,10 @@ enum {
     /* declare `variables` as dyn: only for checking what else an expression references (kg_acel_vars_compile with
      * no_authorizer); never for the programs that run */
     KG_ACEL_DYN_VARIABLES = 1u << 2,
+    /* upstream's NewExpressions environment: the libraries of the previous minor version (the default compatibility
+     * version), for expressions written through the API that were not already stored; with KG_ACEL_DYN_VARIABLES a
+     * second check after the real compile (kg_acel_check_new_expression) */
+    KG_ACEL_NEW_EXPRESSIONS = 1u << 3,
 };
 
 /* The variables, as indexes into kg_acel_input.values. */
@@ -106,6 +110,12 @@ typedef struct kg_acel_expr {
 bool kg_acel_compile(const kg_acel_env *env, kg_arena *a, const char *src, kg_acel_return ret, kg_acel_expr *out);
 void kg_acel_expr_free(kg_acel_expr *e);
 
+/* Upstream compiles expressions written through the API that were not in the stored object with the previous minor
+ * version's libraries (so a cluster can roll back a version): check src that way, after it compiled. decls: the
+ * optional declarations of the expression's environment (`variables`, when declared, as dyn). NULL when fine, else
+ * the compile error (in a). */
+const char *kg_acel_check_new_expression(unsigned decls, kg_arena *a, const char *src);
+
 /* ---- composited environments: a policy's variables ---- */
 
 /* One variable of a policy: its name and compiled expression (which may use the variables before it). */
@@ -114,26 +124,36 @@ typedef struct kg_acel_variable {
     kg_acel_expr expr;
 } kg_acel_variable;
 
-/* The variables of one policy and the environment in which its expressions compile: `full` declares `variables`
- * with each variable's type (and the authorizer when asked). One environment per policy with variables (building one
- * costs far more than compiling), so messageExpression, which may not use the authorizer, compiles through
- * kg_acel_vars_compile. */
+/* The variables of one policy and the environment in which its expressions compile (`full`, with the authorizer
+ * when asked).
+ *
+ * Typed (what validation on write uses, as upstream): an environment of the policy's own declares `variables` with
+ * each variable's checked type, so `variables.isBig` is a bool validation and a reference to a later or unknown
+ * variable is `undefined field`. Building an environment costs far more than compiling (about 0.1 ms), so:
+ *
+ * Untyped (what the plugin uses to run policies that were validated when written): the shared environment that
+ * declares `variables` as dyn; no environment is built, result types are not checked again (kg_acel_vars_compile),
+ * and evaluation is the same, CEL dispatching on the runtime values.
+ *
+ * messageExpression may not use the authorizer: it compiles through kg_acel_vars_compile. */
 typedef struct kg_acel_vars {
-    kg_acel_env full;
+    kg_acel_env full; /* owned when typed, else a copy of a shared base environment */
     unsigned decls;
+    bool typed;
     kg_acel_variable *items;
     size_t n;
 } kg_acel_vars;
 
 /* Compile the variables (names and expressions in order; names are assumed valid and unique, which validation
- * checks). Each variable i sees variables 0..i-1 (a later one is `undefined field`). Compile errors are recorded in
- * the items' expr.error; false only if the environments could not be built. */
+ * checks). Typed: each variable i sees variables 0..i-1 (a later one is `undefined field`). Compile errors are
+ * recorded in the items' expr.error; false only if an environment could not be built. */
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
-                      size_t n);
+                      size_t n, bool typed);
 void kg_acel_vars_free(kg_acel_vars *v);
-/* Compile an expression that may use the variables. no_authorizer (messageExpression): the expression is also
- * checked in a shared environment without the authorizer (and `variables` as dyn), whose errors are reported as they
- * are, so `authorizer` reads as an undeclared reference, as upstream. */
+/* Compile an expression that may use the variables (typed: with the result type check of ret). no_authorizer
+ * (messageExpression): the expression is also checked in a shared environment without the authorizer (and
+ * `variables` as dyn), whose errors are reported as they are, so `authorizer` reads as an undeclared reference, as
+ * upstream. */
 bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, kg_acel_return ret, bool no_authorizer,
                           kg_acel_expr *out);
 

@@ -2,6 +2,7 @@
 #include "admission/cel/admission_cel.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,7 +88,9 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     if (!e->env)
         return false;
     cel_env_set_options(e->env, CEL_OPT_K8S);
-    cel_k8s_options ko = {KG_ACEL_K8S_VERSION, 0, false};
+    /* new expressions may only use what the previous minor version had (upstream's NewExpressions environment at
+     * the default compatibility version) */
+    cel_k8s_options ko = {(decls & KG_ACEL_NEW_EXPRESSIONS) ? KG_ACEL_K8S_VERSION - 1 : KG_ACEL_K8S_VERSION, 0, false};
     cel_error err;
     if (!cel_k8s_register(e->env, &ko, &err)) {
         fprintf(stderr, "kgate: admission CEL environment: %s\n", err.message);
@@ -132,33 +135,26 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     return true;
 }
 
-#define NBASE 8 /* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES */
+/* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES, KG_ACEL_NEW_EXPRESSIONS */
+#define NBASE 16
 static kg_acel_env base_envs[NBASE];
-static bool base_ok[NBASE];
-static pthread_once_t base_once[NBASE] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
-
-#define BASE_INIT(d)                                                                                                   \
-    static void base_init_##d(void)                                                                                    \
-    {                                                                                                                  \
-        base_ok[d] = env_build(&base_envs[d], d, NULL);                                                                \
-    }
-BASE_INIT(0)
-BASE_INIT(1)
-BASE_INIT(2)
-BASE_INIT(3)
-BASE_INIT(4)
-BASE_INIT(5)
-BASE_INIT(6)
-BASE_INIT(7)
-static void (*const base_init[NBASE])(void) = {base_init_0, base_init_1, base_init_2, base_init_3,
-                                               base_init_4, base_init_5, base_init_6, base_init_7};
+static atomic_int base_state[NBASE]; /* 0 not built yet, 1 built, 2 failed */
+static pthread_mutex_t base_mu = PTHREAD_MUTEX_INITIALIZER;
 
 const kg_acel_env *kg_acel_env_base(unsigned decls)
 {
     decls &= NBASE - 1;
-    pthread_once(&base_once[decls], base_init[decls]); /* each built on first use */
-    return base_ok[decls] ? &base_envs[decls] : NULL;
+    int state = atomic_load_explicit(&base_state[decls], memory_order_acquire);
+    if (!state) { /* each built on first use, once */
+        pthread_mutex_lock(&base_mu);
+        state = atomic_load_explicit(&base_state[decls], memory_order_relaxed);
+        if (!state) {
+            state = env_build(&base_envs[decls], decls, NULL) ? 1 : 2;
+            atomic_store_explicit(&base_state[decls], state, memory_order_release);
+        }
+        pthread_mutex_unlock(&base_mu);
+    }
+    return state == 1 ? &base_envs[decls] : NULL;
 }
 
 /* cel-go's Type.String() of the types an expression may be asked for. */
@@ -221,21 +217,32 @@ void kg_acel_expr_free(kg_acel_expr *e)
 }
 
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
-                      size_t n)
+                      size_t n, bool typed)
 {
     memset(v, 0, sizeof *v);
     v->decls = decls;
+    v->typed = typed;
     cel_type *full_t = NULL;
-    if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
-        return false;
+    if (typed) {
+        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
+            return false;
+    } else {
+        const kg_acel_env *shared =
+            kg_acel_env_base((decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER)) | KG_ACEL_DYN_VARIABLES);
+        if (!shared)
+            return false;
+        v->full = *shared; /* borrowed: never freed here */
+    }
     v->items = n ? kg_arena_calloc(a, n * sizeof *v->items) : NULL;
     v->n = n;
     for (size_t i = 0; i < n; i++) {
         v->items[i].name = names[i];
         /* variable i is compiled seeing the variables before it, then becomes a field of `variables` */
         kg_acel_compile(&v->full, a, exprs[i], KG_ACEL_RETURN_ANY, &v->items[i].expr);
-        const cel_type *t = v->items[i].expr.type ? v->items[i].expr.type : cel_type_dyn();
-        cel_type_object_add_field(v->full.env, full_t, names[i], t);
+        if (typed) {
+            const cel_type *t = v->items[i].expr.type ? v->items[i].expr.type : cel_type_dyn();
+            cel_type_object_add_field(v->full.env, full_t, names[i], t);
+        }
     }
     return true;
 }
@@ -246,7 +253,7 @@ void kg_acel_vars_free(kg_acel_vars *v)
         return;
     for (size_t i = 0; i < v->n; i++)
         kg_acel_expr_free(&v->items[i].expr);
-    if (v->full.env)
+    if (v->typed && v->full.env)
         cel_env_free(v->full.env);
     memset(v, 0, sizeof *v);
 }
@@ -254,7 +261,8 @@ void kg_acel_vars_free(kg_acel_vars *v)
 bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, kg_acel_return ret, bool no_authorizer,
                           kg_acel_expr *out)
 {
-    if (!kg_acel_compile(&v->full, a, src, ret, out))
+    /* untyped variables are dyn: the result type was checked when the policy was written */
+    if (!kg_acel_compile(&v->full, a, src, v->typed ? ret : KG_ACEL_RETURN_ANY, out))
         return false;
     if (!no_authorizer)
         return true;
@@ -268,4 +276,15 @@ bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, k
     out->error = check.error;
     out->type = NULL;
     return false;
+}
+
+const char *kg_acel_check_new_expression(unsigned decls, kg_arena *a, const char *src)
+{
+    kg_acel_expr check;
+    unsigned d = (decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_DYN_VARIABLES)) | KG_ACEL_NEW_EXPRESSIONS;
+    if (kg_acel_compile(kg_acel_env_base(d), a, src, KG_ACEL_RETURN_ANY, &check)) {
+        kg_acel_expr_free(&check);
+        return NULL;
+    }
+    return check.error;
 }

@@ -8,6 +8,7 @@
 #include "admission/policy/policy.h"
 #include "admission/match/rules_validate.h"
 #include "admission/policy/policy_internal.h"
+#include "base/buf.h"
 #include "meta/names.h"
 
 /* ---- helpers ---- */
@@ -229,7 +230,8 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
         if (!*kg_vap_trim(c->a, exprs[i]))
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");
     }
-    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n)) {
+    /* validation checks types in an environment of the policy's own; running needs no environment of its own */
+    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n, c->errs != NULL)) {
         config_error(c, "unexpected error loading CEL environment");
         return;
     }
@@ -238,6 +240,12 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
         if (*kg_vap_trim(c->a, exprs[i]) && p->vars.items[i].expr.error)
             fe_invalid(c, kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i), exprs[i],
                        p->vars.items[i].expr.error);
+}
+
+/* With untyped variables (a policy compiled to run) result types are not checked again: they were on write. */
+static kg_acel_return checked(const kg_vap_policy *p, kg_acel_return ret)
+{
+    return p->has_vars && !p->vars.typed ? KG_ACEL_RETURN_ANY : ret;
 }
 
 static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg_acel_env *env,
@@ -259,7 +267,7 @@ static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");
             out->expr.error = "expression is not specified";
         } else {
-            compile_expr(c, env, expr, KG_ACEL_RETURN_BOOL, path_of(c, vp, "expression"), &out->expr);
+            compile_expr(c, env, expr, checked(p, KG_ACEL_RETURN_BOOL), path_of(c, vp, "expression"), &out->expr);
         }
         if (*mexpr && !*kg_vap_trim(c->a, mexpr))
             fe_invalid(c, path_of(c, vp, "messageExpression"), mexpr, "must be non-empty if specified");
@@ -291,9 +299,25 @@ static void validations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg
 static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, const kg_acel_env *env)
 {
     size_t n = list && list->type == KG_JSON_ARRAY ? list->len : 0;
-    if (n > KG_VAP_MAX_AUDIT_ANNOTATIONS) {
-        if (c->errs)
-            kg_field_too_many(c->a, c->errs, "spec.auditAnnotations", (int64_t)n, KG_VAP_MAX_AUDIT_ANNOTATIONS);
+    if (n > KG_VAP_MAX_AUDIT_ANNOTATIONS && c->errs) {
+        /* field.Invalid with the list as Go's %#v prints it */
+        kg_buf b = KG_BUF_INIT;
+        kg_buf_puts(&b, "[]admissionregistration.AuditAnnotation{");
+        for (size_t i = 0; i < n; i++) {
+            const char *k = str_or_empty(kg_json_at(list, i), "key");
+            const char *v = str_or_empty(kg_json_at(list, i), "valueExpression");
+            kg_buf_puts(&b, i ? ", admissionregistration.AuditAnnotation{Key:"
+                              : "admissionregistration.AuditAnnotation{Key:");
+            kg_meta_quote(&b, k, strlen(k));
+            kg_buf_puts(&b, ", ValueExpression:");
+            kg_meta_quote(&b, v, strlen(v));
+            kg_buf_puts(&b, "}");
+        }
+        kg_buf_puts(&b, "}");
+        kg_field_invalid_raw(
+            c->a, c->errs, "spec.auditAnnotations", b.data,
+            kg_arena_sprintf(c->a, "must not have more than %d auditAnnotations", KG_VAP_MAX_AUDIT_ANNOTATIONS));
+        kg_buf_free(&b);
     }
     p->audits = n ? kg_arena_calloc(c->a, n * sizeof *p->audits) : NULL;
     p->naudits = n;
@@ -321,7 +345,8 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
                 kg_field_too_long(c->a, c->errs, path_of(c, ap, "valueExpression"), KG_VAP_MAX_AUDIT_VALUE_EXPRESSION);
             out->expr.error = "valueExpression is too long";
         } else {
-            compile_expr(c, env, expr, KG_ACEL_RETURN_STRING_OR_NULL, path_of(c, ap, "valueExpression"), &out->expr);
+            compile_expr(c, env, expr, checked(p, KG_ACEL_RETURN_STRING_OR_NULL), path_of(c, ap, "valueExpression"),
+                         &out->expr);
         }
         for (size_t j = 0; j < i; j++)
             if (!strcmp(p->audits[j].key, out->key)) {
@@ -332,8 +357,61 @@ static void audit_annotations(cctx *c, kg_vap_policy *p, const kg_json *list, co
     }
 }
 
-kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_services *svc, kg_arena *ea,
-                                     kg_field_errors *errs)
+/* Whether a string value equal to s appears anywhere in j. */
+static bool json_has_string(const kg_json *j, const char *s)
+{
+    if (!j)
+        return false;
+    switch (j->type) {
+    case KG_JSON_STRING: return !strcmp(j->u.s, s);
+    case KG_JSON_ARRAY:
+        for (size_t i = 0; i < j->len; i++)
+            if (json_has_string(j->u.items[i], s))
+                return true;
+        return false;
+    case KG_JSON_OBJECT:
+        for (size_t i = 0; i < j->len; i++)
+            if (json_has_string(j->u.members[i].val, s))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* One compiled expression that is new in this write (a create, or not among the stored object's strings): it must
+ * also compile with the previous minor version's libraries. */
+static void check_new(cctx *c, const kg_json *old_spec, unsigned decls, const kg_acel_expr *e, const char *path)
+{
+    if (!e->prog || (old_spec && json_has_string(old_spec, e->source)))
+        return;
+    const char *err = kg_acel_check_new_expression(decls, c->a, e->source);
+    if (err)
+        fe_invalid(c, path, e->source, err);
+}
+
+static void check_new_expressions(cctx *c, const kg_vap_policy *p, const kg_json *old_spec)
+{
+    unsigned base = p->has_param_kind ? KG_ACEL_PARAMS : 0;
+    unsigned vars = p->has_vars ? KG_ACEL_DYN_VARIABLES : 0;
+    for (size_t i = 0; i < p->conditions.n; i++)
+        check_new(c, old_spec, base | KG_ACEL_AUTHORIZER, &p->conditions.items[i].expr,
+                  kg_arena_sprintf(c->a, "spec.matchConditions[%zu].expression", i));
+    for (size_t i = 0; p->has_vars && i < p->vars.n; i++)
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->vars.items[i].expr,
+                  kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i));
+    for (size_t i = 0; i < p->nvalidations; i++) {
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->validations[i].expr,
+                  kg_arena_sprintf(c->a, "spec.validations[%zu].expression", i));
+        check_new(c, old_spec, base | vars, &p->validations[i].message_expr,
+                  kg_arena_sprintf(c->a, "spec.validations[%zu].messageExpression", i));
+    }
+    for (size_t i = 0; i < p->naudits; i++)
+        check_new(c, old_spec, base | vars | KG_ACEL_AUTHORIZER, &p->audits[i].expr,
+                  kg_arena_sprintf(c->a, "spec.auditAnnotations[%zu].valueExpression", i));
+}
+
+kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_json *old, const kg_admission_services *svc,
+                                     kg_arena *ea, kg_field_errors *errs)
 {
     if (!obj || obj->type != KG_JSON_OBJECT)
         return NULL;
@@ -392,6 +470,8 @@ kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_serv
         validations(&c, p, vals, env, msg_env);
         audit_annotations(&c, p, auds, env);
     }
+    if (errs)
+        check_new_expressions(&c, p, old ? kg_json_get(old, "spec") : NULL);
     return p;
 }
 

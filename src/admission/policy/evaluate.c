@@ -19,6 +19,7 @@
 
 #include "admission/policy/policy.h"
 #include "admission/policy/policy_internal.h"
+#include "base/log.h"
 #include "cel/cel_json.h"
 
 #define OUT_OF_BUDGET "validation failed due to running out of cost budget, no further validation rules will be run"
@@ -298,7 +299,12 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
     kg_acel_eval_state_init(&vs, p->has_vars ? &p->vars : NULL, &in, d->a);
 
     const char *err = NULL;
-    kg_mc_result mr = kg_match_conditions_eval(&p->conditions, &in, d->a, &err, NULL);
+    kg_mc_result mr = KG_MC_MATCH;
+    if (p->conditions.n) { /* matchConditions see no namespaceObject (upstream passes nil) */
+        kg_acel_input cin = in;
+        cin.values[KG_ACEL_VAR_NAMESPACE] = cel_null();
+        mr = kg_match_conditions_eval(&p->conditions, &cin, d->a, &err, NULL);
+    }
     if (mr == KG_MC_NO_MATCH)
         return;
     if (mr == KG_MC_ERROR) {
@@ -315,6 +321,13 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         uint64_t cost = 0;
         st[i] = kg_acel_eval(&p->validations[i].expr, &in, d->a, CEL_PER_CALL_LIMIT, &res[i], &cost);
         cost += kg_acel_take_cost(&vs);
+        if (kg_log_verbosity >= 4 && !(st[i] == CEL_EVAL_OK && res[i].kind == CEL_BOOL && res[i].u.b))
+            KG_V(4, "ValidatingAdmissionPolicy '%s' binding '%s' %s %s/%s: validations[%zu] `%s` = %s (cost %llu)",
+                 p->name, b->name, kg_admission_op_name(d->at->operation), d->at->resource.resource, d->at->name, i,
+                 p->validations[i].expr.source,
+                 st[i] == CEL_EVAL_OK ? cel_value_debug(d->a, &res[i])
+                                      : eval_error_text(d->a, &p->validations[i].expr, st[i], &res[i]),
+                 (unsigned long long)cost);
         if (cost > remaining) {
             decide_error(d, p, b, 0, OUT_OF_BUDGET);
             return;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "admission/policy/policy.h"
+#include "base/log.h"
 
 #define RES_POLICIES "validatingadmissionpolicies"
 #define RES_BINDINGS "validatingadmissionpolicybindings"
@@ -111,7 +112,7 @@ static void set_policy(vap_state *st, const char *name, const kg_json *obj)
         if (rv && *rv && !strcmp(rv, st->policies[i]->resource_version))
             return;
     }
-    kg_vap_policy *p = obj ? kg_vap_policy_compile(obj, st->svc, NULL, NULL) : NULL;
+    kg_vap_policy *p = obj ? kg_vap_policy_compile(obj, NULL, st->svc, NULL, NULL) : NULL;
     if (i < st->npolicies) {
         kg_vap_policy_unref(st->policies[i]);
         if (p) {
@@ -158,8 +159,9 @@ static void set_binding(vap_state *st, const char *name, const kg_json *obj)
     }
 }
 
-/* Re-read one resource wholesale (first load, RESYNC): objects no longer listed are dropped. */
-static void reload(vap_state *st, bool policies)
+/* Re-read one resource wholesale (first load, RESYNC): objects no longer listed are dropped. False when the list
+ * failed (nothing changed). */
+static bool reload(vap_state *st, bool policies)
 {
     kg_arena a;
     kg_arena_init(&a, 0);
@@ -188,20 +190,29 @@ static void reload(vap_state *st, bool policies)
         }
     }
     kg_arena_free(&a);
+    return arr != NULL;
 }
 
-static void ensure_loaded(vap_state *st)
+/* The first load (upstream's WaitForReady: the policy and binding caches synced, up to 10 s, then listed). False
+ * when that is not possible yet: the request is refused and the next one tries again. */
+static bool ensure_loaded(vap_state *st)
 {
     if (atomic_load(&st->loaded))
-        return;
+        return true;
+    if (!kg_admission_wait_ready(st->svc, RES_POLICIES) || !kg_admission_wait_ready(st->svc, RES_BINDINGS))
+        return false;
     pthread_mutex_lock(&st->mu);
     if (!atomic_load(&st->loaded)) {
-        reload(st, true);
-        reload(st, false);
+        bool ok = reload(st, true);
+        ok = reload(st, false) && ok;
         publish(st);
-        atomic_store(&st->loaded, true);
+        if (ok)
+            atomic_store(&st->loaded, true);
+        else
+            KG_WARN("ValidatingAdmissionPolicy: cannot list policies or bindings yet");
     }
     pthread_mutex_unlock(&st->mu);
+    return atomic_load(&st->loaded);
 }
 
 static void on_change(vap_state *st, const kg_admission_event *ev, bool policies)
@@ -277,7 +288,8 @@ static kg_status *vap_validate(void *state, const kg_admission_attributes *attrs
     vap_state *st = state;
     if (kg_vap_request_excluded(attrs))
         return NULL;
-    ensure_loaded(st);
+    if (!ensure_loaded(st))
+        return kg_admission_forbidden(attrs, "not yet ready to handle request");
     atomic_fetch_add(&st->active, 1);
     snapshot *s = atomic_load(&st->current);
     if (s)

@@ -5,8 +5,10 @@
  * Compilation happens when a policy or binding is written (to validate it) and when the plugin sees it change
  * (to run it); never per request. kg_vap_policy_compile and kg_vap_binding_compile are that one code path: with a
  * field error list they are the validation (upstream pkg/apis/admissionregistration/validation, field paths and
- * messages as upstream), without one they build what the plugin runs; whatever did not compile becomes a
- * configuration error handled by the policy's failurePolicy.
+ * messages as upstream), without one they build what the plugin runs. At run time, as upstream, an expression that
+ * did not compile errors when evaluated (`compilation error: ...`), and what keeps the whole policy or binding from
+ * running (an unknown paramKind, match criteria that do not decode) is a configuration error; both are handled by the
+ * policy's failurePolicy.
  *
  * Upstream sources: k8s.io/apiserver pkg/admission/plugin/policy/validating (dispatcher.go, validator.go),
  * policy/generic (policy_dispatcher.go CollectParams), policy/matching, plugin/cel. */
@@ -99,9 +101,11 @@ typedef struct kg_vap_binding {
 } kg_vap_binding;
 
 /* Compile a policy object. errs (with a, the arena for the error strings): validation mode, the field errors as
- * upstream. svc may be NULL (paramKind is then not resolved). Returns NULL only when obj is not an object. */
-kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_admission_services *svc, kg_arena *a,
-                                     kg_field_errors *errs);
+ * upstream; old is then the stored object on update (NULL on create): expressions it does not have are new and must
+ * also compile with the previous minor version's CEL libraries, as upstream's NewExpressions environment. svc may be
+ * NULL (paramKind is then not resolved). Returns NULL only when obj is not an object. */
+kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_json *old, const kg_admission_services *svc,
+                                     kg_arena *a, kg_field_errors *errs);
 kg_vap_policy *kg_vap_policy_ref(kg_vap_policy *p);
 void kg_vap_policy_unref(kg_vap_policy *p);
 

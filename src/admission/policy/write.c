@@ -71,7 +71,7 @@ void kg_vap_binding_defaults(kg_arena *a, kg_json *obj)
 
 void kg_vap_policy_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
-    kg_vap_policy_unref(kg_vap_policy_compile(obj, NULL, a, errs));
+    kg_vap_policy_unref(kg_vap_policy_compile(obj, old, NULL, a, errs));
 }
 
 void kg_vap_binding_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)

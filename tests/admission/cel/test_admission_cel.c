@@ -137,7 +137,7 @@ static void test_variables(void **state)
     const char *names[] = {"replicas", "big", "late", "boom"};
     const char *exprs[] = {"object.spec.n", "variables.replicas > 2", "variables.nothere", "object.missing"};
     kg_acel_vars vars;
-    assert_true(kg_acel_vars_new(&vars, &A, KG_ACEL_AUTHORIZER, names, exprs, 4));
+    assert_true(kg_acel_vars_new(&vars, &A, KG_ACEL_AUTHORIZER, names, exprs, 4, true));
     assert_null(vars.items[0].expr.error);
     assert_null(vars.items[1].expr.error);
     /* a variable only sees the ones before it */
@@ -180,12 +180,36 @@ static void test_variables(void **state)
     kg_acel_vars_free(&vars);
 }
 
+/* Untyped variables (how the plugin runs validated policies): the shared environment, dyn variables. */
+static void test_untyped_variables(void **state)
+{
+    const char *names[] = {"r", "big"};
+    const char *exprs[] = {"object.spec.n", "variables.r > 2"};
+    kg_acel_vars vars;
+    assert_true(kg_acel_vars_new(&vars, &A, KG_ACEL_AUTHORIZER, names, exprs, 2, false));
+    assert_null(vars.items[1].expr.error);
+    kg_acel_expr e;
+    assert_true(kg_acel_vars_compile(&vars, &A, "variables.big", KG_ACEL_RETURN_BOOL, false, &e));
+    kg_admission_attributes at;
+    pod_attrs(&at, KG_ADMISSION_CREATE, tj(&A, "{\"spec\":{\"n\":3}}"), NULL);
+    kg_acel_input in;
+    kg_acel_input_init(&in, &at, NULL, NULL, NULL, NULL);
+    kg_acel_eval_state es;
+    kg_acel_eval_state_init(&es, &vars, &in, &A);
+    cel_value v;
+    assert_int_equal(kg_acel_eval(&e, &in, &A, CEL_PER_CALL_LIMIT, &v, NULL), CEL_EVAL_OK);
+    assert_true(v.kind == CEL_BOOL && v.u.b);
+    kg_acel_expr_free(&e);
+    kg_acel_vars_free(&vars);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_variables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_untyped_variables, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

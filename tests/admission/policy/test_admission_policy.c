@@ -7,7 +7,9 @@
 
 #include "../plugin_testutil.h"
 
+#include "../faulty_services.h"
 #include "admission/policy/policy.h"
+#include "base/log.h"
 
 static kg_arena A;
 static kg_admission_memcluster *M;
@@ -111,6 +113,10 @@ static void test_deny(void **state)
     put_policy("p", "\"validations\":[{\"expression\":\"true\"},{\"expression\":\"object.spec.replicas < 3\","
                     "\"message\":\"second\"},{\"expression\":\"false\",\"message\":\"third\"}]");
     assert_status(deploy(&at, 6), 422, "Invalid", DENIED "second");
+    /* -v=4 logs each failing validation with its value and cost */
+    kg_log_verbosity = 4;
+    assert_status(deploy(&at, 6), 422, "Invalid", DENIED "second");
+    kg_log_verbosity = 0;
 }
 
 static void test_warn_and_audit(void **state)
@@ -240,6 +246,10 @@ static void test_match_conditions_and_audit_annotations(void **state)
                     "\"validations\":[{\"expression\":\"false\",\"message\":\"no\"}]");
     assert_status(deploy(&at, 4), 422, "Invalid",
                   DENIED "expression 'object.spec.nope > 3' resulted in error: no such key: nope");
+    /* matchConditions see no namespaceObject; validations do */
+    put_policy("p", "\"matchConditions\":[{\"name\":\"n\",\"expression\":\"namespaceObject == null\"}],"
+                    "\"validations\":[{\"expression\":\"namespaceObject == null\",\"message\":\"has ns\"}]");
+    assert_status(deploy(&at, 4), 422, "Invalid", DENIED "has ns");
     /* auditAnnotations */
     put_policy("p", "\"auditAnnotations\":[{\"key\":\"replicas\",\"valueExpression\":\"string(object.spec."
                     "replicas)\"},{\"key\":\"none\",\"valueExpression\":\"null\"}]");
@@ -381,6 +391,26 @@ static void test_metrics(void **state)
     kg_metrics_registry_free(r);
 }
 
+/* Policies that cannot be listed yet: requests are refused (upstream's WaitForReady), and the next one retries. */
+static void test_not_ready(void **state)
+{
+    put_policy("p", "\"validations\":[{\"expression\":\"false\",\"message\":\"no\"}]");
+    put_binding("b", "p", "\"validationActions\":[\"Deny\"]");
+    kg_faulty_services *fs = kg_faulty_services_new(&S);
+    kg_admission_services fsvc = kg_faulty_services_get(fs);
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &fsvc);
+    kg_faulty_fail_reads(fs, "validatingadmissionpolicybindings", 0, KG_EIO);
+    kg_admission_attributes at;
+    assert_status(deploy(&at, 1), 403, "Forbidden",
+                  "deployments.apps \"d\" is forbidden: not yet ready to handle request");
+    kg_faulty_fail_reads(fs, "validatingadmissionpolicybindings", 0, KG_OK);
+    assert_status(deploy(&at, 1), 422, "Invalid", DENIED "no");
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_validating_admission_policy, NULL, &S);
+    kg_faulty_services_free(fs);
+}
+
 /* Requests on several threads while another rewrites the policy: every verdict is one of the two policies'. */
 static atomic_bool stop;
 
@@ -443,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_policy_resources_excluded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operations_and_param_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_ready, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
