@@ -97,6 +97,16 @@ fail:
     return NULL;
 }
 
+const kg_admission_chain *kg_check_cluster_chain(const kg_check_cluster *c)
+{
+    return c->chain;
+}
+
+kg_metrics_registry *kg_check_cluster_metrics(const kg_check_cluster *c)
+{
+    return c->metrics_reg;
+}
+
 const kg_resource *kg_check_resource_of(kg_arena *a, const kg_json *obj, const char **msg)
 {
     const char *av = kg_json_get_str(obj, "apiVersion");

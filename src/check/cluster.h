@@ -55,6 +55,11 @@ void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_js
  * the controllers run as after a submission. False with err for an unknown kind or a store failure. */
 bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err);
 
+/* The chain the cluster's pipeline runs and the metrics registry it records into (for doors that call the chain
+ * themselves over this cluster, like `kgate webhook`, which an API server already ran the pipeline for). */
+const struct kg_admission_chain *kg_check_cluster_chain(const kg_check_cluster *c);
+struct kg_metrics_registry *kg_check_cluster_metrics(const kg_check_cluster *c);
+
 /* The resource of obj's apiVersion/kind, NULL when kgate does not serve it (with kubectl's message in *msg). */
 const struct kg_resource *kg_check_resource_of(kg_arena *a, const kg_json *obj, const char **msg);
 

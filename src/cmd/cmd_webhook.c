@@ -1,0 +1,138 @@
+/* kgate webhook: kgate's admission chain behind an HTTPS AdmissionReview server, for existing clusters
+ * (docs/webhook-door.md). Flags here; the server is webhookdoor/door.h. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "cmd/flags.h"
+#include "webhookdoor/door.h"
+
+const char kg_cmd_webhook_help[] = "Serve kgate's admission chain to an existing cluster as an AdmissionReview webhook";
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig)
+{
+    stop_requested = sig;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: kgate webhook [flags]\n\n"
+               "Serves POST /validate (validating phase) and POST /mutate (mutating phase, JSONPatch answers) for\n"
+               "AdmissionReview v1 and v1beta1 over HTTPS, with the admission chain of kgate serve. The default\n"
+               "plugins are PodSecurity and ValidatingAdmissionPolicy; --enable-admission-plugins adds any other.\n"
+               "Also /healthz, /livez, /readyz and /metrics.\n\n"
+               "Flags:\n"
+               "      --secure-port int              port to serve HTTPS on (default 8443; 0 picks a free port)\n"
+               "      --bind-address ip              address to listen on (default 0.0.0.0)\n"
+               "      --tls-cert-file string         serving certificate (PEM, chain allowed)\n"
+               "      --tls-private-key-file string  its key; without both, a CA and a serving certificate are\n"
+               "                                     generated in --cert-dir (reused on later starts)\n"
+               "      --cert-dir string              where generated certificates live (default "
+               "./kgate-webhook-certs)\n"
+               "      --tls-san string               extra SAN of a generated certificate (DNS:name or IP:addr;\n"
+               "                                     repeatable), e.g. the webhook Service's DNS name\n"
+               "      --policy-dir PATH              YAML/JSON objects loaded into the in-memory cluster at start:\n"
+               "                                     Namespaces (with the labels PodSecurity reads), policies,\n"
+               "                                     bindings, params (file or directory, recursive)\n"
+               "  -h, --help                         this help\n\n");
+    kg_flags_engine_usage(f);
+}
+
+int kg_cmd_webhook(int argc, char **argv)
+{
+    kg_door_config cfg = {.port = 8443};
+    const char **sans = calloc((size_t)argc + 1, sizeof *sans);
+    size_t nsans = 0;
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool m;
+        const char *v;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        }
+        kg_flag_result fr = kg_flags_engine(argc, argv, &i, &cfg.admission, &cfg.feature_gates);
+        if (fr == KG_FLAG_ERROR)
+            goto out;
+        if (fr == KG_FLAG_MATCHED)
+            continue;
+        struct {
+            const char *name;
+            const char **dst;
+        } flags[] = {
+            {"--bind-address", &cfg.bind_address},
+            {"--tls-cert-file", &cfg.tls_cert_file},
+            {"--tls-private-key-file", &cfg.tls_key_file},
+            {"--cert-dir", &cfg.cert_dir},
+            {"--policy-dir", &cfg.policy_dir},
+            {"--tls-san", NULL},
+            {"--secure-port", NULL},
+        };
+        bool done = false;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
+            v = kg_flag_value(argc, argv, &i, flags[k].name, &m);
+            if (!m)
+                continue;
+            if (!v) {
+                fprintf(stderr, "Error: flag needs an argument: %s\n", flags[k].name);
+                goto out;
+            }
+            done = true;
+            if (flags[k].dst) {
+                *flags[k].dst = v;
+            } else if (!strcmp(flags[k].name, "--tls-san")) {
+                sans[nsans++] = v;
+            } else {
+                char *end;
+                long p = strtol(v, &end, 10);
+                if (!*v || *end || p < 0 || p > 65535) {
+                    fprintf(stderr, "Error: invalid argument \"%s\" for \"--secure-port\" flag\n", v);
+                    goto out;
+                }
+                cfg.port = (int)p;
+            }
+        }
+        if (done)
+            continue;
+        if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4)) {
+            kg_log_verbosity = atoi(strchr(arg, '=') + 1);
+            continue;
+        }
+        fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate webhook --help' for usage.\n", arg);
+        goto out;
+    }
+    cfg.extra_sans = sans;
+    cfg.nextra_sans = nsans;
+    KG_ERROR_DECL(err);
+    kg_door *d = kg_door_start(&cfg, &err);
+    if (!d) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        rc = 1;
+        goto out;
+    }
+    printf("kgate webhook is serving AdmissionReviews on https://%s:%d (/validate, /mutate)\n",
+           cfg.bind_address ? cfg.bind_address : "0.0.0.0", kg_door_port(d));
+    if (!cfg.tls_cert_file)
+        printf("  caBundle: %s/ca.crt\n", cfg.cert_dir ? cfg.cert_dir : "./kgate-webhook-certs");
+    fflush(stdout);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    while (!stop_requested)
+        pause();
+    KG_INFO("received signal %d, shutting down", (int)stop_requested);
+    kg_door_stop(d);
+    rc = 0;
+out:
+    free(sans);
+    return rc;
+}
