@@ -426,7 +426,7 @@ static void parallel_validating(void **state)
     assert_null(create_pod(&f, &at, "p", NULL, false));
     double took = now_s() - t0;
     assert_true(took >= 0.99);
-    assert_true(took < 1.8); /* two 1 s hooks in parallel cost ~1 s, not 2 */
+    assert_true(took < 1.95); /* two 1 s hooks in parallel cost ~1 s; in sequence they could not take under 2 */
     /* the verdict is merged in hook order */
     assert_status(create_pod(&f, &at, "p", "\"deny\":\"true\"", false), 403, "Forbidden",
                   "admission webhook \"deny.example.com\" denied the request: pods labelled deny=true are not allowed");
