@@ -230,11 +230,14 @@ static void deprecated_admission_control(void **state)
 
 static void enabling_unimplemented_plugin_fails(void **state)
 {
-    assert_string_equal(enabled("ImagePolicyWebhook", NULL, NULL),
-                        "ERR:enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate");
-    assert_string_equal(enabled("AlwaysDeny,NodeRestriction,ImagePolicyWebhook", NULL, NULL),
+    assert_string_equal(
+        enabled("OwnerReferencesPermissionEnforcement", NULL, NULL),
+        "ERR:enable-admission-plugins plugin \"OwnerReferencesPermissionEnforcement\" is not implemented "
+        "yet in kgate");
+    assert_string_equal(enabled("AlwaysDeny,NodeRestriction,OwnerReferencesPermissionEnforcement", NULL, NULL),
                         "ERR:[enable-admission-plugins plugin \"NodeRestriction\" is not implemented yet in kgate, "
-                        "enable-admission-plugins plugin \"ImagePolicyWebhook\" is not implemented yet in kgate]");
+                        "enable-admission-plugins plugin \"OwnerReferencesPermissionEnforcement\" is not implemented "
+                        "yet in kgate]");
     /* chain construction fails the same way */
     kg_admission_options o = {"NodeRestriction", NULL, NULL, NULL};
     kg_error e = {0};

@@ -34,6 +34,7 @@ typedef struct kg_webhook_call {
     const char *path;         /* appended to the client's server: "?timeout=10s" */
     const char *connect_to;   /* service endpoint (kg_client_request.connect_to) or NULL */
     const char *target_error; /* resolution failed: a call error without a call */
+    int target_code;          /* the metrics' code for target_error (400 request not built, 500 no client, else 503) */
     bool mutating;
     /* outputs (call), in the arena given to kg_webhook_call_run */
     kg_webhook_outcome outcome;
@@ -43,6 +44,7 @@ typedef struct kg_webhook_call {
     const kg_json *warnings; /* response.warnings (array of strings) or NULL */
     const kg_json *audit;    /* response.auditAnnotations (object) or NULL */
     double seconds;          /* call duration */
+    int http_status;         /* the webhook's HTTP status when it answered with an error status, else 0 */
 } kg_webhook_call;
 
 /* ---- review.c ---- */

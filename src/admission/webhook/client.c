@@ -105,11 +105,13 @@ void kg_webhook_call_prepare(kg_webhook_call *c, const kg_webhook_hook *h, const
     c->path = kg_arena_sprintf(a, "?timeout=%ds", h->timeout_s);
     if (h->client_error) {
         c->target_error = kg_arena_sprintf(a, "failed to call webhook: %s", h->client_error);
+        c->target_code = 500;
         return;
     }
     if (!h->review_version) {
         c->target_error = "could not create admission objects: webhook does not accept known AdmissionReview "
                           "versions (v1, v1beta1)";
+        c->target_code = 400;
         return;
     }
     kg_json *review = kg_webhook_review_request(a, at, inv, h->review_version, c->uid);
@@ -158,6 +160,7 @@ void kg_webhook_call_run(kg_webhook_call *c, kg_arena *a)
         c->error = kg_arena_sprintf(a, "failed to call webhook: Post \"%s\": context deadline exceeded", url);
         return;
     case KG_CLIENT_HTTP_ERROR: {
+        c->http_status = (int)resp.status;
         kg_json *st = kg_json_parse(a, resp.body, resp.body_len, NULL);
         const char *msg = kg_json_get_str(st, "message");
         if (msg && !strcmp(nz(kg_json_get_str(st, "kind")), "Status"))

@@ -106,7 +106,8 @@ static void annotate_mutation(kg_admission_attributes *at, const kg_webhook_call
         kg_json_to_string(a, p, 0, NULL), &e);
 }
 
-kg_status *kg_webhook_mutate(const kg_webhook_set *set, kg_admission_attributes *at, const kg_admission_services *svc)
+kg_status *kg_webhook_mutate(const kg_webhook_set *set, kg_admission_attributes *at, const kg_admission_services *svc,
+                             const kg_webhook_metrics *metrics)
 {
     if (!set->n || kg_webhook_exempt(at))
         return NULL;
@@ -135,6 +136,7 @@ kg_status *kg_webhook_mutate(const kg_webhook_set *set, kg_admission_attributes 
         bool changed = false;
         if (!st && c.outcome == KG_WEBHOOK_ALLOWED)
             st = apply_patch(&c, at, &changed);
+        kg_webhook_metrics_observe(metrics, &c, at, st);
         if (st || c.outcome != KG_WEBHOOK_ALLOWED) {
             annotate_mutation(at, &c, round, false);
             if (st)

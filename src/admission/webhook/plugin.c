@@ -1,6 +1,7 @@
 /* The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugin descriptors: each owns a hook source (the
  * compiled configurations, kept current by change notifications) and dispatches over the set current when a request
- * arrives. Both handle every operation (CREATE, UPDATE, DELETE, CONNECT). */
+ * arrives. Both handle every operation (CREATE, UPDATE, DELETE, CONNECT). When the services carry a metrics registry
+ * the webhook metrics (metrics.h) are registered there and every call is recorded. */
 #include <stdlib.h>
 
 #include "admission/plugin.h"
@@ -9,12 +10,25 @@
 #include "admission/webhook/mutating.h"
 #include "admission/webhook/validating.h"
 
+typedef struct plugin_state {
+    kg_webhook_source *src;
+    bool has_metrics;
+    kg_webhook_metrics metrics;
+} plugin_state;
+
 static bool init_common(const kg_admission_services *svc, bool mutating, void **state, kg_error *err)
 {
-    kg_webhook_source *src = kg_webhook_source_new(svc, mutating, err);
-    if (!src)
+    plugin_state *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return kg_err_set(err, KG_EINTERNAL, "out of memory");
+    ps->src = kg_webhook_source_new(svc, mutating, err);
+    if (!ps->src) {
+        free(ps);
         return false;
-    *state = src;
+    }
+    if (svc && svc->metrics && svc->metrics->registry)
+        ps->has_metrics = kg_webhook_metrics_register(svc->metrics->registry, &ps->metrics);
+    *state = ps;
     return true;
 }
 
@@ -30,29 +44,35 @@ static bool init_validating(const kg_json *config, const kg_admission_services *
 
 static void destroy(void *state)
 {
-    kg_webhook_source_free(state);
+    plugin_state *ps = state;
+    if (!ps)
+        return;
+    kg_webhook_source_free(ps->src);
+    free(ps);
 }
 
 static kg_status *admit(void *state, kg_admission_attributes *attrs, const kg_admission_services *svc)
 {
-    kg_status *st = kg_webhook_wait_ready(attrs, svc, state);
+    plugin_state *ps = state;
+    kg_status *st = kg_webhook_wait_ready(attrs, svc, ps->src);
     if (st)
         return st;
-    kg_webhook_set *set = kg_webhook_source_acquire(state);
-    st = kg_webhook_mutate(set, attrs, svc);
+    kg_webhook_set *set = kg_webhook_source_acquire(ps->src);
+    st = kg_webhook_mutate(set, attrs, svc, ps->has_metrics ? &ps->metrics : NULL);
     kg_webhook_set_release(set);
     return st;
 }
 
 static kg_status *validate(void *state, const kg_admission_attributes *attrs, const kg_admission_services *svc)
 {
-    kg_status *st = kg_webhook_wait_ready(attrs, svc, state);
+    plugin_state *ps = state;
+    kg_status *st = kg_webhook_wait_ready(attrs, svc, ps->src);
     if (st)
         return st;
-    kg_webhook_set *set = kg_webhook_source_acquire(state);
+    kg_webhook_set *set = kg_webhook_source_acquire(ps->src);
     /* the calling thread adds warnings and audit annotations after the calls (attributes.h: validating plugins may
      * record these; the chain runs one plugin at a time) */
-    st = kg_webhook_validate(set, (kg_admission_attributes *)attrs, svc);
+    st = kg_webhook_validate(set, (kg_admission_attributes *)attrs, svc, ps->has_metrics ? &ps->metrics : NULL);
     kg_webhook_set_release(set);
     return st;
 }

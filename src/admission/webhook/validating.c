@@ -54,7 +54,8 @@ static void run_all(fanout *f)
         pthread_join(tids[i], NULL);
 }
 
-kg_status *kg_webhook_validate(const kg_webhook_set *set, kg_admission_attributes *at, const kg_admission_services *svc)
+kg_status *kg_webhook_validate(const kg_webhook_set *set, kg_admission_attributes *at, const kg_admission_services *svc,
+                               const kg_webhook_metrics *metrics)
 {
     if (!set->n || kg_webhook_exempt(at))
         return NULL;
@@ -81,6 +82,7 @@ kg_status *kg_webhook_validate(const kg_webhook_set *set, kg_admission_attribute
     for (size_t i = 0; i < f.n; i++) {
         kg_status *st =
             kg_webhook_call_verdict(&f.jobs[i].call, at, "failed-open.validating.webhook.admission.k8s.io", 0, i);
+        kg_webhook_metrics_observe(metrics, &f.jobs[i].call, at, st);
         if (st && !first)
             first = st;
         kg_arena_free(&f.jobs[i].arena);

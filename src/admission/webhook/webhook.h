@@ -10,6 +10,7 @@
  *   dispatch.c    one hook: match, dry-run check, call, failurePolicy
  *   mutating.c    MutatingAdmissionWebhook: sequential calls, patches, reinvocation
  *   validating.c  ValidatingAdmissionWebhook: parallel calls, merged in hook order
+ *   metrics.c     the apiserver_admission_webhook_* metrics recorded for every call (metrics.h)
  *   plugin.c      the two plugin descriptors
  *
  * See docs/webhooks.md. */

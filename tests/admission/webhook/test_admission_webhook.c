@@ -2,7 +2,7 @@
  * (libmicrohttpd, certificates made with openssl) on 127.0.0.1, configurations in an in-memory cluster (recompiled
  * through change notifications), and the two plugins in a chain: allow/deny, patches, warnings and audit annotations,
  * failurePolicy for every failure kind, timeouts, reinvocation order, parallel validation, dry-run, config changes,
- * exemptions, Service references, matchConditions. */
+ * exemptions, Service references, matchConditions, and the webhook metrics. */
 #include <microhttpd.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -183,11 +183,11 @@ typedef struct fx {
     kg_warnings warnings;
 } fx;
 
-static void fx_init(fx *f)
+static void fx_init_with(fx *f, const kg_apiserver_metrics *metrics)
 {
     kg_arena_init(&f->a, 0);
     f->m = kg_admission_memcluster_new();
-    f->svc = kg_admission_memcluster_services(f->m, NULL);
+    f->svc = kg_admission_memcluster_services(f->m, metrics);
     const kg_admission_plugin *plugins[] = {&kg_admission_plugin_mutating_admission_webhook,
                                             &kg_admission_plugin_validating_admission_webhook};
     kg_error e = {0};
@@ -196,6 +196,11 @@ static void fx_init(fx *f)
     kg_warnings_init(&f->warnings, &f->a);
     tput(f->m, "namespaces", "{\"metadata\":{\"name\":\"default\",\"labels\":{\"env\":\"test\"}}}", 0);
     reset_log();
+}
+
+static void fx_init(fx *f)
+{
+    fx_init_with(f, NULL);
 }
 
 static void fx_free(fx *f)
@@ -630,6 +635,101 @@ static void concurrent_requests_and_changes(void **state)
     fx_free(&f);
 }
 
+/* The series line `<name>{<labels>} <value>` is in the metrics text (fail with the whole text when not). */
+static void assert_series(const char *text, const char *series, const char *value)
+{
+    char want[1024];
+    snprintf(want, sizeof want, "\n%s %s\n", series, value);
+    if (!strstr(text, want))
+        fail_msg("missing %s in:\n%s", want + 1, text);
+}
+
+static void metrics_recorded(void **state)
+{
+    kg_metrics_registry *reg = kg_metrics_registry_new();
+    kg_apiserver_metrics am;
+    assert_true(kg_metrics_apiserver_register(reg, &am));
+    fx f;
+    fx_init_with(&f, &am);
+    put_config(&f, true, "mutate", hook(&f, "patch.example.com", "patch", NULL));
+    put_config(&f, false, "deny-labelled",
+               kg_arena_sprintf(&f.a, "%s,%s", hook(&f, "allow.example.com", "allow", NULL),
+                                hook(&f, "deny.example.com", "deny-label", NULL)));
+    kg_admission_attributes at;
+    assert_null(create_pod(&f, &at, "ok", NULL, false));
+    assert_non_null(create_pod(&f, &at, "bad", "\"deny\":\"true\"", false));
+    /* an unreachable webhook, failing open and then closed */
+    const char *down = ",\"timeoutSeconds\":1,\"failurePolicy\":\"Ignore\"";
+    kg_json *hj = tj(&f.a, hook(&f, "down.example.com", "allow", down));
+    kg_json_set(&f.a, kg_json_get(hj, "clientConfig"), "url", kg_json_new_str(&f.a, "https://127.0.0.1:1/allow"));
+    put_config(&f, false, "deny-labelled", kg_json_to_string(&f.a, hj, 0, NULL));
+    assert_null(create_pod(&f, &at, "open", NULL, false));
+    kg_json_set(&f.a, hj, "failurePolicy", kg_json_new_str(&f.a, "Fail"));
+    put_config(&f, false, "deny-labelled", kg_json_to_string(&f.a, hj, 0, NULL));
+    assert_non_null(create_pod(&f, &at, "closed", NULL, false));
+
+    kg_buf b = KG_BUF_INIT;
+    kg_metrics_write(reg, &b);
+    const char *t = kg_buf_cstr(&b);
+    const char *rt = "apiserver_admission_webhook_request_total";
+    char s[512];
+#define SERIES(...) (snprintf(s, sizeof s, __VA_ARGS__), s)
+    assert_series(
+        t,
+        SERIES("%s{code=\"200\",name=\"patch.example.com\",operation=\"CREATE\",rejected=\"false\",type=\"admit\"}",
+               rt),
+        "4");
+    assert_series(
+        t,
+        SERIES(
+            "%s{code=\"200\",name=\"allow.example.com\",operation=\"CREATE\",rejected=\"false\",type=\"validating\"}",
+            rt),
+        "2");
+    assert_series(
+        t,
+        SERIES("%s{code=\"200\",name=\"deny.example.com\",operation=\"CREATE\",rejected=\"false\",type=\"validating\"}",
+               rt),
+        "1");
+    assert_series(
+        t,
+        SERIES("%s{code=\"403\",name=\"deny.example.com\",operation=\"CREATE\",rejected=\"true\",type=\"validating\"}",
+               rt),
+        "1");
+    assert_series(
+        t,
+        SERIES("%s{code=\"503\",name=\"down.example.com\",operation=\"CREATE\",rejected=\"false\",type=\"validating\"}",
+               rt),
+        "1");
+    assert_series(
+        t,
+        SERIES("%s{code=\"503\",name=\"down.example.com\",operation=\"CREATE\",rejected=\"true\",type=\"validating\"}",
+               rt),
+        "1");
+    assert_series(t,
+                  "apiserver_admission_webhook_rejection_count{error_type=\"no_error\",name=\"deny.example.com\","
+                  "operation=\"CREATE\",rejection_code=\"403\",type=\"validating\"}",
+                  "1");
+    assert_series(t,
+                  "apiserver_admission_webhook_rejection_count{error_type=\"calling_webhook_error\","
+                  "name=\"down.example.com\",operation=\"CREATE\",rejection_code=\"503\",type=\"validating\"}",
+                  "1");
+    assert_series(t, "apiserver_admission_webhook_fail_open_count{name=\"down.example.com\",type=\"validating\"}", "1");
+    assert_series(t,
+                  "apiserver_admission_webhook_admission_duration_seconds_count{name=\"allow.example.com\","
+                  "operation=\"CREATE\",rejected=\"false\",type=\"validating\"}",
+                  "2");
+    /* the sub-millisecond buckets in front of upstream's */
+    const char *allowed = "name=\"allow.example.com\",operation=\"CREATE\",rejected=\"false\",type=\"validating\"";
+    assert_non_null(
+        strstr(t, SERIES("apiserver_admission_webhook_admission_duration_seconds_bucket{%s,le=\"5e-05\"}", allowed)));
+    assert_non_null(
+        strstr(t, SERIES("apiserver_admission_webhook_admission_duration_seconds_bucket{%s,le=\"25\"}", allowed)));
+#undef SERIES
+    kg_buf_free(&b);
+    fx_free(&f);
+    kg_metrics_registry_free(reg);
+}
+
 /* ---- setup ---- */
 
 static int setup(void **state)
@@ -701,6 +801,7 @@ int main(void)
         cmocka_unit_test(service_reference),
         cmocka_unit_test(match_conditions),
         cmocka_unit_test(concurrent_requests_and_changes),
+        cmocka_unit_test(metrics_recorded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
