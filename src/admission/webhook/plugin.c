@@ -66,6 +66,10 @@ static kg_status *admit(void *state, kg_admission_attributes *attrs, const kg_ad
 static kg_status *validate(void *state, const kg_admission_attributes *attrs, const kg_admission_services *svc)
 {
     plugin_state *ps = state;
+    if (kg_webhook_exempt(attrs)) { /* never sent to webhooks; a webhook configuration write gets safety warnings */
+        kg_webhook_safety_warn(attrs, svc);
+        return NULL;
+    }
     kg_status *st = kg_webhook_wait_ready(attrs, svc, ps->src);
     if (st)
         return st;

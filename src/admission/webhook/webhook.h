@@ -11,6 +11,7 @@
  *   mutating.c    MutatingAdmissionWebhook: sequential calls, patches, reinvocation
  *   validating.c  ValidatingAdmissionWebhook: parallel calls, merged in hook order
  *   metrics.c     the apiserver_admission_webhook_* metrics recorded for every call (metrics.h)
+ *   safety.c      webhook-safety warnings on writing a configuration (deadline sum, self-blocking webhooks)
  *   plugin.c      the two plugin descriptors
  *
  * See docs/webhooks.md. */
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "admission/attributes.h"
 #include "admission/match/conditions.h"
 #include "admission/match/match.h"
 #include "admission/services.h"
@@ -83,5 +85,12 @@ kg_webhook_set *kg_webhook_source_acquire(kg_webhook_source *src);
 void kg_webhook_source_refresh(kg_webhook_source *src);
 /* The resource the source watches. */
 const char *kg_webhook_source_resource(const kg_webhook_source *src);
+
+/* ---- safety.c ---- */
+
+/* On a CREATE/UPDATE of a Mutating/ValidatingWebhookConfiguration, add the safety warnings (docs/webhooks.md): the
+ * webhooks that can match one request may take longer than the request deadline; a failurePolicy Fail webhook
+ * matches the creation of its own pods. Anything else: nothing. Reads the stored configurations through svc. */
+void kg_webhook_safety_warn(const kg_admission_attributes *at, const kg_admission_services *svc);
 
 #endif
