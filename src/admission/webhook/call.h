@@ -45,6 +45,7 @@ typedef struct kg_webhook_call {
     const kg_json *audit;    /* response.auditAnnotations (object) or NULL */
     double seconds;          /* call duration */
     int http_status;         /* the webhook's HTTP status when it answered with an error status, else 0 */
+    bool skipped;            /* not called: the webhook's circuit breaker is open (a call error, failing open) */
 } kg_webhook_call;
 
 /* ---- review.c ---- */

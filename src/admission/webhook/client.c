@@ -131,7 +131,8 @@ static const char *what(const kg_error *err, const char *url)
     return strlen(err->msg) > skip ? err->msg + skip : err->msg;
 }
 
-void kg_webhook_call_run(kg_webhook_call *c, kg_arena *a)
+/* The call proper (no breaker). */
+static void call_run(kg_webhook_call *c, kg_arena *a)
 {
     double t0 = kg_metrics_now();
     if (c->target_error) {
@@ -181,4 +182,21 @@ void kg_webhook_call_run(kg_webhook_call *c, kg_arena *a)
         return;
     default: c->error = kg_arena_sprintf(a, "failed to call webhook: Post \"%s\": %s", url, what(&err, url)); return;
     }
+}
+
+void kg_webhook_call_run(kg_webhook_call *c, kg_arena *a)
+{
+    kg_webhook_breaker *b = c->hook->breaker; /* failurePolicy Ignore only */
+    bool probe = false;
+    if (b && !kg_webhook_breaker_allow(b, kg_webhook_breaker_now(), &probe)) {
+        c->skipped = true;
+        c->outcome = KG_WEBHOOK_CALL_ERROR;
+        c->error = kg_arena_sprintf(a, "failed to call webhook: circuit breaker open after %d consecutive failures",
+                                    atomic_load(&b->failures));
+        return;
+    }
+    call_run(c, a);
+    if (b)
+        kg_webhook_breaker_record(b, c->outcome != KG_WEBHOOK_CALL_ERROR, probe, kg_webhook_breaker_now(),
+                                  c->hook->name);
 }

@@ -7,6 +7,7 @@
 
 #include "admission/webhook/webhook.h"
 #include "base/base64.h"
+#include "base/hash.h"
 #include "base/log.h"
 
 static int by_name(const void *x, const void *y)
@@ -97,7 +98,22 @@ static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool
     return true;
 }
 
-kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating)
+/* The breaker for an Ignore hook: the previous set's when the same configuration holds the same webhook JSON. */
+static kg_webhook_breaker *breaker_for(kg_arena *a, const char *config, const kg_json *j, const kg_webhook_set *prev)
+{
+    size_t len = 0;
+    const char *text = kg_json_to_string(a, j, 0, &len);
+    uint64_t key = kg_fnv1a64_byte(kg_fnv1a64_str(config), 0);
+    key = kg_fnv1a64_continue(key, text, len);
+    for (size_t i = 0; prev && i < prev->n; i++)
+        if (prev->hooks[i].breaker && prev->hooks[i].breaker->key == key) {
+            kg_webhook_breaker_retain(prev->hooks[i].breaker);
+            return prev->hooks[i].breaker;
+        }
+    return kg_webhook_breaker_new(key);
+}
+
+kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating, const kg_webhook_set *prev)
 {
     kg_webhook_set *s = calloc(1, sizeof *s);
     if (!s)
@@ -131,6 +147,8 @@ kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating)
             for (size_t p = 0; p < s->n; p++)
                 same += !strcmp(s->hooks[p].config_name, h->config_name) && !strcmp(s->hooks[p].name, h->name);
             h->uid = kg_arena_sprintf(a, "%s/%s/%zu", h->config_name, h->name, same);
+            if (h->fail_open)
+                h->breaker = breaker_for(a, h->config_name, kg_json_at(hooks, k), prev);
             h->index = s->n++;
         }
     }
@@ -149,6 +167,7 @@ void kg_webhook_set_release(kg_webhook_set *s)
     for (size_t i = 0; i < s->n; i++) {
         kg_client_free(s->hooks[i].client);
         kg_match_conditions_free(&s->hooks[i].conditions);
+        kg_webhook_breaker_release(s->hooks[i].breaker);
     }
     kg_arena_free(&s->arena);
     free(s);

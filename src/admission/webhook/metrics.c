@@ -46,7 +46,11 @@ bool kg_webhook_metrics_register(kg_metrics_registry *r, kg_webhook_metrics *out
                                    "Admission webhook fail open count, identified by name and broken out for each "
                                    "admission type (validating or mutating).",
                                    fail_open_labels);
-    return out->duration && out->request_total && out->rejection_count && out->fail_open_count;
+    out->breaker_skips = counter(r, "kgate_admission_webhook_circuit_breaker_skips_total",
+                                 "Calls of failurePolicy Ignore admission webhooks skipped (failing open) because the "
+                                 "webhook's circuit breaker was open, by name and admission type.",
+                                 fail_open_labels);
+    return out->duration && out->request_total && out->rejection_count && out->fail_open_count && out->breaker_skips;
 }
 
 /* The code upstream's ErrCallingWebhook carries for c (metrics.h). */
@@ -64,6 +68,11 @@ void kg_webhook_metrics_observe(const kg_webhook_metrics *m, const kg_webhook_ca
         return;
     const char *type = c->mutating ? "admit" : "validating";
     const char *op = kg_admission_op_name(at->operation);
+    if (c->skipped) { /* circuit breaker open: failed open without a call (no request, no duration) */
+        kg_metric_inc(m->fail_open_count, (const char *const[]){c->hook->name, type});
+        kg_metric_inc(m->breaker_skips, (const char *const[]){c->hook->name, type});
+        return;
+    }
     int code = 200;
     bool rejected = false;
     const char *error_type = NULL; /* a rejection_count sample when set */

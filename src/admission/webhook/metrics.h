@@ -5,6 +5,7 @@
  *   apiserver_admission_webhook_request_total{name,type,operation,code,rejected}               counter
  *   apiserver_admission_webhook_rejection_count{name,type,operation,error_type,rejection_code} counter
  *   apiserver_admission_webhook_fail_open_count{name,type}                                      counter
+ *   kgate_admission_webhook_circuit_breaker_skips_total{name,type}                             counter (kgate's)
  *
  * type is "admit" for MutatingAdmissionWebhook and "validating" for ValidatingAdmissionWebhook (upstream's values).
  * The duration buckets are upstream's (5 ms … 25 s) with sub-millisecond ones in front: a webhook on the same host
@@ -16,6 +17,7 @@
  *   call error, failurePolicy Fail   rejected true, rejection_count error_type calling_webhook_error
  *   call error, failurePolicy Ignore rejected false, fail_open_count
  *   internal error (patch)       rejection_count error_type apiserver_internal_error, code 0
+ * A call skipped by an open circuit breaker (breaker.c) records fail_open_count and the skips counter only.
  * A call error's code is the webhook's HTTP status when it answered with one, 400 when the request could not be
  * built, 500 when its client could not be, else 503 (upstream's ServiceUnavailable "error calling webhook"). Codes
  * above 600 are recorded as 600. */
@@ -35,6 +37,7 @@ typedef struct kg_webhook_metrics {
     kg_metric *request_total;
     kg_metric *rejection_count;
     kg_metric *fail_open_count;
+    kg_metric *breaker_skips; /* kgate_admission_webhook_circuit_breaker_skips_total{name,type} (kgate's own) */
 } kg_webhook_metrics;
 
 /* Register (or find, when the other webhook plugin registered them first) the four metrics in r. */

@@ -44,7 +44,8 @@ void kg_webhook_source_refresh(kg_webhook_source *src)
     KG_ERROR_DECL(err);
     kg_json *list = kg_admission_list(src->svc, &a, src->resource, "", 0, &err);
     if (list) {
-        kg_webhook_set *s = kg_webhook_set_compile(list, src->mutating);
+        /* writers are serialized by mu: current is not released under us */
+        kg_webhook_set *s = kg_webhook_set_compile(list, src->mutating, atomic_load(&src->current));
         publish(src, s);
     } else {
         KG_WARN("%s: cannot list the webhook configurations, keeping the previous ones: %s", src->resource, err.msg);
@@ -68,7 +69,7 @@ kg_webhook_source *kg_webhook_source_new(const kg_admission_services *svc, bool 
     src->mutating = mutating;
     src->resource = mutating ? "mutatingwebhookconfigurations" : "validatingwebhookconfigurations";
     pthread_mutex_init(&src->mu, NULL);
-    atomic_init(&src->current, kg_webhook_set_compile(NULL, mutating));
+    atomic_init(&src->current, kg_webhook_set_compile(NULL, mutating, NULL));
     atomic_init(&src->acquiring, 0);
     KG_ERROR_DECL(e);
     src->sub = kg_admission_subscribe(svc, src->resource, on_change, src, &e);

@@ -11,6 +11,7 @@
  *   mutating.c    MutatingAdmissionWebhook: sequential calls, patches, reinvocation
  *   validating.c  ValidatingAdmissionWebhook: parallel calls, merged in hook order
  *   metrics.c     the apiserver_admission_webhook_* metrics recorded for every call (metrics.h)
+ *   breaker.c     the circuit breaker of failurePolicy Ignore webhooks
  *   safety.c      webhook-safety warnings on writing a configuration (deadline sum, self-blocking webhooks)
  *   plugin.c      the two plugin descriptors
  *
@@ -35,6 +36,21 @@
 #define KG_WEBHOOK_MAX_PARALLEL 16         /* validating calls in flight per request; more hooks wait their turn */
 #define KG_WEBHOOK_MAX_WARNINGS 64         /* warnings taken from one response */
 
+#define KG_WEBHOOK_BREAKER_FAILURES 5                 /* consecutive call failures that open the breaker */
+#define KG_WEBHOOK_BREAKER_FIRST_NS 1000000000LL      /* first open window: 1 s */
+#define KG_WEBHOOK_BREAKER_MAX_NS (30 * 1000000000LL) /* the window doubles after a failed probe, up to 30 s */
+
+/* The circuit breaker of one failurePolicy Ignore webhook (breaker.c): lock-free, shared between consecutive sets
+ * while the webhook is unchanged. */
+typedef struct kg_webhook_breaker {
+    atomic_int refs;
+    uint64_t key;                  /* hash of the configuration name and the webhook's JSON */
+    atomic_int failures;           /* consecutive call failures */
+    _Atomic int64_t open_until_ns; /* monotonic time the open window ends; 0: closed */
+    _Atomic int64_t window_ns;     /* the next open window */
+    atomic_bool probing;           /* a half-open probe call is in flight */
+} kg_webhook_breaker;
+
 /* One compiled webhook. Immutable once its set is published. */
 typedef struct kg_webhook_hook {
     const char *uid;         /* "<configuration>/<webhook>/<n>", n = earlier hooks of that name in the configuration */
@@ -54,6 +70,7 @@ typedef struct kg_webhook_hook {
     kg_client *client;              /* server = url, or https://<svc>.<ns>.svc:<port><path>; NULL when client_error */
     const char *client_error;       /* why the client could not be built: every call is a call error */
     kg_match_conditions conditions; /* matchConditions, compiled (n == 0: none) */
+    kg_webhook_breaker *breaker;    /* failurePolicy Ignore only, else NULL */
 } kg_webhook_hook;
 
 /* An immutable, reference-counted snapshot of every hook of one kind. */
@@ -65,8 +82,9 @@ typedef struct kg_webhook_set {
 } kg_webhook_set;
 
 /* Compile the configurations (an array of MutatingWebhookConfiguration or ValidatingWebhookConfiguration objects, any
- * order) into a set with one reference. Hooks that cannot be compiled are logged and left out. */
-kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating);
+ * order) into a set with one reference. Hooks that cannot be compiled are logged and left out. prev (may be NULL):
+ * the set being replaced; its unchanged Ignore webhooks hand their circuit breakers over. */
+kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating, const kg_webhook_set *prev);
 void kg_webhook_set_retain(kg_webhook_set *s);
 /* Drop a reference; the last one frees the set and its clients (no call may be in flight). NULL is fine. */
 void kg_webhook_set_release(kg_webhook_set *s);
@@ -85,6 +103,18 @@ kg_webhook_set *kg_webhook_source_acquire(kg_webhook_source *src);
 void kg_webhook_source_refresh(kg_webhook_source *src);
 /* The resource the source watches. */
 const char *kg_webhook_source_resource(const kg_webhook_source *src);
+
+/* ---- breaker.c ---- */
+
+kg_webhook_breaker *kg_webhook_breaker_new(uint64_t key);
+void kg_webhook_breaker_retain(kg_webhook_breaker *b);
+void kg_webhook_breaker_release(kg_webhook_breaker *b); /* NULL is fine */
+/* CLOCK_MONOTONIC in ns. */
+int64_t kg_webhook_breaker_now(void);
+/* Before a call: true to call (closed, or *probe set: this call is the half-open probe), false to skip it (open). */
+bool kg_webhook_breaker_allow(kg_webhook_breaker *b, int64_t now, bool *probe);
+/* After a call that was allowed: ok = the webhook answered (allowed or denied). name: for the log. */
+void kg_webhook_breaker_record(kg_webhook_breaker *b, bool ok, bool probe, int64_t now, const char *name);
 
 /* ---- safety.c ---- */
 

@@ -5,6 +5,7 @@
  * exemptions, Service references, matchConditions, and the webhook metrics. */
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -22,6 +23,8 @@ static char *ca_pem, *srv_cert, *srv_key, *ca_b64, *other_ca_b64;
 /* what the server saw: the paths called, in order, and the last review */
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static char call_log[4096];
+static atomic_bool flaky_fails; /* /flaky answers 500 while set */
+static atomic_int drop_count;   /* requests seen by /drop-second; the second is dropped without an answer */
 static char last_review[65536];
 
 /* ---- the webhook server ---- */
@@ -96,7 +99,12 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     const char *uid = rv ? kg_json_path_str(rv, "request.uid") : "";
     uid = kg_arena_strdup(&a, uid ? uid : "");
     enum MHD_Result r;
-    if (!strcmp(url, "/allow")) {
+    if (!strcmp(url, "/drop-second") && atomic_fetch_add(&drop_count, 1) == 1) {
+        kg_arena_free(&a);
+        return MHD_NO; /* closes the (reused) connection before any response byte */
+    }
+    if (!strcmp(url, "/allow") || !strcmp(url, "/drop-second") ||
+        (!strcmp(url, "/flaky") && !atomic_load(&flaky_fails))) {
         r = review_reply(c, uid, "\"allowed\":true");
     } else if (!strcmp(url, "/deny-label")) {
         const char *d = label(rv, "deny");
@@ -131,7 +139,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         r = review_reply(c, "nope", "\"allowed\":true");
     } else if (!strcmp(url, "/garbage")) {
         r = reply(c, 200, "this is not json");
-    } else if (!strcmp(url, "/500")) {
+    } else if (!strcmp(url, "/500") || !strcmp(url, "/flaky")) {
         r = reply(c, 500, "oops");
     } else if (!strcmp(url, "/big")) {
         size_t n = 4u << 20;
@@ -787,6 +795,95 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+static size_t log_calls(fx *f)
+{
+    const char *l = get_log(&f->a);
+    size_t n = l[0] ? 1 : 0;
+    for (; *l; l++)
+        n += *l == ',';
+    return n;
+}
+
+/* failurePolicy Ignore: after 5 consecutive failures the calls are skipped (same verdict and annotation), a probe
+ * after the window closes the breaker on success; a failed probe doubles the window; Fail webhooks have none; the
+ * breaker survives a recompilation that leaves the webhook unchanged. */
+static void circuit_breaker(void **state)
+{
+    (void)state;
+    kg_metrics_registry *reg = kg_metrics_registry_new();
+    kg_apiserver_metrics am;
+    assert_true(kg_metrics_apiserver_register(reg, &am));
+    fx f;
+    fx_init_with(&f, &am);
+    atomic_store(&flaky_fails, true);
+    put_config(&f, false, "cb", hook(&f, "cb.example.com", "flaky", ",\"failurePolicy\":\"Ignore\""));
+    kg_admission_attributes at;
+    for (int i = 0; i < 5; i++) {
+        assert_null(create_pod(&f, &at, "p", NULL, false));
+        assert_string_equal(annotation(&at, "failed-open.validating.webhook.admission.k8s.io/round_0_index_0"),
+                            "cb.example.com");
+    }
+    assert_int_equal(log_calls(&f), 5);
+    /* open: not called, same verdict and annotation */
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_string_equal(annotation(&at, "failed-open.validating.webhook.admission.k8s.io/round_0_index_0"),
+                        "cb.example.com");
+    assert_int_equal(log_calls(&f), 5);
+    /* an unrelated configuration change recompiles the set: the unchanged webhook keeps its breaker */
+    put_config(&f, false, "other", hook(&f, "other.example.com", "allow", NULL));
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 6); /* other.example.com only */
+    /* after the 1 s window one probe; it fails: open again for 2 s */
+    usleep(1100 * 1000);
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 8);
+    usleep(1100 * 1000);
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 9); /* still open (2 s window) */
+    /* the webhook recovers: the next probe succeeds and the breaker closes */
+    atomic_store(&flaky_fails, false);
+    usleep(1000 * 1000);
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 11);
+    assert_null(annotation(&at, "failed-open.validating.webhook.admission.k8s.io/round_0_index_0"));
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 13);
+    /* skipped calls count as failed open, and in kgate's skip counter */
+    const char *const labels[] = {"cb.example.com", "validating"};
+    assert_int_equal(kg_metric_value(kg_metrics_find(reg, "apiserver_admission_webhook_fail_open_count"), labels), 9);
+    assert_int_equal(
+        kg_metric_value(kg_metrics_find(reg, "kgate_admission_webhook_circuit_breaker_skips_total"), labels), 3);
+    /* failurePolicy Fail: every call is made */
+    atomic_store(&flaky_fails, true);
+    put_config(&f, false, "cb", hook(&f, "cb.example.com", "flaky", NULL));
+    put_config(&f, false, "other", "");
+    reset_log();
+    for (int i = 0; i < 7; i++)
+        assert_non_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(log_calls(&f), 7);
+    atomic_store(&flaky_fails, false);
+    fx_free(&f);
+    kg_metrics_registry_free(reg);
+}
+
+/* A kept-alive connection that the webhook closes before answering: the call is sent again once on a new connection
+ * (libcurl's retry of a dead reused connection), not more. */
+static void retry_on_dropped_keepalive(void **state)
+{
+    (void)state;
+    fx f;
+    fx_init(&f);
+    atomic_store(&drop_count, 0);
+    put_config(&f, false, "drop", hook(&f, "drop.example.com", "drop-second", NULL));
+    kg_admission_attributes at;
+    assert_null(create_pod(&f, &at, "p", NULL, false)); /* request 1: answered, connection kept */
+    assert_null(create_pod(&f, &at, "p", NULL, false)); /* request 2 dropped on the reused connection, 3 answers */
+    assert_int_equal(atomic_load(&drop_count), 3);
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_int_equal(atomic_load(&drop_count), 4);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -802,6 +899,8 @@ int main(void)
         cmocka_unit_test(match_conditions),
         cmocka_unit_test(concurrent_requests_and_changes),
         cmocka_unit_test(metrics_recorded),
+        cmocka_unit_test(circuit_breaker),
+        cmocka_unit_test(retry_on_dropped_keepalive),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
