@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "auth/user.h"
 #include "base/arena.h"
@@ -52,11 +53,15 @@ typedef struct kg_admission_attributes {
     kg_gvk request_kind;
     kg_gvr request_resource;
     const char *request_subresource;
-    const char *name;    /* "" when only generateName is set, and for DeleteCollection items */
-    const char *ns;      /* request namespace; for the namespaces resource: the namespace's own name */
-    kg_json *object;     /* CREATE/UPDATE: the new object (mutable); CONNECT: the options object; else NULL */
-    kg_json *old_object; /* UPDATE/DELETE: the stored object; else NULL */
-    bool dry_run;        /* dryRun=All */
+    const char *name;        /* "" when only generateName is set, and for DeleteCollection items */
+    const char *ns;          /* request namespace; for the namespaces resource: the namespace's own name */
+    kg_json *object;         /* CREATE/UPDATE: the new object (mutable); CONNECT: the options object; else NULL */
+    kg_json *old_object;     /* UPDATE/DELETE: the stored object; else NULL */
+    bool dry_run;            /* dryRun=All */
+    /* The request's deadline: CLOCK_MONOTONIC nanoseconds after which the request has failed (webhook calls are
+     * bounded by it). 0: none. The write pipeline sets it for every write (the door's, else now +
+     * KG_ADMISSION_DEFAULT_DEADLINE_S). */
+    int64_t deadline_ns;
     /* CreateOptions / UpdateOptions / DeleteOptions (meta.k8s.io/v1, with kind and apiVersion), or NULL */
     const kg_json *options;
     kg_admission_user user;
@@ -92,14 +97,14 @@ const char *kg_admission_forbidden_name(const kg_admission_attributes *a);
 void kg_admission_warn(const kg_admission_attributes *a, const char *text);
 
 /* The calling plugin's per-request slot (a zeroed pointer the plugin may set to data allocated in a->arena), or NULL
- * outside a chain run. Validating plugins may use it too (attrs are const to them, the slot is not). Concurrency rule:
- * a plugin that fans out work to threads (validating webhooks are called in parallel) uses its slot, the arena, the
- * warnings and the annotations only from the calling thread; the other threads allocate in arenas of their own and hand
- * results back, which the plugin merges in a fixed order. */
+ * outside a chain run. Validating plugins may use it too (attrs are const to them, the slot is not). Concurrency rule: a plugin that fans out work to threads (validating webhooks are called in
+ * parallel) uses its slot, the arena, the warnings and the annotations only from the calling thread; the other threads
+ * allocate in arenas of their own and hand results back, which the plugin merges in a fixed order. */
 void **kg_admission_request_ctx(const kg_admission_attributes *a);
 
 /* Audit annotation (AddAnnotation): key must be "<dns-prefix>/<name>"; re-adding the same key with another value is
  * an error (first write wins), the same value is fine. Not thread-safe: the caller serializes adds. */
-bool kg_admission_add_annotation(const kg_admission_attributes *a, const char *key, const char *value, kg_error *err);
+bool kg_admission_add_annotation(const kg_admission_attributes *a, const char *key, const char *value,
+                                 kg_error *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/defaults.h"
 #include "api/schema.h"
@@ -56,6 +57,14 @@ void wctx_init(wctx *c, const kg_pipeline *p, const kg_write_request *rq, kg_wri
     c->gr = KG_GR(c->r->group, c->r->plural);
     c->uid = rq->uid && rq->uid[0] ? rq->uid : kg_obj_new_uid(c->a);
     c->out = out;
+    if (rq->deadline_ns > 0) {
+        c->deadline_ns = rq->deadline_ns;
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        c->deadline_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec +
+                         (int64_t)KG_ADMISSION_DEFAULT_DEADLINE_S * 1000000000;
+    }
 }
 
 bool wfail(wctx *c, kg_status *st)
@@ -148,6 +157,7 @@ void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const cha
     at->object = obj;
     at->old_object = old;
     at->dry_run = c->rq->dry_run;
+    at->deadline_ns = c->deadline_ns;
     if (!c->options)
         c->options = write_options(c, op == KG_ADMISSION_CREATE ? "CreateOptions" : "UpdateOptions");
     at->options = c->options;

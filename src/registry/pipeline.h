@@ -70,6 +70,9 @@ typedef struct kg_write_request {
     const char *body;            /* the raw body, quoted by some errors as upstream does; may be NULL */
     size_t body_len;
     kg_warnings *warnings;       /* where warnings go (may be NULL: dropped) */
+    /* CLOCK_MONOTONIC nanoseconds after which the request has failed (serve: its request deadline, ?timeout=
+     * included); 0: now + KG_ADMISSION_DEFAULT_DEADLINE_S when the pipeline starts. Admission sees it. */
+    int64_t deadline_ns;
 } kg_write_request;
 
 /* Initialise with the arena and resource; everything else zero/"" (field validation Warn). */

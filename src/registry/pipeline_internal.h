@@ -20,6 +20,7 @@ typedef struct wctx {
     const char *uid;       /* request UID */
     const kg_json *options; /* Create/Update/DeleteOptions */
     kg_write_result *out;
+    int64_t deadline_ns; /* the request's (kg_write_request.deadline_ns, defaulted) */
 } wctx;
 
 void wctx_init(wctx *c, const kg_pipeline *p, const kg_write_request *rq, kg_write_result *out);

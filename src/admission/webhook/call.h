@@ -36,6 +36,8 @@ typedef struct kg_webhook_call {
     const char *target_error; /* resolution failed: a call error without a call */
     int target_code;          /* the metrics' code for target_error (400 request not built, 500 no client, else 503) */
     bool mutating;
+    int64_t timeout_ms; /* min(timeoutSeconds, the request's remaining deadline) */
+    bool expired;       /* the request's deadline had passed: not called (target_error), not counted by the breaker */
     /* outputs (call), in the arena given to kg_webhook_call_run */
     kg_webhook_outcome outcome;
     const char *error;

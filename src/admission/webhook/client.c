@@ -102,7 +102,23 @@ void kg_webhook_call_prepare(kg_webhook_call *c, const kg_webhook_hook *h, const
     c->inv = *inv;
     c->mutating = mutating;
     c->uid = kg_webhook_new_uid(a);
-    c->path = kg_arena_sprintf(a, "?timeout=%ds", h->timeout_s);
+    /* the call's timeout: timeoutSeconds bounded by what is left of the request's deadline; ?timeout= carries it
+     * rounded up to whole seconds (upstream's r.Timeout); past the deadline there is no call, and upstream's
+     * request error (without ?timeout=, as Go's client does with an expired context) */
+    c->timeout_ms = (int64_t)h->timeout_s * 1000;
+    if (at->deadline_ns > 0) {
+        int64_t left_ms = (at->deadline_ns - kg_webhook_breaker_now()) / 1000000;
+        if (left_ms <= 0) {
+            c->expired = true;
+            c->path = "";
+            c->target_error = kg_arena_sprintf(a, "failed to call webhook: Post \"%s\": context deadline exceeded",
+                                               h->client ? kg_client_server(h->client) : nz(h->url));
+            return;
+        }
+        if (left_ms < c->timeout_ms)
+            c->timeout_ms = left_ms;
+    }
+    c->path = kg_arena_sprintf(a, "?timeout=%llds", (long long)((c->timeout_ms + 999) / 1000));
     if (h->client_error) {
         c->target_error = kg_arena_sprintf(a, "failed to call webhook: %s", h->client_error);
         c->target_code = 500;
@@ -147,7 +163,7 @@ static void call_run(kg_webhook_call *c, kg_arena *a)
                             .nheaders = 2,
                             .body = c->body,
                             .body_len = c->body_len,
-                            .timeout_ms = (int64_t)c->hook->timeout_s * 1000,
+                            .timeout_ms = c->timeout_ms,
                             .connect_to = c->connect_to};
     kg_client_response resp;
     KG_ERROR_DECL(err);
@@ -186,7 +202,7 @@ static void call_run(kg_webhook_call *c, kg_arena *a)
 
 void kg_webhook_call_run(kg_webhook_call *c, kg_arena *a)
 {
-    kg_webhook_breaker *b = c->hook->breaker; /* failurePolicy Ignore only */
+    kg_webhook_breaker *b = c->expired ? NULL : c->hook->breaker; /* failurePolicy Ignore only */
     bool probe = false;
     if (b && !kg_webhook_breaker_allow(b, kg_webhook_breaker_now(), &probe)) {
         c->skipped = true;

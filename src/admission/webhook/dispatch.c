@@ -86,8 +86,8 @@ kg_status *kg_webhook_call_verdict(kg_webhook_call *c, kg_admission_attributes *
     if (!c->hook->fail_open)
         return kg_webhook_status_call_failed(at->arena, c->hook->name, c->error);
     if (!c->skipped) /* an open breaker logged once when it opened */
-        KG_WARN("Failed calling webhook, failing open %s: failed calling webhook \"%s\": %s", c->hook->name, c->hook->name,
-            c->error);
+        KG_WARN("Failed calling webhook, failing open %s: failed calling webhook \"%s\": %s", c->hook->name,
+                c->hook->name, c->error);
     KG_ERROR_DECL(e);
     kg_admission_add_annotation(
         at, kg_arena_sprintf(at->arena, "%s/round_%d_index_%zu", failed_open_prefix, round, index), c->hook->name, &e);

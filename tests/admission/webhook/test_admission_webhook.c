@@ -240,6 +240,8 @@ static void put_config(fx *f, bool mutating, const char *name, const char *hooks
          0);
 }
 
+static int64_t next_deadline_ns; /* the deadline create_pod gives the request (0: none) */
+
 static kg_status *create_pod(fx *f, kg_admission_attributes *at, const char *name, const char *labels, bool dry_run)
 {
     kg_json *pod = tj(&f->a, kg_arena_sprintf(&f->a,
@@ -251,6 +253,7 @@ static kg_status *create_pod(fx *f, kg_admission_attributes *at, const char *nam
     at->request_resource = at->resource;
     at->uid = "req-1";
     at->dry_run = dry_run;
+    at->deadline_ns = next_deadline_ns;
     at->warnings = &f->warnings;
     at->user = (kg_admission_user){.name = "alice", .uid = ""};
     return kg_admission_chain_run(f->chain, at);
@@ -795,6 +798,70 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The request's deadline bounds every call: timeoutSeconds is cut to what is left (and ?timeout= says so, rounded up
+ * to seconds); once it has passed, the remaining calls fail through failurePolicy without a call, with upstream's
+ * `context deadline exceeded`. */
+static void request_deadline(void **state)
+{
+    (void)state;
+    fx f;
+    fx_init(&f);
+    kg_admission_attributes at;
+    /* a 1 s webhook, timeoutSeconds 10, 300 ms left: cut at 300 ms */
+    put_config(&f, false, "slow", hook(&f, "slow.example.com", "sleep1", NULL));
+    next_deadline_ns = mono_ns() + 300 * 1000000LL;
+    double t0 = now_s();
+    kg_status *st = create_pod(&f, &at, "p", NULL, false);
+    double took = now_s() - t0;
+    assert_true(took < 0.9);
+    assert_non_null(st);
+    assert_string_equal(st->message, kg_arena_sprintf(&f.a,
+                                                      "Internal error occurred: failed calling webhook "
+                                                      "\"slow.example.com\": failed to call webhook: Post "
+                                                      "\"https://127.0.0.1:%d/sleep1?timeout=1s\": context deadline "
+                                                      "exceeded",
+                                                      port));
+    /* far away: timeoutSeconds as is */
+    put_config(&f, false, "slow", hook(&f, "slow.example.com", "allow", NULL));
+    next_deadline_ns = mono_ns() + 60 * 1000000000LL;
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    /* in sequence: the first mutating call (Ignore) eats the time left, the second finds the deadline passed */
+    put_config(&f, false, "slow", "");
+    put_config(&f, true, "m",
+               kg_arena_sprintf(&f.a, "%s,%s", hook(&f, "a.example.com", "sleep1", ",\"failurePolicy\":\"Ignore\""),
+                                hook(&f, "b.example.com", "allow", NULL)));
+    reset_log();
+    next_deadline_ns = mono_ns() + 500 * 1000000LL;
+    st = create_pod(&f, &at, "p", NULL, false);
+    assert_non_null(st);
+    assert_string_equal(st->message, kg_arena_sprintf(&f.a,
+                                                      "Internal error occurred: failed calling webhook "
+                                                      "\"b.example.com\": failed to call webhook: Post "
+                                                      "\"https://127.0.0.1:%d/allow\": context deadline exceeded",
+                                                      port));
+    assert_string_equal(annotation(&at, "failed-open.mutation.webhook.admission.k8s.io/round_0_index_0"),
+                        "a.example.com");
+    usleep(600 * 1000); /* the server finishes the sleep; b was never called */
+    assert_string_equal(get_log(&f.a), "sleep1");
+    /* already past, Ignore: allowed, failed open, not called */
+    put_config(&f, true, "m", hook(&f, "c.example.com", "allow", ",\"failurePolicy\":\"Ignore\""));
+    reset_log();
+    next_deadline_ns = mono_ns() - 1;
+    assert_null(create_pod(&f, &at, "p", NULL, false));
+    assert_string_equal(annotation(&at, "failed-open.mutation.webhook.admission.k8s.io/round_0_index_0"),
+                        "c.example.com");
+    assert_string_equal(get_log(&f.a), "");
+    next_deadline_ns = 0;
+    fx_free(&f);
+}
+
 static size_t log_calls(fx *f)
 {
     const char *l = get_log(&f->a);
@@ -900,6 +967,7 @@ int main(void)
         cmocka_unit_test(concurrent_requests_and_changes),
         cmocka_unit_test(metrics_recorded),
         cmocka_unit_test(circuit_breaker),
+        cmocka_unit_test(request_deadline),
         cmocka_unit_test(retry_on_dropped_keepalive),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
