@@ -37,6 +37,8 @@ kg_client *kg_client_new(const kg_client_config *cfg, kg_error *err)
     o->cert_file = copy(a, cfg->cert_file, NULL);
     o->key_file = copy(a, cfg->key_file, NULL);
     o->token = copy(a, cfg->token, NULL);
+    o->username = copy(a, cfg->username, NULL);
+    o->password = copy(a, cfg->password, NULL);
     o->user_agent = copy(a, cfg->user_agent ? cfg->user_agent : "kgate", NULL);
     if (o->timeout_ms <= 0)
         o->timeout_ms = 30000;

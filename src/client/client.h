@@ -30,7 +30,9 @@ typedef struct kg_client_config {
     const char *cert_pem, *key_pem;
     size_t cert_len, key_len; /* 0 = strlen */
     const char *cert_file, *key_file;
-    const char *token;      /* sent as "Authorization: Bearer <token>" when non-empty */
+    const char *token;    /* sent as "Authorization: Bearer <token>" when non-empty */
+    const char *username; /* HTTP basic authentication when username is non-empty (and no token) */
+    const char *password;
     int64_t timeout_ms;     /* default per-request timeout (0: 30 s) */
     size_t max_body;        /* largest response body accepted (0: 8 MiB) */
     const char *user_agent; /* NULL: "kgate" */
@@ -49,6 +51,29 @@ const char *kg_client_server(const kg_client *c);
  * client-key[-data]); relative file paths are relative to the kubeconfig's directory. Strings live in a. Errors
  * name the file: "kubeconfig <path>: context \"x\" not found", "...: certificate-authority-data is not base64". */
 bool kg_client_config_from_kubeconfig(kg_arena *a, const char *path, kg_client_config *out, kg_error *err);
+/* A kubeconfig's users (AuthInfos) by name, for callers that pick credentials per host rather than by context:
+ * kube-apiserver's webhook kubeConfigFile (k8s.io/apiserver pkg/util/webhook AuthenticationInfoResolver). Each user's
+ * credential fields (token, tokenFile, username, password, client-certificate[-data], client-key[-data]; file paths
+ * relative to the kubeconfig's directory) are read into a kg_client_config whose other fields are zero. */
+typedef struct kg_client_auth {
+    const char *name;
+    kg_client_config cred;
+} kg_client_auth;
+
+typedef struct kg_client_kubeconfig {
+    kg_client_auth *users;
+    size_t n;
+    const kg_client_auth *current; /* the current context's user, or NULL */
+} kg_client_kubeconfig;
+
+bool kg_client_kubeconfig_load(kg_arena *a, const char *path, kg_client_kubeconfig *out, kg_error *err);
+/* The credentials for "host:port" as upstream's resolver picks them: the user named exactly host:port, else
+ * "*.<suffix>" for ever shorter dot suffixes, then (port 443 only) the same without the port, then "*", then the
+ * current context's user; NULL: none (anonymous). */
+const kg_client_config *kg_client_kubeconfig_auth_for(const kg_client_kubeconfig *kc, const char *host_port);
+/* Copy the credential fields of cred (token, username/password, client certificate and key) into cfg. */
+void kg_client_config_set_credentials(kg_client_config *cfg, const kg_client_config *cred);
+
 /* kg_client_config_from_kubeconfig + kg_client_new. */
 kg_client *kg_client_from_kubeconfig(const char *path, kg_error *err);
 

@@ -130,6 +130,11 @@ static void set_tls(CURL *h, const kg_client_config *cfg)
     } else if (cfg->cert_file) {
         lc.easy_setopt(h, CURLOPT_SSLCERT, cfg->cert_file);
     }
+    if (cfg->username && cfg->username[0] && !(cfg->token && cfg->token[0])) {
+        lc.easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        lc.easy_setopt(h, CURLOPT_USERNAME, cfg->username);
+        lc.easy_setopt(h, CURLOPT_PASSWORD, cfg->password ? cfg->password : "");
+    }
     if (cfg->key_pem) {
         set_blob(h, CURLOPT_SSLKEY_BLOB, cfg->key_pem, cfg->key_len);
         lc.easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");

@@ -416,12 +416,52 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Users by host, as kube-apiserver's webhook AuthenticationInfoResolver picks them. */
+static void kubeconfig_users_by_host(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    char *p = kg_arena_sprintf(&a, "%s/users.kubeconfig", tmpdir);
+    write_file(p, "{\"current-context\":\"c\",\"contexts\":[{\"name\":\"c\",\"context\":{\"user\":\"me\"}}],"
+                  "\"users\":[{\"name\":\"hook.ns.svc:8443\",\"user\":{\"token\":\"exact\"}},"
+                  "{\"name\":\"*.ns.svc\",\"user\":{\"token\":\"ns-no-port\"}},"
+                  "{\"name\":\"*.svc:8443\",\"user\":{\"token\":\"svc-8443\"}},"
+                  "{\"name\":\"10.0.0.1:443\",\"user\":{\"username\":\"u\",\"password\":\"pw\"}},"
+                  "{\"name\":\"me\",\"user\":{\"client-certificate\":\"c.crt\",\"client-key\":\"c.key\"}}]}");
+    kg_client_kubeconfig kc;
+    kg_error err = {0};
+    assert_true(kg_client_kubeconfig_load(&a, p, &kc, &err));
+    assert_int_equal(kc.n, 5);
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "hook.ns.svc:8443")->token, "exact");
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "other.ns.svc:8443")->token, "svc-8443");
+    /* "*.ns.svc" has no port: it matches only a :443 target, in the second round */
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "other.ns.svc:443")->token, "ns-no-port");
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "10.0.0.1:443")->username, "u");
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "10.0.0.1:443")->password, "pw");
+    /* no "*" user: the current context's user, files relative to the kubeconfig */
+    const kg_client_config *cur = kg_client_kubeconfig_auth_for(&kc, "elsewhere.example.com:443");
+    assert_non_null(cur);
+    assert_string_equal(cur->cert_file, kg_arena_sprintf(&a, "%s/c.crt", tmpdir));
+    /* a "*" user wins over the current context */
+    write_file(p, "{\"users\":[{\"name\":\"*\",\"user\":{\"token\":\"star\"}}]}");
+    assert_true(kg_client_kubeconfig_load(&a, p, &kc, &err));
+    assert_string_equal(kg_client_kubeconfig_auth_for(&kc, "x.y:1")->token, "star");
+    write_file(p, "{\"users\":[{\"name\":\"a\",\"user\":{\"client-key-data\":\"!!\"}}]}");
+    assert_false(kg_client_kubeconfig_load(&a, p, &kc, &err));
+    assert_non_null(strstr(err.msg, "client-key-data is not base64"));
+    write_file(p, "{\"users\":[]}");
+    assert_true(kg_client_kubeconfig_load(&a, p, &kc, &err));
+    assert_null(kg_client_kubeconfig_auth_for(&kc, "x.y:1"));
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(requests_and_headers), cmocka_unit_test(connections_are_reused),
         cmocka_unit_test(typed_failures),       cmocka_unit_test(tls_with_ca_and_client_certificate),
-        cmocka_unit_test(kubeconfig),
+        cmocka_unit_test(kubeconfig),           cmocka_unit_test(kubeconfig_users_by_host),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,8 +27,22 @@ static const char *review_version(const kg_json *vs)
     return NULL;
 }
 
-/* clientConfig → url or service, caBundle, and the client. */
-static bool client_config(kg_arena *a, const kg_json *cc, kg_webhook_hook *h, kg_error *err)
+/* "host:port" of an https URL, port 443 when the URL has none (the key of the kubeConfigFile's users). */
+static const char *url_host_port(kg_arena *a, const char *url)
+{
+    const char *h = strstr(url, "://");
+    h = h ? h + 3 : url;
+    size_t n = strcspn(h, "/?#");
+    const char *close = memchr(h, ']', n), *colon = NULL;
+    for (const char *p = close ? close : h; p < h + n; p++)
+        if (*p == ':')
+            colon = p;
+    return colon ? kg_arena_strndup(a, h, n) : kg_arena_sprintf(a, "%.*s:443", (int)n, h);
+}
+
+/* clientConfig → url or service, caBundle, credentials (auth), and the client. */
+static bool client_config(kg_arena *a, const kg_json *cc, kg_webhook_hook *h, const kg_client_kubeconfig *auth,
+                          kg_error *err)
 {
     const char *url = kg_json_get_str(cc, "url");
     const kg_json *svc = kg_json_get(cc, "service");
@@ -63,12 +77,19 @@ static bool client_config(kg_arena *a, const kg_json *cc, kg_webhook_hook *h, kg
         cfg.ca_pem = pem;
         cfg.ca_len = n;
     }
+    if (auth) {
+        const char *hp = h->url ? url_host_port(a, h->url)
+                                : kg_arena_sprintf(a, "%s.%s.svc:%d", h->svc_name, h->svc_ns, h->svc_port);
+        const kg_client_config *cred = kg_client_kubeconfig_auth_for(auth, hp);
+        if (cred)
+            kg_client_config_set_credentials(&cfg, cred);
+    }
     h->client = kg_client_new(&cfg, err);
     return h->client != NULL;
 }
 
-static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool mutating, kg_webhook_hook *h,
-                         kg_error *err)
+static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool mutating,
+                         const kg_client_kubeconfig *auth, kg_webhook_hook *h, kg_error *err)
 {
     memset(h, 0, sizeof *h);
     h->config_name = config;
@@ -90,7 +111,7 @@ static bool compile_hook(kg_arena *a, const char *config, const kg_json *j, bool
     /* a hook whose client cannot be built (a caBundle that is not base64) is kept: its calls fail, and its
      * failurePolicy decides, instead of the hook silently disappearing */
     KG_ERROR_DECL(ce);
-    if (!client_config(a, kg_json_get(j, "clientConfig"), h, &ce)) {
+    if (!client_config(a, kg_json_get(j, "clientConfig"), h, auth, &ce)) {
         h->client_error = kg_arena_strdup(a, ce.msg);
         if (!h->url && !h->svc_name)
             return kg_err_set(err, ce.code, "%s", ce.msg); /* no target at all: nothing to call */
@@ -115,6 +136,12 @@ static kg_webhook_breaker *breaker_for(kg_arena *a, const char *config, const kg
 
 kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating, const kg_webhook_set *prev)
 {
+    return kg_webhook_set_compile_auth(configs, mutating, prev, NULL);
+}
+
+kg_webhook_set *kg_webhook_set_compile_auth(const kg_json *configs, bool mutating, const kg_webhook_set *prev,
+                                            const kg_client_kubeconfig *auth)
+{
     kg_webhook_set *s = calloc(1, sizeof *s);
     if (!s)
         abort();
@@ -136,7 +163,7 @@ kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating, co
         for (uint32_t k = 0; kg_json_is(hooks, KG_JSON_ARRAY) && k < hooks->len; k++) {
             kg_webhook_hook *h = &s->hooks[s->n];
             KG_ERROR_DECL(e);
-            if (!compile_hook(a, cname ? cname : "", kg_json_at(hooks, k), mutating, h, &e)) {
+            if (!compile_hook(a, cname ? cname : "", kg_json_at(hooks, k), mutating, auth, h, &e)) {
                 KG_WARN("%s webhook configuration %s: webhooks[%u] left out: %s", mutating ? "mutating" : "validating",
                         cname ? cname : "", k, e.msg);
                 kg_client_free(h->client);

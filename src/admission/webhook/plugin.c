@@ -11,18 +11,48 @@
 #include "admission/webhook/validating.h"
 
 typedef struct plugin_state {
+    kg_arena arena;            /* the kubeconfig's users */
+    kg_client_kubeconfig auth; /* kubeConfigFile users */
+    bool has_auth;
     kg_webhook_source *src;
     bool has_metrics;
     kg_webhook_metrics metrics;
 } plugin_state;
 
-static bool init_common(const kg_admission_services *svc, bool mutating, void **state, kg_error *err)
+/* WebhookAdmissionConfiguration (apiserver.config.k8s.io/v1; config/kubeconfig.go LoadConfig): kubeConfigFile, an
+ * absolute path, whose users give the client credentials per webhook host. No configuration: none. */
+static bool load_config(plugin_state *ps, const kg_json *config, kg_error *err)
+{
+    if (!config || kg_json_is(config, KG_JSON_NULL))
+        return true;
+    const kg_json *kc = kg_json_get(config, "kubeConfigFile");
+    if (kc && !kg_json_is(kc, KG_JSON_STRING) && !kg_json_is(kc, KG_JSON_NULL))
+        return kg_err_set(
+            err, KG_EINVAL,
+            "json: cannot unmarshal %s into Go struct field WebhookAdmission.kubeConfigFile of type string",
+            kg_json_is(kc, KG_JSON_INT) || kg_json_is(kc, KG_JSON_NUMBER) ? "number"
+            : kg_json_is(kc, KG_JSON_BOOL)                                ? "bool"
+            : kg_json_is(kc, KG_JSON_ARRAY)                               ? "array"
+                                                                          : "object");
+    const char *path = kg_json_is(kc, KG_JSON_STRING) ? kc->u.s : "";
+    if (path[0] != '/')
+        return kg_err_set(err, KG_EINVAL, "kubeConfigFile: Invalid value: \"%s\": must be an absolute file path", path);
+    if (!kg_client_kubeconfig_load(&ps->arena, path, &ps->auth, err))
+        return false;
+    ps->has_auth = true;
+    return true;
+}
+
+static bool init_common(const kg_json *config, const kg_admission_services *svc, bool mutating, void **state,
+                        kg_error *err)
 {
     plugin_state *ps = calloc(1, sizeof *ps);
     if (!ps)
         return kg_err_set(err, KG_EINTERNAL, "out of memory");
-    ps->src = kg_webhook_source_new(svc, mutating, err);
-    if (!ps->src) {
+    kg_arena_init(&ps->arena, 0);
+    if (!load_config(ps, config, err) ||
+        !(ps->src = kg_webhook_source_new_auth(svc, mutating, ps->has_auth ? &ps->auth : NULL, err))) {
+        kg_arena_free(&ps->arena);
         free(ps);
         return false;
     }
@@ -34,12 +64,12 @@ static bool init_common(const kg_admission_services *svc, bool mutating, void **
 
 static bool init_mutating(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
 {
-    return init_common(svc, true, state, err);
+    return init_common(config, svc, true, state, err);
 }
 
 static bool init_validating(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
 {
-    return init_common(svc, false, state, err);
+    return init_common(config, svc, false, state, err);
 }
 
 static void destroy(void *state)
@@ -48,6 +78,7 @@ static void destroy(void *state)
     if (!ps)
         return;
     kg_webhook_source_free(ps->src);
+    kg_arena_free(&ps->arena);
     free(ps);
 }
 

@@ -17,6 +17,7 @@ struct kg_webhook_source {
     const kg_admission_services *svc;
     const char *resource;
     bool mutating;
+    const kg_client_kubeconfig *auth; /* kubeConfigFile users, or NULL */
     uint64_t sub;
     pthread_mutex_t mu; /* writers only */
     _Atomic(kg_webhook_set *) current;
@@ -45,7 +46,7 @@ void kg_webhook_source_refresh(kg_webhook_source *src)
     kg_json *list = kg_admission_list(src->svc, &a, src->resource, "", 0, &err);
     if (list) {
         /* writers are serialized by mu: current is not released under us */
-        kg_webhook_set *s = kg_webhook_set_compile(list, src->mutating, atomic_load(&src->current));
+        kg_webhook_set *s = kg_webhook_set_compile_auth(list, src->mutating, atomic_load(&src->current), src->auth);
         publish(src, s);
     } else {
         KG_WARN("%s: cannot list the webhook configurations, keeping the previous ones: %s", src->resource, err.msg);
@@ -62,10 +63,17 @@ static void on_change(void *ud, const kg_admission_event *ev)
 
 kg_webhook_source *kg_webhook_source_new(const kg_admission_services *svc, bool mutating, kg_error *err)
 {
+    return kg_webhook_source_new_auth(svc, mutating, NULL, err);
+}
+
+kg_webhook_source *kg_webhook_source_new_auth(const kg_admission_services *svc, bool mutating,
+                                              const kg_client_kubeconfig *auth, kg_error *err)
+{
     kg_webhook_source *src = calloc(1, sizeof *src);
     if (!src)
         abort();
     src->svc = svc;
+    src->auth = auth;
     src->mutating = mutating;
     src->resource = mutating ? "mutatingwebhookconfigurations" : "validatingwebhookconfigurations";
     pthread_mutex_init(&src->mu, NULL);

@@ -85,6 +85,9 @@ typedef struct kg_webhook_set {
  * order) into a set with one reference. Hooks that cannot be compiled are logged and left out. prev (may be NULL):
  * the set being replaced; its unchanged Ignore webhooks hand their circuit breakers over. */
 kg_webhook_set *kg_webhook_set_compile(const kg_json *configs, bool mutating, const kg_webhook_set *prev);
+/* Same, with client credentials per webhook host from the kubeConfigFile's users (NULL: none). */
+kg_webhook_set *kg_webhook_set_compile_auth(const kg_json *configs, bool mutating, const kg_webhook_set *prev,
+                                            const kg_client_kubeconfig *auth);
 void kg_webhook_set_retain(kg_webhook_set *s);
 /* Drop a reference; the last one frees the set and its clients (no call may be in flight). NULL is fine. */
 void kg_webhook_set_release(kg_webhook_set *s);
@@ -96,6 +99,9 @@ typedef struct kg_webhook_source kg_webhook_source;
 /* Subscribe to the configuration resource ("mutatingwebhookconfigurations" or "validatingwebhookconfigurations") and
  * compile its objects; recompiled on every change. Services without notifications: compiled once (logged). */
 kg_webhook_source *kg_webhook_source_new(const kg_admission_services *svc, bool mutating, kg_error *err);
+/* Same, with the kubeConfigFile's users for client credentials (auth must outlive the source; NULL: none). */
+kg_webhook_source *kg_webhook_source_new_auth(const kg_admission_services *svc, bool mutating,
+                                              const kg_client_kubeconfig *auth, kg_error *err);
 void kg_webhook_source_free(kg_webhook_source *src);
 /* The current set with a reference for the caller (kg_webhook_set_release when done). Lock-free. */
 kg_webhook_set *kg_webhook_source_acquire(kg_webhook_source *src);
