@@ -6,8 +6,9 @@
  * with no webhook configured, kgate check, ...) do not map libcurl and its dependency tree (krb5, ldap, ssh2, ...:
  * about 2 MB of resident memory and a measurable part of a cold start). Connections are reused: each client keeps a
  * few idle libcurl handles (with their connection and TLS session caches) and hands one to each request, so
- * concurrent requests from many threads share a client safely. Every libcurl call lives in transport.c, the seam
- * for fault injection in tests. */
+ * concurrent requests from many threads share a client safely. HTTPS speaks HTTP/2 when the server offers it (ALPN)
+ * and the installed libcurl has nghttp2, else HTTP/1.1 with keep-alive. Every libcurl call lives in transport.c, the
+ * seam for fault injection in tests. */
 #ifndef KG_CLIENT_CLIENT_H
 #define KG_CLIENT_CLIENT_H
 
@@ -111,6 +112,7 @@ typedef struct kg_client_response {
     long status;      /* HTTP status (0 when no answer arrived) */
     const char *body; /* NUL-terminated copy in the caller's arena ("" when empty or no answer) */
     size_t body_len;
+    int http_version; /* 11 (HTTP/1.1), 20 (HTTP/2) or 10, when an answer arrived */
 } kg_client_response;
 
 /* Send req and wait for the answer. Anything but KG_CLIENT_OK also sets err: KG_ETIMEOUT for timeouts,

@@ -21,10 +21,12 @@ static struct {
     void (*easy_reset)(CURL *);
     void (*easy_cleanup)(CURL *);
     const char *(*easy_strerror)(CURLcode);
+    curl_version_info_data *(*version_info)(CURLversion);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
 } lc;
 static char lc_error[256];
+static long lc_http_version; /* CURL_HTTP_VERSION_2TLS when the library has HTTP/2 (nghttp2), else 1.1 */
 static pthread_once_t lc_once = PTHREAD_ONCE_INIT;
 
 static bool lc_sym(void *h, void *fnp, const char *name)
@@ -49,9 +51,12 @@ static void lc_load(void)
         !lc_sym(h, &lc.easy_setopt, "curl_easy_setopt") || !lc_sym(h, &lc.easy_perform, "curl_easy_perform") ||
         !lc_sym(h, &lc.easy_getinfo, "curl_easy_getinfo") || !lc_sym(h, &lc.easy_reset, "curl_easy_reset") ||
         !lc_sym(h, &lc.easy_cleanup, "curl_easy_cleanup") || !lc_sym(h, &lc.easy_strerror, "curl_easy_strerror") ||
-        !lc_sym(h, &lc.slist_append, "curl_slist_append") || !lc_sym(h, &lc.slist_free_all, "curl_slist_free_all"))
+        !lc_sym(h, &lc.slist_append, "curl_slist_append") || !lc_sym(h, &lc.slist_free_all, "curl_slist_free_all") ||
+        !lc_sym(h, &lc.version_info, "curl_version_info"))
         return;
     lc.global_init(CURL_GLOBAL_DEFAULT);
+    const curl_version_info_data *vi = lc.version_info(CURLVERSION_NOW);
+    lc_http_version = vi && (vi->features & CURL_VERSION_HTTP2) ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1;
 }
 
 /* ---- handle pool: a handle keeps its connections and TLS sessions, so reusing it reuses them ---- */
@@ -200,6 +205,8 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     lc.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     lc.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     lc.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    /* HTTP/2 over TLS when the server offers it in ALPN, else HTTP/1.1 with keep-alive; plain http stays 1.1 */
+    lc.easy_setopt(h, CURLOPT_HTTP_VERSION, lc_http_version);
     struct curl_slist *connect_to = NULL;
     if (req->connect_to && req->connect_to[0]) {
         connect_to = lc.slist_append(NULL, req->connect_to);
@@ -213,8 +220,9 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
         lc.easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
     set_tls(h, &c->cfg);
     CURLcode rc = lc.easy_perform(h);
-    long status = 0;
+    long status = 0, version = 0;
     lc.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    lc.easy_getinfo(h, CURLINFO_HTTP_VERSION, &version);
     lc.slist_free_all(hdrs);
     if (connect_to)
         lc.slist_free_all(connect_to);
@@ -223,6 +231,7 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     kg_client_result r = classify(rc, body.too_large);
     if (r == KG_CLIENT_OK) {
         resp->status = status;
+        resp->http_version = version == CURL_HTTP_VERSION_2_0 ? 20 : version == CURL_HTTP_VERSION_1_0 ? 10 : 11;
         resp->body = kg_arena_strndup(a, body.b.data ? body.b.data : "", body.b.len);
         resp->body_len = body.b.len;
         if (status < 200 || status > 299) {

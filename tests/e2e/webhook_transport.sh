@@ -2,8 +2,9 @@
 # Webhook client credentials from the AdmissionConfiguration's WebhookAdmissionConfiguration kubeConfigFile, through
 # the real kubectl: one Python ssl webhook that requires a client certificate (kubeconfig user named by its exact
 # host:port) and one that checks a bearer token (the "*" user); a third webhook at a host no user names gets the "*"
-# token and no certificate, so the certificate-requiring server refuses it. Also the safety warnings that kubectl
-# prints when a configuration is written.
+# token and no certificate, so the certificate-requiring server refuses it. HTTP/2: a node http2 webhook that refuses
+# HTTP/1.1 (allowHTTP1 false) answers; the Python servers above speak HTTP/1.1 only. Also the safety warnings that
+# kubectl prints when a configuration is written.
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
@@ -62,7 +63,29 @@ for mode in cert token; do
   python3 "$W/hook.py" $mode "$W/srv.crt" "$W/srv.key" "$W/ca.crt" "$W/$mode.port" &
   PIDS="$PIDS $!"
 done
-for _ in $(seq 1 100); do [ -s "$W/cert.port" ] && [ -s "$W/token.port" ] && break; sleep 0.05; done
+cat >"$W/h2.js" <<'JS'
+const http2 = require("http2"), fs = require("fs");
+const [key, cert, portFile] = process.argv.slice(2);
+const srv = http2.createSecureServer({key: fs.readFileSync(key), cert: fs.readFileSync(cert), allowHTTP1: false});
+srv.on("request", (req, res) => {
+  let body = "";
+  req.on("data", (d) => (body += d));
+  req.on("end", () => {
+    const uid = JSON.parse(body).request.uid;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",
+                            response: {uid, allowed: true, warnings: ["served over HTTP/" + req.httpVersion]}}));
+  });
+});
+srv.listen(0, "127.0.0.1", () => fs.writeFileSync(portFile, String(srv.address().port)));
+JS
+HAVE_NODE=0
+if command -v node >/dev/null 2>&1; then
+  node "$W/h2.js" "$W/srv.key" "$W/srv.crt" "$W/h2.port" &
+  PIDS="$PIDS $!"
+  HAVE_NODE=1
+fi
+for _ in $(seq 1 100); do [ -s "$W/cert.port" ] && [ -s "$W/token.port" ] && { [ $HAVE_NODE = 0 ] || [ -s "$W/h2.port" ]; } && break; sleep 0.05; done
 CP=$(cat "$W/cert.port")
 TP=$(cat "$W/token.port")
 CA=$(base64 -w0 <"$W/ca.crt")
@@ -126,6 +149,24 @@ done
 expect_out "without a client certificate the call fails (failurePolicy Fail)" \
   'Internal error occurred: failed calling webhook "nocert.e2e.example.com": failed to call webhook: Post "https://localhost:' \
   sh -c "$(declare -f pod); pod p2 | kubectl --request-timeout=20s create -f -"
+
+# --- HTTP/2 where the webhook offers it (this one offers nothing else)
+if [ $HAVE_NODE = 1 ]; then
+  {
+    printf 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: creds}\nwebhooks:\n'
+    hook h2.e2e.example.com 127.0.0.1 "$(cat "$W/h2.port")" Fail
+  } >"$W/h2.yaml"
+  K apply -f "$W/h2.yaml" >/dev/null 2>&1
+  for _ in $(seq 1 50); do
+    pod probe | K create --dry-run=server -f - 2>&1 | grep -q "HTTP/2" && break
+    sleep 0.1
+  done
+  out=$(pod p3 | K create -f - 2>&1)
+  expect_out "an HTTP/2-only webhook is called over HTTP/2" "served over HTTP/2.0" echo "$out"
+  expect_out "and admits the pod" "pod/p3 created" echo "$out"
+else
+  failx "node is required for the HTTP/2 webhook (scripts/install-deps installs nodejs)"
+fi
 
 # --- safety warnings, printed by kubectl on write
 cat >"$W/self.yaml" <<Y
