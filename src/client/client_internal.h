@@ -6,7 +6,8 @@
 
 #include "client/client.h"
 
-#define KG_CLIENT_IDLE_HANDLES 4 /* idle libcurl handles (each with its connections) kept per client */
+#define KG_CLIENT_IDLE_HANDLES                                                                                         \
+    16 /* idle libcurl handles (each with its connection) kept per client: serve runs 8 workers */
 
 struct kg_client {
     kg_arena arena;       /* the config copy */
