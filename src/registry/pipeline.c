@@ -62,8 +62,8 @@ void wctx_init(wctx *c, const kg_pipeline *p, const kg_write_request *rq, kg_wri
     } else {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        c->deadline_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec +
-                         (int64_t)KG_ADMISSION_DEFAULT_DEADLINE_S * 1000000000;
+        c->deadline_ns =
+            (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)KG_ADMISSION_DEFAULT_DEADLINE_S * 1000000000;
     }
 }
 
