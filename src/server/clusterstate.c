@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/defaults.h"
+#include "api/schema.h"
 #include "server/apiserver.h"
 #include "server/cache.h"
 #include "registry/featuregates.h"
@@ -144,6 +145,31 @@ static bool svc_resource_for_kind(void *ctx, const char *group, const char *vers
     return true;
 }
 
+/* the policy type checker: kinds of the resources a policy matches, and their schemas */
+static bool svc_kind_for_resource(void *ctx, const char *group, const char *version, const char *resource,
+                                  const char **kind)
+{
+    (void)ctx;
+    const kg_resource *r = kg_resource_find(group ? group : "", version ? version : "", resource ? resource : "");
+    if (!r)
+        return false;
+    *kind = r->kind;
+    return true;
+}
+
+static kg_json *svc_kind_schema(void *ctx, kg_arena *a, const char *group, const char *version, const char *kind,
+                                const char **root)
+{
+    (void)ctx;
+    const kg_resource *r = kg_resource_find_kind(group ? group : "", kind ? kind : "");
+    if (!r || (version && *version && strcmp(version, r->version)))
+        return NULL;
+    kg_json *schemas = kg_json_new_object(a);
+    kg_schema_add_resource(a, schemas, r, true);
+    *root = kg_schema_type_name(a, r);
+    return schemas;
+}
+
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -158,5 +184,7 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.subscribe = svc_subscribe;
     s->svc.unsubscribe = svc_unsubscribe;
     s->svc.resource_for_kind = svc_resource_for_kind;
+    s->svc.kind_for_resource = svc_kind_for_resource;
+    s->svc.kind_schema = svc_kind_schema;
     s->svc.metrics = &s->metrics;
 }

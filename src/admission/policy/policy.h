@@ -154,6 +154,14 @@ kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_a
  * admissionregistration.k8s.io policy resources, any subresource; and the auth virtual resources). */
 bool kg_vap_request_excluded(const kg_admission_attributes *attrs);
 
+/* ---- type checking (typecheck.c; the status controller writes the result) ---- */
+
+/* Type-check the policy's expressions against the OpenAPI schema of every kind its matchConstraints can match (at
+ * most 10; kinds and schemas through svc->kind_for_resource and svc->kind_schema), with `params` typed from
+ * paramKind's schema (upstream's TypeChecker.Check). Returns status.typeChecking.expressionWarnings: a JSON array
+ * in a of {fieldRef, warning}, empty when nothing was found (or nothing could be checked). */
+kg_json *kg_vap_typecheck(const kg_json *policy, const kg_admission_services *svc, kg_arena *a);
+
 extern const kg_admission_plugin kg_admission_plugin_validating_admission_policy;
 
 #endif
