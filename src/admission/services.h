@@ -107,6 +107,10 @@ typedef struct kg_admission_services {
      * NULL callback: every resource is unknown (the policy type checker then checks nothing). */
     bool (*kind_for_resource)(void *ctx, const char *group, const char *version, const char *resource,
                               const char **kind);
+    /* Whether some served resource (or subresource) matches a rule's group, version and resource as the admission
+     * matcher reads them: "*" for any group, version or resource; a subresource as "<resource>/<sub>", where
+     * either part may be "*". NULL callback: unknown (callers assume it may match). */
+    bool (*resource_served)(void *ctx, const char *group, const char *version, const char *resource);
     /* The OpenAPI v3 schema of a served kind, for the policy type checker (upstream's SchemaResolver): an object of
      * named schemas (as in components.schemas; references "#/components/schemas/<name>", possibly wrapped in
      * allOf) holding the kind's type and every type it references, copied into a; *root is the kind's type name.

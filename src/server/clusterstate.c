@@ -170,6 +170,33 @@ static kg_json *svc_kind_schema(void *ctx, kg_arena *a, const char *group, const
     return schemas;
 }
 
+static bool pattern_ok(const char *pattern, const char *v)
+{
+    return !strcmp(pattern, "*") || !strcmp(pattern, v);
+}
+
+/* rules naming nothing served (kg_vap's warning on write) */
+static bool svc_resource_served(void *ctx, const char *group, const char *version, const char *resource)
+{
+    (void)ctx;
+    const char *slash = strchr(resource, '/');
+    size_t rn = slash ? (size_t)(slash - resource) : strlen(resource);
+    const char *sub = slash ? slash + 1 : NULL;
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i);
+        if (!pattern_ok(group, r->group) || !pattern_ok(version, r->version))
+            continue;
+        if (!(rn == 1 && resource[0] == '*') && (strlen(r->plural) != rn || strncmp(r->plural, resource, rn)))
+            continue;
+        if (!sub)
+            return true;
+        for (size_t k = 0; k < KG_MAX_SUBRESOURCES && r->subresources[k].name; k++)
+            if (pattern_ok(sub, r->subresources[k].name))
+                return true;
+    }
+    return false;
+}
+
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -186,5 +213,6 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.resource_for_kind = svc_resource_for_kind;
     s->svc.kind_for_resource = svc_kind_for_resource;
     s->svc.kind_schema = svc_kind_schema;
+    s->svc.resource_served = svc_resource_served;
     s->svc.metrics = &s->metrics;
 }
