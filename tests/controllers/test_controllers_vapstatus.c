@@ -1,8 +1,8 @@
 /* The ValidatingAdmissionPolicy status controller's reconcile (src/controllers/vapstatus.c) over an in-memory
  * cluster: observedGeneration and typeChecking written for a new generation and only then, warnings from the schema
  * the services give for the matched kind (a small hand-written OpenAPI schema: the checker takes any), the list
- * omitted when empty, the ParamKindResolved condition for a paramKind that is not served (kept with its
- * lastTransitionTime while it stays, removed when the kind resolves), other conditions kept, deleted policies. */
+ * omitted when empty, a recursive schema, the ParamKindResolved condition for a paramKind that is not served (kept with
+ * its lastTransitionTime while it stays, removed when the kind resolves), other conditions kept, deleted policies. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,7 +35,8 @@ static const char *SCHEMA =
     "\"spec\":{\"allOf\":[{\"$ref\":\"#/components/schemas/d.Spec\"}]}}},"
     "\"d.Meta\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"labels\":{\"type\":\"object\","
     "\"additionalProperties\":{\"type\":\"string\"}}}},"
-    "\"d.Spec\":{\"type\":\"object\",\"properties\":{\"replicas\":{\"type\":\"integer\",\"format\":\"int32\"}}}}";
+    "\"d.Spec\":{\"type\":\"object\",\"properties\":{\"replicas\":{\"type\":\"integer\",\"format\":\"int32\"},"
+    "\"next\":{\"$ref\":\"#/components/schemas/d.Spec\"}}}}"; /* recursive */
 
 static kg_json *kind_schema(void *ctx, kg_arena *a, const char *group, const char *version, const char *kind,
                             const char **root)
@@ -112,7 +113,8 @@ static void test_type_checking_written(void **state)
     (void)state;
     put("{\"metadata\":{\"name\":\"p\",\"generation\":1},\"spec\":{" RULES
         ",\"validations\":[{\"expression\":\"object.spec.replicas > 1\"},{\"expression\":\"object.spec.replicaz > "
-        "1\"},{\"expression\":\"object.metadata.labels['a'] == 1\"}]}}");
+        "1\"},{\"expression\":\"object.metadata.labels['a'] == 1\"},{\"expression\":\"object.spec.next.next.replicas "
+        "> 1\"}]}}");
     reconcile("p");
     kg_json *st = status_of("p");
     assert_int_equal(kg_json_get(st, "observedGeneration")->u.i, 1);

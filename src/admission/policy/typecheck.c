@@ -177,9 +177,11 @@ static const cel_type *object_of(const conv *c, const kg_json *s, const kg_json 
     const char *full = kg_arena_sprintf(c->a, "%s.%s", c->prefix, tname);
     cel_type *t = cel_type_object(c->env, full);
     if (t->nfields)
-        return t; /* built already (and recursive references end here) */
+        return t; /* built already, or being built (a recursive reference) */
     (void)s;
-    size_t added = 0;
+    /* first a field that cannot be selected: marks the type as being built, and keeps it closed (an object type
+     * without fields would accept any field) */
+    cel_type_object_add_field(c->env, t, "", cel_type_dyn());
     for (size_t i = 0; i < props->len; i++) {
         const char *fname = props->u.members[i].key;
         const char *esc = escape_name(c->a, fname);
@@ -190,10 +192,7 @@ static const cel_type *object_of(const conv *c, const kg_json *s, const kg_json 
         if (!ft)
             continue;
         cel_type_object_add_field(c->env, t, esc, ft);
-        added++;
     }
-    if (!added) /* an object type without fields accepts any field: keep it closed */
-        cel_type_object_add_field(c->env, t, "", cel_type_dyn());
     return t;
 }
 
