@@ -78,12 +78,18 @@ static kg_json *conditions(kg_arena *a, const kg_json *old_status, const char *p
     return out;
 }
 
+/* The status is current: generation <= status.observedGeneration (upstream's reconcile test). */
+static bool current(const kg_json *policy)
+{
+    return int_of(kg_json_path(policy, "metadata.generation")) <=
+           int_of(kg_json_path(policy, "status.observedGeneration"));
+}
+
 kg_json *kg_vapstatus_compute(kg_arena *a, const kg_admission_services *svc, const kg_json *policy, time_t now)
 {
-    const kg_json *md = kg_json_get(policy, "metadata");
     const kg_json *old_status = kg_json_get(policy, "status");
-    int64_t gen = int_of(kg_json_get(md, "generation"));
-    if (gen <= int_of(kg_json_get(old_status, "observedGeneration")))
+    int64_t gen = int_of(kg_json_path(policy, "metadata.generation"));
+    if (current(policy))
         return NULL;
     kg_json *st =
         old_status && old_status->type == KG_JSON_OBJECT ? kg_json_clone(a, old_status) : kg_json_new_object(a);
@@ -154,8 +160,7 @@ static void *run(void *arg)
         KG_ERROR_DECL(err);
         kg_client_watch_status st = v->c.watch_next(v->w, 500, &a, &ev, &err);
         if (st == KG_CLIENT_WATCH_EVENT) {
-            if (ev.type != KG_CLIENT_DELETED && ev.object &&
-                kg_vapstatus_compute(&a, v->c.services, ev.object, time(NULL)))
+            if (ev.type != KG_CLIENT_DELETED && ev.object && !current(ev.object))
                 reconcile_logged(v, &a, ev.name);
         } else if (st == KG_CLIENT_WATCH_ERROR || st == KG_CLIENT_WATCH_CLOSED) {
             if (__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE))
