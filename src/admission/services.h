@@ -103,6 +103,20 @@ typedef struct kg_admission_services {
      * when no served resource has that kind. NULL callback: kg_admission_resource_for_kind guesses. */
     bool (*resource_for_kind)(void *ctx, const char *group, const char *version, const char *kind, const char **plural,
                               bool *namespaced);
+    /* The kind served at a resource (group "" for core, version, plural): false when no such resource is served.
+     * NULL callback: every resource is unknown (the policy type checker then checks nothing). */
+    bool (*kind_for_resource)(void *ctx, const char *group, const char *version, const char *resource,
+                              const char **kind);
+    /* Whether some served resource (or subresource) matches a rule's group, version and resource as the admission
+     * matcher reads them: "*" for any group, version or resource; a subresource as "<resource>/<sub>", where
+     * either part may be "*". NULL callback: unknown (callers assume it may match). */
+    bool (*resource_served)(void *ctx, const char *group, const char *version, const char *resource);
+    /* The OpenAPI v3 schema of a served kind, for the policy type checker (upstream's SchemaResolver): an object of
+     * named schemas (as in components.schemas; references "#/components/schemas/<name>", possibly wrapped in
+     * allOf) holding the kind's type and every type it references, copied into a; *root is the kind's type name.
+     * NULL when the kind is not served or has no schema. NULL callback: no schemas. */
+    kg_json *(*kind_schema)(void *ctx, kg_arena *a, const char *group, const char *version, const char *kind,
+                            const char **root);
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
     bool (*feature_enabled)(void *ctx, const char *gate);
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */

@@ -9,12 +9,14 @@
 #include "base/log.h"
 #include "controllers/controllers.h"
 #include "controllers/quota.h"
+#include "controllers/vapstatus.h"
 #include "controllers/serviceaccount.h"
 
 struct kg_controllers {
     kg_controller_client c;
     char *ca_pem;
     kg_quota_controller *quota;
+    kg_vapstatus_controller *vapstatus;
     pthread_t thread;
     kg_client_watch *w;
     int stop;               /* atomic */
@@ -122,9 +124,13 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
     c->quota = kg_quota_controller_start(&c->c, err);
     if (!c->quota)
         goto fail;
+    c->vapstatus = kg_vapstatus_controller_start(&c->c, err);
+    if (!c->vapstatus)
+        goto fail;
     pthread_create(&c->thread, NULL, run, c);
     return c;
 fail:
+    kg_quota_controller_stop(c->quota);
     if (c->w)
         c->c.watch_close(c->w);
     free(c->ca_pem);
@@ -138,6 +144,7 @@ void kg_controllers_stop(kg_controllers *c)
         return;
     __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
     kg_quota_controller_stop(c->quota);
+    kg_vapstatus_controller_stop(c->vapstatus);
     if (c->w)
         c->c.watch_cancel(c->w);
     pthread_join(c->thread, NULL);

@@ -15,8 +15,8 @@ bool kg_delete_options_build(kg_arena *a, const char *body, size_t body_len, con
         kg_error err;
         o = kg_json_parse(a, body, body_len, &err);
         if (!o || o->type != KG_JSON_OBJECT) {
-            *st = kg_status_bad_request(a, kg_arena_sprintf(a, "error decoding DeleteOptions: %s",
-                                                            o ? "not an object" : err.msg));
+            *st = kg_status_bad_request(
+                a, kg_arena_sprintf(a, "error decoding DeleteOptions: %s", o ? "not an object" : err.msg));
             return false;
         }
     } else {
@@ -132,8 +132,7 @@ static bool delete_one(wctx *c, bool dry_run)
     return wfail(c, kg_status_conflict(a, c->gr, c->name, KG_OPTIMISTIC_LOCK_MSG));
 }
 
-bool kg_pipeline_delete(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options,
-                        kg_write_result *out)
+bool kg_pipeline_delete(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options, kg_write_result *out)
 {
     wctx c;
     wctx_init(&c, p, rq, out);

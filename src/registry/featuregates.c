@@ -68,8 +68,9 @@ kg_feature_gates *kg_feature_gates_parse(const char *spec, kg_error *err)
                  kg_str_eqc(val, "0") || kg_str_eqc(val, "f") || kg_str_eqc(val, "F"))
             b = false;
         else {
-            kg_err_set(err, KG_EINVAL, "invalid value of %.*s=%.*s, err: strconv.ParseBool: parsing \"%.*s\": invalid "
-                                       "syntax",
+            kg_err_set(err, KG_EINVAL,
+                       "invalid value of %.*s=%.*s, err: strconv.ParseBool: parsing \"%.*s\": invalid "
+                       "syntax",
                        (int)name.n, name.p, (int)val.n, val.p, (int)val.n, val.p);
             kg_feature_gates_free(g);
             return NULL;
@@ -110,4 +111,7 @@ bool kg_feature_enabled(const kg_feature_gates *g, const char *gate)
     return g ? g->value[k] : known[k].def;
 }
 
-const char *kg_feature_gates_unused(const kg_feature_gates *g) { return g ? kg_buf_cstr((kg_buf *)&g->unused) : ""; }
+const char *kg_feature_gates_unused(const kg_feature_gates *g)
+{
+    return g ? kg_buf_cstr((kg_buf *)&g->unused) : "";
+}

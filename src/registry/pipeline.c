@@ -35,8 +35,8 @@ bool kg_field_validation_parse(kg_arena *a, const char *s, kg_field_validation *
         *out = KG_FIELD_VALIDATION_IGNORE;
     else {
         *st = kg_status_bad_request(
-                a, kg_arena_sprintf(a, "fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\", got \"%s\"",
-                                    s));
+            a,
+            kg_arena_sprintf(a, "fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\", got \"%s\"", s));
         return false;
     }
     return true;
@@ -139,8 +139,8 @@ static kg_json *write_options(wctx *c, const char *kind)
     return o;
 }
 
-void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const char *kind_group,
-             const char *kind_version, const char *kind, kg_json *obj, kg_json *old)
+void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const char *kind_group, const char *kind_version,
+             const char *kind, kg_json *obj, kg_json *old)
 {
     kg_admission_attrs_init(at, c->a);
     at->uid = c->uid;
@@ -192,21 +192,21 @@ static bool check_type(wctx *c, kg_json *obj, const char *want_api_version, cons
     if (k && k->type != KG_JSON_STRING)
         k = NULL;
     if (!k || !k->len)
-        return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "Object 'Kind' is missing in '%s'",
-                                                                     quoted_body(c))));
+        return wfail(
+            c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "Object 'Kind' is missing in '%s'", quoted_body(c))));
     if (!av || !av->len)
-        return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "Object 'apiVersion' is missing in '%s'",
-                                                                     quoted_body(c))));
+        return wfail(c, kg_status_bad_request(
+                            c->a, kg_arena_sprintf(c->a, "Object 'apiVersion' is missing in '%s'", quoted_body(c))));
     if (strcmp(av->u.s, want_api_version))
         return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
                                                                      "the API version in the data (%s) does not "
                                                                      "match the expected API version (%s)",
                                                                      av->u.s, want_api_version)));
     if (strcmp(k->u.s, want_kind))
-        return wfail(c, kg_status_bad_request(
-                                c->a, kg_arena_sprintf(c->a,
-                                                       "the kind in the data (%s) does not match the expected kind (%s)",
-                                                       k->u.s, want_kind)));
+        return wfail(c,
+                     kg_status_bad_request(
+                         c->a, kg_arena_sprintf(c->a, "the kind in the data (%s) does not match the expected kind (%s)",
+                                                k->u.s, want_kind)));
     return true;
 }
 
@@ -289,6 +289,15 @@ static void prepare_create(wctx *c, kg_json *obj, kg_json *md)
     kg_api_prepare_for_create(a, c->r, obj);
 }
 
+/* The strategy's write checks, once the object validated (a policy's paramKind authorization, warnings). */
+static void w_check_write(wctx *c, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
+{
+    if (errs->len || !c->strat->check_write)
+        return;
+    kg_strategy_ctx sc = {c->a, &c->rq->user, c->p->services, c->rq->warnings};
+    c->strat->check_write(&sc, obj, old, errs);
+}
+
 bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_json *obj, kg_write_result *out)
 {
     wctx c;
@@ -332,6 +341,7 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     kg_api_validate(c.a, c.r, obj, NULL, &errs);
     if (c.strat->validate)
         c.strat->validate(c.a, obj, NULL, &errs);
+    w_check_write(&c, obj, NULL, &errs);
     if (errs.len)
         return wfail(&c, kg_status_invalid(c.a, KG_GK(c.r->group, c.r->kind), c.name, &errs));
     at.name = c.name;
@@ -359,8 +369,9 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
 /* Copy system-owned metadata from old to new (BeforeUpdate). */
 static void preserve_metadata(kg_arena *a, kg_json *nmd, const kg_json *omd)
 {
-    static const char *const keep[] = {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-                                       "generation", "name", "namespace"};
+    static const char *const keep[] = {
+        "uid",  "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation",
+        "name", "namespace"};
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
         kg_json *v = kg_json_get(omd, keep[i]);
         if (v)
@@ -415,6 +426,8 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     kg_api_validate(a, c->r, neu, old, &errs);
     if (c->strat->validate)
         c->strat->validate(a, neu, old, &errs);
+    if (!c->sub)
+        w_check_write(c, neu, old, &errs);
     if (errs.len) {
         wfail(c, kg_status_invalid(a, KG_GK(c->r->group, c->r->kind), c->name, &errs));
         return UPD_DONE;
@@ -526,10 +539,10 @@ bool w_apply_patch(wctx *c, kg_patch_format type, const kg_json *doc, const kg_j
 {
     kg_error err;
     kg_json *res = NULL;
-    bool ok = type == KG_PATCH_FORMAT_JSON    ? kg_patch_json(c->a, doc, patch, &res, &err)
-              : type == KG_PATCH_FORMAT_MERGE ? kg_patch_merge(c->a, doc, patch, &res, &err)
-                                              : kg_patch_strategic(c->a, doc, patch, kg_patch_schema_builtin(),
-                                                                   kindkey, &res, &err);
+    bool ok = type == KG_PATCH_FORMAT_JSON ? kg_patch_json(c->a, doc, patch, &res, &err)
+              : type == KG_PATCH_FORMAT_MERGE
+                  ? kg_patch_merge(c->a, doc, patch, &res, &err)
+                  : kg_patch_strategic(c->a, doc, patch, kg_patch_schema_builtin(), kindkey, &res, &err);
     if (!ok)
         return wfail(c, patch_failure(c, type, &err));
     *out = kg_json_clone(c->a, res);
@@ -543,15 +556,14 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
     wctx_init(&c, p, rq, out);
     if (type == KG_PATCH_FORMAT_JSON ? patch->type != KG_JSON_ARRAY : patch->type != KG_JSON_OBJECT)
         return wfail(&c, kg_status_bad_request(
-                                 c.a, type == KG_PATCH_FORMAT_JSON
-                                          ? "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
-                                          : "json: cannot unmarshal array into Go value of type map[string]interface "
-                                            "{}"));
+                             c.a, type == KG_PATCH_FORMAT_JSON
+                                      ? "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
+                                      : "json: cannot unmarshal array into Go value of type map[string]interface "
+                                        "{}"));
     if (type == KG_PATCH_FORMAT_JSON && patch->len > KG_PATCH_JSON_MAX_OPS)
         return wfail(&c, kg_status_request_entity_too_large(
-                                 c.a, kg_arena_sprintf(c.a,
-                                                       "The allowed maximum operations in a JSON patch is %d, got %u",
-                                                       KG_PATCH_JSON_MAX_OPS, patch->len)));
+                             c.a, kg_arena_sprintf(c.a, "The allowed maximum operations in a JSON patch is %d, got %u",
+                                                   KG_PATCH_JSON_MAX_OPS, patch->len)));
     if (c.sub && c.sub->kind == KG_SUB_SCALE)
         return w_scale_write(&c, NULL, type, patch);
     if (c.sub && c.sub->kind == KG_SUB_BINDING)

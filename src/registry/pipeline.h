@@ -42,6 +42,9 @@
 typedef struct kg_pipeline {
     kg_store *store;                 /* persistence (SQLite or etcd in serve; in-memory in check) */
     const kg_admission_chain *chain; /* NULL: no admission */
+    /* What strategies' write checks consult (the authorizer, the served resources); NULL: those checks are
+     * skipped */
+    const kg_admission_services *services;
 } kg_pipeline;
 
 typedef enum kg_field_validation {
@@ -64,10 +67,10 @@ typedef struct kg_write_request {
     kg_admission_user user;
     bool dry_run;
     kg_field_validation field_validation;
-    const char *field_manager;   /* or NULL */
+    const char *field_manager;     /* or NULL */
     const char *const *dup_fields; /* duplicate fields the decoder saw in the body (field validation) */
     size_t ndup_fields;
-    const char *body;            /* the raw body, quoted by some errors as upstream does; may be NULL */
+    const char *body; /* the raw body, quoted by some errors as upstream does; may be NULL */
     size_t body_len;
     kg_warnings *warnings;       /* where warnings go (may be NULL: dropped) */
     /* CLOCK_MONOTONIC nanoseconds after which the request has failed (serve: its request deadline, ?timeout=
@@ -98,8 +101,7 @@ bool kg_pipeline_update(const kg_pipeline *p, const kg_write_request *rq, kg_jso
 bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patch_format type, const kg_json *patch,
                        kg_write_result *out);
 /* DELETE: options is the DeleteOptions object (body merged with the query parameters), or NULL. */
-bool kg_pipeline_delete(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options,
-                        kg_write_result *out);
+bool kg_pipeline_delete(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options, kg_write_result *out);
 /* DELETE on a collection: every object of rq's namespace for which match (NULL = all) says yes is deleted as by
  * kg_pipeline_delete; the result object is the list of the deleted objects. */
 bool kg_pipeline_delete_collection(const kg_pipeline *p, const kg_write_request *rq, const kg_json *options,

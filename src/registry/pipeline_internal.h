@@ -17,7 +17,7 @@ typedef struct wctx {
     const char *ns;
     const char *name;
     kg_gr gr;
-    const char *uid;       /* request UID */
+    const char *uid;        /* request UID */
     const kg_json *options; /* Create/Update/DeleteOptions */
     kg_write_result *out;
     int64_t deadline_ns; /* the request's (kg_write_request.deadline_ns, defaulted) */
@@ -37,8 +37,8 @@ kg_json *w_metadata(kg_arena *a, kg_json *obj);
 kg_json *w_sref(kg_arena *a, const char *s);
 
 /* Admission attributes for this write (uid, kinds, resources, options, user, warnings, dry-run). */
-void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const char *kind_group,
-             const char *kind_version, const char *kind, kg_json *obj, kg_json *old);
+void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const char *kind_group, const char *kind_version,
+             const char *kind, kg_json *obj, kg_json *old);
 kg_status *w_admit(wctx *c, kg_admission_attributes *at);
 kg_status *w_validate(wctx *c, kg_admission_attributes *at);
 

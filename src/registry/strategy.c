@@ -13,9 +13,20 @@ static const kg_strategy limitranges = {.default_on_write = kg_admission_limitra
 static const kg_strategy namespaces = {.is_namespace = true};
 static const kg_strategy pods = {.delete_returns_object = true};
 /* Admission policies: defaults, and validation by compiling every CEL expression as the plugin will run it. */
-static const kg_strategy vaps = {.default_on_write = kg_vap_policy_defaults, .validate = kg_vap_policy_validate};
-static const kg_strategy vap_bindings = {.default_on_write = kg_vap_binding_defaults,
-                                         .validate = kg_vap_binding_validate};
+static void vap_check(const kg_strategy_ctx *sc, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
+{
+    kg_vap_write_ctx c = {sc->a, sc->user, sc->services, sc->warnings};
+    kg_vap_policy_check_write(&c, obj, old, errs);
+}
+static void vap_binding_check(const kg_strategy_ctx *sc, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
+{
+    kg_vap_write_ctx c = {sc->a, sc->user, sc->services, sc->warnings};
+    kg_vap_binding_check_write(&c, obj, old, errs);
+}
+static const kg_strategy vaps = {
+    .default_on_write = kg_vap_policy_defaults, .validate = kg_vap_policy_validate, .check_write = vap_check};
+static const kg_strategy vap_bindings = {
+    .default_on_write = kg_vap_binding_defaults, .validate = kg_vap_binding_validate, .check_write = vap_binding_check};
 /* Webhook configurations: upstream's validation (admission/webhook/validation.h); defaults come from api/defaults.c. */
 static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
 static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};

@@ -10,10 +10,21 @@
 
 #include <stdbool.h>
 
+#include "admission/attributes.h"
+#include "admission/services.h"
+#include "admission/warnings.h"
 #include "api/resources.h"
 #include "base/arena.h"
 #include "json/json.h"
 #include "meta/status.h"
+
+/* What a write-time check beyond validation may consult (upstream: the request context a strategy receives). */
+typedef struct kg_strategy_ctx {
+    kg_arena *a;
+    const kg_admission_user *user;
+    const kg_admission_services *services; /* NULL when the door has none: the checks are skipped */
+    kg_warnings *warnings;                 /* NULL: dropped */
+} kg_strategy_ctx;
 
 typedef struct kg_strategy {
     /* Defaulting applied to the object written, after admission and before validation (idempotent). */
@@ -21,6 +32,9 @@ typedef struct kg_strategy {
     /* Validation beyond api/validation.h's (e.g. admissionregistration objects, whose CEL expressions are compiled
      * by the admission engine that will run them). old is NULL on create. Errors are field errors (422). */
     void (*validate)(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
+    /* Once validation passed: checks that depend on who writes and on the cluster (upstream's authorization of an
+     * admission policy's paramKind, which is a field error; warnings). old is NULL on create. */
+    void (*check_write)(const kg_strategy_ctx *sc, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
     /* The object is a Namespace: admission sees its own name as the namespace, and a delete only marks it
      * (deletionTimestamp, status.phase Terminating); the namespace controller finishes the job. */
     bool is_namespace;

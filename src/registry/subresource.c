@@ -135,14 +135,14 @@ bool w_bind(wctx *c, kg_json *b)
             return false;
         const char *have = kg_json_path_str(old, "spec.nodeName");
         if (have && have[0])
-            return wfail(c, kg_status_conflict(c->a, c->gr, c->name,
-                                               kg_arena_sprintf(c->a, "pod %s is already assigned to node \"%s\"",
-                                                                c->name, have)));
+            return wfail(c, kg_status_conflict(
+                                c->a, c->gr, c->name,
+                                kg_arena_sprintf(c->a, "pod %s is already assigned to node \"%s\"", c->name, have)));
         if (kg_json_path(old, "metadata.deletionTimestamp"))
-            return wfail(c, kg_status_conflict(c->a, c->gr, c->name,
-                                               kg_arena_sprintf(c->a,
-                                                                "pod %s is being deleted, cannot be assigned to a host",
-                                                                c->name)));
+            return wfail(c,
+                         kg_status_conflict(
+                             c->a, c->gr, c->name,
+                             kg_arena_sprintf(c->a, "pod %s is being deleted, cannot be assigned to a host", c->name)));
         kg_json *neu = bound_pod(c->a, old, b, node);
         if (c->rq->dry_run)
             break;

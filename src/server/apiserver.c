@@ -55,10 +55,9 @@ static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_respo
     bool ok = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
     const char *verbose = kg_http_query(req, "verbose");
     if (verbose) {
-        char *body = kg_arena_sprintf(req->arena,
-                                      "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
-                                      ok ? '+' : '-', ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed",
-                                      which, ok ? "passed" : "failed");
+        char *body = kg_arena_sprintf(
+            req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n", ok ? '+' : '-',
+            ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }
@@ -67,9 +66,9 @@ static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_respo
 
 static void not_found(kg_http_request *req, kg_http_response *resp)
 {
-    kg_respond_status(req, resp,
-                      kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND,
-                                    "the server could not find the requested resource"));
+    kg_respond_status(
+        req, resp,
+        kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND, "the server could not find the requested resource"));
 }
 
 static void discovery(kg_http_request *req, kg_http_response *resp, const kg_request_info *ri)
@@ -126,9 +125,10 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     } else {
         const char *p = req->path;
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
-            kg_respond_status(req, resp, kg_status_new(req->arena, 405, KG_REASON_METHOD_NOT_ALLOWED,
-                                                       "the server does not allow this method on the requested "
-                                                       "resource"));
+            kg_respond_status(req, resp,
+                              kg_status_new(req->arena, 405, KG_REASON_METHOD_NOT_ALLOWED,
+                                            "the server does not allow this method on the requested "
+                                            "resource"));
         } else if (!strcmp(p, "/version") || !strcmp(p, "/version/")) {
             version_endpoint(req, resp);
         } else if (!strcmp(p, "/healthz") || !strcmp(p, "/livez") || !strcmp(p, "/readyz")) {
@@ -158,9 +158,9 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     /* request metrics (watch streams are counted when they start) */
     if (s->metrics.request_total && ri->is_resource_request) {
         const char *verb = ri->verb;
-        static const char *const upper[][2] = {{"get", "GET"},       {"list", "LIST"},     {"watch", "WATCH"},
-                                               {"create", "POST"},   {"update", "PUT"},    {"patch", "PATCH"},
-                                               {"delete", "DELETE"}, {"deletecollection", "DELETE"}};
+        static const char *const upper[][2] = {
+            {"get", "GET"},    {"list", "LIST"},   {"watch", "WATCH"},   {"create", "POST"},
+            {"update", "PUT"}, {"patch", "PATCH"}, {"delete", "DELETE"}, {"deletecollection", "DELETE"}};
         const char *v = verb;
         for (size_t i = 0; i < 8; i++)
             if (!strcmp(verb, upper[i][0]))
@@ -169,8 +169,8 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
         const char *dry = kg_http_query(req, "dryRun") ? "All" : "";
         char code[8];
         snprintf(code, sizeof code, "%d", resp->status ? resp->status : 200);
-        const char *labels[] = {v, dry, ri->api_group, ri->api_version, ri->resource, ri->subresource, scope,
-                                "apiserver", code};
+        const char *labels[] = {v,     dry,         ri->api_group, ri->api_version, ri->resource, ri->subresource,
+                                scope, "apiserver", code};
         kg_metric_inc(s->metrics.request_total, labels);
         kg_metric_observe(s->metrics.request_duration, labels, kg_metrics_now() - t0);
     }
@@ -212,8 +212,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                    o->storage_backend);
         goto fail;
     }
-    kg_store_options so = {.history_revisions = o->history_revisions,
-                           .compact_interval_ms = o->compaction_interval_ms};
+    kg_store_options so = {.history_revisions = o->history_revisions, .compact_interval_ms = o->compaction_interval_ms};
     s->store = kg_store_open("sqlite", o->data_dir, &so, err);
     if (!s->store)
         goto fail;
@@ -242,19 +241,22 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         goto fail;
     s->pipeline.store = s->store;
     s->pipeline.chain = s->chain;
+    s->pipeline.services = &s->svc;
 
     if (!kg_registry_bootstrap(s->store, err))
         goto fail;
 
-    kg_authn_config ac = {.token_auth_file = o->token_auth_file, .data_dir = o->data_dir,
-                          .anonymous_auth = o->anonymous_auth};
+    kg_authn_config ac = {
+        .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = o->anonymous_auth};
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
 
     kg_tls_material tls = {0};
     if (!o->insecure) {
-        kg_tls_config tc = {.data_dir = o->data_dir, .cert_file = o->tls_cert_file, .key_file = o->tls_key_file,
+        kg_tls_config tc = {.data_dir = o->data_dir,
+                            .cert_file = o->tls_cert_file,
+                            .key_file = o->tls_key_file,
                             .bind_address = o->bind_address};
         if (!kg_tls_load_or_generate(&tc, &tls, err))
             goto fail;
@@ -288,8 +290,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     /* admin.kubeconfig for kubectl */
     char *url = kg_kubeconfig_server_url(o->bind_address, kg_http_server_port(s->http), !o->insecure);
-    kg_kubeconfig kc = {.server = url, .ca_pem = o->insecure ? NULL : tls.ca_pem,
-                        .token = kg_authn_admin_token(s->authn)};
+    kg_kubeconfig kc = {
+        .server = url, .ca_pem = o->insecure ? NULL : tls.ca_pem, .token = kg_authn_admin_token(s->authn)};
     char path[4096];
     snprintf(path, sizeof path, "%s/admin.kubeconfig", o->data_dir);
     bool wrote = kg_kubeconfig_write(path, &kc, err);
@@ -304,9 +306,15 @@ fail:
     return NULL;
 }
 
-int kg_apiserver_port(const kg_apiserver *s) { return kg_http_server_port(s->http); }
+int kg_apiserver_port(const kg_apiserver *s)
+{
+    return kg_http_server_port(s->http);
+}
 
-const char *kg_apiserver_admin_token(const kg_apiserver *s) { return kg_authn_admin_token(s->authn); }
+const char *kg_apiserver_admin_token(const kg_apiserver *s)
+{
+    return kg_authn_admin_token(s->authn);
+}
 
 void kg_apiserver_stop(kg_apiserver *s)
 {

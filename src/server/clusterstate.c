@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/defaults.h"
+#include "api/schema.h"
 #include "server/apiserver.h"
 #include "server/cache.h"
 #include "registry/featuregates.h"
@@ -144,6 +145,58 @@ static bool svc_resource_for_kind(void *ctx, const char *group, const char *vers
     return true;
 }
 
+/* the policy type checker: kinds of the resources a policy matches, and their schemas */
+static bool svc_kind_for_resource(void *ctx, const char *group, const char *version, const char *resource,
+                                  const char **kind)
+{
+    (void)ctx;
+    const kg_resource *r = kg_resource_find(group ? group : "", version ? version : "", resource ? resource : "");
+    if (!r)
+        return false;
+    *kind = r->kind;
+    return true;
+}
+
+static kg_json *svc_kind_schema(void *ctx, kg_arena *a, const char *group, const char *version, const char *kind,
+                                const char **root)
+{
+    (void)ctx;
+    const kg_resource *r = kg_resource_find_kind(group ? group : "", kind ? kind : "");
+    if (!r || (version && *version && strcmp(version, r->version)))
+        return NULL;
+    kg_json *schemas = kg_json_new_object(a);
+    kg_schema_add_resource(a, schemas, r, true);
+    *root = kg_schema_type_name(a, r);
+    return schemas;
+}
+
+static bool pattern_ok(const char *pattern, const char *v)
+{
+    return !strcmp(pattern, "*") || !strcmp(pattern, v);
+}
+
+/* rules naming nothing served (kg_vap's warning on write) */
+static bool svc_resource_served(void *ctx, const char *group, const char *version, const char *resource)
+{
+    (void)ctx;
+    const char *slash = strchr(resource, '/');
+    size_t rn = slash ? (size_t)(slash - resource) : strlen(resource);
+    const char *sub = slash ? slash + 1 : NULL;
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i);
+        if (!pattern_ok(group, r->group) || !pattern_ok(version, r->version))
+            continue;
+        if (!(rn == 1 && resource[0] == '*') && (strlen(r->plural) != rn || strncmp(r->plural, resource, rn)))
+            continue;
+        if (!sub)
+            return true;
+        for (size_t k = 0; k < KG_MAX_SUBRESOURCES && r->subresources[k].name; k++)
+            if (pattern_ok(sub, r->subresources[k].name))
+                return true;
+    }
+    return false;
+}
+
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -158,5 +211,8 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.subscribe = svc_subscribe;
     s->svc.unsubscribe = svc_unsubscribe;
     s->svc.resource_for_kind = svc_resource_for_kind;
+    s->svc.kind_for_resource = svc_kind_for_resource;
+    s->svc.kind_schema = svc_kind_schema;
+    s->svc.resource_served = svc_resource_served;
     s->svc.metrics = &s->metrics;
 }

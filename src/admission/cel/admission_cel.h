@@ -150,6 +150,18 @@ typedef struct kg_acel_vars {
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
                       size_t n, bool typed);
 void kg_acel_vars_free(kg_acel_vars *v);
+
+/* Declared types instead of dyn for `object` / `oldObject` and `params` (upstream's typeOverwrite, which the policy
+ * type checker uses): build is called once while the environment is built, after the libraries are registered, and
+ * sets *object and *params (NULL: dyn) to types it builds in env. */
+typedef struct kg_acel_types {
+    void (*build)(void *ud, cel_env *env, const cel_type **object, const cel_type **params);
+    void *ud;
+} kg_acel_types;
+/* kg_acel_vars_new with typed object/params (types NULL: as kg_acel_vars_new). Only with typed = true: the
+ * environment is the policy's own. */
+bool kg_acel_vars_new_typed(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names,
+                            const char *const *exprs, size_t n, bool typed, const kg_acel_types *types);
 /* Compile an expression that may use the variables (typed: with the result type check of ret). no_authorizer
  * (messageExpression): the expression is also checked in a shared environment without the authorizer (and
  * `variables` as dyn), whose errors are reported as they are, so `authorizer` reads as an undeclared reference, as

@@ -80,7 +80,7 @@ static const cel_type *namespace_type(cel_env *env)
 #define VARIABLES_TYPE "kubernetes.variables"
 #define VARIABLES_PLACEHOLDER ""
 
-static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
+static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables, const kg_acel_types *typed)
 {
     memset(e, 0, sizeof *e);
     e->decls = decls;
@@ -101,6 +101,14 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables)
     const cel_type *types[KG_ACEL_NVARS] = {cel_type_dyn(), cel_type_dyn(), request_type(e->env),
                                             namespace_type(e->env)};
     types[KG_ACEL_VAR_PARAMS] = cel_type_dyn();
+    if (typed && typed->build) {
+        const cel_type *obj = NULL, *params = NULL;
+        typed->build(typed->ud, e->env, &obj, &params);
+        if (obj)
+            types[KG_ACEL_VAR_OBJECT] = types[KG_ACEL_VAR_OLD_OBJECT] = obj;
+        if (params)
+            types[KG_ACEL_VAR_PARAMS] = params;
+    }
     for (int i = 0; i < KG_ACEL_NVARS; i++)
         e->slot[i] = -1;
     for (int i = 0; i < KG_ACEL_NVARS; i++) {
@@ -149,7 +157,7 @@ const kg_acel_env *kg_acel_env_base(unsigned decls)
         pthread_mutex_lock(&base_mu);
         state = atomic_load_explicit(&base_state[decls], memory_order_relaxed);
         if (!state) {
-            state = env_build(&base_envs[decls], decls, NULL) ? 1 : 2;
+            state = env_build(&base_envs[decls], decls, NULL, NULL) ? 1 : 2;
             atomic_store_explicit(&base_state[decls], state, memory_order_release);
         }
         pthread_mutex_unlock(&base_mu);
@@ -219,12 +227,18 @@ void kg_acel_expr_free(kg_acel_expr *e)
 bool kg_acel_vars_new(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names, const char *const *exprs,
                       size_t n, bool typed)
 {
+    return kg_acel_vars_new_typed(v, a, decls, names, exprs, n, typed, NULL);
+}
+
+bool kg_acel_vars_new_typed(kg_acel_vars *v, kg_arena *a, unsigned decls, const char *const *names,
+                            const char *const *exprs, size_t n, bool typed, const kg_acel_types *types)
+{
     memset(v, 0, sizeof *v);
     v->decls = decls;
     v->typed = typed;
     cel_type *full_t = NULL;
     if (typed) {
-        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t))
+        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t, types))
             return false;
     } else {
         const kg_acel_env *shared =

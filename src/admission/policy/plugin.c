@@ -25,6 +25,8 @@ typedef struct snapshot {
     atomic_uint refs;
     kg_vap_entry *entries;
     size_t n;
+    kg_vap_binding **bindings; /* one block: the entries' binding lists point into it */
+    size_t nbindings;
 } snapshot;
 
 typedef struct vap_state {
@@ -46,12 +48,11 @@ static void snapshot_unref(snapshot *s)
 {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->n; i++)
         kg_vap_policy_unref(s->entries[i].policy);
-        for (size_t j = 0; j < s->entries[i].nbindings; j++)
-            kg_vap_binding_unref(s->entries[i].bindings[j]);
-        free(s->entries[i].bindings);
-    }
+    for (size_t i = 0; i < s->nbindings; i++)
+        kg_vap_binding_unref(s->bindings[i]);
+    free(s->bindings);
     free(s->entries);
     free(s);
 }
@@ -61,33 +62,51 @@ static int cmp_policy(const void *x, const void *y)
     return strcmp((*(kg_vap_policy *const *)x)->name, (*(kg_vap_policy *const *)y)->name);
 }
 
+/* bindings by the policy they name, then by name */
 static int cmp_binding(const void *x, const void *y)
 {
-    return strcmp((*(kg_vap_binding *const *)x)->name, (*(kg_vap_binding *const *)y)->name);
+    const kg_vap_binding *a = *(kg_vap_binding *const *)x, *b = *(kg_vap_binding *const *)y;
+    int c = strcmp(a->policy_name, b->policy_name);
+    return c ? c : strcmp(a->name, b->name);
 }
 
-/* Build and publish a snapshot of the current sets (under mu). */
+/* Sort v unless it is sorted already (the common case: a change replaced one object in place). */
+static void keep_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    char *p = v;
+    for (size_t i = 1; i < n; i++)
+        if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+            qsort(v, n, size, cmp);
+            return;
+        }
+}
+
+/* Build and publish a snapshot of the current sets (under mu): policies in name order, each with its bindings in
+ * name order; linear in the number of objects when the sets are sorted already. */
 static void publish(vap_state *st)
 {
     snapshot *s = calloc(1, sizeof *s);
     atomic_init(&s->refs, 1);
-    if (st->npolicies > 1)
-        qsort(st->policies, st->npolicies, sizeof *st->policies, cmp_policy);
-    if (st->nbindings > 1)
-        qsort(st->bindings, st->nbindings, sizeof *st->bindings, cmp_binding);
+    keep_sorted(st->policies, st->npolicies, sizeof *st->policies, cmp_policy);
+    keep_sorted(st->bindings, st->nbindings, sizeof *st->bindings, cmp_binding);
     s->entries = st->npolicies ? calloc(st->npolicies, sizeof *s->entries) : NULL;
     s->n = st->npolicies;
+    s->bindings = st->nbindings ? malloc(st->nbindings * sizeof *s->bindings) : NULL;
+    size_t j = 0;
     for (size_t i = 0; i < st->npolicies; i++) {
         kg_vap_entry *e = &s->entries[i];
         e->policy = kg_vap_policy_ref(st->policies[i]);
-        for (size_t j = 0; j < st->nbindings; j++)
-            if (!strcmp(st->bindings[j]->policy_name, e->policy->name)) {
-                kg_vap_binding **nb = realloc(e->bindings, (e->nbindings + 1) * sizeof *nb);
-                if (!nb)
-                    break;
-                e->bindings = nb;
-                e->bindings[e->nbindings++] = kg_vap_binding_ref(st->bindings[j]);
-            }
+        while (j < st->nbindings && strcmp(st->bindings[j]->policy_name, e->policy->name) < 0)
+            j++;
+        size_t k = j;
+        while (k < st->nbindings && !strcmp(st->bindings[k]->policy_name, e->policy->name))
+            k++;
+        if (k > j && s->bindings) {
+            e->bindings = s->bindings + s->nbindings;
+            for (size_t b = j; b < k; b++)
+                e->bindings[e->nbindings++] = s->bindings[s->nbindings++] = kg_vap_binding_ref(st->bindings[b]);
+        }
+        j = k;
     }
     snapshot *old = atomic_exchange(&st->current, s);
     /* readers that loaded `old` have taken their reference once `active` drains */
@@ -102,7 +121,8 @@ static const char *obj_name(const kg_json *o)
     return n ? n : "";
 }
 
-static void set_policy(vap_state *st, const char *name, const kg_json *obj)
+/* Apply one change; false when it changed nothing (the same resourceVersion, or an unknown object deleted). */
+static bool set_policy(vap_state *st, const char *name, const kg_json *obj)
 {
     size_t i = 0;
     while (i < st->npolicies && strcmp(st->policies[i]->name, name))
@@ -110,7 +130,7 @@ static void set_policy(vap_state *st, const char *name, const kg_json *obj)
     if (obj && i < st->npolicies) {
         const char *rv = kg_json_path_str(obj, "metadata.resourceVersion");
         if (rv && *rv && !strcmp(rv, st->policies[i]->resource_version))
-            return;
+            return false;
     }
     kg_vap_policy *p = obj ? kg_vap_policy_compile(obj, NULL, st->svc, NULL, NULL) : NULL;
     if (i < st->npolicies) {
@@ -124,14 +144,17 @@ static void set_policy(vap_state *st, const char *name, const kg_json *obj)
         kg_vap_policy **np = realloc(st->policies, (st->npolicies + 1) * sizeof *np);
         if (!np) {
             kg_vap_policy_unref(p);
-            return;
+            return false;
         }
         st->policies = np;
         st->policies[st->npolicies++] = p;
+    } else {
+        return false;
     }
+    return true;
 }
 
-static void set_binding(vap_state *st, const char *name, const kg_json *obj)
+static bool set_binding(vap_state *st, const char *name, const kg_json *obj)
 {
     size_t i = 0;
     while (i < st->nbindings && strcmp(st->bindings[i]->name, name))
@@ -139,7 +162,7 @@ static void set_binding(vap_state *st, const char *name, const kg_json *obj)
     if (obj && i < st->nbindings) {
         const char *rv = kg_json_path_str(obj, "metadata.resourceVersion");
         if (rv && *rv && !strcmp(rv, st->bindings[i]->resource_version))
-            return;
+            return false;
     }
     kg_vap_binding *b = obj ? kg_vap_binding_compile(obj, NULL, NULL) : NULL;
     if (i < st->nbindings) {
@@ -152,11 +175,14 @@ static void set_binding(vap_state *st, const char *name, const kg_json *obj)
         kg_vap_binding **nb = realloc(st->bindings, (st->nbindings + 1) * sizeof *nb);
         if (!nb) {
             kg_vap_binding_unref(b);
-            return;
+            return false;
         }
         st->bindings = nb;
         st->bindings[st->nbindings++] = b;
+    } else {
+        return false;
     }
+    return true;
 }
 
 /* Re-read one resource wholesale (first load, RESYNC): objects no longer listed are dropped. False when the list
@@ -218,18 +244,17 @@ static bool ensure_loaded(vap_state *st)
 static void on_change(vap_state *st, const kg_admission_event *ev, bool policies)
 {
     pthread_mutex_lock(&st->mu);
+    bool changed = true;
     if (atomic_load(&st->loaded)) { /* before the first load, the load will list everything */
         if (ev->type == KG_ADMISSION_EVENT_RESYNC) {
             reload(st, policies);
         } else {
             const kg_json *obj = ev->type == KG_ADMISSION_EVENT_DELETED ? NULL : ev->object;
             const char *name = ev->name && *ev->name ? ev->name : obj_name(ev->object);
-            if (policies)
-                set_policy(st, name, obj);
-            else
-                set_binding(st, name, obj);
+            changed = policies ? set_policy(st, name, obj) : set_binding(st, name, obj);
         }
-        publish(st);
+        if (changed)
+            publish(st);
     }
     pthread_mutex_unlock(&st->mu);
 }

@@ -25,6 +25,7 @@
 #include "admission/match/match.h"
 #include "admission/plugin.h"
 #include "admission/services.h"
+#include "admission/warnings.h"
 #include "base/arena.h"
 #include "base/metrics.h"
 #include "json/json.h"
@@ -153,6 +154,34 @@ kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_a
 /* The policy resources themselves are never evaluated by policies (upstream's exclusion of the four
  * admissionregistration.k8s.io policy resources, any subresource; and the auth virtual resources). */
 bool kg_vap_request_excluded(const kg_admission_attributes *attrs);
+
+/* ---- write-time checks beyond validation (writecheck.c; registry/strategy.c runs them once the object is valid) */
+
+/* Who writes, and what the check may consult. */
+typedef struct kg_vap_write_ctx {
+    kg_arena *a;
+    const kg_admission_user *user;
+    const kg_admission_services *svc; /* the authorizer, resource_for_kind, resource_served, the stored policies */
+    kg_warnings *warnings;            /* NULL: warnings dropped */
+} kg_vap_write_ctx;
+
+/* paramKind authorization (`spec.paramKind: Forbidden: user ... must have "get" permission on all objects of the
+ * referenced paramKind (kind=K, apiVersion=V)`, as upstream), then the Warning for resourceRules that match no
+ * served resource. old: the stored object on update, NULL on create. */
+void kg_vap_policy_check_write(const kg_vap_write_ctx *c, const kg_json *obj, const kg_json *old,
+                               kg_field_errors *errs);
+/* paramRef authorization (`... does not have "get" permission on the object referenced by paramRef`), then the
+ * Warning for matchResources.resourceRules that match no served resource. */
+void kg_vap_binding_check_write(const kg_vap_write_ctx *c, const kg_json *obj, const kg_json *old,
+                                kg_field_errors *errs);
+
+/* ---- type checking (typecheck.c; the status controller writes the result) ---- */
+
+/* Type-check the policy's expressions against the OpenAPI schema of every kind its matchConstraints can match (at
+ * most 10; kinds and schemas through svc->kind_for_resource and svc->kind_schema), with `params` typed from
+ * paramKind's schema (upstream's TypeChecker.Check). Returns status.typeChecking.expressionWarnings: a JSON array
+ * in a of {fieldRef, warning}, empty when nothing was found (or nothing could be checked). */
+kg_json *kg_vap_typecheck(const kg_json *policy, const kg_admission_services *svc, kg_arena *a);
 
 extern const kg_admission_plugin kg_admission_plugin_validating_admission_policy;
 
