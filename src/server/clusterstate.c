@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "api/defaults.h"
-#include "api/schema.h"
 #include "server/apiserver.h"
 #include "server/cache.h"
 #include "registry/featuregates.h"
@@ -145,39 +144,6 @@ static bool svc_resource_for_kind(void *ctx, const char *group, const char *vers
     return true;
 }
 
-/* MutatingAdmissionPolicy's ApplyConfiguration: the x-kubernetes-list-type of a field from the kind's OpenAPI
- * schema, walking the field names from the root type (api/schema.h). */
-static kg_admission_list_type svc_list_type(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
-                                            const char **keys)
-{
-    (void)ctx;
-    const kg_resource *r =
-        kind && kind->kind ? kg_resource_find_kind(kind->group ? kind->group : "", kind->kind) : NULL;
-    if (!r || !n)
-        return KG_ADMISSION_LIST_ATOMIC;
-    kg_arena a;
-    kg_arena_init(&a, 1024);
-    const char *type = kg_schema_type_name(&a, r);
-    kg_admission_list_type lt = KG_ADMISSION_LIST_ATOMIC;
-    for (size_t i = 0; i < n && type; i++) {
-        kg_schema_field_info fi;
-        if (!kg_schema_field(type, path[i], &fi))
-            break;
-        if (i + 1 < n) {
-            type = fi.ref;
-            continue;
-        }
-        if (fi.is_array && fi.list_type && !strcmp(fi.list_type, "map")) {
-            lt = KG_ADMISSION_LIST_MAP;
-            *keys = fi.list_map_keys;
-        } else if (fi.is_array && fi.list_type && !strcmp(fi.list_type, "set")) {
-            lt = KG_ADMISSION_LIST_SET;
-        } /* untagged lists are atomic, as in structured-merge-diff */
-    }
-    kg_arena_free(&a);
-    return lt;
-}
-
 void kg_apiserver_services_init(kg_apiserver *s)
 {
     s->svc.ctx = s;
@@ -192,6 +158,6 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.subscribe = svc_subscribe;
     s->svc.unsubscribe = svc_unsubscribe;
     s->svc.resource_for_kind = svc_resource_for_kind;
-    s->svc.list_type = svc_list_type;
+    s->svc.list_type = kg_store_services_list_type;
     s->svc.metrics = &s->metrics;
 }

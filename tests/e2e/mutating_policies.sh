@@ -25,6 +25,25 @@ expect_out "unknown group/version is a start-up error" \
 expect_out "a key that is no group/version is a start-up error" "invalid key nonsense" \
   timeout 10 "$KGATE" serve --data-dir "$W/d2" --secure-port 0 --runtime-config=nonsense
 
+# ---- kgate check runs MutatingAdmissionPolicies with the gate (same engine flags as serve) ----
+cat >"$W/deploy.yaml" <<'Y'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+Y
+expect_out "kgate check -o yaml shows the mutated object" "app.kubernetes.io/part-of: web" \
+  "$KGATE" check --feature-gates=MutatingAdmissionPolicy=true -o yaml "$EX/automatic-labels.yaml" "$W/deploy.yaml"
+expect_out "kgate check: everything admitted" "5 objects: 5 admitted, 0 denied, 0 errors" \
+  "$KGATE" check --feature-gates=MutatingAdmissionPolicy=true "$EX/automatic-labels.yaml" "$W/deploy.yaml"
+expect_out "kgate check without the gate: the kind is unknown (and the VAP beside denies)" \
+  'no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"' \
+  "$KGATE" check "$EX/automatic-labels.yaml" "$W/deploy.yaml"
+
 # ---- served: v1alpha1 ----
 start_kgate "$W/d3" --feature-gates=MutatingAdmissionPolicy=true \
   --runtime-config=admissionregistration.k8s.io/v1alpha1=true || exit 1
