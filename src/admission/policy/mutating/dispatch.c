@@ -337,7 +337,7 @@ kg_status *kg_map_dispatch(const kg_map_entry *entries, size_t n, kg_admission_a
             }
         }
     }
-    if (d.round == 0)
+    if (d.round == 0 && d.r->ninvoked) /* only IfNeeded evaluations look at it in round 1 */
         d.r->last_output = kg_json_clone(d.a, at->object);
     if (!d.err_msg)
         return NULL;
