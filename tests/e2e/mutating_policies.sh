@@ -78,6 +78,8 @@ expect_out "automatic-labels applied" "mutatingadmissionpolicybinding.admissionr
   K apply -f "$EX/automatic-labels.yaml"
 expect_eq "reinvocationPolicy as given, failurePolicy kept" "IfNeeded Fail" \
   K get mutatingadmissionpolicy automatic-labels -o jsonpath='{.spec.reinvocationPolicy} {.spec.failurePolicy}'
+expect_out "kubectl get lists the policies" "automatic-labels" K get mutatingadmissionpolicies
+expect_out "and the bindings" "automatic-labels" K get mutatingadmissionpolicybindings
 sleep 0.3 # the plugins' watches see the new objects
 K create deployment web --image=nginx >/dev/null 2>&1
 expect_eq "Deployment labelled" "web" K get deployment web -o jsonpath='{.metadata.labels.app\.kubernetes\.io/part-of}'

@@ -350,6 +350,38 @@ static void test_reinvocation(void **state)
     assert_null(kg_json_path(at.object, "metadata.annotations"));
 }
 
+static void test_metrics(void **state)
+{
+    (void)state;
+    kg_metrics_registry *r = kg_metrics_registry_new();
+    kg_apiserver_metrics am = {.registry = r};
+    kg_admission_services ms = kg_admission_memcluster_services(M, &am);
+    ms.list_type = list_type;
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_mutating_admission_policy, NULL, &ms);
+    put_policy("p", JSONPATCH("[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 'y'}]"));
+    put_binding("b", "p", "");
+    kg_admission_attributes at;
+    assert_null(admit_pod(&at, POD));
+    put_policy("p", JSONPATCH("[JSONPatch{op: 'add', path: '/metadata/labels/x', value: object.nope}]"));
+    assert_non_null(admit_pod(&at, POD));
+    kg_metric *total = kg_metrics_find(r, "apiserver_mutating_admission_policy_check_total");
+    kg_metric *dur = kg_metrics_find(r, "apiserver_mutating_admission_policy_check_duration_seconds");
+    assert_non_null(total);
+    assert_non_null(dur);
+    assert_true(kg_metric_value(total, (const char *const[]){"p", "b", "no_error"}) == 1);
+    assert_true(kg_metric_value(total, (const char *const[]){"p", "b", "invalid_error"}) == 1);
+    assert_int_equal(kg_metric_hist_count(dur, (const char *const[]){"p", "b", "no_error"}), 1);
+    kg_buf b = KG_BUF_INIT;
+    kg_metrics_write(r, &b);
+    assert_non_null(strstr(b.data, "apiserver_mutating_admission_policy_check_total{error_type=\"no_error\",policy="
+                                   "\"p\",policy_binding=\"b\"} 1"));
+    kg_buf_free(&b);
+    kg_admission_chain_free(C);
+    C = chain1(&kg_admission_plugin_mutating_admission_policy, NULL, &S);
+    kg_metrics_registry_free(r);
+}
+
 static void test_gate_off(void **state)
 {
     (void)state;
@@ -383,6 +415,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_apply_configuration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_and_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reinvocation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_off, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
