@@ -5,11 +5,12 @@
 # Deployment, a Service and an Ingress (JSONPatch), sidecar injection in a labelled namespace only and never twice
 # (ApplyConfiguration, reinvocation IfNeeded), CPU over-commit from a ConfigMap param (quantity arithmetic); the
 # ValidatingAdmissionPolicies beside them accept the mutated objects. Write-time validation and the policy error
-# texts, and the MAP metrics on /metrics.
+# texts, and the MAP metrics on /metrics. `kgate check -o yaml` and `kgate webhook` (--policy-dir) run the same policies.
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
-trap 'stop_kgate; rm -rf "$W"' EXIT
+DOOR_PID=""
+trap 'stop_kgate; [ -n "$DOOR_PID" ] && kill "$DOOR_PID" 2>/dev/null; rm -rf "$W"' EXIT
 K() { kubectl --request-timeout=20s "$@"; }
 EX="$(dirname "$0")/../../examples"
 
@@ -43,6 +44,36 @@ expect_out "kgate check: everything admitted" "5 objects: 5 admitted, 0 denied, 
 expect_out "kgate check without the gate: the kind is unknown (and the VAP beside denies)" \
   'no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"' \
   "$KGATE" check "$EX/automatic-labels.yaml" "$W/deploy.yaml"
+
+# ---- kgate webhook: a MutatingAdmissionPolicy from --policy-dir answers /mutate with the JSON patch ----
+mkdir -p "$W/pdir"
+cp "$EX/sidecar-injection.yaml" "$W/pdir/"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: injected, labels: {sidecar-injection: enabled}}\n' >"$W/pdir/ns.yaml"
+"$KGATE" webhook --secure-port 0 --bind-address 127.0.0.1 --policy-dir "$W/pdir" --cert-dir "$W/certs" \
+  --feature-gates=MutatingAdmissionPolicy=true --enable-admission-plugins=MutatingAdmissionPolicy \
+  >"$W/door.out" 2>"$W/door.log" &
+DOOR_PID=$!
+PORT=""
+for _ in $(seq 1 200); do
+  PORT=$(sed -n 's|.*https://127.0.0.1:\([0-9]*\) .*|\1|p' "$W/door.out" 2>/dev/null)
+  [ -n "$PORT" ] && break
+  kill -0 "$DOOR_PID" 2>/dev/null || break
+  sleep 0.05
+done
+cat >"$W/review.json" <<'Y'
+{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
+ "kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},
+ "requestKind":{"group":"","version":"v1","kind":"Pod"},"requestResource":{"group":"","version":"v1","resource":"pods"},
+ "name":"app","namespace":"injected","operation":"CREATE","userInfo":{"username":"alice"},
+ "object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"app","namespace":"injected"},
+           "spec":{"containers":[{"name":"app","image":"nginx"}]}},"dryRun":false}}
+Y
+expect_out "kgate webhook: the MAP's sidecar comes back as a JSON patch" "log-shipper" \
+  bash -c "curl -sS --cacert '$W/certs/ca.crt' -H 'Content-Type: application/json' --data @'$W/review.json' \
+    https://127.0.0.1:$PORT/mutate | python3 -c 'import sys,json,base64; r=json.load(sys.stdin)[\"response\"]; print(r[\"allowed\"], base64.b64decode(r.get(\"patch\",\"\")).decode())'"
+kill "$DOOR_PID" 2>/dev/null
+wait "$DOOR_PID" 2>/dev/null
+DOOR_PID=""
 
 # ---- served: v1alpha1 ----
 start_kgate "$W/d3" --feature-gates=MutatingAdmissionPolicy=true \
