@@ -164,7 +164,7 @@ static bool svc_feature(void *ctx, const char *gate)
 
 /* MutatingAdmissionPolicy's ApplyConfiguration: list types from the served kinds' OpenAPI schemas */
 kg_admission_list_type kg_store_services_list_type(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
-                                            const char **keys)
+                                                   const char **keys)
 {
     (void)ctx;
     switch (kg_schema_list_type_of(kind->group, kind->kind, path, n, keys)) {

@@ -75,12 +75,6 @@ kill "$DOOR_PID" 2>/dev/null
 wait "$DOOR_PID" 2>/dev/null
 DOOR_PID=""
 
-# ---- served: v1alpha1 ----
-start_kgate "$W/d3" --feature-gates=MutatingAdmissionPolicy=true \
-  --runtime-config=admissionregistration.k8s.io/v1alpha1=true || exit 1
-expect_out "served in v1alpha1 with /v1alpha1=true" "admissionregistration.k8s.io/v1alpha1" K api-resources
-stop_kgate
-
 # ---- served: v1beta1 ----
 start_kgate "$W/data" --feature-gates=MutatingAdmissionPolicy=true \
   --runtime-config=admissionregistration.k8s.io/v1beta1=true || exit 1
