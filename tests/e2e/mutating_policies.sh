@@ -50,8 +50,7 @@ mkdir -p "$W/pdir"
 cp "$EX/sidecar-injection.yaml" "$W/pdir/"
 printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: injected, labels: {sidecar-injection: enabled}}\n' >"$W/pdir/ns.yaml"
 "$KGATE" webhook --secure-port 0 --bind-address 127.0.0.1 --policy-dir "$W/pdir" --cert-dir "$W/certs" \
-  --feature-gates=MutatingAdmissionPolicy=true --enable-admission-plugins=MutatingAdmissionPolicy \
-  >"$W/door.out" 2>"$W/door.log" &
+  --feature-gates=MutatingAdmissionPolicy=true >"$W/door.out" 2>"$W/door.log" &
 DOOR_PID=$!
 PORT=""
 for _ in $(seq 1 200); do
