@@ -61,8 +61,7 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
     }
     /* MutatingAdmissionPolicy: with its gate, its objects (admissionregistration.k8s.io/v1beta1) are accepted, as
      * serve does with --runtime-config=admissionregistration.k8s.io/v1beta1=true */
-    if (kg_feature_enabled(c->gates, "MutatingAdmissionPolicy"))
-        kg_resources_serve_mutating_policies("v1beta1");
+    kg_resources_serve_mutating_policies(kg_feature_enabled(c->gates, "MutatingAdmissionPolicy") ? "v1beta1" : NULL);
     c->store = kg_store_open("memory", NULL, NULL, err);
     if (!c->store)
         goto fail;
