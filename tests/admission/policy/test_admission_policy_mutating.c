@@ -350,6 +350,50 @@ static void test_reinvocation(void **state)
     assert_null(kg_json_path(at.object, "metadata.annotations"));
 }
 
+/* A later mutator (as a webhook would) that adds a label on the first round and asks for reinvocation. */
+static kg_status *late_admit(void *state, kg_admission_attributes *at, const kg_admission_services *svc)
+{
+    (void)state;
+    (void)svc;
+    if (!at->is_reinvoke) {
+        kg_json *labels = kg_json_path(at->object, "metadata.labels");
+        kg_json_set(at->arena, labels, "late", kg_json_new_str(at->arena, "yes"));
+        at->reinvoke_requested = true;
+    }
+    return NULL;
+}
+
+static const kg_admission_plugin late_plugin = {.name = "Late", .handles = KG_ADMISSION_ALL_OPS, .admit = late_admit};
+
+static void test_reinvocation_by_a_later_plugin(void **state)
+{
+    (void)state;
+    const kg_admission_plugin *ps[] = {&kg_admission_plugin_mutating_admission_policy, &late_plugin};
+    const kg_json *cfgs[] = {NULL, NULL};
+    kg_error e = {0};
+    kg_admission_chain_free(C);
+    C = kg_admission_chain_new_from(ps, 2, cfgs, &S, NULL, &e);
+    assert_non_null(C);
+    const char *count = APPLY("Object{metadata: Object.metadata{annotations: {'labels': "
+                              "string(size(object.metadata.labels))}}}");
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "{\"metadata\":{\"name\":\"a\"},\"spec\":{\"failurePolicy\":\"Fail\",\"reinvocationPolicy\":"
+             "\"IfNeeded\"," RULES_PODS ",%s}}",
+             count);
+    tput(M, "mutatingadmissionpolicies", buf, 0);
+    put_binding("b", "a", "");
+    kg_admission_attributes at;
+    assert_null(admit_pod(&at, POD));
+    assert_true(at.is_reinvoke);
+    /* round 1: the object changed after the policy ran, so the IfNeeded policy ran again and saw the label */
+    assert_string_equal(kg_json_path_str(at.object, "metadata.annotations.labels"), "2");
+    put_policy("a", count); /* reinvocationPolicy Never */
+    assert_null(admit_pod(&at, POD));
+    assert_string_equal(kg_json_path_str(at.object, "metadata.annotations.labels"), "1");
+    assert_string_equal(kg_json_path_str(at.object, "metadata.labels.late"), "yes");
+}
+
 static void test_metrics(void **state)
 {
     (void)state;
@@ -415,6 +459,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_apply_configuration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_and_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reinvocation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reinvocation_by_a_later_plugin, setup, teardown),
         cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_off, setup, teardown),
     };
