@@ -259,6 +259,17 @@ static void test_apply_configuration(void **state)
         fail_msg("%s", st->message);
     assert_json(&A, kg_json_path(at.object, "metadata.labels"), "{\"tier\":\"front\"}");
     assert_null(kg_json_get(kg_json_at(kg_json_path(at.object, "spec.containers"), 0), "args"));
+    /* struct literals are named after their field path (upstream's type check) */
+    put_policy("p", APPLY("Object{spec: Object.specx{containers: [Object.spec.containers{name: 'app'}]}}"));
+    assert_status(admit_pod(&at, POD), 403, "Invalid",
+                  "policy 'p' with binding 'b' denied request: type mismatch: unexpected type name \"Object.specx\", "
+                  "expected \"Object.spec\", which matches field name path from root Object type");
+    put_policy("p", APPLY("Object{spec: Object.spec{containers: [Object.spec.container{name: 'app'}]}}"));
+    assert_status(admit_pod(&at, POD), 403, "Invalid",
+                  "policy 'p' with binding 'b' denied request: type mismatch: unexpected type name "
+                  "\"Object.spec.container\", expected \"Object.spec.containers\", which matches field name path "
+                  "from root Object type");
+    assert_json(&A, at.object, POD);
     /* a result that is not an Object */
     put_policy("p", "\"mutations\":[{\"patchType\":\"ApplyConfiguration\",\"applyConfiguration\":{\"expression\":"
                     "\"object.metadata\"}}]");

@@ -146,6 +146,47 @@ static const char *eval_error_text(kg_arena *a, const kg_acel_expr *e, cel_eval_
     return kg_arena_sprintf(a, "expression '%s' resulted in error: %s", e->source, msg);
 }
 
+/* upstream's ApplyConfiguration type check: every `Object...` struct literal is named after the field path from the
+ * root Object type (list items after their list's field), e.g. Object.spec.containers. */
+static const char *check_type_names(kg_arena *a, const cel_value *v, const char *expected, int depth)
+{
+    if (depth > 64)
+        return NULL;
+    if (v->kind == CEL_LIST) {
+        size_t n = cel_list_size(v);
+        for (size_t i = 0; i < n; i++) {
+            cel_value item = cel_list_get(NULL, v, i);
+            const char *err = check_type_names(a, &item, expected, depth + 1);
+            if (err)
+                return err;
+        }
+        return NULL;
+    }
+    if (v->kind != CEL_MAP)
+        return NULL;
+    const cel_type *t = cel_value_type(v);
+    const char *name = t && t->kind == CEL_T_OBJECT && t->name && !strncmp(t->name, "Object", 6) ? t->name : NULL;
+    if (!name)
+        return NULL; /* a plain map (labels, requests): no struct type to check */
+    if (strcmp(name, expected))
+        return kg_arena_sprintf(a,
+                                "type mismatch: unexpected type name \"%s\", expected \"%s\", which matches field name "
+                                "path from root Object type",
+                                name, expected);
+    size_t n = cel_map_size(v);
+    for (size_t i = 0; i < n; i++) {
+        cel_value k, val;
+        cel_map_entry(NULL, v, i, &k, &val);
+        if (k.kind != CEL_STRING)
+            continue;
+        const char *child = kg_arena_sprintf(a, "%s.%.*s", expected, (int)k.n, k.u.s);
+        const char *err = check_type_names(a, &val, child, depth + 1);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
 /* Apply one mutation's result to the object (a copy of it: the request's object changes only on success). */
 static const char *apply_result(dctx *d, const kg_map_mutation *m, const cel_value *v, kg_json **out)
 {
@@ -176,6 +217,9 @@ static const char *apply_result(dctx *d, const kg_map_mutation *m, const cel_val
         cel_type_format(cel_value_type(v), tb, sizeof tb);
         return kg_arena_sprintf(d->a, "unsupported return type from ApplyConfiguration expression: %s", tb);
     }
+    const char *terr = check_type_names(d->a, v, "Object", 0);
+    if (terr)
+        return terr;
     kg_json *cfg = cel_value_to_json(d->a, v, eb, sizeof eb);
     if (!cfg)
         return kg_arena_sprintf(d->a, "error applying patch: %s", eb);
