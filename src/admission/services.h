@@ -117,6 +117,10 @@ typedef struct kg_admission_services {
      * NULL callback: every list is atomic. */
     kg_admission_list_type (*list_type)(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
                                         const char **keys);
+    /* The first field of obj (part of an object of a served kind, e.g. an apply configuration) that the kind's schema
+     * does not declare, as a path ("spec.replicasx", in a); false when there is none or the kind has no schema.
+     * NULL callback: never. */
+    bool (*unknown_field)(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path);
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
     bool (*feature_enabled)(void *ctx, const char *gate);
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */

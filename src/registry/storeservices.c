@@ -174,6 +174,18 @@ kg_admission_list_type kg_store_services_list_type(void *ctx, const kg_gvk *kind
     }
 }
 
+bool kg_store_services_unknown_field(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path)
+{
+    (void)ctx;
+    const kg_resource *r = kind->kind ? kg_resource_find_kind(kind->group ? kind->group : "", kind->kind) : NULL;
+    const char **paths = NULL;
+    size_t n = 0;
+    if (!r || !kg_schema_unknown_fields(a, r, obj, &paths, &n) || !n)
+        return false;
+    *path = paths[0];
+    return true;
+}
+
 void kg_store_services_init(kg_admission_services *svc, const kg_store_services_config *cfg)
 {
     memset(svc, 0, sizeof *svc);
@@ -186,6 +198,7 @@ void kg_store_services_init(kg_admission_services *svc, const kg_store_services_
     svc->update = svc_update;
     svc->feature_enabled = svc_feature;
     svc->list_type = kg_store_services_list_type;
+    svc->unknown_field = kg_store_services_unknown_field;
     svc->authorizer = cfg->authorizer;
     svc->options = cfg->options;
     svc->metrics = cfg->metrics;

@@ -159,5 +159,6 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.unsubscribe = svc_unsubscribe;
     s->svc.resource_for_kind = svc_resource_for_kind;
     s->svc.list_type = kg_store_services_list_type;
+    s->svc.unknown_field = kg_store_services_unknown_field;
     s->svc.metrics = &s->metrics;
 }

@@ -193,6 +193,11 @@ sleep 0.3
 expect_out "a failing patch under Fail denies with upstream's text" \
   "policy 'broken' with binding 'broken' denied request: JSON Patch: remove operation does not apply: doc is missing path: \"/spec/nope\": missing value" \
   K create secret generic s1 --from-literal=a=1
+K patch mutatingadmissionpolicy broken --type=json -p '[{"op":"replace","path":"/spec/mutations","value":[{"patchType":"ApplyConfiguration","applyConfiguration":{"expression":"Object{data: {\"a\": \"b\"}, datax: 1}"}}]}]' >/dev/null
+sleep 0.3
+expect_out "an apply configuration with a field the schema does not declare" \
+  "policy 'broken' with binding 'broken' denied request: error applying patch: failed to convert patch object to typed object: .datax: field not declared in schema" \
+  K create secret generic s1 --from-literal=a=1
 K patch mutatingadmissionpolicy broken --type=merge -p '{"spec":{"failurePolicy":"Ignore"}}' >/dev/null
 sleep 0.3
 expect_out "under Ignore the request goes through" "secret/s2 created" K create secret generic s2 --from-literal=a=1

@@ -33,6 +33,18 @@ static kg_admission_list_type list_type(void *ctx, const kg_gvk *kind, const cha
     return KG_ADMISSION_LIST_ATOMIC;
 }
 
+/* The test schema's unknown fields: a top-level "bogus". */
+static bool unknown_field(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path)
+{
+    (void)ctx;
+    (void)a;
+    (void)kind;
+    if (!kg_json_get(obj, "bogus"))
+        return false;
+    *path = "bogus";
+    return true;
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -41,6 +53,7 @@ static int setup(void **state)
     kg_admission_memcluster_set_feature(M, "MutatingAdmissionPolicy", true);
     S = kg_admission_memcluster_services(M, NULL);
     S.list_type = list_type;
+    S.unknown_field = unknown_field;
     tput(M, "namespaces", "{\"metadata\":{\"name\":\"default\",\"labels\":{\"inject\":\"yes\"}}}", 0);
     C = chain1(&kg_admission_plugin_mutating_admission_policy, NULL, &S);
     return 0;
@@ -270,6 +283,11 @@ static void test_apply_configuration(void **state)
                   "\"Object.spec.container\", expected \"Object.spec.containers\", which matches field name path "
                   "from root Object type");
     assert_json(&A, at.object, POD);
+    /* fields the kind's schema does not declare */
+    put_policy("p", APPLY("Object{bogus: 1}"));
+    assert_status(admit_pod(&at, POD), 403, "Invalid",
+                  "policy 'p' with binding 'b' denied request: error applying patch: failed to convert patch object to "
+                  "typed object: .bogus: field not declared in schema");
     /* a result that is not an Object */
     put_policy("p", "\"mutations\":[{\"patchType\":\"ApplyConfiguration\",\"applyConfiguration\":{\"expression\":"
                     "\"object.metadata\"}}]");

@@ -223,6 +223,12 @@ static const char *apply_result(dctx *d, const kg_map_mutation *m, const cel_val
     kg_json *cfg = cel_value_to_json(d->a, v, eb, sizeof eb);
     if (!cfg)
         return kg_arena_sprintf(d->a, "error applying patch: %s", eb);
+    const char *unknown = NULL;
+    if (d->svc->unknown_field && d->svc->unknown_field(d->svc->ctx, d->a, &d->at->kind, cfg, &unknown))
+        return kg_arena_sprintf(d->a,
+                                "error applying patch: failed to convert patch object to typed object: .%s: field not "
+                                "declared in schema",
+                                unknown);
     kg_json *copy = kg_json_clone(d->a, d->at->object);
     const char *err = NULL;
     if (!kg_map_apply(d->a, copy, cfg, &d->at->kind, d->svc, &err))
