@@ -18,6 +18,7 @@
 #include "base/metrics.h"
 #include "json/json.h"
 #include "json/shared.h"
+#include "meta/gvk.h"
 
 /* kg_admission_services.get flags */
 enum {
@@ -58,6 +59,13 @@ typedef struct kg_admission_event {
 } kg_admission_event;
 
 typedef void (*kg_admission_event_fn)(void *ud, const kg_admission_event *ev);
+
+/* x-kubernetes-list-type of a list field, as a served kind's OpenAPI schema declares it. */
+typedef enum kg_admission_list_type {
+    KG_ADMISSION_LIST_ATOMIC = 0, /* replaced as a whole (also: unknown) */
+    KG_ADMISSION_LIST_SET,        /* scalar items merged by value */
+    KG_ADMISSION_LIST_MAP,        /* object items merged by their list-map-keys */
+} kg_admission_list_type;
 
 typedef struct kg_admission_services {
     void *ctx; /* passed back to every callback */
@@ -117,6 +125,16 @@ typedef struct kg_admission_services {
      * NULL when the kind is not served or has no schema. NULL callback: no schemas. */
     kg_json *(*kind_schema)(void *ctx, kg_arena *a, const char *group, const char *version, const char *kind,
                             const char **root);
+    /* The list type of a field of a served kind (MutatingAdmissionPolicy's ApplyConfiguration merges lists by it):
+     * path holds the field names from the object's root, list items left out ("spec", "template", "spec",
+     * "containers"); for map lists *keys is the comma-separated list-map-keys ("containerPort,protocol"), static.
+     * NULL callback: every list is atomic. */
+    kg_admission_list_type (*list_type)(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
+                                        const char **keys);
+    /* The first field of obj (part of an object of a served kind, e.g. an apply configuration) that the kind's schema
+     * does not declare, as a path ("spec.replicasx", in a); false when there is none or the kind has no schema.
+     * NULL callback: never. */
+    bool (*unknown_field)(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path);
     /* Feature gate value (v1.33 defaults when the gate was not set). NULL callback = every gate off. */
     bool (*feature_enabled)(void *ctx, const char *gate);
     /* Wall clock in nanoseconds since the epoch, and a sleep that tests may fake. NULL = real clock / nanosleep. */
@@ -168,6 +186,12 @@ static inline kg_authz_decision kg_admission_authorize(const kg_admission_servic
  * "s", "es" after an s, "ies" for a final y), assumed namespaced. The plural is allocated in a. */
 bool kg_admission_resource_for_kind(const kg_admission_services *s, kg_arena *a, const char *group, const char *version,
                                     const char *kind, const char **plural, bool *namespaced);
+static inline kg_admission_list_type kg_admission_list_type_of(const kg_admission_services *s, const kg_gvk *kind,
+                                                               const char *const *path, size_t n, const char **keys)
+{
+    *keys = NULL;
+    return s && s->list_type ? s->list_type(s->ctx, kind, path, n, keys) : KG_ADMISSION_LIST_ATOMIC;
+}
 /* subscribe / unsubscribe (see above); services without notifications: 0 with KG_EUNSUPPORTED. */
 static inline uint64_t kg_admission_subscribe(const kg_admission_services *s, const char *resource,
                                               kg_admission_event_fn fn, void *ud, kg_error *err)

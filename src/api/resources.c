@@ -88,11 +88,21 @@ static kg_resource table[] = {
     {"coordination.k8s.io", "v1", "Lease", "leases", "lease", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
     /* events.k8s.io/v1 */
     {"events.k8s.io", "v1", "Event", "events", "event", SN("ev"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
+     * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
+    {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",
+     "mutatingadmissionpolicy", {NULL}, {"api-extensions", NULL}, false, KG_VERBS_ALL, {{0}}, false, true},
+    {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings",
+     "mutatingadmissionpolicybinding", {NULL}, {"api-extensions", NULL}, false, KG_VERBS_ALL, {{0}}, false, true},
 };
 
-#define NRES (sizeof table / sizeof table[0])
+#define NTABLE (sizeof table / sizeof table[0])
+#define NOPTIONAL 2
+static int optional_served; /* the optional resources are in the served set */
+/* the served resources: the table without the optional ones unless they were enabled */
+#define NRES (NTABLE - (__atomic_load_n(&optional_served, __ATOMIC_ACQUIRE) ? 0 : NOPTIONAL))
 
-static char derived_strings[NRES][3][160];
+static char derived_strings[NTABLE][3][160];
 static int initialised;
 
 static void init_table(void)
@@ -103,7 +113,7 @@ static void init_table(void)
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
         ;
     if (!initialised) {
-        for (size_t i = 0; i < NRES; i++) {
+        for (size_t i = 0; i < NTABLE; i++) {
             kg_resource *r = &table[i];
             snprintf(derived_strings[i][0], 160, "%sList", r->kind);
             if (r->group[0])
@@ -125,6 +135,19 @@ static void init_table(void)
 }
 
 size_t kg_resources_count(void) { return NRES; }
+
+bool kg_resources_serve_mutating_policies(const char *version)
+{
+    init_table();
+    if (version && strcmp(version, "v1beta1") && strcmp(version, "v1alpha1"))
+        return false;
+    for (size_t i = NTABLE - NOPTIONAL; i < NTABLE; i++) {
+        table[i].version = version ? version : "v1beta1";
+        snprintf(derived_strings[i][1], 160, "%s/%s", table[i].group, table[i].version);
+    }
+    __atomic_store_n(&optional_served, version != NULL, __ATOMIC_RELEASE);
+    return true;
+}
 
 const kg_resource *kg_resource_at(size_t i)
 {

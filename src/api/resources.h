@@ -60,8 +60,12 @@ typedef struct kg_resource {
     int index;
 } kg_resource;
 
-/* All resources, in table order. */
+/* All served resources, in table order. */
 size_t kg_resources_count(void);
+/* Serve MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding (admissionregistration.k8s.io) in version
+ * "v1beta1" or "v1alpha1" (NULL: not served, the default). Process-wide; call at start-up, before the resources
+ * are used (kgate serve with the MutatingAdmissionPolicy gate and --runtime-config). False for another version. */
+bool kg_resources_serve_mutating_policies(const char *version);
 const kg_resource *kg_resource_at(size_t i);
 /* By group ("" for core), version and plural. NULL if not served. */
 const kg_resource *kg_resource_find(const char *group, const char *version, const char *plural);

@@ -425,6 +425,35 @@ char *kg_schema_type_name(kg_arena *a, const kg_resource *r)
     return kg_arena_strdup(a, name);
 }
 
+kg_schema_list_type kg_schema_list_type_of(const char *group, const char *kind, const char *const *path, size_t n,
+                                           const char **keys)
+{
+    *keys = NULL;
+    const kg_resource *r = kind ? kg_resource_find_kind(group ? group : "", kind) : NULL;
+    if (!r || !n)
+        return KG_SCHEMA_LIST_ATOMIC;
+    char name[256];
+    type_name_buf(r, name, sizeof name);
+    const char *type = name;
+    for (size_t i = 0; i < n && type; i++) {
+        kg_schema_field_info fi;
+        if (!kg_schema_field(type, path[i], &fi))
+            break;
+        if (i + 1 < n) {
+            type = fi.ref;
+            continue;
+        }
+        /* untagged lists are atomic, as in structured-merge-diff */
+        if (fi.is_array && fi.list_type && !strcmp(fi.list_type, "map")) {
+            *keys = fi.list_map_keys;
+            return KG_SCHEMA_LIST_MAP;
+        }
+        if (fi.is_array && fi.list_type && !strcmp(fi.list_type, "set"))
+            return KG_SCHEMA_LIST_SET;
+    }
+    return KG_SCHEMA_LIST_ATOMIC;
+}
+
 const char *kg_schema_hash(void)
 {
     ensure_loaded();

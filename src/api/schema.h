@@ -50,6 +50,17 @@ typedef struct kg_schema_field_info {
     const char *list_map_keys; /* comma-separated x-kubernetes-list-map-keys or NULL */
 } kg_schema_field_info;
 bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_info *out);
+/* x-kubernetes-list-type of a field of a served kind (group "" for core): path holds the field names from the
+ * kind's root, list items left out ("spec", "containers", "ports"). For map lists *keys is the comma-separated
+ * x-kubernetes-list-map-keys (static). Unknown kinds and fields, and lists without a list type, are atomic. Used by
+ * MutatingAdmissionPolicy's ApplyConfiguration merge through the admission services. */
+typedef enum kg_schema_list_type {
+    KG_SCHEMA_LIST_ATOMIC = 0,
+    KG_SCHEMA_LIST_SET,
+    KG_SCHEMA_LIST_MAP,
+} kg_schema_list_type;
+kg_schema_list_type kg_schema_list_type_of(const char *group, const char *kind, const char *const *path, size_t n,
+                                           const char **keys);
 /* Number of types and fields loaded; and the first consistency problem (unresolved type reference, duplicate
  * type or field), NULL when the data is consistent. */
 size_t kg_schema_type_count(void);

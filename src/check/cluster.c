@@ -59,6 +59,9 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
         kg_err_prefix(err, "invalid argument \"%s\" for \"--feature-gates\" flag", cfg->feature_gates);
         goto fail;
     }
+    /* MutatingAdmissionPolicy: with its gate, its objects (admissionregistration.k8s.io/v1beta1) are accepted, as
+     * serve does with --runtime-config=admissionregistration.k8s.io/v1beta1=true */
+    kg_resources_serve_mutating_policies(kg_feature_enabled(c->gates, "MutatingAdmissionPolicy") ? "v1beta1" : NULL);
     c->store = kg_store_open("memory", NULL, NULL, err);
     if (!c->store)
         goto fail;

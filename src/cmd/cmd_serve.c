@@ -66,7 +66,12 @@ static void usage(FILE *f)
                "1m)\n\n"
                "Feature gates:\n"
                "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
-               "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n\n"
+               "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n"
+               "      --runtime-config mapStringString  A set of key=value pairs that enable or disable built-in APIs:\n"
+               "                                        api/all, api/ga, api/beta, api/alpha or <group>/<version>,\n"
+               "                                        =true|false, comma-separated. MutatingAdmissionPolicy is served\n"
+               "                                        with admissionregistration.k8s.io/v1beta1=true (or /v1alpha1)\n"
+               "                                        and --feature-gates=MutatingAdmissionPolicy=true\n\n"
                "Logging flags:\n"
                "  -v, --v int                           number for the log level verbosity\n");
 }
@@ -115,6 +120,7 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--storage-backend", o.storage_backend)
+        STRFLAG("--runtime-config", o.runtime_config)
 #undef STRFLAG
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
         if (fr == KG_FLAG_ERROR)

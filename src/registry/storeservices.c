@@ -6,6 +6,7 @@
 
 #include "api/defaults.h"
 #include "api/resources.h"
+#include "api/schema.h"
 #include "registry/codec.h"
 
 static const kg_resource *resource_or_err(const char *resource, const char *name, kg_error *err)
@@ -161,6 +162,30 @@ static bool svc_feature(void *ctx, const char *gate)
     return kg_feature_enabled(c->gates, gate);
 }
 
+/* MutatingAdmissionPolicy's ApplyConfiguration: list types from the served kinds' OpenAPI schemas */
+kg_admission_list_type kg_store_services_list_type(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
+                                                   const char **keys)
+{
+    (void)ctx;
+    switch (kg_schema_list_type_of(kind->group, kind->kind, path, n, keys)) {
+    case KG_SCHEMA_LIST_MAP: return KG_ADMISSION_LIST_MAP;
+    case KG_SCHEMA_LIST_SET: return KG_ADMISSION_LIST_SET;
+    default: return KG_ADMISSION_LIST_ATOMIC;
+    }
+}
+
+bool kg_store_services_unknown_field(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path)
+{
+    (void)ctx;
+    const kg_resource *r = kind->kind ? kg_resource_find_kind(kind->group ? kind->group : "", kind->kind) : NULL;
+    const char **paths = NULL;
+    size_t n = 0;
+    if (!r || !kg_schema_unknown_fields(a, r, obj, &paths, &n) || !n)
+        return false;
+    *path = paths[0];
+    return true;
+}
+
 void kg_store_services_init(kg_admission_services *svc, const kg_store_services_config *cfg)
 {
     memset(svc, 0, sizeof *svc);
@@ -172,6 +197,8 @@ void kg_store_services_init(kg_admission_services *svc, const kg_store_services_
     svc->create = svc_create;
     svc->update = svc_update;
     svc->feature_enabled = svc_feature;
+    svc->list_type = kg_store_services_list_type;
+    svc->unknown_field = kg_store_services_unknown_field;
     svc->authorizer = cfg->authorizer;
     svc->options = cfg->options;
     svc->metrics = cfg->metrics;

@@ -35,6 +35,12 @@ typedef struct kg_store_services_config {
 
 /* Fill *svc with services over cfg (svc->ctx = cfg, so cfg must stay at its address while svc is used). */
 void kg_store_services_init(kg_admission_services *svc, const kg_store_services_config *cfg);
+/* The services' list_type callback (MutatingAdmissionPolicy's ApplyConfiguration): the served kinds' OpenAPI list
+ * types (api/schema.h kg_schema_list_type_of); ctx unused. Also what kgate serve's services use. */
+kg_admission_list_type kg_store_services_list_type(void *ctx, const kg_gvk *kind, const char *const *path, size_t n,
+                                                   const char **keys);
+/* The services' unknown_field callback: the first field the kind's schema does not declare (api/schema.h). */
+bool kg_store_services_unknown_field(void *ctx, kg_arena *a, const kg_gvk *kind, const kg_json *obj, const char **path);
 
 /* ---- "an object in the store", by resource plural (resolved with kg_resource_find_plural) ---- */
 /* One object (resourceVersion set); absent → NULL with KG_ENOTFOUND (also for an unknown resource). */

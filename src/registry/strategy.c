@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "admission/plugins/limitranger.h"
+#include "admission/policy/mutating/mutating.h"
 #include "admission/policy/policy.h"
 #include "admission/webhook/validation.h"
 
@@ -27,6 +28,9 @@ static const kg_strategy vaps = {
     .default_on_write = kg_vap_policy_defaults, .validate = kg_vap_policy_validate, .check_write = vap_check};
 static const kg_strategy vap_bindings = {
     .default_on_write = kg_vap_binding_defaults, .validate = kg_vap_binding_validate, .check_write = vap_binding_check};
+static const kg_strategy maps = {.default_on_write = kg_map_policy_defaults, .validate = kg_map_policy_validate};
+static const kg_strategy map_bindings = {.default_on_write = kg_map_binding_defaults,
+                                         .validate = kg_map_binding_validate};
 /* Webhook configurations: upstream's validation (admission/webhook/validation.h); defaults come from api/defaults.c. */
 static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
 static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};
@@ -40,6 +44,8 @@ static const struct {
     {"", "pods", &pods},
     {"admissionregistration.k8s.io", "validatingadmissionpolicies", &vaps},
     {"admissionregistration.k8s.io", "validatingadmissionpolicybindings", &vap_bindings},
+    {"admissionregistration.k8s.io", "mutatingadmissionpolicies", &maps},
+    {"admissionregistration.k8s.io", "mutatingadmissionpolicybindings", &map_bindings},
     {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", &mutatingwebhooks},
     {"admissionregistration.k8s.io", "validatingwebhookconfigurations", &validatingwebhooks},
 };

@@ -10,6 +10,8 @@
 
 #include "api/defaults.h"
 #include "api/openapi.h"
+#include "api/resources.h"
+#include "api/runtimeconfig.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
 #include "server/loopback.h"
@@ -224,6 +226,21 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     if (kg_feature_gates_unused(s->gates)[0])
         KG_WARN("feature gates not consulted by kgate (accepted, no effect): %s", kg_feature_gates_unused(s->gates));
+    /* optional APIs: MutatingAdmissionPolicy needs its gate and its group/version (before the caches, which are
+     * made per served resource) */
+    kg_runtime_config rc;
+    if (!kg_runtime_config_parse(o->runtime_config, &rc, err))
+        goto fail;
+    const char *map_version = NULL;
+    if (kg_feature_enabled(s->gates, "MutatingAdmissionPolicy")) {
+        map_version = rc.admissionregistration_v1beta1    ? "v1beta1"
+                      : rc.admissionregistration_v1alpha1 ? "v1alpha1"
+                                                          : NULL;
+        if (rc.admissionregistration_v1beta1 && rc.admissionregistration_v1alpha1)
+            KG_WARN("--runtime-config: MutatingAdmissionPolicy is served in admissionregistration.k8s.io/v1beta1 "
+                    "only (one version per resource)");
+    }
+    kg_resources_serve_mutating_policies(map_version);
     s->caches = kg_cache_set_new(s->store);
     /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
     kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));

@@ -33,6 +33,7 @@ typedef struct kg_apiserver_options {
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
     const char *feature_gates;   /* --feature-gates */
+    const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
     int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
 } kg_apiserver_options;

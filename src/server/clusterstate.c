@@ -214,5 +214,7 @@ void kg_apiserver_services_init(kg_apiserver *s)
     s->svc.kind_for_resource = svc_kind_for_resource;
     s->svc.kind_schema = svc_kind_schema;
     s->svc.resource_served = svc_resource_served;
+    s->svc.list_type = kg_store_services_list_type;
+    s->svc.unknown_field = kg_store_services_unknown_field;
     s->svc.metrics = &s->metrics;
 }

@@ -24,7 +24,8 @@
 
 /* The plugins on by default in this door (kube-apiserver's other defaults need the rest of a pipeline, or a store of
  * the real cluster, to mean the same thing). */
-static const char *const door_defaults[] = {"PodSecurity", "ValidatingAdmissionPolicy"};
+/* MutatingAdmissionPolicy acts only with its feature gate (--feature-gates=MutatingAdmissionPolicy=true). */
+static const char *const door_defaults[] = {"PodSecurity", "MutatingAdmissionPolicy", "ValidatingAdmissionPolicy"};
 
 struct kg_door {
     kg_check_cluster *cluster;

@@ -13,8 +13,8 @@
  * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json. A denial is 200 with
  * allowed:false and the plugin's Status.
  *
- * Plugins: the door's default set is PodSecurity and ValidatingAdmissionPolicy (MutatingAdmissionPolicy is not
- * implemented yet); --enable-admission-plugins adds any plugin, --disable-admission-plugins removes, and the deprecated
+ * Plugins: the door's default set is PodSecurity, MutatingAdmissionPolicy (acting with its feature gate) and
+ * ValidatingAdmissionPolicy; --enable-admission-plugins adds any plugin, --disable-admission-plugins removes, and the deprecated
  * --admission-control names the exact list, with kube-apiserver's validation and messages. */
 #ifndef KG_WEBHOOKDOOR_DOOR_H
 #define KG_WEBHOOKDOOR_DOOR_H

@@ -135,12 +135,11 @@ static void default_flags(void **state)
 #define DEFAULT_ON                                                                                                     \
     "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,"                        \
     "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,"           \
-    "RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"       \
-    "ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
+    "RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,"        \
+    "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
     assert_string_equal(enabled(NULL, NULL, NULL), DEFAULT_ON);
     /* every other default-on plugin is reported as not implemented, in execution order */
-    assert_string_equal(g_unimpl, "CertificateApproval,CertificateSigning,"
-                                  "ClusterTrustBundleAttest,MutatingAdmissionPolicy");
+    assert_string_equal(g_unimpl, "CertificateApproval,CertificateSigning,ClusterTrustBundleAttest");
     /* an empty flag value is an empty list */
     assert_string_equal(enabled("", "", NULL), DEFAULT_ON);
 }
@@ -149,8 +148,8 @@ static void default_flags(void **state)
 #define NON_NS                                                                                                         \
     "LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,"                  \
     "DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,"                       \
-    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionWebhook,"                    \
-    "ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
+    "CertificateSubjectRestriction,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,"                     \
+    "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota"
 
 static void order_is_fixed_not_flag_order(void **state)
 {
@@ -159,7 +158,7 @@ static void order_is_fixed_not_flag_order(void **state)
         "NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,"
         "DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,"
         "PersistentVolumeClaimResize,RuntimeClass,CertificateSubjectRestriction,DefaultIngressClass,"
-        "PodTopologyLabels,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,"
+        "PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,"
         "ValidatingAdmissionWebhook,ResourceQuota,AlwaysDeny"); /* AlwaysDeny is last in upstream's order */
     assert_string_equal(enabled("AlwaysDeny,NamespaceExists,AlwaysAdmit,NamespaceAutoProvision", "" NON_NS, NULL),
                         "AlwaysAdmit,NamespaceAutoProvision,NamespaceLifecycle,NamespaceExists,AlwaysDeny");
@@ -179,7 +178,7 @@ static void disable_removes_defaults(void **state)
     assert_string_equal(enabled(NULL, "CertificateApproval,CertificateSigning", NULL), DEFAULT_ON);
     assert_null(strstr(g_unimpl, "CertificateSigning"));
     assert_null(strstr(g_unimpl, "CertificateApproval"));
-    assert_non_null(strstr(g_unimpl, "MutatingAdmissionPolicy"));
+    assert_non_null(strstr(g_unimpl, "ClusterTrustBundleAttest"));
     /* disabling a default-off plugin is allowed and a no-op */
     assert_string_equal(enabled(NULL, "AlwaysDeny", NULL), DEFAULT_ON);
 }

@@ -333,6 +333,7 @@ static void default_plugins_of_the_door(void **state)
     assert_non_null(out.disable_plugins);
     assert_null(strstr(out.disable_plugins, "PodSecurity"));
     assert_null(strstr(out.disable_plugins, "ValidatingAdmissionPolicy"));
+    assert_null(strstr(out.disable_plugins, "MutatingAdmissionPolicy"));
     assert_non_null(strstr(out.disable_plugins, "NamespaceLifecycle"));
     in.enable_plugins = "LimitRanger";
     kg_door_admission_options(&in, &out, buf, sizeof buf);

@@ -59,6 +59,9 @@ enum {
      * version), for expressions written through the API that were not already stored; with KG_ACEL_DYN_VARIABLES a
      * second check after the real compile (kg_acel_check_new_expression) */
     KG_ACEL_NEW_EXPRESSIONS = 1u << 3,
+    /* MutatingAdmissionPolicy mutations: the `Object` and `Object.<field>` struct types (schemaless, built with
+     * Object{spec: Object.spec{...}}), the `JSONPatch` type and jsonpatch.escapeKey() */
+    KG_ACEL_MUTATION = 1u << 4,
 };
 
 /* The variables, as indexes into kg_acel_input.values. */

@@ -90,13 +90,18 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables, cons
     cel_env_set_options(e->env, CEL_OPT_K8S);
     /* new expressions may only use what the previous minor version had (upstream's NewExpressions environment at
      * the default compatibility version) */
-    cel_k8s_options ko = {(decls & KG_ACEL_NEW_EXPRESSIONS) ? KG_ACEL_K8S_VERSION - 1 : KG_ACEL_K8S_VERSION, 0, false};
+    cel_k8s_options ko = {(decls & KG_ACEL_NEW_EXPRESSIONS) ? KG_ACEL_K8S_VERSION - 1 : KG_ACEL_K8S_VERSION, 0,
+                          (decls & KG_ACEL_MUTATION) != 0};
     cel_error err;
     if (!cel_k8s_register(e->env, &ko, &err)) {
         fprintf(stderr, "kgate: admission CEL environment: %s\n", err.message);
         cel_env_free(e->env);
         e->env = NULL;
         return false;
+    }
+    if (decls & KG_ACEL_MUTATION) {
+        cel_env_add_dynamic_struct_prefix(e->env, "Object");
+        cel_env_add_dynamic_struct_prefix(e->env, "JSONPatch");
     }
     const cel_type *types[KG_ACEL_NVARS] = {cel_type_dyn(), cel_type_dyn(), request_type(e->env),
                                             namespace_type(e->env)};
@@ -143,8 +148,9 @@ static bool env_build(kg_acel_env *e, unsigned decls, cel_type **variables, cons
     return true;
 }
 
-/* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES, KG_ACEL_NEW_EXPRESSIONS */
-#define NBASE 16
+/* every combination of KG_ACEL_PARAMS, KG_ACEL_AUTHORIZER, KG_ACEL_DYN_VARIABLES, KG_ACEL_NEW_EXPRESSIONS,
+ * KG_ACEL_MUTATION */
+#define NBASE 32
 static kg_acel_env base_envs[NBASE];
 static atomic_int base_state[NBASE]; /* 0 not built yet, 1 built, 2 failed */
 static pthread_mutex_t base_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -238,11 +244,11 @@ bool kg_acel_vars_new_typed(kg_acel_vars *v, kg_arena *a, unsigned decls, const 
     v->typed = typed;
     cel_type *full_t = NULL;
     if (typed) {
-        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER), &full_t, types))
+        if (!env_build(&v->full, decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_MUTATION), &full_t, types))
             return false;
     } else {
-        const kg_acel_env *shared =
-            kg_acel_env_base((decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER)) | KG_ACEL_DYN_VARIABLES);
+        const kg_acel_env *shared = kg_acel_env_base(
+            (decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_MUTATION)) | KG_ACEL_DYN_VARIABLES);
         if (!shared)
             return false;
         v->full = *shared; /* borrowed: never freed here */
@@ -281,7 +287,7 @@ bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, k
     if (!no_authorizer)
         return true;
     kg_acel_expr check;
-    unsigned d = (v->decls & KG_ACEL_PARAMS) | KG_ACEL_DYN_VARIABLES;
+    unsigned d = (v->decls & (KG_ACEL_PARAMS | KG_ACEL_MUTATION)) | KG_ACEL_DYN_VARIABLES;
     if (kg_acel_compile(kg_acel_env_base(d), a, src, KG_ACEL_RETURN_ANY, &check)) {
         kg_acel_expr_free(&check);
         return true;
@@ -295,7 +301,8 @@ bool kg_acel_vars_compile(const kg_acel_vars *v, kg_arena *a, const char *src, k
 const char *kg_acel_check_new_expression(unsigned decls, kg_arena *a, const char *src)
 {
     kg_acel_expr check;
-    unsigned d = (decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_DYN_VARIABLES)) | KG_ACEL_NEW_EXPRESSIONS;
+    unsigned d = (decls & (KG_ACEL_PARAMS | KG_ACEL_AUTHORIZER | KG_ACEL_DYN_VARIABLES | KG_ACEL_MUTATION)) |
+                 KG_ACEL_NEW_EXPRESSIONS;
     if (kg_acel_compile(kg_acel_env_base(d), a, src, KG_ACEL_RETURN_ANY, &check)) {
         kg_acel_expr_free(&check);
         return NULL;

@@ -188,7 +188,7 @@ static void param_kind(cctx *c, kg_vap_policy *p, const kg_json *pk, const kg_ad
 
 /* ---- variables, validations, auditAnnotations ---- */
 
-static bool is_cel_identifier(const char *s)
+bool kg_vap_is_cel_identifier(const char *s)
 {
     static const char *const reserved[] = {"true",     "false",   "null",      "in",       "as",  "break",  "const",
                                            "continue", "else",    "for",       "function", "if",  "import", "let",
@@ -225,7 +225,7 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
         exprs[i] = kg_arena_strdup(c->a, str_or_empty(v, "expression"));
         if (!*kg_vap_trim(c->a, names[i]))
             fe_required(c, path_of(c, vp, "name"), "name is not specified");
-        else if (!is_cel_identifier(names[i]))
+        else if (!kg_vap_is_cel_identifier(names[i]))
             fe_invalid(c, path_of(c, vp, "name"), names[i], "name is not a valid CEL identifier");
         if (!*kg_vap_trim(c->a, exprs[i]))
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");

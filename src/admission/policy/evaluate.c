@@ -575,3 +575,10 @@ kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_a
     kg_status_add_cause(d.a, st, "", msg, "");
     return st;
 }
+
+bool kg_vap_collect_params(kg_admission_attributes *at, const kg_admission_services *svc, const kg_vap_policy *p,
+                           const kg_vap_binding *b, const kg_json ***out, size_t *n, const char **err)
+{
+    dctx d = {.at = at, .svc = svc, .a = at->arena};
+    return collect_params(&d, p, b, out, n, err);
+}

@@ -151,6 +151,12 @@ bool kg_vap_metrics_register(kg_metrics_registry *r, kg_vap_metrics *out);
 kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_attributes *attrs,
                            const kg_admission_services *svc, const kg_vap_metrics *metrics);
 
+/* upstream CollectParams for one (policy, binding): the param objects to evaluate with (a single NULL when the
+ * policy or the binding has none; possibly none). False with *err (in attrs->arena) on a configuration error.
+ * Shared with MutatingAdmissionPolicy. */
+bool kg_vap_collect_params(kg_admission_attributes *attrs, const kg_admission_services *svc, const kg_vap_policy *p,
+                           const kg_vap_binding *b, const kg_json ***out, size_t *n, const char **err);
+
 /* The policy resources themselves are never evaluated by policies (upstream's exclusion of the four
  * admissionregistration.k8s.io policy resources, any subresource; and the auth virtual resources). */
 bool kg_vap_request_excluded(const kg_admission_attributes *attrs);
