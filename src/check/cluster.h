@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "admission/options.h"
+#include "admission/trace.h"
 #include "base/arena.h"
 #include "base/error.h"
 #include "json/json.h"
@@ -50,6 +51,9 @@ typedef struct kg_check_verdict {
  * it were in the cluster), then obj goes through kg_pipeline_update. A namespaced object without
  * metadata.namespace goes to "default". Everything is allocated in a. */
 void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_json *old, kg_check_verdict *out);
+
+/* Admission's decision trace for the submissions after this call (admission/trace.h; NULL: none, the default). */
+void kg_check_cluster_set_tracer(kg_check_cluster *c, const kg_admission_tracer *tracer);
 
 /* Load obj as part of the cluster without admission (--context): stored with system metadata and defaults, and
  * the controllers run as after a submission. False with err for an unknown kind or a store failure. */

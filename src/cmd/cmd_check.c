@@ -7,6 +7,7 @@
 
 #include "base/log.h"
 #include "check/cluster.h"
+#include "check/explain.h"
 #include "check/inputs.h"
 #include "check/report.h"
 #include "cmd/flags.h"
@@ -25,8 +26,13 @@ static void usage(FILE *f)
             "ResourceQuotas, PriorityClasses, ServiceAccounts, StorageClasses, RuntimeClasses, IngressClasses,\n"
             "admissionregistration.k8s.io objects) are submitted first; later objects see earlier ones.\n\n"
             "Flags:\n"
-            "  -o, --output text|json|yaml   text: one line per object (default); json: results and summary;\n"
-            "                                yaml: the admitted objects as mutated, ready for kubectl apply\n"
+            "  -o, --output FORMAT           text: one line per object (default); json: results and summary;\n"
+            "                                yaml: the admitted objects as mutated, ready for kubectl apply;\n"
+            "                                junit: JUnit XML (a testsuite per file, a testcase per object);\n"
+            "                                sarif: SARIF 2.1.0 (a result per denial and warning)\n"
+            "      --explain                 the decision trace of each object: every plugin, policy binding,\n"
+            "                                webhook and PodSecurity check consulted, its verdict and time, and\n"
+            "                                the values of a failed CEL expression's sub-expressions\n"
             "      --context PATH            objects that make up the cluster (loaded first, without admission,\n"
             "                                not reported); repeatable\n"
             "      --operation CREATE|UPDATE the request's operation (default CREATE)\n"
@@ -106,7 +112,7 @@ int kg_cmd_check(int argc, char **argv)
     int rc = EXIT_USAGE;
     kg_check_cluster *cluster = NULL;
     kg_arena a, scratch;
-    bool scratch_live = false;
+    bool scratch_live = false, explain = false;
     kg_arena_init(&a, 0);
     kg_log_threshold = 1; /* warnings and errors only, unless -v */
     for (int i = 1; i < argc; i++) {
@@ -120,6 +126,10 @@ int kg_cmd_check(int argc, char **argv)
         }
         if (!strcmp(arg, "-") || arg[0] != '-') {
             paths[npaths++] = arg;
+            continue;
+        }
+        if (!strcmp(arg, "--explain")) {
+            explain = true;
             continue;
         }
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &cfg.admission, &cfg.feature_gates);
@@ -163,8 +173,16 @@ int kg_cmd_check(int argc, char **argv)
         fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate check --help' for usage.\n", arg);
         goto out;
     }
-    if (strcmp(output, "text") && strcmp(output, "json") && strcmp(output, "yaml")) {
-        fprintf(stderr, "Error: unsupported output format \"%s\" (text, json, yaml)\n", output);
+    static const char *const formats[] = {"text", "json", "yaml", "junit", "sarif"};
+    bool known = false;
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++)
+        known = known || !strcmp(output, formats[k]);
+    if (!known) {
+        fprintf(stderr, "Error: unsupported output format \"%s\" (text, json, yaml, junit, sarif)\n", output);
+        goto out;
+    }
+    if (explain && strcmp(output, "text") && strcmp(output, "json")) {
+        fprintf(stderr, "Error: --explain needs -o text or -o json\n");
         goto out;
     }
     bool update = !strcmp(operation, "UPDATE");
@@ -215,11 +233,20 @@ int kg_cmd_check(int argc, char **argv)
             goto out;
         }
 
-    /* submit in rank order, report in input order; each submission works in a scratch arena */
-    unsigned keep = !strcmp(output, "json") ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
+    /* submit in rank order, report in input order; each submission works in a scratch arena. -o json is streamed:
+     * by the last rank every earlier result is known, so each object of it is written as soon as it is decided
+     * and its patch never outlives its scratch arena. */
+    bool json = !strcmp(output, "json");
+    unsigned keep = json ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
+    kg_check_trace trace;
+    kg_check_trace_init(&trace, explain);
+    kg_check_cluster_set_tracer(cluster, &trace.tracer);
     kg_check_result *res = kg_arena_calloc(&a, in.n * sizeof *res);
     kg_arena_init(&scratch, 1u << 20); /* one chunk holds a submission: reset only rewinds */
     scratch_live = true;
+    size_t emitted = 0;
+    if (json)
+        kg_check_json_begin(stdout);
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < in.n; i++) {
             const kg_check_doc *d = &in.docs[i];
@@ -231,8 +258,12 @@ int kg_cmd_check(int argc, char **argv)
             }
             if (rank(d->obj) != pass)
                 continue;
+            if (json && pass == 2) /* everything before i is decided */
+                for (; emitted < i; emitted++, kg_arena_reset(&scratch))
+                    kg_check_json_result(stdout, &scratch, &res[emitted], emitted == 0);
             r->doc = d;
             r->submitted = d->obj;
+            r->explained = explain;
             const kg_json *old = NULL;
             if (update && !(old = find_old(&oin, d->obj))) {
                 r->v = (kg_check_verdict){.input_error = true,
@@ -244,14 +275,38 @@ int kg_cmd_check(int argc, char **argv)
                 continue;
             }
             kg_check_verdict v;
+            kg_check_trace_reset(&trace, &scratch);
             kg_check_submit(cluster, &scratch, kg_json_clone(&scratch, d->obj), old, &v);
-            kg_check_result_keep(&a, r, &v, keep);
+            /* a result written now lives in the scratch arena, the others in the long-lived one */
+            bool now = json && pass == 2 && emitted == i;
+            kg_arena *ra = now ? &scratch : &a;
+            kg_check_result_keep(ra, r, &v, keep);
+            if (!v.allowed && !v.input_error)
+                r->rule = kg_check_trace_rule(ra, &trace);
+            if (explain)
+                r->steps = kg_check_steps_copy(ra, &trace, &r->nsteps);
+            if (now) {
+                kg_check_json_result(stdout, &scratch, r, i == 0);
+                emitted++;
+                /* only the verdict's flags are read from here on (the summary) */
+                r->v = (kg_check_verdict){.allowed = r->v.allowed, .input_error = r->v.input_error};
+                r->patch = NULL;
+                r->steps = NULL;
+            }
             kg_arena_reset(&scratch);
         }
-    if (!strcmp(output, "json"))
-        kg_check_report_json(stdout, &a, res, in.n);
-    else if (!strcmp(output, "yaml"))
+    kg_check_cluster_set_tracer(cluster, NULL);
+    if (json) {
+        for (; emitted < in.n; emitted++, kg_arena_reset(&scratch))
+            kg_check_json_result(stdout, &scratch, &res[emitted], emitted == 0);
+        kg_check_summary js = kg_check_summarize(res, in.n);
+        kg_check_json_end(stdout, &scratch, &js, in.n > 0);
+    } else if (!strcmp(output, "yaml"))
         kg_check_report_yaml(stdout, &a, res, in.n);
+    else if (!strcmp(output, "junit"))
+        kg_check_report_junit(stdout, &a, res, in.n);
+    else if (!strcmp(output, "sarif"))
+        kg_check_report_sarif(stdout, &a, res, in.n);
     else
         kg_check_report_text(stdout, &a, res, in.n);
     kg_check_summary s = kg_check_summarize(res, in.n);

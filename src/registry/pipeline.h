@@ -70,6 +70,7 @@ typedef struct kg_write_request {
     const char *body;            /* the raw body, quoted by some errors as upstream does; may be NULL */
     size_t body_len;
     kg_warnings *warnings;       /* where warnings go (may be NULL: dropped) */
+    const kg_admission_tracer *tracer; /* admission's decision trace (admission/trace.h), or NULL */
 } kg_write_request;
 
 /* Initialise with the arena and resource; everything else zero/"" (field validation Warn). */
