@@ -214,22 +214,52 @@ static const char *request_ns(kg_arena *a, const kg_resource *r, kg_json *obj)
     return ns;
 }
 
-bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
+kg_json *kg_check_load_get(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
 {
     const char *msg;
     const kg_resource *r = kg_check_resource_of(a, obj, &msg);
     if (!r) {
         kg_err_set(err, KG_EINVAL, "%s", msg);
-        return false;
+        return NULL;
     }
     kg_json *o = kg_json_clone(a, obj);
     const char *ns = request_ns(a, r, o);
     kg_json *stored = kg_store_object_create(c->store, a, r->plural, ns, o, err);
     if (!stored)
-        return false;
+        return NULL;
     notify(c, r, ns, stored, true);
     run_controllers(c, a, r, stored);
-    return true;
+    return stored;
+}
+
+bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
+{
+    return kg_check_load_get(c, a, obj, err) != NULL;
+}
+
+kg_status *kg_check_validate_only(kg_check_cluster *c, kg_arena *a, kg_json *stored, const kg_admission_tracer *tracer)
+{
+    const char *msg;
+    const kg_resource *r = kg_check_resource_of(a, stored, &msg);
+    if (!r)
+        return kg_status_bad_request(a, msg);
+    kg_admission_attributes at;
+    kg_admission_attrs_init(&at, a);
+    at.operation = KG_ADMISSION_CREATE;
+    at.kind = (kg_gvk){r->group, r->version, r->kind};
+    at.resource = (kg_gvr){r->group, r->version, r->plural};
+    at.request_kind = at.kind;
+    at.request_resource = at.resource;
+    const char *name = kg_json_path_str(stored, "metadata.name");
+    at.name = name ? name : "";
+    at.ns = r->namespaced ? request_ns(a, r, stored) : "";
+    if (!r->group[0] && !strcmp(r->plural, "namespaces"))
+        at.ns = at.name;
+    at.object = stored;
+    at.dry_run = true;
+    at.user = c->user;
+    at.tracer = tracer;
+    return kg_admission_chain_validate(c->chain, &at);
 }
 
 void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_json *old, kg_check_verdict *out)

@@ -114,6 +114,29 @@ check("    ValidatingAdmissionPolicy replicas-limit binding replicas-limit-prod:
 check("        object.spec.replicas = 6\n" in text, "text: value under the expression")
 check("    check enforce restricted:latest: denied: host namespaces (hostNetwork=true)\n" in text, "text: check")
 
+# ---- --audit ----
+POL, OBJ = FILES
+text = run("--audit", "--policy", POL, "--context", OBJ, expect_rc=1)
+check(text.startswith("Audit of 2 policies (2 bindings) over 6 objects: 2 matched, 1 violating\n"), "audit head")
+check("replicas-limit  replicas-limit-prod  default    1\n" in text, "audit count row")
+check("Deployment default/web: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit-prod' (Deny): "
+      "at most 5 replicas" in text, "audit violation line")
+check(text.rstrip().endswith("2 violations in 1 object"), "audit summary")
+au = json.loads(run("--audit", "--policy", POL, "--max-violations", "1", "-o", "json", OBJ, expect_rc=1))["audit"]
+check(au["objects"] == 6 and au["matched"] == 2 and au["violations"] == 2 and au["violatingObjects"] == 1,
+      f"audit json totals {au}")
+check(len(au["violationsShown"]) == 1 and au["truncated"], "audit bounded by --max-violations")
+check(sorted((c["policy"], c["binding"], c["namespace"], c["violations"]) for c in au["counts"]) ==
+      [("need-team", "need-team-warn", "default", 1), ("replicas-limit", "replicas-limit-prod", "default", 1)],
+      "audit counts per policy, binding, namespace")
+v = au["violationsShown"][0]
+check(v["line"] == 17 and v["name"] == "web" and v["message"] == 'a <team> label & "owner" are required',
+      "audit item: object, line, message")
+# nothing enforced: the Deny policy's object would be denied at admission, audit only reports it; no violation = 0
+run("--audit", "--policy", POL, f"{DATA}/audit-clean.yaml", expect_rc=0)
+run("--audit", "--policy", POL, "--enable-admission-plugins", "AlwaysDeny", OBJ, expect_rc=2)
+run("--audit", OBJ, expect_rc=2)
+
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)
