@@ -25,7 +25,8 @@ static void usage(FILE *f)
             "(stdin) to an in-memory cluster through the write pipeline and admission chain of kgate serve, and\n"
             "reports what serve would answer. Objects that configure admission (Namespaces, LimitRanges,\n"
             "ResourceQuotas, PriorityClasses, ServiceAccounts, StorageClasses, RuntimeClasses, IngressClasses,\n"
-            "admissionregistration.k8s.io objects) are submitted first; later objects see earlier ones.\n\n"
+            "ConfigMaps (policy params), admissionregistration.k8s.io objects) are submitted first; later\n"
+            "objects see earlier ones.\n\n"
             "Flags:\n"
             "  -o, --output FORMAT           text: one line per object (default); json: results and summary;\n"
             "                                yaml: the admitted objects as mutated, ready for kubectl apply;\n"
@@ -58,8 +59,9 @@ static void usage(FILE *f)
 /* Submission rank: namespaces, then the kinds that configure admission, then the rest (stable within a rank). */
 static int rank(const kg_json *obj)
 {
+    /* ConfigMaps: the usual params of ValidatingAdmissionPolicies (a binding's paramRef) */
     static const char *const configuring[] = {"LimitRange",   "ResourceQuota", "PriorityClass", "ServiceAccount",
-                                              "StorageClass", "RuntimeClass",  "IngressClass"};
+                                              "StorageClass", "RuntimeClass",  "IngressClass",  "ConfigMap"};
     const char *kind = kg_json_get_str(obj, "kind");
     const char *av = kg_json_get_str(obj, "apiVersion");
     if (!kind)
