@@ -58,6 +58,18 @@ void kg_admission_warn(const kg_admission_attributes *a, const char *text)
         kg_warnings_add(a->warnings, text);
 }
 
+void kg_admission_trace(const kg_admission_attributes *a, const kg_trace_event *ev)
+{
+    if (a->tracer)
+        a->tracer->event(a->tracer->ud, ev);
+}
+
+const char *kg_trace_verdict_name(kg_trace_verdict v)
+{
+    static const char *const names[] = {"admitted", "mutated", "denied", "warned", "skipped"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "";
+}
+
 void **kg_admission_request_ctx(const kg_admission_attributes *a)
 {
     if (!a->ctx_slots || a->slot >= a->nslots)

@@ -13,6 +13,7 @@
 #include "auth/user.h"
 #include "base/arena.h"
 #include "base/error.h"
+#include "admission/trace.h"
 #include "admission/warnings.h"
 #include "json/json.h"
 #include "meta/gvk.h"
@@ -68,6 +69,9 @@ typedef struct kg_admission_attributes {
     /* Warnings for the client (Warning headers in serve, AdmissionReview warnings in the webhook door). NULL when the
      * caller does not collect them; add through kg_admission_warn. */
     kg_warnings *warnings;
+    /* The decision trace (admission/trace.h): NULL unless a door asked for one (check --explain); plugins that
+     * consult several things report each through kg_admission_trace when it is set. */
+    const kg_admission_tracer *tracer;
     /* reinvocation (webhooks may ask the in-tree mutators to run again) */
     bool is_reinvoke;
     bool reinvoke_requested;
@@ -95,6 +99,9 @@ const char *kg_admission_forbidden_name(const kg_admission_attributes *a);
 
 /* Add a warning for the client (no-op when the caller collects none). */
 void kg_admission_warn(const kg_admission_attributes *a, const char *text);
+
+/* Report ev to the request's tracer (no-op without one). */
+void kg_admission_trace(const kg_admission_attributes *a, const kg_trace_event *ev);
 
 /* The calling plugin's per-request slot (a zeroed pointer the plugin may set to data allocated in a->arena), or NULL
  * outside a chain run. Validating plugins may use it too (attrs are const to them, the slot is not). Concurrency rule: a plugin that fans out work to threads (validating webhooks are called in

@@ -253,6 +253,30 @@ static void enter(const kg_admission_chain *c, kg_admission_attributes *attrs)
     memset(attrs->ctx_slots, 0, (c->n ? c->n : 1) * sizeof(void *));
 }
 
+/* A plugin run with a tracer (admission/trace.h): timed, its verdict reported after its own events; whether a
+ * mutating plugin changed the object is told by a copy taken before it ran (only when tracing). */
+static kg_status *traced_run(const chain_entry *e, kg_admission_attributes *attrs, const kg_admission_services *svc,
+                             bool mutating)
+{
+    bool full = !attrs->tracer->verdicts_only;
+    const kg_json *before = full && mutating && attrs->object ? kg_json_clone(attrs->arena, attrs->object) : NULL;
+    double t = full ? kg_metrics_now() : 0;
+    kg_status *st = mutating ? e->plugin->admit(e->state, attrs, svc) : e->plugin->validate(e->state, attrs, svc);
+    kg_trace_event ev = {.depth = 0,
+                         .phase = mutating ? "mutating" : "validating",
+                         .kind = "plugin",
+                         .name = e->plugin->name,
+                         .seconds = full ? kg_metrics_now() - t : 0,
+                         .verdict = KG_TRACE_ADMITTED};
+    if (st) {
+        ev.verdict = KG_TRACE_DENIED;
+        ev.message = st->message;
+    } else if (before && attrs->object && !kg_json_equal(before, attrs->object))
+        ev.verdict = KG_TRACE_MUTATED;
+    kg_admission_trace(attrs, &ev);
+    return st;
+}
+
 static kg_status *admit_once(const kg_admission_chain *c, kg_admission_attributes *attrs)
 {
     const phase *ph = phase_of(c, attrs->operation, PHASE_ADMIT);
@@ -260,7 +284,8 @@ static kg_status *admit_once(const kg_admission_chain *c, kg_admission_attribute
         const chain_entry *e = ph->entries[i];
         attrs->slot = e->slot;
         double t = c->metrics ? kg_metrics_now() : 0;
-        kg_status *st = e->plugin->admit(e->state, attrs, &c->svc);
+        kg_status *st =
+            attrs->tracer ? traced_run(e, attrs, &c->svc, true) : e->plugin->admit(e->state, attrs, &c->svc);
         if (c->metrics)
             observe_plugin(c, e->plugin->name, "admit", attrs->operation, st != NULL, kg_metrics_now() - t);
         if (st)
@@ -295,7 +320,7 @@ kg_status *kg_admission_chain_validate(const kg_admission_chain *c, kg_admission
         const chain_entry *e = ph->entries[i];
         attrs->slot = e->slot;
         double t1 = c->metrics ? kg_metrics_now() : 0;
-        st = e->plugin->validate(e->state, attrs, &c->svc);
+        st = attrs->tracer ? traced_run(e, attrs, &c->svc, false) : e->plugin->validate(e->state, attrs, &c->svc);
         if (c->metrics)
             observe_plugin(c, e->plugin->name, "validate", attrs->operation, st != NULL, kg_metrics_now() - t1);
     }

@@ -485,6 +485,19 @@ cel_eval_status cel_eval(const cel_program *p, cel_activation *act, uint64_t cos
 cel_eval_status cel_eval_slots(const cel_program *p, kg_arena *arena, const cel_value *values, size_t n,
                                uint64_t cost_limit, cel_value *result, uint64_t *cost);
 
+/* Explaining an evaluation (trace.c; never used on the request path): evaluate as cel_eval_slots does, then record
+ * the value of each sub-expression outside comprehension bodies, children before parents (constants and the
+ * operands of field selections left out), at most CEL_TRACE_MAX of them, each with the byte range [start, end) of
+ * its text in src (the source the program was compiled from; NULL: ranges are empty). Entries live in arena. */
+#define CEL_TRACE_MAX 64
+typedef struct cel_trace_entry {
+    uint32_t start, end;
+    cel_value value;
+} cel_trace_entry;
+cel_eval_status cel_eval_trace(const cel_program *p, const char *src, kg_arena *arena, const cel_value *values,
+                               size_t n, uint64_t cost_limit, cel_value *result, cel_trace_entry **entries,
+                               size_t *nentries);
+
 #ifdef __cplusplus
 }
 #endif

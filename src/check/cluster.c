@@ -18,21 +18,74 @@
 #include "registry/storeclient.h"
 #include "registry/storeservices.h"
 
+/* A plugin's subscription to changes of a resource (the policy plugins, the webhook configuration sources). */
+typedef struct subscription {
+    uint64_t id;
+    const char *resource;
+    kg_admission_event_fn fn;
+    void *ud;
+} subscription;
+
+#define MAX_SUBSCRIPTIONS 16
+
 struct kg_check_cluster {
+    kg_store_services_config svc_cfg; /* first: the services' ctx, from which subscribe finds the cluster */
     kg_store *store;
     kg_feature_gates *gates;
     kg_authorizer *authz;
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
-    kg_store_services_config svc_cfg;
     kg_admission_services svc;
+    subscription subs[MAX_SUBSCRIPTIONS];
+    size_t nsubs;
+    uint64_t next_sub;
     kg_admission_chain *chain;
     kg_pipeline pipeline;
     kg_controller_client client;
     kg_admission_user user;
+    const kg_admission_tracer *tracer;
 };
 
 static void run_controllers(kg_check_cluster *c, kg_arena *a, const kg_resource *r, const kg_json *stored);
+
+/* Change notification (services.h subscribe): the store services have none (nothing is cached over the store), but
+ * plugins that compile what they read — policies and bindings, webhook configurations — load once and then follow
+ * changes, as they follow serve's watches. The cluster tells them of every write it makes (notify). */
+static uint64_t subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    kg_check_cluster *c = ctx; /* ctx is &c->svc_cfg, the first member */
+    if (c->nsubs == MAX_SUBSCRIPTIONS) {
+        kg_err_set(err, KG_EINTERNAL, "too many subscriptions");
+        return 0;
+    }
+    c->subs[c->nsubs++] = (subscription){++c->next_sub, resource, fn, ud};
+    return c->next_sub;
+}
+
+static void unsubscribe(void *ctx, uint64_t id)
+{
+    kg_check_cluster *c = ctx;
+    for (size_t i = 0; i < c->nsubs; i++)
+        if (c->subs[i].id == id) {
+            c->subs[i] = c->subs[--c->nsubs];
+            return;
+        }
+}
+
+static void notify(kg_check_cluster *c, const kg_resource *r, const char *ns, const kg_json *obj, bool created)
+{
+    for (size_t i = 0; i < c->nsubs; i++) {
+        if (strcmp(c->subs[i].resource, r->plural))
+            continue;
+        const char *name = kg_json_path_str(obj, "metadata.name");
+        kg_admission_event ev = {.type = created ? KG_ADMISSION_EVENT_ADDED : KG_ADMISSION_EVENT_MODIFIED,
+                                 .resource = r->plural,
+                                 .ns = ns ? ns : "",
+                                 .name = name ? name : "",
+                                 .object = obj};
+        c->subs[i].fn(c->subs[i].ud, &ev);
+    }
+}
 
 void kg_check_cluster_free(kg_check_cluster *c)
 {
@@ -72,6 +125,8 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
     c->svc_cfg = (kg_store_services_config){
         .store = c->store, .gates = c->gates, .authorizer = c->authz, .metrics = &c->metrics};
     kg_store_services_init(&c->svc, &c->svc_cfg);
+    c->svc.subscribe = subscribe;
+    c->svc.unsubscribe = unsubscribe;
     c->chain = kg_admission_chain_new(&cfg->admission, &c->svc, &c->metrics, err);
     if (!c->chain)
         goto fail;
@@ -98,6 +153,11 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
 fail:
     kg_check_cluster_free(c);
     return NULL;
+}
+
+void kg_check_cluster_set_tracer(kg_check_cluster *c, const kg_admission_tracer *tracer)
+{
+    c->tracer = tracer;
 }
 
 const kg_admission_chain *kg_check_cluster_chain(const kg_check_cluster *c)
@@ -157,21 +217,52 @@ static const char *request_ns(kg_arena *a, const kg_resource *r, kg_json *obj)
     return ns;
 }
 
-bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
+kg_json *kg_check_load_get(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
 {
     const char *msg;
     const kg_resource *r = kg_check_resource_of(a, obj, &msg);
     if (!r) {
         kg_err_set(err, KG_EINVAL, "%s", msg);
-        return false;
+        return NULL;
     }
     kg_json *o = kg_json_clone(a, obj);
     const char *ns = request_ns(a, r, o);
     kg_json *stored = kg_store_object_create(c->store, a, r->plural, ns, o, err);
     if (!stored)
-        return false;
+        return NULL;
+    notify(c, r, ns, stored, true);
     run_controllers(c, a, r, stored);
-    return true;
+    return stored;
+}
+
+bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err)
+{
+    return kg_check_load_get(c, a, obj, err) != NULL;
+}
+
+kg_status *kg_check_validate_only(kg_check_cluster *c, kg_arena *a, kg_json *stored, const kg_admission_tracer *tracer)
+{
+    const char *msg;
+    const kg_resource *r = kg_check_resource_of(a, stored, &msg);
+    if (!r)
+        return kg_status_bad_request(a, msg);
+    kg_admission_attributes at;
+    kg_admission_attrs_init(&at, a);
+    at.operation = KG_ADMISSION_CREATE;
+    at.kind = (kg_gvk){r->group, r->version, r->kind};
+    at.resource = (kg_gvr){r->group, r->version, r->plural};
+    at.request_kind = at.kind;
+    at.request_resource = at.resource;
+    const char *name = kg_json_path_str(stored, "metadata.name");
+    at.name = name ? name : "";
+    at.ns = r->namespaced ? request_ns(a, r, stored) : "";
+    if (!r->group[0] && !strcmp(r->plural, "namespaces"))
+        at.ns = at.name;
+    at.object = stored;
+    at.dry_run = true;
+    at.user = c->user;
+    at.tracer = tracer;
+    return kg_admission_chain_validate(c->chain, &at);
 }
 
 void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_json *old, kg_check_verdict *out)
@@ -201,17 +292,21 @@ void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_js
     rq.name = out->name;
     rq.user = c->user;
     rq.warnings = w;
+    rq.tracer = c->tracer;
     kg_write_result res;
     if (old) {
         kg_error err;
         kg_json *o = kg_json_clone(a, old);
         request_ns(a, r, o);
-        if (!kg_store_object_create(c->store, a, r->plural, out->ns, o, &err) && err.code != KG_EEXIST) {
+        kg_json *stored = kg_store_object_create(c->store, a, r->plural, out->ns, o, &err);
+        if (!stored && err.code != KG_EEXIST) {
             out->input_error = true;
             out->code = 400;
             out->message = kg_arena_sprintf(a, "storing the old object: %s", err.msg);
             return;
         }
+        if (stored)
+            notify(c, r, out->ns, stored, true);
         kg_pipeline_update(&c->pipeline, &rq, obj, &res);
     } else {
         kg_pipeline_create(&c->pipeline, &rq, obj, &res);
@@ -236,5 +331,7 @@ void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_js
         const char *nm = kg_json_path_str(out->admitted, "metadata.name");
         out->name = nm ? nm : out->name;
     }
+    if (out->admitted)
+        notify(c, r, out->ns, out->admitted, !old);
     run_controllers(c, a, r, out->admitted);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "admission/options.h"
+#include "admission/trace.h"
 #include "base/arena.h"
 #include "base/error.h"
 #include "json/json.h"
@@ -51,9 +52,21 @@ typedef struct kg_check_verdict {
  * metadata.namespace goes to "default". Everything is allocated in a. */
 void kg_check_submit(kg_check_cluster *c, kg_arena *a, kg_json *obj, const kg_json *old, kg_check_verdict *out);
 
+/* Admission's decision trace for the submissions after this call (admission/trace.h; NULL: none, the default). */
+void kg_check_cluster_set_tracer(kg_check_cluster *c, const kg_admission_tracer *tracer);
+
 /* Load obj as part of the cluster without admission (--context): stored with system metadata and defaults, and
  * the controllers run as after a submission. False with err for an unknown kind or a store failure. */
 bool kg_check_load(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err);
+
+/* kg_check_load returning the object as stored (in a), or NULL with err. */
+kg_json *kg_check_load_get(kg_check_cluster *c, kg_arena *a, const kg_json *obj, kg_error *err);
+
+/* The validating phase of the cluster's chain alone over stored (an object as stored: defaulted), as its CREATE by
+ * the cluster's user, dry-run, with tracer — no pipeline, no mutating phase, nothing stored (`kgate check --audit`
+ * over a cluster whose chain holds only the policy plugins). The phase's Status, or NULL when it admits. */
+struct kg_status *kg_check_validate_only(kg_check_cluster *c, kg_arena *a, kg_json *stored,
+                                         const kg_admission_tracer *tracer);
 
 /* The chain the cluster's pipeline runs and the metrics registry it records into (for doors that call the chain
  * themselves over this cluster, like `kgate webhook`, which an API server already ran the pipeline for). */

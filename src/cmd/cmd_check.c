@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "check/audit.h"
 #include "check/cluster.h"
+#include "check/explain.h"
 #include "check/inputs.h"
 #include "check/report.h"
 #include "cmd/flags.h"
@@ -23,10 +25,16 @@ static void usage(FILE *f)
             "(stdin) to an in-memory cluster through the write pipeline and admission chain of kgate serve, and\n"
             "reports what serve would answer. Objects that configure admission (Namespaces, LimitRanges,\n"
             "ResourceQuotas, PriorityClasses, ServiceAccounts, StorageClasses, RuntimeClasses, IngressClasses,\n"
-            "admissionregistration.k8s.io objects) are submitted first; later objects see earlier ones.\n\n"
+            "ConfigMaps (policy params), admissionregistration.k8s.io objects) are submitted first; later\n"
+            "objects see earlier ones.\n\n"
             "Flags:\n"
-            "  -o, --output text|json|yaml   text: one line per object (default); json: results and summary;\n"
-            "                                yaml: the admitted objects as mutated, ready for kubectl apply\n"
+            "  -o, --output FORMAT           text: one line per object (default); json: results and summary;\n"
+            "                                yaml: the admitted objects as mutated, ready for kubectl apply;\n"
+            "                                junit: JUnit XML (a testsuite per file, a testcase per object);\n"
+            "                                sarif: SARIF 2.1.0 (a result per denial and warning)\n"
+            "      --explain                 the decision trace of each object: every plugin, policy binding,\n"
+            "                                webhook and PodSecurity check consulted, its verdict and time, and\n"
+            "                                the values of a failed CEL expression's sub-expressions\n"
             "      --context PATH            objects that make up the cluster (loaded first, without admission,\n"
             "                                not reported); repeatable\n"
             "      --operation CREATE|UPDATE the request's operation (default CREATE)\n"
@@ -35,17 +43,25 @@ static void usage(FILE *f)
             "      --user NAME               the requesting user (default %s)\n"
             "      --group NAME              a group of the user; repeatable (default system:masters and\n"
             "                                system:authenticated)\n"
+            "      --audit                   audit mode: evaluate the policies of --policy against every object of\n"
+            "                                --context and PATH... they match, without enforcing them and without\n"
+            "                                the rest of the chain; report counts per policy, binding and namespace\n"
+            "                                and the first violations (exit 1 if any)\n"
+            "      --policy PATH             (--audit) ValidatingAdmissionPolicies, bindings and params; repeatable\n"
+            "      --max-violations N        (--audit) violations listed in the report (default 20)\n"
             "  -h, --help                    this help\n\n",
             "kgate-admin");
     kg_flags_engine_usage(f);
-    fprintf(f, "\nExit status: 0 every object admitted, 1 some denied, 2 bad input or usage.\n");
+    fprintf(f, "\nExit status: 0 every object admitted, 1 some denied, 2 bad input or usage (--audit: 0 no violation,\n"
+               "1 violations, 2 bad input or usage).\n");
 }
 
 /* Submission rank: namespaces, then the kinds that configure admission, then the rest (stable within a rank). */
 static int rank(const kg_json *obj)
 {
+    /* ConfigMaps: the usual params of ValidatingAdmissionPolicies (a binding's paramRef) */
     static const char *const configuring[] = {"LimitRange",   "ResourceQuota", "PriorityClass", "ServiceAccount",
-                                              "StorageClass", "RuntimeClass",  "IngressClass"};
+                                              "StorageClass", "RuntimeClass",  "IngressClass",  "ConfigMap"};
     const char *kind = kg_json_get_str(obj, "kind");
     const char *av = kg_json_get_str(obj, "apiVersion");
     if (!kind)
@@ -96,17 +112,106 @@ static bool read_paths(kg_check_inputs *in, const char *const *paths, size_t n)
     return true;
 }
 
+/* The document of each policy kind, counted for the report. */
+static void count_policies(const kg_check_inputs *in, size_t *np, size_t *nb)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        const char *kind = in->docs[i].obj ? kg_json_get_str(in->docs[i].obj, "kind") : NULL;
+        if (kind && !strcmp(kind, "ValidatingAdmissionPolicy"))
+            (*np)++;
+        else if (kind && !strcmp(kind, "ValidatingAdmissionPolicyBinding"))
+            (*nb)++;
+    }
+}
+
+/* --audit (check/audit.h): a cluster whose chain is the policy plugin alone; policies, context and inputs loaded
+ * without admission, then every context and input object through the validating phase with the audit collector. */
+static int run_audit(kg_check_config *cfg, kg_arena *a, const kg_check_inputs *pol, const kg_check_inputs *cin,
+                     const kg_check_inputs *in, size_t max_items, bool json)
+{
+    if (cfg->admission.enable_plugins || cfg->admission.disable_plugins || cfg->admission.admission_control) {
+        fprintf(stderr, "Error: --audit evaluates the policies alone: the admission plugin flags do not apply\n");
+        return EXIT_USAGE;
+    }
+    cfg->admission.admission_control = "ValidatingAdmissionPolicy";
+    KG_ERROR_DECL(err);
+    kg_check_cluster *cluster = kg_check_cluster_new(cfg, &err);
+    if (!cluster) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    int rc = EXIT_USAGE;
+    for (size_t i = 0; i < pol->n; i++) {
+        const kg_check_doc *d = &pol->docs[i];
+        if (!d->obj || !kg_check_load(cluster, a, d->obj, &err)) {
+            fprintf(stderr, "Error: --policy %s: %s\n", kg_check_doc_where(a, d), d->obj ? err.msg : d->error);
+            goto out;
+        }
+    }
+    size_t np = 0, nb = 0;
+    count_policies(pol, &np, &nb);
+    if (!np) {
+        fprintf(stderr, "Error: --policy: no ValidatingAdmissionPolicy found\n");
+        goto out;
+    }
+    kg_audit au;
+    kg_audit_init(&au, a, max_items);
+    /* load everything first (namespaces and params before the objects that need them), then evaluate */
+    const kg_check_inputs *sets[] = {cin, in};
+    size_t total = cin->n + in->n;
+    kg_json **stored = kg_arena_calloc(a, (total ? total : 1) * sizeof *stored);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t s = 0, k = 0; s < 2; s++)
+            for (size_t i = 0; i < sets[s]->n; i++, k++) {
+                const kg_check_doc *d = &sets[s]->docs[i];
+                bool ns = d->obj && !strcmp(str_or(kg_json_get_str(d->obj, "kind"), ""), "Namespace");
+                if (!d->obj || ns != (pass == 0))
+                    continue;
+                KG_ERROR_DECL(e);
+                if (!(stored[k] = kg_check_load_get(cluster, a, d->obj, &e)))
+                    kg_audit_error(&au, d, e.msg);
+            }
+    kg_arena scratch;
+    kg_arena_init(&scratch, 1u << 20);
+    for (size_t s = 0, k = 0; s < 2; s++)
+        for (size_t i = 0; i < sets[s]->n; i++, k++) {
+            const kg_check_doc *d = &sets[s]->docs[i];
+            if (!d->obj) {
+                kg_audit_error(&au, d, d->error);
+                continue;
+            }
+            if (!stored[k])
+                continue;
+            kg_audit_begin_object(&au, d, kg_json_get_str(stored[k], "kind"),
+                                  kg_json_path_str(stored[k], "metadata.namespace"),
+                                  kg_json_path_str(stored[k], "metadata.name"));
+            kg_check_validate_only(cluster, &scratch, kg_json_clone(&scratch, stored[k]), &au.tracer);
+            kg_audit_end_object(&au);
+            kg_arena_reset(&scratch);
+        }
+    kg_arena_free(&scratch);
+    if (json)
+        kg_audit_report_json(stdout, a, &au, np, nb);
+    else
+        kg_audit_report_text(stdout, a, &au, np, nb);
+    rc = au.errors ? EXIT_USAGE : au.violations ? EXIT_DENIED : EXIT_ADMITTED;
+out:
+    kg_check_cluster_free(cluster);
+    return rc;
+}
+
 int kg_cmd_check(int argc, char **argv)
 {
     kg_check_config cfg = {0};
     const char *output = "text", *operation = "CREATE";
     const char **paths = calloc((size_t)argc + 1, sizeof *paths), **ctx = calloc((size_t)argc + 1, sizeof *ctx);
     const char **olds = calloc((size_t)argc + 1, sizeof *olds), **groups = calloc((size_t)argc + 1, sizeof *groups);
-    size_t npaths = 0, nctx = 0, nolds = 0, ngroups = 0;
+    const char **pols = calloc((size_t)argc + 1, sizeof *pols), *max_violations = "20";
+    size_t npaths = 0, nctx = 0, nolds = 0, ngroups = 0, npols = 0;
     int rc = EXIT_USAGE;
     kg_check_cluster *cluster = NULL;
     kg_arena a, scratch;
-    bool scratch_live = false;
+    bool scratch_live = false, explain = false, audit = false;
     kg_arena_init(&a, 0);
     kg_log_threshold = 1; /* warnings and errors only, unless -v */
     for (int i = 1; i < argc; i++) {
@@ -122,6 +227,14 @@ int kg_cmd_check(int argc, char **argv)
             paths[npaths++] = arg;
             continue;
         }
+        if (!strcmp(arg, "--explain")) {
+            explain = true;
+            continue;
+        }
+        if (!strcmp(arg, "--audit")) {
+            audit = true;
+            continue;
+        }
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &cfg.admission, &cfg.feature_gates);
         if (fr == KG_FLAG_ERROR)
             goto out;
@@ -133,10 +246,15 @@ int kg_cmd_check(int argc, char **argv)
             const char **list;
             size_t *nlist;
         } flags[] = {
-            {"--output", &output, NULL, NULL},       {"-o", &output, NULL, NULL},
-            {"--operation", &operation, NULL, NULL}, {"--user", &cfg.user, NULL, NULL},
-            {"--context", NULL, ctx, &nctx},         {"--old", NULL, olds, &nolds},
+            {"--output", &output, NULL, NULL},
+            {"-o", &output, NULL, NULL},
+            {"--operation", &operation, NULL, NULL},
+            {"--user", &cfg.user, NULL, NULL},
+            {"--context", NULL, ctx, &nctx},
+            {"--old", NULL, olds, &nolds},
             {"--group", NULL, groups, &ngroups},
+            {"--policy", NULL, pols, &npols},
+            {"--max-violations", &max_violations, NULL, NULL},
         };
         bool done = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
@@ -163,8 +281,49 @@ int kg_cmd_check(int argc, char **argv)
         fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate check --help' for usage.\n", arg);
         goto out;
     }
-    if (strcmp(output, "text") && strcmp(output, "json") && strcmp(output, "yaml")) {
-        fprintf(stderr, "Error: unsupported output format \"%s\" (text, json, yaml)\n", output);
+    static const char *const formats[] = {"text", "json", "yaml", "junit", "sarif"};
+    bool known = false;
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++)
+        known = known || !strcmp(output, formats[k]);
+    if (!known) {
+        fprintf(stderr, "Error: unsupported output format \"%s\" (text, json, yaml, junit, sarif)\n", output);
+        goto out;
+    }
+    if (explain && strcmp(output, "text") && strcmp(output, "json")) {
+        fprintf(stderr, "Error: --explain needs -o text or -o json\n");
+        goto out;
+    }
+    if (audit) {
+        char *end;
+        long mv = strtol(max_violations, &end, 10);
+        if (*end || mv < 0 || mv > 100000) {
+            fprintf(stderr, "Error: invalid --max-violations \"%s\" (0 to 100000)\n", max_violations);
+            goto out;
+        }
+        if (strcmp(output, "text") && strcmp(output, "json")) {
+            fprintf(stderr, "Error: --audit needs -o text or -o json\n");
+            goto out;
+        }
+        if (!npols || (!npaths && !nctx) || explain || nolds) {
+            fprintf(stderr, "Error: --audit needs --policy PATH and objects (--context PATH or PATH...), and takes "
+                            "neither --explain nor --old\n");
+            goto out;
+        }
+        if (ngroups) {
+            cfg.groups = groups;
+            cfg.ngroups = ngroups;
+        }
+        kg_check_inputs pin, ain, acin;
+        kg_check_inputs_init(&pin, &a);
+        kg_check_inputs_init(&ain, &a);
+        kg_check_inputs_init(&acin, &a);
+        if (!read_paths(&pin, pols, npols) || !read_paths(&acin, ctx, nctx) || !read_paths(&ain, paths, npaths))
+            goto out;
+        rc = run_audit(&cfg, &a, &pin, &acin, &ain, (size_t)mv, !strcmp(output, "json"));
+        goto out;
+    }
+    if (npols) {
+        fprintf(stderr, "Error: --policy needs --audit (policies to enforce are given as inputs or --context)\n");
         goto out;
     }
     bool update = !strcmp(operation, "UPDATE");
@@ -215,11 +374,20 @@ int kg_cmd_check(int argc, char **argv)
             goto out;
         }
 
-    /* submit in rank order, report in input order; each submission works in a scratch arena */
-    unsigned keep = !strcmp(output, "json") ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
+    /* submit in rank order, report in input order; each submission works in a scratch arena. -o json is streamed:
+     * by the last rank every earlier result is known, so each object of it is written as soon as it is decided
+     * and its patch never outlives its scratch arena. */
+    bool json = !strcmp(output, "json");
+    unsigned keep = json ? KG_CHECK_KEEP_PATCH : !strcmp(output, "yaml") ? KG_CHECK_KEEP_OBJECT : 0;
+    kg_check_trace trace;
+    kg_check_trace_init(&trace, explain);
+    kg_check_cluster_set_tracer(cluster, &trace.tracer);
     kg_check_result *res = kg_arena_calloc(&a, in.n * sizeof *res);
     kg_arena_init(&scratch, 1u << 20); /* one chunk holds a submission: reset only rewinds */
     scratch_live = true;
+    size_t emitted = 0;
+    if (json)
+        kg_check_json_begin(stdout);
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < in.n; i++) {
             const kg_check_doc *d = &in.docs[i];
@@ -231,8 +399,12 @@ int kg_cmd_check(int argc, char **argv)
             }
             if (rank(d->obj) != pass)
                 continue;
+            if (json && pass == 2) /* everything before i is decided */
+                for (; emitted < i; emitted++, kg_arena_reset(&scratch))
+                    kg_check_json_result(stdout, &scratch, &res[emitted], emitted == 0);
             r->doc = d;
             r->submitted = d->obj;
+            r->explained = explain;
             const kg_json *old = NULL;
             if (update && !(old = find_old(&oin, d->obj))) {
                 r->v = (kg_check_verdict){.input_error = true,
@@ -244,14 +416,38 @@ int kg_cmd_check(int argc, char **argv)
                 continue;
             }
             kg_check_verdict v;
+            kg_check_trace_reset(&trace, &scratch);
             kg_check_submit(cluster, &scratch, kg_json_clone(&scratch, d->obj), old, &v);
-            kg_check_result_keep(&a, r, &v, keep);
+            /* a result written now lives in the scratch arena, the others in the long-lived one */
+            bool now = json && pass == 2 && emitted == i;
+            kg_arena *ra = now ? &scratch : &a;
+            kg_check_result_keep(ra, r, &v, keep);
+            if (!v.allowed && !v.input_error)
+                r->rule = kg_check_trace_rule(ra, &trace);
+            if (explain)
+                r->steps = kg_check_steps_copy(ra, &trace, &r->nsteps);
+            if (now) {
+                kg_check_json_result(stdout, &scratch, r, i == 0);
+                emitted++;
+                /* only the verdict's flags are read from here on (the summary) */
+                r->v = (kg_check_verdict){.allowed = r->v.allowed, .input_error = r->v.input_error};
+                r->patch = NULL;
+                r->steps = NULL;
+            }
             kg_arena_reset(&scratch);
         }
-    if (!strcmp(output, "json"))
-        kg_check_report_json(stdout, &a, res, in.n);
-    else if (!strcmp(output, "yaml"))
+    kg_check_cluster_set_tracer(cluster, NULL);
+    if (json) {
+        for (; emitted < in.n; emitted++, kg_arena_reset(&scratch))
+            kg_check_json_result(stdout, &scratch, &res[emitted], emitted == 0);
+        kg_check_summary js = kg_check_summarize(res, in.n);
+        kg_check_json_end(stdout, &scratch, &js, in.n > 0);
+    } else if (!strcmp(output, "yaml"))
         kg_check_report_yaml(stdout, &a, res, in.n);
+    else if (!strcmp(output, "junit"))
+        kg_check_report_junit(stdout, &a, res, in.n);
+    else if (!strcmp(output, "sarif"))
+        kg_check_report_sarif(stdout, &a, res, in.n);
     else
         kg_check_report_text(stdout, &a, res, in.n);
     kg_check_summary s = kg_check_summarize(res, in.n);
@@ -266,5 +462,6 @@ out:
     free(ctx);
     free(olds);
     free(groups);
+    free(pols);
     return rc;
 }

@@ -163,6 +163,7 @@ void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const cha
     at->options = c->options;
     at->user = c->rq->user;
     at->warnings = c->rq->warnings;
+    at->tracer = c->rq->tracer;
 }
 
 kg_status *w_admit(wctx *c, kg_admission_attributes *at)

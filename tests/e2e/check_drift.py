@@ -54,7 +54,7 @@ def rank(o):
         return 0
     if o["apiVersion"].startswith("admissionregistration.k8s.io/") or o["kind"] in (
             "LimitRange", "ResourceQuota", "PriorityClass", "ServiceAccount", "StorageClass", "RuntimeClass",
-            "IngressClass"):
+            "IngressClass", "ConfigMap"):
         return 1
     return 2
 
@@ -117,9 +117,21 @@ def kubectl(args, obj):
         return {"allowed": True, "object": json.loads(p.stdout), "warnings": warnings}
     m = re.search(r'Error from server \((\w+)\): error when creating "[^"]*": (.*)', p.stderr, re.S)
     inv = re.search(r'^The (\S+ "[^"]*" is invalid: .*)', p.stderr, re.S | re.M)
-    if not m and inv:  # kubectl prints 422s as "The <message>"
-        return {"allowed": False, "reason": "Invalid", "code": 422, "message": inv.group(1).strip(),
-                "warnings": warnings}
+    if not m and inv:
+        # kubectl prints 422s as "The <kind> "<name>" is invalid: <causes>", rebuilt from the Status' details (for a
+        # ValidatingAdmissionPolicy denial that is not the message): take the Status message from the response
+        # body kubectl logs at -v=9 (-v=8 cuts long bodies)
+        v = subprocess.run(["kubectl", "--request-timeout=20s", "-v=9"] + args + ["-f", path, "-o", "json"],
+                           capture_output=True, text=True)
+        msg = inv.group(1).strip()
+        for body in re.findall(r'"Response Body" body="((?:[^"\\]|\\.)*)"', v.stderr):
+            try:
+                st = json.loads(json.loads('"' + body + '"'))
+            except ValueError:
+                continue
+            if isinstance(st, dict) and st.get("kind") == "Status" and st.get("reason") == "Invalid":
+                msg = st["message"]
+        return {"allowed": False, "reason": "Invalid", "code": 422, "message": msg, "warnings": warnings}
     if not m:
         return {"allowed": False, "reason": "?", "code": 0, "message": p.stderr.strip(), "warnings": warnings}
     return {"allowed": False, "reason": m.group(1), "code": REASON_CODE.get(m.group(1), 0),
@@ -127,7 +139,10 @@ def kubectl(args, obj):
 
 
 def wait_cluster(objs):
-    """serve's controllers run asynchronously: wait for their objects before the workloads go in."""
+    """serve's controllers run asynchronously: wait for their objects before the workloads go in (and give the
+    policy plugin's informers a moment to see the policies and bindings applied)."""
+    if any(o["apiVersion"].startswith("admissionregistration.k8s.io/") for o in objs):
+        time.sleep(1)
     for o in objs:
         for _ in range(100):
             if o["kind"] == "Namespace":

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "admission/trace.h"
 #include "cel/cel_json.h"
 
 static kg_json *gv_object(kg_arena *a, const char *group, const char *version, const char *last_key, const char *last)
@@ -151,6 +152,34 @@ cel_eval_status kg_acel_eval(const kg_acel_expr *e, const kg_acel_input *in, kg_
         if (env->slot[i] >= 0)
             vals[env->slot[i]] = in->values[i];
     return cel_eval_slots(e->prog, a, vals, (size_t)env->nslots, limit, out, cost);
+}
+
+const kg_trace_value *kg_acel_explain(const kg_acel_expr *e, const kg_acel_input *in, kg_arena *a, size_t *n)
+{
+    *n = 0;
+    if (!e->prog)
+        return NULL;
+    const kg_acel_env *env = e->env;
+    cel_value vals[KG_ACEL_NVARS];
+    for (int i = 0; i < env->nslots; i++)
+        vals[i] = cel_null();
+    for (int i = 0; i < KG_ACEL_NVARS; i++)
+        if (env->slot[i] >= 0)
+            vals[env->slot[i]] = in->values[i];
+    cel_value result;
+    cel_trace_entry *te;
+    size_t nte;
+    cel_eval_trace(e->prog, e->source, a, vals, (size_t)env->nslots, CEL_PER_CALL_LIMIT, &result, &te, &nte);
+    kg_trace_value *out = kg_arena_alloc(a, (nte ? nte : 1) * sizeof *out);
+    for (size_t i = 0; i < nte; i++) {
+        const char *v = cel_is_error(&te[i].value) ? kg_arena_sprintf(a, "error: %s", cel_error_message(&te[i].value))
+                                                   : cel_value_debug(a, &te[i].value);
+        if (strlen(v) > 200)
+            v = kg_arena_sprintf(a, "%.200s…", v);
+        out[i] = (kg_trace_value){kg_arena_strndup(a, e->source + te[i].start, te[i].end - te[i].start), v};
+    }
+    *n = nte;
+    return out;
 }
 
 /* ---- lazy variables ---- */

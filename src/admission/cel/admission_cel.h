@@ -208,4 +208,10 @@ uint64_t kg_acel_take_cost(kg_acel_eval_state *st);
 cel_eval_status kg_acel_eval(const kg_acel_expr *e, const kg_acel_input *in, kg_arena *a, uint64_t limit,
                              cel_value *out, uint64_t *cost);
 
+/* For explaining a failed expression (admission/trace.h; only when a tracer is set): e's sub-expressions over in,
+ * as (text, value) pairs rendered in a, values longer than 200 bytes cut with "…". NULL with *n 0 when e did not
+ * compile. */
+struct kg_trace_value;
+const struct kg_trace_value *kg_acel_explain(const kg_acel_expr *e, const kg_acel_input *in, kg_arena *a, size_t *n);
+
 #endif

@@ -26,6 +26,7 @@
 #define LIVE_TTL_NS (30LL * 1000000000LL)
 #define LIVE_SLOTS 16384u
 #define LIVE_STRIPES 64u
+#define TOUCHED_MAX 64u
 
 /* ---- live lookup cache ---- */
 
@@ -40,6 +41,10 @@ typedef struct lr_state {
     pthread_mutex_t locks[LIVE_STRIPES];
     pthread_cond_t loaded[LIVE_STRIPES];
     live_slot slots[LIVE_SLOTS];
+    /* The slots that ever held memory, when few (destroy frees those instead of walking the 512 KiB of slots: a
+     * CLI's exit stays cheap); ntouched past TOUCHED_MAX means walk them all. */
+    uint32_t touched[TOUCHED_MAX];
+    size_t ntouched;
 } lr_state;
 
 static uint32_t ns_hash(const char *s)
@@ -65,10 +70,13 @@ static void destroy(void *state)
     lr_state *st = state;
     if (!st)
         return;
-    for (unsigned i = 0; i < LIVE_SLOTS; i++) {
-        free(st->slots[i].ns);
-        free(st->slots[i].items);
-        free(st->slots[i].loading);
+    size_t n = st->ntouched > TOUCHED_MAX ? LIVE_SLOTS : st->ntouched;
+    for (size_t k = 0; k < n; k++) {
+        live_slot *s = &st->slots[st->ntouched > TOUCHED_MAX ? k : st->touched[k]];
+        free(s->ns);
+        free(s->items);
+        free(s->loading);
+        s->ns = s->items = s->loading = NULL; /* a slot may be listed twice */
     }
     for (unsigned i = 0; i < LIVE_STRIPES; i++) {
         pthread_mutex_destroy(&st->locks[i]);
@@ -98,6 +106,11 @@ static kg_json *live_lookup(lr_state *st, const kg_admission_services *svc, kg_a
         pthread_cond_wait(cv, lk);
     }
     bool leader = !text && !s->loading && (s->loading = strdup(ns)) != NULL;
+    if (leader && !s->ns) {
+        size_t k = __atomic_fetch_add(&st->ntouched, 1, __ATOMIC_RELAXED);
+        if (k < TOUCHED_MAX)
+            st->touched[k] = slot;
+    }
     pthread_mutex_unlock(lk);
     if (text)
         return kg_json_parse(ar, text, strlen(text), e);

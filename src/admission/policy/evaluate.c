@@ -19,6 +19,7 @@
 
 #include "admission/policy/policy.h"
 #include "admission/policy/policy_internal.h"
+#include "base/buf.h"
 #include "base/log.h"
 #include "cel/cel_json.h"
 
@@ -37,6 +38,13 @@ typedef struct audit_values {
     size_t n, cap;
 } audit_values;
 
+/* What one (policy, binding, param) evaluation decided, kept only when explaining (a tracer, or -v=4). */
+typedef struct btrace {
+    bool on, no_match, denied, warned;
+    const char *message;
+    const kg_acel_expr *expr; /* the first failed validation's expression */
+} btrace;
+
 typedef struct dctx {
     kg_admission_attributes *at;
     const kg_admission_services *svc;
@@ -52,6 +60,7 @@ typedef struct dctx {
     size_t naudits;
     const kg_vap_metrics *metrics; /* NULL: not recorded */
     double eval_start;             /* when the current (policy, binding, param) evaluation began */
+    btrace tr;
 } dctx;
 
 bool kg_vap_metrics_register(kg_metrics_registry *r, kg_vap_metrics *out)
@@ -115,6 +124,10 @@ bool kg_vap_request_excluded(const kg_admission_attributes *at)
 
 static void deny(dctx *d, const char *policy, const char *binding, const char *message, const char *reason)
 {
+    if (d->tr.on && !d->tr.denied) {
+        d->tr.denied = true;
+        d->tr.message = message;
+    }
     if (d->denied)
         return;
     d->denied = true;
@@ -125,8 +138,30 @@ static void config_error(dctx *d, const kg_vap_policy *p, const kg_vap_binding *
 {
     if (p->fail_open)
         return;
-    deny(d, p->name, b ? b->name : NULL,
-         kg_arena_sprintf(d->a, "failed to configure %s: %s", b ? "binding" : "policy", err), "");
+    const char *msg = kg_arena_sprintf(d->a, "failed to configure %s: %s", b ? "binding" : "policy", err);
+    deny(d, p->name, b ? b->name : NULL, msg, "");
+    kg_trace_event ev = {.depth = 1,
+                         .phase = "validating",
+                         .kind = "ValidatingAdmissionPolicy",
+                         .name = p->name,
+                         .binding = b ? b->name : NULL,
+                         .verdict = KG_TRACE_DENIED,
+                         .message = msg};
+    kg_admission_trace(d->at, &ev);
+}
+
+/* A policy or binding that does not match the request, for the trace. */
+static void trace_skip(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b)
+{
+    if (!d->at->tracer)
+        return;
+    kg_trace_event ev = {.depth = 1,
+                         .phase = "validating",
+                         .kind = "ValidatingAdmissionPolicy",
+                         .name = p->name,
+                         .binding = b ? b->name : NULL,
+                         .verdict = KG_TRACE_SKIPPED};
+    kg_admission_trace(d->at, &ev);
 }
 
 /* namespaceObject: the request namespace, except for Namespace objects themselves (upstream special case). */
@@ -251,6 +286,10 @@ static void decide(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, siz
         deny(d, p->name, b->name, msg, reason);
         observe(d, p, b, msg, "deny");
     }
+    if (d->tr.on && (b->actions & (KG_VAP_AUDIT | KG_VAP_WARN))) {
+        d->tr.warned = true;
+        d->tr.message = d->tr.message ? d->tr.message : msg;
+    }
     if (b->actions & KG_VAP_AUDIT) {
         audit_failure(d, p, b, index, msg);
         observe(d, p, b, msg, "audit");
@@ -288,8 +327,8 @@ static const char *failure_message(dctx *d, const kg_vap_validation *v, const ce
     return kg_arena_sprintf(d->a, "failed expression: %s", kg_vap_trim(d->a, v->expr.source));
 }
 
-static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_acel_input *base,
-                     const kg_json *param)
+static void evaluate_binding(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_acel_input *base,
+                             const kg_json *param)
 {
     if (d->metrics)
         d->eval_start = kg_metrics_now();
@@ -305,8 +344,10 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
         cin.values[KG_ACEL_VAR_NAMESPACE] = cel_null();
         mr = kg_match_conditions_eval(&p->conditions, &cin, d->a, &err, NULL);
     }
-    if (mr == KG_MC_NO_MATCH)
+    if (mr == KG_MC_NO_MATCH) {
+        d->tr.no_match = true;
         return;
+    }
     if (mr == KG_MC_ERROR) {
         decide_error(d, p, b, 0, err);
         return;
@@ -356,6 +397,8 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
     }
     for (size_t i = 0; i < nv; i++) {
         const kg_vap_validation *v = &p->validations[i];
+        if (d->tr.on && !d->tr.expr && !(st[i] == CEL_EVAL_OK && res[i].kind == CEL_BOOL && res[i].u.b))
+            d->tr.expr = &v->expr;
         if (st[i] != CEL_EVAL_OK)
             decide_error(d, p, b, i, eval_error_text(d->a, &v->expr, st[i], &res[i]));
         else if (msg_out_of_budget)
@@ -400,6 +443,53 @@ static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, c
             deny(d, p->name, b->name, msg, "");
             observe(d, p, b, msg, "deny");
         }
+    }
+}
+
+/* One (policy, binding, param) evaluation; explained (a trace event, and the -v=4 log of a denial with the values
+ * of the failed expression's sub-expressions) when the request carries a tracer or the log is at -v=4. */
+static void evaluate(dctx *d, const kg_vap_policy *p, const kg_vap_binding *b, const kg_acel_input *base,
+                     const kg_json *param)
+{
+    if (!d->at->tracer && kg_log_verbosity < 4) {
+        evaluate_binding(d, p, b, base, param);
+        return;
+    }
+    d->tr = (btrace){.on = true};
+    double t = kg_metrics_now();
+    evaluate_binding(d, p, b, base, param);
+    btrace tr = d->tr;
+    d->tr.on = false;
+    kg_trace_event ev = {.depth = 1,
+                         .phase = "validating",
+                         .kind = "ValidatingAdmissionPolicy",
+                         .name = p->name,
+                         .binding = b->name,
+                         .seconds = kg_metrics_now() - t,
+                         .verdict = tr.no_match ? KG_TRACE_SKIPPED
+                                    : tr.denied ? KG_TRACE_DENIED
+                                    : tr.warned ? KG_TRACE_WARNED
+                                                : KG_TRACE_ADMITTED,
+                         .message = tr.message};
+    bool values = kg_log_verbosity >= 4 || (d->at->tracer && !d->at->tracer->verdicts_only);
+    if (values && tr.expr && (tr.denied || tr.warned)) {
+        kg_acel_input in = *base;
+        in.values[KG_ACEL_VAR_PARAMS] = cel_json_to_value(param);
+        kg_acel_eval_state vs;
+        kg_acel_eval_state_init(&vs, p->has_vars ? &p->vars : NULL, &in, d->a);
+        ev.expression = tr.expr->source;
+        ev.values = kg_acel_explain(tr.expr, &in, d->a, &ev.nvalues);
+    }
+    kg_admission_trace(d->at, &ev);
+    if (kg_log_verbosity >= 4 && tr.denied) {
+        kg_buf vb = KG_BUF_INIT;
+        for (size_t i = 0; i < ev.nvalues; i++)
+            kg_buf_printf(&vb, "%s`%s` = %s", i ? ", " : "", ev.values[i].expr, ev.values[i].value);
+        KG_V(4, "ValidatingAdmissionPolicy '%s' with binding '%s' denied %s %s/%s: %s%s%s%s%s", p->name, b->name,
+             kg_admission_op_name(d->at->operation), d->at->resource.resource, d->at->name, tr.message,
+             ev.expression ? "; expression `" : "", ev.expression ? ev.expression : "", ev.expression ? "`: " : "",
+             kg_buf_cstr(&vb));
+        kg_buf_free(&vb);
     }
 }
 
@@ -516,8 +606,10 @@ kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_a
             config_error(&d, p, NULL, mst && mst->message ? mst->message : "matching failed");
             continue;
         }
-        if (mr == KG_MATCH_NO)
+        if (mr == KG_MATCH_NO) {
+            trace_skip(&d, p, NULL);
             continue;
+        }
         if (p->config_error) {
             config_error(&d, p, NULL, p->config_error);
             continue;
@@ -534,8 +626,10 @@ kg_status *kg_vap_dispatch(const kg_vap_entry *entries, size_t n, kg_admission_a
                     config_error(&d, p, b, bst && bst->message ? bst->message : "matching failed");
                     continue;
                 }
-                if (br == KG_MATCH_NO)
+                if (br == KG_MATCH_NO) {
+                    trace_skip(&d, p, b);
                     continue;
+                }
             }
             if (b->config_error) {
                 config_error(&d, p, b, b->config_error);

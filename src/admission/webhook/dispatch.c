@@ -26,7 +26,12 @@ kg_status *kg_webhook_should_call(const kg_webhook_hook *h, const kg_admission_a
     *call = false;
     kg_status *st = NULL;
     switch (kg_match(&h->match, at, svc, inv, &st)) {
-    case KG_MATCH_NO: return NULL;
+    case KG_MATCH_NO:
+        if (at->tracer) {
+            kg_trace_event ev = {.depth = 1, .kind = "webhook", .name = h->name, .verdict = KG_TRACE_SKIPPED};
+            kg_admission_trace(at, &ev);
+        }
+        return NULL;
     case KG_MATCH_ERROR: return st;
     case KG_MATCH_YES: break;
     }
@@ -68,8 +73,34 @@ static void audit(kg_webhook_call *c, kg_admission_attributes *at)
     }
 }
 
+static kg_status *verdict(kg_webhook_call *c, kg_admission_attributes *at, const char *failed_open_prefix, int round,
+                          size_t index);
+
 kg_status *kg_webhook_call_verdict(kg_webhook_call *c, kg_admission_attributes *at, const char *failed_open_prefix,
                                    int round, size_t index)
+{
+    size_t nw = at->warnings ? at->warnings->n : 0;
+    kg_status *st = verdict(c, at, failed_open_prefix, round, index);
+    if (at->tracer) {
+        bool mutating = strstr(failed_open_prefix, "mutation") != NULL;
+        kg_trace_event ev = {.depth = 1,
+                             .phase = mutating ? "mutating" : "validating",
+                             .kind = "webhook",
+                             .name = c->hook->name,
+                             .verdict = st                                     ? KG_TRACE_DENIED
+                                        : c->outcome == KG_WEBHOOK_CALL_ERROR  ? KG_TRACE_WARNED
+                                        : at->warnings && at->warnings->n > nw ? KG_TRACE_WARNED
+                                                                               : KG_TRACE_ADMITTED,
+                             .message = st                                    ? st->message
+                                        : c->outcome == KG_WEBHOOK_CALL_ERROR ? c->error
+                                                                              : NULL};
+        kg_admission_trace(at, &ev);
+    }
+    return st;
+}
+
+static kg_status *verdict(kg_webhook_call *c, kg_admission_attributes *at, const char *failed_open_prefix, int round,
+                          size_t index)
 {
     for (uint32_t i = 0; c->warnings && i < c->warnings->len && i < KG_WEBHOOK_MAX_WARNINGS; i++) {
         const kg_json *w = kg_json_at(c->warnings, i);

@@ -101,6 +101,25 @@ static const ps_agg *evaluate(const ps_state *st, kg_arena *ar, eval_cache *c, p
     return &c->res[c->n++];
 }
 
+/* The failing checks of r, one trace event each (admission/trace.h; only with a tracer). */
+static void trace_checks(const kg_admission_attributes *a, const ps_agg *r, const char *lv, const char *mode,
+                         kg_trace_verdict verdict)
+{
+    if (!a->tracer)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        kg_trace_event ev = {.depth = 1,
+                             .phase = "validating",
+                             .kind = "check",
+                             .name = kg_arena_sprintf(a->arena, "%s %s", mode, lv),
+                             .verdict = verdict,
+                             .message = r->details[i][0]
+                                            ? kg_arena_sprintf(a->arena, "%s (%s)", r->reasons[i], r->details[i])
+                                            : r->reasons[i]};
+        kg_admission_trace(a, &ev);
+    }
+}
+
 /* EvaluatePod: enforce (pods only), audit and warn over one pod or template. */
 static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes *a, const ps_policy *p,
                                const kg_field_errors *errs, const kg_json *metadata, const kg_json *spec, bool enforce)
@@ -126,10 +145,12 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
         ps_annotate(a, PS_ANN_PREFIX "enforce-policy", ps_lv_format(lvbuf, p->enforce));
         const ps_agg *r = evaluate(st, ar, &cache, p->enforce, &pod);
         ps_record_evaluation(&st->metrics, r->allowed, p->enforce, "enforce", a);
-        if (!r->allowed)
+        if (!r->allowed) {
             deny = kg_status_forbidden(ar, KG_GR(a->resource.group, a->resource.resource), a->name,
                                        kg_arena_sprintf(ar, "violates PodSecurity \"%s\": %s",
                                                         ps_lv_format(lvbuf, p->enforce), ps_forbidden_detail(ar, r)));
+            trace_checks(a, r, lvbuf, "enforce", KG_TRACE_DENIED);
+        }
     }
     const ps_agg *r = evaluate(st, ar, &cache, p->audit, &pod);
     if (!r->allowed) {
@@ -144,6 +165,7 @@ static kg_status *evaluate_pod(const ps_state *st, const kg_admission_attributes
             ps_record_evaluation(&st->metrics, false, p->warn, "warn", a);
             kg_admission_warn(a, kg_arena_sprintf(ar, "would violate PodSecurity \"%s\": %s",
                                                   ps_lv_format(lvbuf, p->warn), ps_forbidden_detail(ar, r)));
+            trace_checks(a, r, lvbuf, "warn", KG_TRACE_WARNED);
         }
     }
     return deny;

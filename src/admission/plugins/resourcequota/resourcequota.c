@@ -18,6 +18,8 @@
 #define LIVE_TTL_NS (30LL * 1000000000LL)
 #define LIVE_SLOTS 4096u
 #define STRIPES 64u
+#define TOUCHED_MAX 64u
+#define TOUCHED_RECENT 0x80000000u
 #define MAX_RETRIES 3
 
 /* ---- configuration ---- */
@@ -44,6 +46,10 @@ typedef struct rq_state {
     pthread_mutex_t cache_locks[STRIPES];
     live_slot slots[LIVE_SLOTS];
     live_slot recent[LIVE_SLOTS]; /* quotas this plugin wrote, by "ns/name" (upstream's updatedQuotas look-aside) */
+    /* The slots that ever held memory (bit 31: of recent[]), when few: destroy frees those instead of walking every
+     * slot, so a CLI's exit stays cheap; ntouched past TOUCHED_MAX means walk them all. */
+    uint32_t touched[TOUCHED_MAX];
+    size_t ntouched;
     _Atomic int64_t recent_until; /* no entry of recent[] is valid at or after this time */
 } rq_state;
 
@@ -186,6 +192,13 @@ static bool parse_config(rq_state *st, const kg_json *cfg, kg_error *err)
 
 static void destroy(void *state);
 
+static void touch(rq_state *st, uint32_t t)
+{
+    size_t k = __atomic_fetch_add(&st->ntouched, 1, __ATOMIC_RELAXED);
+    if (k < TOUCHED_MAX)
+        st->touched[k] = t;
+}
+
 static bool init(const kg_json *config, const kg_admission_services *svc, void **state, kg_error *err)
 {
     (void)svc;
@@ -210,11 +223,20 @@ static void destroy(void *state)
     rq_state *st = state;
     if (!st)
         return;
-    for (unsigned i = 0; i < LIVE_SLOTS; i++) {
-        free(st->slots[i].ns);
-        free(st->slots[i].items);
-        free(st->recent[i].ns);
-        free(st->recent[i].items);
+    if (st->ntouched > TOUCHED_MAX) {
+        for (unsigned i = 0; i < LIVE_SLOTS; i++) {
+            free(st->slots[i].ns);
+            free(st->slots[i].items);
+            free(st->recent[i].ns);
+            free(st->recent[i].items);
+        }
+    } else {
+        for (size_t k = 0; k < st->ntouched; k++) {
+            uint32_t t = st->touched[k];
+            live_slot *s = t & TOUCHED_RECENT ? &st->recent[t & ~TOUCHED_RECENT] : &st->slots[t];
+            free(s->ns);
+            free(s->items);
+        }
     }
     for (unsigned i = 0; i < STRIPES; i++) {
         pthread_mutex_destroy(&st->ns_locks[i]);
@@ -260,6 +282,8 @@ static void live_cache_put(rq_state *st, const char *ns, const char *text, int64
     pthread_mutex_lock(lk);
     live_slot *s = &st->slots[slot];
     char *old_ns = s->ns, *old_items = s->items;
+    if (!old_ns)
+        touch(st, slot);
     s->ns = n;
     s->items = t;
     s->expiry = expiry;
@@ -312,6 +336,8 @@ static void recent_put(rq_state *st, kg_arena *ar, const char *ns, const kg_json
     pthread_mutex_lock(lk);
     live_slot *s = &st->recent[slot];
     char *old_k = s->ns, *old_t = s->items;
+    if (!old_k)
+        touch(st, slot | TOUCHED_RECENT);
     s->ns = k;
     s->items = t;
     s->expiry = expiry;
