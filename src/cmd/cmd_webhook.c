@@ -34,9 +34,14 @@ static void usage(FILE *f)
                "      --bind-address ip              address to listen on (default 0.0.0.0)\n"
                "      --tls-cert-file string         serving certificate (PEM, chain allowed)\n"
                "      --tls-private-key-file string  its key; without both, a CA and a serving certificate are\n"
-               "                                     generated in --cert-dir (reused on later starts)\n"
+               "                                     generated in --cert-dir (reused on later starts). The pair is\n"
+               "                                     re-read when the files change (checked every second)\n"
                "      --cert-dir string              where generated certificates live (default "
                "./kgate-webhook-certs)\n"
+               "      --client-ca-file string        require client certificates signed by this CA (mTLS: the API\n"
+               "                                     server's webhook client certificate); others fail the handshake\n"
+               "      --max-requests-inflight int    requests served at once; more get 429 with Retry-After: 1\n"
+               "                                     (default 400; 0 = no limit)\n"
                "      --tls-san string               extra SAN of a generated certificate (DNS:name or IP:addr;\n"
                "                                     repeatable), e.g. the webhook Service's DNS name\n"
                "      --policy-dir PATH              YAML/JSON objects loaded into the in-memory cluster at start:\n"
@@ -195,8 +200,10 @@ int kg_cmd_webhook(int argc, char **argv)
             {"--tls-private-key-file", &cfg.tls_key_file},
             {"--cert-dir", &cfg.cert_dir},
             {"--policy-dir", &cfg.policy_dir},
+            {"--client-ca-file", &cfg.client_ca_file},
             {"--tls-san", NULL},
             {"--secure-port", NULL},
+            {"--max-requests-inflight", NULL},
         };
         bool done = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
@@ -212,6 +219,11 @@ int kg_cmd_webhook(int argc, char **argv)
                 *flags[k].dst = v;
             } else if (!strcmp(flags[k].name, "--tls-san")) {
                 sans[nsans++] = v;
+            } else if (!strcmp(flags[k].name, "--max-requests-inflight")) {
+                if (!parse_int("--max-requests-inflight", v, 0, 1000000, &cfg.max_inflight))
+                    goto out;
+                if (!cfg.max_inflight)
+                    cfg.max_inflight = -1; /* kube-apiserver: 0 means no limit */
             } else {
                 char *end;
                 long p = strtol(v, &end, 10);

@@ -13,11 +13,14 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "base/metrics.h"
+#include "base/str.h"
 #include "check/cluster.h"
 #include "check/inputs.h"
 #include "meta/patch.h"
 #include "server/http.h"
 #include "server/tls.h"
+#include "server/tlscreds.h"
+#include "webhookdoor/certreload.h"
 #include "webhookdoor/review.h"
 
 #define DEFAULT_CERT_DIR "./kgate-webhook-certs"
@@ -31,6 +34,8 @@ struct kg_door {
     const kg_admission_chain *chain;
     kg_metrics_registry *metrics;
     kg_tls_material tls;
+    kg_tls_creds *creds;
+    kg_cert_reloader *reloader;
     kg_http_server *http;
     atomic_bool ready;
 };
@@ -230,17 +235,40 @@ kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err)
     if (!kg_tls_load_or_generate(&tc, &d->tls, err))
         goto fail;
 
+    char *client_ca = NULL;
+    if (cfg->client_ca_file && !(client_ca = kg_read_file(cfg->client_ca_file, &(size_t){0}))) {
+        kg_err_set(err, KG_EIO, "--client-ca-file %s: %s", cfg->client_ca_file, strerror(errno));
+        goto fail;
+    }
+    d->creds = kg_tls_creds_new(d->tls.cert_pem, d->tls.key_pem, client_ca, err);
+    free(client_ca);
+    if (!d->creds) {
+        kg_err_prefix(err, "%s", cfg->client_ca_file ? cfg->client_ca_file : "serving certificate");
+        goto fail;
+    }
+
     kg_http_config hc;
     kg_http_config_defaults(&hc);
     hc.bind_address = cfg->bind_address ? cfg->bind_address : "0.0.0.0";
     hc.port = cfg->port;
-    hc.tls_cert_pem = d->tls.cert_pem;
-    hc.tls_key_pem = d->tls.key_pem;
+    hc.tls_creds = d->creds;
+    hc.max_inflight = cfg->max_inflight < 0 ? 0
+                      : cfg->max_inflight   ? (unsigned)cfg->max_inflight
+                                            : KG_DOOR_DEFAULT_MAX_INFLIGHT;
     hc.handler = handle;
     hc.handler_ud = d;
     d->http = kg_http_server_start(&hc, err);
     if (!d->http)
         goto fail;
+    /* the files the pair came from: given, or generated in the cert dir */
+    char cert_path[4096], key_path[4096];
+    snprintf(cert_path, sizeof cert_path, "%s", cfg->tls_cert_file ? cfg->tls_cert_file : "");
+    snprintf(key_path, sizeof key_path, "%s", cfg->tls_key_file ? cfg->tls_key_file : "");
+    if (!cfg->tls_cert_file) {
+        snprintf(cert_path, sizeof cert_path, "%s/apiserver.crt", cert_dir);
+        snprintf(key_path, sizeof key_path, "%s/apiserver.key", cert_dir);
+    }
+    d->reloader = kg_cert_reloader_start(d->creds, cert_path, key_path, cfg->cert_reload_interval_ms);
     atomic_store(&d->ready, true);
     return d;
 fail:
@@ -262,8 +290,10 @@ void kg_door_stop(kg_door *d)
 {
     if (!d)
         return;
+    kg_cert_reloader_stop(d->reloader);
     if (d->http)
         kg_http_server_stop(d->http);
+    kg_tls_creds_free(d->creds);
     kg_tls_material_free(&d->tls);
     kg_check_cluster_free(d->cluster);
     free(d);

@@ -37,7 +37,12 @@ typedef struct kg_door_config {
     const char *cert_dir;          /* NULL = ./kgate-webhook-certs */
     const char *const *extra_sans; /* more SANs for a generated certificate ("DNS:x", "IP:y") */
     size_t nextra_sans;
+    const char *client_ca_file;  /* --client-ca-file: require client certificates signed by this CA (mTLS) */
+    int max_inflight;            /* --max-requests-inflight: 0 = KG_DOOR_DEFAULT_MAX_INFLIGHT, < 0 = no limit */
+    int cert_reload_interval_ms; /* how often the serving pair's files are looked at (0 = 1000) */
 } kg_door_config;
+
+#define KG_DOOR_DEFAULT_MAX_INFLIGHT 400 /* kube-apiserver's --max-requests-inflight default */
 
 /* The plugin flags with the door's default set applied: unless --admission-control is given, every default-on plugin
  * of kube-apiserver other than the door's defaults is added to the disable list (minus what the user enables).
