@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "check/cluster.h"
 #include "check/inputs.h"
+#include "check/mirror.h"
 #include "check/report.h"
 #include "cmd/flags.h"
 
@@ -27,6 +28,8 @@ static void usage(FILE *f)
             "Flags:\n"
             "  -o, --output text|json|yaml   text: one line per object (default); json: results and summary;\n"
             "                                yaml: the admitted objects as mutated, ready for kubectl apply\n"
+            "      --kubeconfig FILE         read the cluster's namespaces and policies (and LimitRanges,\n"
+            "                                ResourceQuotas) as context, read-only (loaded before --context)\n"
             "      --context PATH            objects that make up the cluster (loaded first, without admission,\n"
             "                                not reported); repeatable\n"
             "      --operation CREATE|UPDATE the request's operation (default CREATE)\n"
@@ -99,7 +102,7 @@ static bool read_paths(kg_check_inputs *in, const char *const *paths, size_t n)
 int kg_cmd_check(int argc, char **argv)
 {
     kg_check_config cfg = {0};
-    const char *output = "text", *operation = "CREATE";
+    const char *output = "text", *operation = "CREATE", *kubeconfig = NULL;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths), **ctx = calloc((size_t)argc + 1, sizeof *ctx);
     const char **olds = calloc((size_t)argc + 1, sizeof *olds), **groups = calloc((size_t)argc + 1, sizeof *groups);
     size_t npaths = 0, nctx = 0, nolds = 0, ngroups = 0;
@@ -136,7 +139,7 @@ int kg_cmd_check(int argc, char **argv)
             {"--output", &output, NULL, NULL},       {"-o", &output, NULL, NULL},
             {"--operation", &operation, NULL, NULL}, {"--user", &cfg.user, NULL, NULL},
             {"--context", NULL, ctx, &nctx},         {"--old", NULL, olds, &nolds},
-            {"--group", NULL, groups, &ngroups},
+            {"--group", NULL, groups, &ngroups},     {"--kubeconfig", &kubeconfig, NULL, NULL},
         };
         bool done = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
@@ -201,6 +204,15 @@ int kg_cmd_check(int argc, char **argv)
     if (!cluster) {
         fprintf(stderr, "Error: %s\n", err.msg);
         goto out;
+    }
+    if (kubeconfig) { /* the live cluster's namespaces and policies as context, read-only (check/mirror.h) */
+        kg_client *client = kg_client_from_kubeconfig(kubeconfig, &err);
+        bool ok = client && kg_check_mirror_list_once(cluster, client, &cfg.admission, &err);
+        kg_client_free(client);
+        if (!ok) {
+            fprintf(stderr, "Error: --kubeconfig %s: %s\n", kubeconfig, err.msg);
+            goto out;
+        }
     }
     for (size_t i = 0; i < cin.n; i++) {
         const kg_check_doc *d = &cin.docs[i];

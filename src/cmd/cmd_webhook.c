@@ -47,6 +47,9 @@ static void usage(FILE *f)
                "      --policy-dir PATH              YAML/JSON objects loaded into the in-memory cluster at start:\n"
                "                                     Namespaces (with the labels PodSecurity reads), policies,\n"
                "                                     bindings, params (file or directory, recursive)\n"
+               "      --kubeconfig string            read namespaces, policies and bindings (and LimitRanges,\n"
+               "                                     ResourceQuotas when their plugins are on) from this cluster\n"
+               "                                     through list+watch; /readyz waits for the first lists\n"
                "  -h, --help                         this help\n\n");
     kg_flags_engine_usage(f);
 }
@@ -201,6 +204,7 @@ int kg_cmd_webhook(int argc, char **argv)
             {"--cert-dir", &cfg.cert_dir},
             {"--policy-dir", &cfg.policy_dir},
             {"--client-ca-file", &cfg.client_ca_file},
+            {"--kubeconfig", &cfg.kubeconfig},
             {"--tls-san", NULL},
             {"--secure-port", NULL},
             {"--max-requests-inflight", NULL},

@@ -21,6 +21,7 @@
 #include "server/tls.h"
 #include "server/tlscreds.h"
 #include "webhookdoor/certreload.h"
+#include "webhookdoor/live.h"
 #include "webhookdoor/review.h"
 
 #define DEFAULT_CERT_DIR "./kgate-webhook-certs"
@@ -36,6 +37,7 @@ struct kg_door {
     kg_tls_material tls;
     kg_tls_creds *creds;
     kg_cert_reloader *reloader;
+    kg_door_live *live;
     kg_http_server *http;
     atomic_bool ready;
 };
@@ -142,7 +144,7 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
         return;
     }
     if (health) {
-        if (atomic_load(&d->ready))
+        if (atomic_load(&d->ready) && (!d->live || kg_door_live_synced(d->live)))
             kg_http_respond_bytes(resp, 200, "text/plain; charset=utf-8", "ok", 2);
         else
             kg_http_respond_bytes(resp, 503, "text/plain; charset=utf-8", "not ready", 9);
@@ -215,6 +217,8 @@ kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err)
     d->chain = kg_check_cluster_chain(d->cluster);
     d->metrics = kg_check_cluster_metrics(d->cluster);
     if (cfg->policy_dir && !load_policies(d, cfg->policy_dir, err))
+        goto fail;
+    if (cfg->kubeconfig && !(d->live = kg_door_live_start(d->cluster, cfg->kubeconfig, &cc.admission, err)))
         goto fail;
 
     const char *cert_dir = cfg->cert_dir ? cfg->cert_dir : DEFAULT_CERT_DIR;
@@ -293,6 +297,7 @@ void kg_door_stop(kg_door *d)
     kg_cert_reloader_stop(d->reloader);
     if (d->http)
         kg_http_server_stop(d->http);
+    kg_door_live_stop(d->live);
     kg_tls_creds_free(d->creds);
     kg_tls_material_free(&d->tls);
     kg_check_cluster_free(d->cluster);

@@ -39,6 +39,7 @@ typedef struct kg_door_config {
     size_t nextra_sans;
     const char *client_ca_file;  /* --client-ca-file: require client certificates signed by this CA (mTLS) */
     int max_inflight;            /* --max-requests-inflight: 0 = KG_DOOR_DEFAULT_MAX_INFLIGHT, < 0 = no limit */
+    const char *kubeconfig;      /* --kubeconfig: namespaces and policies from a live cluster (webhookdoor/live.h) */
     int cert_reload_interval_ms; /* how often the serving pair's files are looked at (0 = 1000) */
 } kg_door_config;
 
