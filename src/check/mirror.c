@@ -149,7 +149,20 @@ static const char *key_of(kg_arena *a, const kg_json *obj)
     return kg_arena_sprintf(a, "%s/%s", ns ? ns : "", name ? name : "");
 }
 
-bool kg_check_mirror_replace(kg_check_cluster *c, const char *resource, const kg_json *items, kg_error *err)
+const char **kg_check_mirror_keys(kg_check_cluster *c, kg_arena *a, const char *resource, size_t *n)
+{
+    KG_ERROR_DECL(err);
+    kg_json *stored = kg_store_object_list(kg_check_cluster_store(c), a, resource, "", &err);
+    *n = stored ? stored->len : 0;
+    const char **keys = kg_arena_alloc(a, (*n + 1) * sizeof *keys);
+    for (size_t i = 0; i < *n; i++)
+        keys[i] = key_of(a, kg_json_at(stored, i));
+    qsort(keys, *n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+bool kg_check_mirror_replace(kg_check_cluster *c, const char *resource, const kg_json *items, const char *const *pinned,
+                             size_t npinned, kg_error *err)
 {
     kg_arena a, tmp;
     kg_arena_init(&a, 0);
@@ -173,7 +186,8 @@ bool kg_check_mirror_replace(kg_check_cluster *c, const char *resource, const kg
     for (uint32_t i = 0; stored && i < stored->len; i++) {
         const kg_json *o = kg_json_at(stored, i);
         const char *k = key_of(&tmp, o);
-        if (!bsearch(&k, keys, n, sizeof *keys, cmp_str)) {
+        if (!bsearch(&k, keys, n, sizeof *keys, cmp_str) &&
+            !(npinned && bsearch(&k, pinned, npinned, sizeof *pinned, cmp_str))) {
             const char *ns = kg_json_path_str(o, "metadata.namespace");
             del(c, &tmp, resource, ns ? ns : "", kg_json_path_str(o, "metadata.name"));
         }

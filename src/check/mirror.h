@@ -32,8 +32,12 @@ const char *kg_check_mirror_path(kg_arena *a, const char *resource);
 bool kg_check_mirror_put(kg_check_cluster *c, const char *resource, const kg_json *obj, kg_error *err);
 /* Remove the stored object of obj's namespace and name (absent: nothing to do). */
 void kg_check_mirror_delete(kg_check_cluster *c, const char *resource, const kg_json *obj);
-/* A full list: put every item, remove the stored objects of resource that are not among them. */
-bool kg_check_mirror_replace(kg_check_cluster *c, const char *resource, const kg_json *items, kg_error *err);
+/* A full list: put every item, remove the stored objects of resource that are not among them — except the pinned
+ * ones (sorted "namespace/name" keys: objects that were there before the mirror started, e.g. --policy-dir's). */
+bool kg_check_mirror_replace(kg_check_cluster *c, const char *resource, const kg_json *items, const char *const *pinned,
+                             size_t npinned, kg_error *err);
+/* The sorted "namespace/name" keys of the stored objects of resource (in a), for pinning. */
+const char **kg_check_mirror_keys(kg_check_cluster *c, kg_arena *a, const char *resource, size_t *n);
 
 /* `kgate check --kubeconfig`: list each resource once (read-only) and load it as context. A resource the server
  * does not serve (404) is skipped. Errors name the kubeconfig and the request. */

@@ -259,6 +259,9 @@ kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err)
     hc.max_inflight = cfg->max_inflight < 0 ? 0
                       : cfg->max_inflight   ? (unsigned)cfg->max_inflight
                                             : KG_DOOR_DEFAULT_MAX_INFLIGHT;
+    /* Reviews are evaluated on the network threads: the door's plugins read memory only and take microseconds, less
+     * than a hand-off to a worker thread costs (bench/webhook: 21,900 vs 12,200 reviews per CPU-second). */
+    hc.worker_threads = 0;
     hc.handler = handle;
     hc.handler_ud = d;
     d->http = kg_http_server_start(&hc, err);

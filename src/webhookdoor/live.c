@@ -14,6 +14,9 @@ typedef struct source {
     kg_door_live *live;
     const char *resource;
     kg_informer *inf;
+    kg_arena arena;      /* pinned keys */
+    const char **pinned; /* what was there before (bootstrap, --policy-dir): a relist never removes it */
+    size_t npinned;
 } source;
 
 struct kg_door_live {
@@ -28,7 +31,7 @@ static void on_replace(void *ud, kg_arena *a, const kg_json *items)
     (void)a;
     source *s = ud;
     KG_ERROR_DECL(err);
-    if (!kg_check_mirror_replace(s->live->cluster, s->resource, items, &err))
+    if (!kg_check_mirror_replace(s->live->cluster, s->resource, items, s->pinned, s->npinned, &err))
         KG_WARN("%s from the cluster: %s", s->resource, err.msg);
     KG_INFO("%s: %u object(s) from the cluster", s->resource, items ? items->len : 0);
 }
@@ -67,6 +70,8 @@ kg_door_live *kg_door_live_start(kg_check_cluster *c, const char *kubeconfig, co
         source *s = &l->src[l->n++];
         s->live = l;
         s->resource = res[i];
+        kg_arena_init(&s->arena, 0);
+        s->pinned = kg_check_mirror_keys(c, &s->arena, res[i], &s->npinned);
         /* everything but namespaces may be absent from an older or trimmed API server */
         s->inf = kg_informer_start(client, kg_check_mirror_path(&a, res[i]), strcmp(res[i], "namespaces") != 0,
                                    &handlers, s);
@@ -93,8 +98,10 @@ void kg_door_live_stop(kg_door_live *l)
 {
     if (!l)
         return;
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; i < l->n; i++) {
         kg_informer_stop(l->src[i].inf);
+        kg_arena_free(&l->src[i].arena);
+    }
     kg_client_free(l->client);
     free(l);
 }
