@@ -69,8 +69,8 @@ static void put_webhook(kg_buf *b, const kg_door_manifest_config *cfg, const cha
     kg_buf_printf(b, "    caBundle: %s\n", ca_b64);
     put_rules(b, n);
     kg_buf_puts(b, "  namespaceSelector:\n    matchExpressions:\n    - key: kubernetes.io/metadata.name\n"
-                   "      operator: NotIn\n      values: [kube-system");
-    if (strcmp(self_ns, "kube-system")) {
+                   "      operator: NotIn\n      values: [kube-system, kube-node-lease");
+    if (strcmp(self_ns, "kube-system") && strcmp(self_ns, "kube-node-lease")) {
         kg_buf_puts(b, ", ");
         put_quoted(b, self_ns);
     }

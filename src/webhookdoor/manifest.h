@@ -6,8 +6,8 @@
  *     the caller gives (the door's generated ca.crt, or --ca-file);
  *   - failurePolicy Fail for both (--failure-policy overrides), timeoutSeconds 5, sideEffects None,
  *     matchPolicy Equivalent, admissionReviewVersions [v1, v1beta1], reinvocationPolicy IfNeeded on the mutating one;
- *   - namespaceSelector: kubernetes.io/metadata.name NotIn [kube-system, <the webhook's own namespace>], so the
- *     control plane and the webhook itself can never be locked out by it;
+ *   - namespaceSelector: kubernetes.io/metadata.name NotIn [kube-system, kube-node-lease, <the webhook's own
+ *     namespace>], so the control plane, node heartbeats and the webhook itself can never be locked out by it;
  *   - rules: what the enabled plugins need. PodSecurity alone needs pods, pods/ephemeralcontainers and namespaces
  *     (CREATE, UPDATE); any other plugin (ValidatingAdmissionPolicy: any resource a policy may match) needs every
  *     resource and subresource ("*" and all subresources) and every operation. The validating webhook lists the plugins

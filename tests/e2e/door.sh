@@ -41,7 +41,7 @@ K label ns psa pod-security.kubernetes.io/enforce=restricted >/dev/null
 # policies, kube-system and the door's own namespace excluded)
 "$KGATE" webhook manifest --url "https://127.0.0.1:$PORT" --cert-dir "$W/certs" --namespace kgate-door >"$W/vwc.yaml"
 expect_out "the manifest names the door's URL" "url: \"https://127.0.0.1:$PORT/validate\"" cat "$W/vwc.yaml"
-expect_out "the manifest excludes kube-system and the door's namespace" 'values: [kube-system, "kgate-door"]' cat "$W/vwc.yaml"
+expect_out "the manifest excludes kube-system and the door's namespace" 'values: [kube-system, kube-node-lease, "kgate-door"]' cat "$W/vwc.yaml"
 expect_out "the manifest carries the door's CA" "caBundle: $CA" cat "$W/vwc.yaml"
 expect_out "webhook configuration created" "validatingwebhookconfiguration.admissionregistration.k8s.io/kgate created" \
   K apply -f "$W/vwc.yaml"

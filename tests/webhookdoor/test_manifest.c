@@ -34,7 +34,7 @@ static void default_plugins_validate_everything(void **state)
     assert_non_null(
         strstr(y, "caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n"));
     assert_non_null(strstr(y, "operations: [\"*\"]\n    resources: [\"*/*\"]\n"));
-    assert_non_null(strstr(y, "values: [kube-system, \"kgate-system\"]\n"));
+    assert_non_null(strstr(y, "values: [kube-system, kube-node-lease, \"kgate-system\"]\n"));
     assert_non_null(strstr(y, "  failurePolicy: Fail\n  matchPolicy: Equivalent\n  sideEffects: None\n"
                               "  timeoutSeconds: 5\n  admissionReviewVersions: [v1, v1beta1]\n"));
     assert_null(strstr(y, "kind: MutatingWebhookConfiguration"));
@@ -59,7 +59,7 @@ static void podsecurity_alone_needs_pods_and_namespaces(void **state)
     assert_null(strstr(y, "*/*"));
     assert_non_null(strstr(y, "    service:\n      namespace: \"kgate\"\n      name: \"door\"\n      port: 8443\n"
                               "      path: /validate\n"));
-    assert_non_null(strstr(y, "values: [kube-system, \"kgate\"]\n"));
+    assert_non_null(strstr(y, "values: [kube-system, kube-node-lease, \"kgate\"]\n"));
     assert_non_null(strstr(y, "failurePolicy: Ignore\n"));
     assert_non_null(strstr(y, "timeoutSeconds: 3\n"));
     kg_buf_free(&b);
