@@ -1,7 +1,9 @@
 /* `kgate webhook --kubeconfig`: the live cluster's namespaces and policies kept in the door's in-memory cluster by
  * informers (client/watch.h → check/mirror.h), one per resource the enabled plugins read. The door is ready
  * (/readyz) once every informer has handed over its first list; afterwards a change in the cluster (a namespace
- * label, a policy, a binding) reaches the plugins as soon as its watch event arrives. */
+ * label, a policy, a binding) reaches the plugins as soon as its watch event arrives. A policy with a paramKind makes
+ * the door watch that kind too (once per kind), so its params come from the cluster as well; /readyz then waits for
+ * that list too. */
 #ifndef KG_WEBHOOKDOOR_LIVE_H
 #define KG_WEBHOOKDOOR_LIVE_H
 

@@ -93,6 +93,36 @@ follows "a policy bound in the cluster denies in the door" \
 K delete validatingadmissionpolicybinding one-key >/dev/null
 follows "the binding deleted: admitted again" '"allowed":true' cm
 
+# a policy with params: the door watches its paramKind (ConfigMaps) too
+cat >"$W/param.yaml" <<'Y'
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-keys}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["secrets"]}]
+  validations:
+  - expression: "!has(object.data) || object.data.size() <= int(params.data.max)"
+    messageExpression: "'at most ' + params.data.max + ' keys'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-keys}
+spec:
+  policyName: max-keys
+  validationActions: [Deny]
+  paramRef: {name: limits, namespace: default, parameterNotFoundAction: Deny}
+Y
+SECRET='{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x","namespace":"live"},"data":{"a":"MQ==","b":"Mg=="}}'
+secret() { review Secret secrets live "$SECRET"; }
+K apply -f "$W/param.yaml" >/dev/null
+follows "the binding denies while its param is missing (parameterNotFoundAction Deny)" '"allowed":false' secret
+K create configmap limits -n default --from-literal=max=3 >/dev/null
+follows "the param created in the cluster (max 3) admits a two-key Secret" '"allowed":true' secret
+K create configmap limits -n default --from-literal=max=1 --dry-run=client -o yaml | K apply -f - >/dev/null 2>&1
+follows "the param changed in the cluster (max 1) denies it" "ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys' denied request: at most 1 keys" secret
+
 # the API server goes away and comes back: the door reconnects (backoff) and keeps following
 stop_kgate
 expect_eq "while the cluster is down the door still answers from its cache" "ok" \
