@@ -40,6 +40,8 @@ static void usage(FILE *f)
                "./kgate-webhook-certs)\n"
                "      --client-ca-file string        require client certificates signed by this CA (mTLS: the API\n"
                "                                     server's webhook client certificate); others fail the handshake\n"
+               "      --health-port int              also serve /healthz, /livez, /readyz and /metrics over plain\n"
+               "                                     HTTP on this port (for kubelet probes with --client-ca-file)\n"
                "      --max-requests-inflight int    requests served at once; more get 429 with Retry-After: 1\n"
                "                                     (default 400; 0 = no limit)\n"
                "      --tls-san string               extra SAN of a generated certificate (DNS:name or IP:addr;\n"
@@ -209,6 +211,7 @@ int kg_cmd_webhook(int argc, char **argv)
             {"--tls-san", NULL},
             {"--secure-port", NULL},
             {"--max-requests-inflight", NULL},
+            {"--health-port", NULL},
         };
         bool done = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
@@ -224,6 +227,9 @@ int kg_cmd_webhook(int argc, char **argv)
                 *flags[k].dst = v;
             } else if (!strcmp(flags[k].name, "--tls-san")) {
                 sans[nsans++] = v;
+            } else if (!strcmp(flags[k].name, "--health-port")) {
+                if (!parse_int("--health-port", v, 0, 65535, &cfg.health_port))
+                    goto out;
             } else if (!strcmp(flags[k].name, "--max-requests-inflight")) {
                 if (!parse_int("--max-requests-inflight", v, 0, 1000000, &cfg.max_inflight))
                     goto out;
@@ -261,6 +267,9 @@ int kg_cmd_webhook(int argc, char **argv)
            cfg.bind_address ? cfg.bind_address : "0.0.0.0", kg_door_port(d));
     if (!cfg.tls_cert_file)
         printf("  caBundle: %s/ca.crt\n", cfg.cert_dir ? cfg.cert_dir : "./kgate-webhook-certs");
+    if (kg_door_health_port(d))
+        printf("  probes and metrics: http://%s:%d (/healthz, /livez, /readyz, /metrics)\n",
+               cfg.bind_address ? cfg.bind_address : "0.0.0.0", kg_door_health_port(d));
     fflush(stdout);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

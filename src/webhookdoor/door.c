@@ -39,6 +39,7 @@ struct kg_door {
     kg_cert_reloader *reloader;
     kg_door_live *live;
     kg_http_server *http;
+    kg_http_server *health; /* --health-port, or NULL */
     atomic_bool ready;
 };
 
@@ -157,6 +158,18 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     kg_buf_free(&b);
 }
 
+/* The plain-HTTP health port: probes and metrics only (kubelet probes present no client certificate, so with
+ * --client-ca-file they cannot use the HTTPS port). */
+static void handle_health(void *ud, kg_http_request *req, kg_http_response *resp)
+{
+    const char *p = req->path;
+    if (!strcmp(p, "/validate") || !strcmp(p, "/mutate")) {
+        kg_http_respond_status(req, resp, 404, "NotFound", "the server could not find the requested resource");
+        return;
+    }
+    handle(ud, req, resp);
+}
+
 /* ---- start-up ---- */
 
 /* --policy-dir: namespaces first (policies and PodSecurity read their labels), then everything else in order. */
@@ -267,6 +280,18 @@ kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err)
     d->http = kg_http_server_start(&hc, err);
     if (!d->http)
         goto fail;
+    if (cfg->health_port > 0) {
+        kg_http_config h;
+        kg_http_config_defaults(&h);
+        h.bind_address = hc.bind_address;
+        h.port = cfg->health_port;
+        h.network_threads = 1;
+        h.worker_threads = 0;
+        h.handler = handle_health;
+        h.handler_ud = d;
+        if (!(d->health = kg_http_server_start(&h, err)))
+            goto fail;
+    }
     /* the files the pair came from: given, or generated in the cert dir */
     char cert_path[4096], key_path[4096];
     snprintf(cert_path, sizeof cert_path, "%s", cfg->tls_cert_file ? cfg->tls_cert_file : "");
@@ -288,6 +313,11 @@ int kg_door_port(const kg_door *d)
     return kg_http_server_port(d->http);
 }
 
+int kg_door_health_port(const kg_door *d)
+{
+    return d->health ? kg_http_server_port(d->health) : 0;
+}
+
 const char *kg_door_ca_pem(const kg_door *d)
 {
     return d->tls.ca_pem;
@@ -300,6 +330,8 @@ void kg_door_stop(kg_door *d)
     kg_cert_reloader_stop(d->reloader);
     if (d->http)
         kg_http_server_stop(d->http);
+    if (d->health)
+        kg_http_server_stop(d->health);
     kg_door_live_stop(d->live);
     kg_tls_creds_free(d->creds);
     kg_tls_material_free(&d->tls);

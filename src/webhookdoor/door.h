@@ -39,6 +39,7 @@ typedef struct kg_door_config {
     size_t nextra_sans;
     const char *client_ca_file;  /* --client-ca-file: require client certificates signed by this CA (mTLS) */
     int max_inflight;            /* --max-requests-inflight: 0 = KG_DOOR_DEFAULT_MAX_INFLIGHT, < 0 = no limit */
+    int health_port;             /* --health-port: plain HTTP /healthz, /livez, /readyz, /metrics (0 = none) */
     const char *kubeconfig;      /* --kubeconfig: namespaces and policies from a live cluster (webhookdoor/live.h) */
     int cert_reload_interval_ms; /* how often the serving pair's files are looked at (0 = 1000) */
 } kg_door_config;
@@ -54,6 +55,8 @@ void kg_door_admission_options(const kg_admission_options *in, kg_admission_opti
  * file and document for a bad policy file, the address for a bind failure). */
 kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err);
 int kg_door_port(const kg_door *d);
+/* The bound health port, or 0 without one. */
+int kg_door_health_port(const kg_door *d);
 /* The CA a caller should trust (PEM; the generated CA, or the self-signed end of --tls-cert-file's chain), or NULL. */
 const char *kg_door_ca_pem(const kg_door *d);
 void kg_door_stop(kg_door *d);

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 #include <curl/curl.h>
@@ -159,6 +162,17 @@ static call get(kg_door *d, const char *ca, const char *cert, const char *key)
     return c;
 }
 
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    getsockname(fd, (struct sockaddr *)&sa, &len);
+    close(fd);
+    return ntohs(sa.sin_port);
+}
+
 static kg_door *start(const char *client_ca, int max_inflight)
 {
     char cert[512], key[512], ca[512];
@@ -171,6 +185,7 @@ static kg_door *start(const char *client_ca, int max_inflight)
                           .tls_key_file = key,
                           .client_ca_file = client_ca ? ca : NULL,
                           .max_inflight = max_inflight,
+                          .health_port = client_ca ? free_port() : 0,
                           .cert_reload_interval_ms = 100};
     KG_ERROR_DECL(err);
     kg_door *d = kg_door_start(&cfg, &err);
@@ -223,6 +238,27 @@ static void client_certificates_required_with_client_ca(void **state)
     call other = get(d, "ca1.crt", "cli2.crt", "cli2.key");
     assert_int_not_equal(other.rc, CURLE_OK);
     assert_int_equal(other.status, 0);
+    /* probes without a certificate: the plain-HTTP health port, which serves no reviews */
+    char url[128];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/readyz", kg_door_health_port(d));
+    CURL *h = curl_easy_init();
+    kg_buf body = KG_BUF_INIT;
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &body);
+    assert_int_equal(curl_easy_perform(h), CURLE_OK);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    assert_int_equal(status, 200);
+    assert_string_equal(kg_buf_cstr(&body), "ok");
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/validate", kg_door_health_port(d));
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, "{}");
+    assert_int_equal(curl_easy_perform(h), CURLE_OK);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    assert_int_equal(status, 404);
+    curl_easy_cleanup(h);
+    kg_buf_free(&body);
     kg_door_stop(d);
 }
 
