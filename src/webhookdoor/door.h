@@ -1,16 +1,22 @@
 /* `kgate webhook`: an HTTPS AdmissionReview server in front of kgate's admission chain — the very chain `kgate serve`
  * runs (admission/chain.h), built by the same function from the same flags, over an in-memory cluster (the one of
  * `kgate check`, check/cluster.h) that holds what the plugins read: namespaces (labels for PodSecurity),
- * ValidatingAdmissionPolicies, bindings and params loaded from --policy-dir at start.
+ * ValidatingAdmissionPolicies, bindings and params loaded from --policy-dir at start, and/or listed and watched from a
+ * live cluster with --kubeconfig (webhookdoor/live.h).
  *
- * Endpoints (one HTTPS port, server/http.h with authentication and authorization off):
+ * TLS: the serving pair is re-read when its files change (webhookdoor/certreload.h) and served per handshake
+ * (server/tlscreds.h); --client-ca-file requires client certificates signed by that CA.
+ *
+ * Endpoints (one HTTPS port, server/http.h with authentication and authorization off; --health-port adds a plain-HTTP
+ * port with the probes and /metrics only):
  *   POST /validate   validating phase (kg_admission_chain_validate)
  *   POST /mutate     mutating phase (kg_admission_chain_admit), answered with a JSONPatch from the object sent to
  *                    the object as mutated
  *   GET  /healthz, /livez, /readyz ("ok" once started: certificates loaded, policies loaded), /metrics (the
  *        apiserver_admission_* metrics the chain records, the registry serve uses)
  * Protocol errors get non-2xx codes so the caller's failurePolicy decides: 400 undecodable review, 404 unknown path,
- * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json. A denial is 200 with
+ * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json, 429 over
+ * --max-requests-inflight (Retry-After: 1). A denial is 200 with
  * allowed:false and the plugin's Status.
  *
  * Plugins: the door's default set is PodSecurity and ValidatingAdmissionPolicy (MutatingAdmissionPolicy is not
