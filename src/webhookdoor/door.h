@@ -12,8 +12,8 @@
  *   POST /validate   validating phase (kg_admission_chain_validate)
  *   POST /mutate     mutating phase (kg_admission_chain_admit), answered with a JSONPatch from the object sent to
  *                    the object as mutated
- *   GET  /healthz, /livez, /readyz ("ok" once started: certificates loaded, policies loaded), /metrics (the
- *        apiserver_admission_* metrics the chain records, the registry serve uses)
+ *   GET  /healthz, /livez, /readyz ("ok" once started: certificates loaded, policies loaded, --kubeconfig's first
+ *        lists in), /metrics (the apiserver_admission_* metrics the chain records, the registry serve uses)
  * Protocol errors get non-2xx codes so the caller's failurePolicy decides: 400 undecodable review, 404 unknown path,
  * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json, 429 over
  * --max-requests-inflight (Retry-After: 1). A denial is 200 with
