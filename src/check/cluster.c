@@ -1,6 +1,9 @@
 /* The in-memory cluster of `kgate check` (see cluster.h). */
 #include "check/cluster.h"
 
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,16 +21,6 @@
 #include "registry/storeclient.h"
 #include "registry/storeservices.h"
 
-/* A plugin's subscription to changes of a resource (the policy plugins, the webhook configuration sources). */
-typedef struct subscription {
-    uint64_t id;
-    const char *resource;
-    kg_admission_event_fn fn;
-    void *ud;
-} subscription;
-
-#define MAX_SUBSCRIPTIONS 16
-
 struct kg_check_cluster {
     kg_store_services_config svc_cfg; /* first: the services' ctx, from which subscribe finds the cluster */
     kg_store *store;
@@ -36,55 +29,89 @@ struct kg_check_cluster {
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
     kg_admission_services svc;
-    subscription subs[MAX_SUBSCRIPTIONS];
-    size_t nsubs;
-    uint64_t next_sub;
     kg_admission_chain *chain;
     kg_pipeline pipeline;
     kg_controller_client client;
     kg_admission_user user;
     const kg_admission_tracer *tracer;
+    /* change subscribers (services.subscribe); notified by kg_check_cluster_notify, i.e. by mirror writes */
+    pthread_mutex_t subs_mu;
+    struct {
+        uint64_t id;
+        char resource[64];
+        kg_admission_event_fn fn;
+        void *ud;
+    } subs[16];
+    size_t nsubs;
+    uint64_t next_sub;
 };
+
+static kg_check_cluster *of_ctx(void *ctx)
+{
+    return (kg_check_cluster *)((char *)ctx - offsetof(kg_check_cluster, svc_cfg));
+}
+
+static uint64_t cluster_subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
+{
+    kg_check_cluster *c = of_ctx(ctx);
+    pthread_mutex_lock(&c->subs_mu);
+    uint64_t id = 0;
+    if (c->nsubs < sizeof c->subs / sizeof c->subs[0] && strlen(resource) < sizeof c->subs[0].resource) {
+        id = ++c->next_sub;
+        c->subs[c->nsubs].id = id;
+        snprintf(c->subs[c->nsubs].resource, sizeof c->subs[0].resource, "%s", resource);
+        c->subs[c->nsubs].fn = fn;
+        c->subs[c->nsubs].ud = ud;
+        c->nsubs++;
+    }
+    pthread_mutex_unlock(&c->subs_mu);
+    if (!id)
+        kg_err_set(err, KG_EINVAL, "too many subscriptions");
+    return id;
+}
+
+static void cluster_unsubscribe(void *ctx, uint64_t id)
+{
+    kg_check_cluster *c = of_ctx(ctx);
+    pthread_mutex_lock(&c->subs_mu);
+    for (size_t i = 0; i < c->nsubs; i++)
+        if (c->subs[i].id == id) {
+            c->subs[i] = c->subs[--c->nsubs];
+            break;
+        }
+    pthread_mutex_unlock(&c->subs_mu);
+}
+
+void kg_check_cluster_notify(kg_check_cluster *c, const kg_admission_event *ev)
+{
+    /* one call at a time (the lock is held while delivering: subscribers must not subscribe from a callback) */
+    pthread_mutex_lock(&c->subs_mu);
+    for (size_t i = 0; i < c->nsubs; i++)
+        if (!strcmp(c->subs[i].resource, ev->resource) && c->subs[i].fn)
+            c->subs[i].fn(c->subs[i].ud, ev);
+    pthread_mutex_unlock(&c->subs_mu);
+}
+
+struct kg_store *kg_check_cluster_store(const kg_check_cluster *c)
+{
+    return c->store;
+}
 
 static void run_controllers(kg_check_cluster *c, kg_arena *a, const kg_resource *r, const kg_json *stored);
 
 /* Change notification (services.h subscribe): the store services have none (nothing is cached over the store), but
  * plugins that compile what they read — policies and bindings, webhook configurations — load once and then follow
- * changes, as they follow serve's watches. The cluster tells them of every write it makes (notify). */
-static uint64_t subscribe(void *ctx, const char *resource, kg_admission_event_fn fn, void *ud, kg_error *err)
-{
-    kg_check_cluster *c = ctx; /* ctx is &c->svc_cfg, the first member */
-    if (c->nsubs == MAX_SUBSCRIPTIONS) {
-        kg_err_set(err, KG_EINTERNAL, "too many subscriptions");
-        return 0;
-    }
-    c->subs[c->nsubs++] = (subscription){++c->next_sub, resource, fn, ud};
-    return c->next_sub;
-}
-
-static void unsubscribe(void *ctx, uint64_t id)
-{
-    kg_check_cluster *c = ctx;
-    for (size_t i = 0; i < c->nsubs; i++)
-        if (c->subs[i].id == id) {
-            c->subs[i] = c->subs[--c->nsubs];
-            return;
-        }
-}
-
+ * changes, as they follow serve's watches. The cluster tells them of every write it makes (notify) and of every
+ * mirror write (kg_check_cluster_notify). */
 static void notify(kg_check_cluster *c, const kg_resource *r, const char *ns, const kg_json *obj, bool created)
 {
-    for (size_t i = 0; i < c->nsubs; i++) {
-        if (strcmp(c->subs[i].resource, r->plural))
-            continue;
-        const char *name = kg_json_path_str(obj, "metadata.name");
-        kg_admission_event ev = {.type = created ? KG_ADMISSION_EVENT_ADDED : KG_ADMISSION_EVENT_MODIFIED,
-                                 .resource = r->plural,
-                                 .ns = ns ? ns : "",
-                                 .name = name ? name : "",
-                                 .object = obj};
-        c->subs[i].fn(c->subs[i].ud, &ev);
-    }
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    kg_admission_event ev = {.type = created ? KG_ADMISSION_EVENT_ADDED : KG_ADMISSION_EVENT_MODIFIED,
+                             .resource = r->plural,
+                             .ns = ns ? ns : "",
+                             .name = name ? name : "",
+                             .object = obj};
+    kg_check_cluster_notify(c, &ev);
 }
 
 void kg_check_cluster_free(kg_check_cluster *c)
@@ -99,6 +126,7 @@ void kg_check_cluster_free(kg_check_cluster *c)
         kg_store_close(c->store);
     if (c->metrics_reg)
         kg_metrics_registry_free(c->metrics_reg);
+    pthread_mutex_destroy(&c->subs_mu);
     free(c);
 }
 
@@ -107,6 +135,7 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
     static const char *const admin_groups[] = {KG_GROUP_MASTERS, KG_GROUP_AUTHENTICATED};
     static const char *const masters[] = {KG_GROUP_MASTERS};
     kg_check_cluster *c = calloc(1, sizeof *c);
+    pthread_mutex_init(&c->subs_mu, NULL);
     c->gates = kg_feature_gates_parse(cfg->feature_gates, err);
     if (!c->gates) {
         kg_err_prefix(err, "invalid argument \"%s\" for \"--feature-gates\" flag", cfg->feature_gates);
@@ -125,8 +154,8 @@ kg_check_cluster *kg_check_cluster_new(const kg_check_config *cfg, kg_error *err
     c->svc_cfg = (kg_store_services_config){
         .store = c->store, .gates = c->gates, .authorizer = c->authz, .metrics = &c->metrics};
     kg_store_services_init(&c->svc, &c->svc_cfg);
-    c->svc.subscribe = subscribe;
-    c->svc.unsubscribe = unsubscribe;
+    c->svc.subscribe = cluster_subscribe;
+    c->svc.unsubscribe = cluster_unsubscribe;
     c->chain = kg_admission_chain_new(&cfg->admission, &c->svc, &c->metrics, err);
     if (!c->chain)
         goto fail;

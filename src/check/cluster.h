@@ -73,6 +73,12 @@ struct kg_status *kg_check_validate_only(kg_check_cluster *c, kg_arena *a, kg_js
 const struct kg_admission_chain *kg_check_cluster_chain(const kg_check_cluster *c);
 struct kg_metrics_registry *kg_check_cluster_metrics(const kg_check_cluster *c);
 
+/* For mirrors of a live cluster (check/mirror.h): the store, and the change notification plugins subscribed to
+ * through the cluster's services (the VAP plugin recompiles a policy when told). Only mirror writes notify. */
+struct kg_store *kg_check_cluster_store(const kg_check_cluster *c);
+struct kg_admission_event;
+void kg_check_cluster_notify(kg_check_cluster *c, const struct kg_admission_event *ev);
+
 /* The resource of obj's apiVersion/kind, NULL when kgate does not serve it (with kubectl's message in *msg). */
 const struct kg_resource *kg_check_resource_of(kg_arena *a, const kg_json *obj, const char **msg);
 

@@ -106,6 +106,12 @@ typedef struct kg_client_request {
      * "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT", e.g. "svc.ns.svc:443:10.0.0.7:8443" (webhook services resolved
      * to an endpoint). NULL = dial the URL's host. */
     const char *connect_to;
+    /* Streaming (watches): when set, the answer's body is handed to on_data chunk by chunk as it arrives instead of
+     * being collected (resp->body stays ""), and on_data is also called with (NULL, 0) about once a second while the
+     * answer is idle. Returning false ends the transfer (KG_CLIENT_TRANSPORT, "aborted"). timeout_ms still bounds the
+     * whole request. */
+    bool (*on_data)(void *ud, const char *p, size_t n);
+    void *on_data_ud;
 } kg_client_request;
 
 typedef struct kg_client_response {

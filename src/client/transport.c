@@ -100,17 +100,28 @@ typedef struct sink {
     kg_buf b;
     size_t max;
     bool too_large;
+    const kg_client_request *req; /* req->on_data: streaming */
 } sink;
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
     sink *s = ud;
+    if (s->req->on_data)
+        return s->req->on_data(s->req->on_data_ud, p, size * n) ? size * n : 0;
     if (s->b.len + size * n > s->max) {
         s->too_large = true;
         return 0; /* aborts the transfer with CURLE_WRITE_ERROR */
     }
     kg_buf_append(&s->b, p, size * n);
     return size * n;
+}
+
+/* Streaming requests: lets on_data end an idle transfer. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    const kg_client_request *req = ud;
+    return req->on_data(req->on_data_ud, NULL, 0) ? 0 : 1;
 }
 
 static void set_blob(CURL *h, CURLoption opt, const char *data, size_t len)
@@ -196,12 +207,17 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
         hdrs = lc.slist_append(hdrs, kg_arena_sprintf(a, "Authorization: Bearer %s", c->cfg.token));
     for (size_t i = 0; i < req->nheaders; i++)
         hdrs = lc.slist_append(hdrs, req->headers[i]);
-    sink body = {KG_BUF_INIT, c->cfg.max_body, false};
+    sink body = {KG_BUF_INIT, c->cfg.max_body, false, req};
     int64_t timeout = req->timeout_ms > 0 ? req->timeout_ms : c->cfg.timeout_ms;
     lc.easy_setopt(h, CURLOPT_URL, url);
     lc.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
     lc.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     lc.easy_setopt(h, CURLOPT_WRITEDATA, &body);
+    if (req->on_data) {
+        lc.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+        lc.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+        lc.easy_setopt(h, CURLOPT_XFERINFODATA, (void *)req);
+    }
     lc.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     lc.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     lc.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);

@@ -10,6 +10,7 @@
 #include "check/cluster.h"
 #include "check/explain.h"
 #include "check/inputs.h"
+#include "check/mirror.h"
 #include "check/report.h"
 #include "cmd/flags.h"
 
@@ -35,6 +36,8 @@ static void usage(FILE *f)
             "      --explain                 the decision trace of each object: every plugin, policy binding,\n"
             "                                webhook and PodSecurity check consulted, its verdict and time, and\n"
             "                                the values of a failed CEL expression's sub-expressions\n"
+            "      --kubeconfig FILE         read the cluster's namespaces and policies (and LimitRanges,\n"
+            "                                ResourceQuotas) as context, read-only (loaded before --context)\n"
             "      --context PATH            objects that make up the cluster (loaded first, without admission,\n"
             "                                not reported); repeatable\n"
             "      --operation CREATE|UPDATE the request's operation (default CREATE)\n"
@@ -203,7 +206,7 @@ out:
 int kg_cmd_check(int argc, char **argv)
 {
     kg_check_config cfg = {0};
-    const char *output = "text", *operation = "CREATE";
+    const char *output = "text", *operation = "CREATE", *kubeconfig = NULL;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths), **ctx = calloc((size_t)argc + 1, sizeof *ctx);
     const char **olds = calloc((size_t)argc + 1, sizeof *olds), **groups = calloc((size_t)argc + 1, sizeof *groups);
     const char **pols = calloc((size_t)argc + 1, sizeof *pols), *max_violations = "20";
@@ -255,6 +258,7 @@ int kg_cmd_check(int argc, char **argv)
             {"--group", NULL, groups, &ngroups},
             {"--policy", NULL, pols, &npols},
             {"--max-violations", &max_violations, NULL, NULL},
+            {"--kubeconfig", &kubeconfig, NULL, NULL},
         };
         bool done = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !done; k++) {
@@ -360,6 +364,15 @@ int kg_cmd_check(int argc, char **argv)
     if (!cluster) {
         fprintf(stderr, "Error: %s\n", err.msg);
         goto out;
+    }
+    if (kubeconfig) { /* the live cluster's namespaces and policies as context, read-only (check/mirror.h) */
+        kg_client *client = kg_client_from_kubeconfig(kubeconfig, &err);
+        bool ok = client && kg_check_mirror_list_once(cluster, client, &cfg.admission, &err);
+        kg_client_free(client);
+        if (!ok) {
+            fprintf(stderr, "Error: --kubeconfig %s: %s\n", kubeconfig, err.msg);
+            goto out;
+        }
     }
     for (size_t i = 0; i < cin.n; i++) {
         const kg_check_doc *d = &cin.docs[i];

@@ -33,6 +33,7 @@
 
 #include "base/buf.h"
 #include "base/log.h"
+#include "server/tlscreds.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -88,6 +89,7 @@ typedef struct rq {
     bool close_after; /* add Connection: close */
     bool queued;
     bool in_worker;
+    bool counted; /* counted in srv->inflight */
     atomic_bool response_ready;
     atomic_int wstate; /* W_* : hand-off state between network thread, worker and monitor */
     atomic_int refs;   /* connection + running worker */
@@ -110,6 +112,7 @@ struct kg_http_server {
     int listen_fd;
     int port;
     bool tls;
+    bool creds_bound; /* cfg.tls_creds bound to this port */
     char *cert, *key;
     /* workers */
     pthread_mutex_t wmu;
@@ -132,6 +135,7 @@ struct kg_http_server {
     int64_t next_deadline;
     /* stats */
     atomic_uint_fast64_t n_requests, n_streams_open, n_streams_total, n_conns;
+    atomic_uint inflight; /* requests counted against cfg.max_inflight */
 };
 
 static void stream_unref(kg_http_stream *s)
@@ -756,6 +760,17 @@ static void reject(rq *r, int status, const char *reason, const char *msg)
     kg_http_respond_status(&r->req, &r->resp, status, reason, msg);
 }
 
+static bool probe_path(const char *p)
+{
+    static const char *const probes[] = {"/healthz", "/livez", "/readyz", "/metrics"};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        size_t n = strlen(probes[i]);
+        if (!strncmp(p, probes[i], n) && (p[n] == '\0' || p[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
 /* Headers-only stage: fills the request and runs the filters. */
 static void first_call(rq *r, const char *method)
 {
@@ -852,6 +867,17 @@ static void first_call(rq *r, const char *method)
         r->user.uid = "";
         r->user.groups = anon_groups;
         r->user.ngroups = 1;
+    }
+    /* max in flight (WithMaxInFlightLimit: after authentication, before authorization); long-running requests and
+     * probes are not counted */
+    if (srv->cfg.max_inflight && !q->long_running && !probe_path(q->path)) {
+        if (atomic_fetch_add(&srv->inflight, 1) >= srv->cfg.max_inflight) {
+            atomic_fetch_sub(&srv->inflight, 1);
+            reject(r, 429, "TooManyRequests", "Too many requests, please try again later.");
+            kg_http_add_header(q, &r->resp, "Retry-After", "1");
+            return;
+        }
+        r->counted = true;
     }
     /* authorization */
     if (srv->cfg.authz) {
@@ -1145,6 +1171,8 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
+    if (r->counted)
+        atomic_fetch_sub(&srv->inflight, 1);
     /* after a timeout the (maybe still running) worker owns resp */
     kg_http_stream *s = atomic_load(&r->wstate) == W_TIMED_OUT ? NULL : r->resp.stream_;
     if (s) {
@@ -1318,8 +1346,13 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     }
 
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
-    srv->tls = cfg->tls_cert_pem != NULL;
-    if (srv->tls) {
+    srv->tls = cfg->tls_cert_pem != NULL || cfg->tls_creds != NULL;
+    if (cfg->tls_creds) {
+        flags |= MHD_USE_TLS;
+        if (!kg_tls_creds_bind(cfg->tls_creds, srv->port, err))
+            goto fail;
+        srv->creds_bound = true;
+    } else if (srv->tls) {
         flags |= MHD_USE_TLS;
         srv->cert = strdup(cfg->tls_cert_pem);
         srv->key = strdup(cfg->tls_key_pem);
@@ -1335,12 +1368,18 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed_cb, srv};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)conn_notify_cb, srv};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, srv};
-    if (srv->tls) {
+    if (cfg->tls_creds) {
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_CERT_CALLBACK, 0, kg_tls_creds_callback()};
+        if (kg_tls_creds_client_ca(cfg->tls_creds))
+            opts[k++] =
+                (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)kg_tls_creds_client_ca(cfg->tls_creds)};
+    } else if (srv->tls) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
+    }
+    if (srv->tls)
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0,
                                             (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"};
-    }
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     srv->d = MHD_start_daemon(flags, 0, NULL, NULL, access_cb, srv, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
     if (!srv->d) {
@@ -1425,6 +1464,8 @@ void kg_http_server_stop(kg_http_server *srv)
         srv->rel_head = s->rel_next;
         stream_unref(s);
     }
+    if (srv->creds_bound)
+        kg_tls_creds_unbind(srv->cfg.tls_creds);
     if (srv->mon_ep >= 0)
         close(srv->mon_ep);
     if (srv->mon_ev >= 0)

@@ -159,15 +159,21 @@ typedef struct kg_http_config {
     int port;                 /* 0: pick a free port (see kg_http_server_port) */
     const char *tls_cert_pem; /* both NULL: plain HTTP (tests, benchmarks, --insecure-port style) */
     const char *tls_key_pem;
-    unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
-    unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
-    unsigned connection_limit;     /* default 10000 */
-    unsigned connection_timeout_s; /* idle keep-alive connection timeout; default 90 (Go http.Server's in
-                                      kube-apiserver); suspended streams are exempt */
-    size_t max_body;               /* default KG_HTTP_MAX_BODY */
-    int64_t request_timeout_ms;    /* default and maximum ?timeout= (default 60000) */
-    const kg_authn *authn;         /* NULL: every request is system:anonymous (no 401) */
-    const kg_authorizer *authz;    /* NULL: everything allowed */
+    struct kg_tls_creds *tls_creds; /* instead of the PEMs: reloadable pair and optional client-certificate
+                                       verification (server/tlscreds.h); borrowed, must outlive the server */
+    unsigned network_threads;       /* MHD thread pool size; 0: number of CPUs */
+    unsigned worker_threads;        /* handler threads; 0: run handlers on the network threads. Default 8. */
+    unsigned connection_limit;      /* default 10000 */
+    unsigned connection_timeout_s;  /* idle keep-alive connection timeout; default 90 (Go http.Server's in
+                                       kube-apiserver); suspended streams are exempt */
+    size_t max_body;                /* default KG_HTTP_MAX_BODY */
+    unsigned max_inflight;          /* --max-requests-inflight: requests between their headers and the end of their
+                                       response beyond this many get 429 TooManyRequests with Retry-After: 1
+                                       (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
+                                       0 = no limit (default) */
+    int64_t request_timeout_ms;     /* default and maximum ?timeout= (default 60000) */
+    const kg_authn *authn;          /* NULL: every request is system:anonymous (no 401) */
+    const kg_authorizer *authz;     /* NULL: everything allowed */
     kg_http_handler_fn handler;
     void *handler_ud;
     kg_http_offload_fn offload; /* NULL: kg_http_offload_default */

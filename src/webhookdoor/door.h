@@ -1,16 +1,22 @@
 /* `kgate webhook`: an HTTPS AdmissionReview server in front of kgate's admission chain — the very chain `kgate serve`
  * runs (admission/chain.h), built by the same function from the same flags, over an in-memory cluster (the one of
  * `kgate check`, check/cluster.h) that holds what the plugins read: namespaces (labels for PodSecurity),
- * ValidatingAdmissionPolicies, bindings and params loaded from --policy-dir at start.
+ * ValidatingAdmissionPolicies, bindings and params loaded from --policy-dir at start, and/or listed and watched from a
+ * live cluster with --kubeconfig (webhookdoor/live.h).
  *
- * Endpoints (one HTTPS port, server/http.h with authentication and authorization off):
+ * TLS: the serving pair is re-read when its files change (webhookdoor/certreload.h) and served per handshake
+ * (server/tlscreds.h); --client-ca-file requires client certificates signed by that CA.
+ *
+ * Endpoints (one HTTPS port, server/http.h with authentication and authorization off; --health-port adds a plain-HTTP
+ * port with the probes and /metrics only):
  *   POST /validate   validating phase (kg_admission_chain_validate)
  *   POST /mutate     mutating phase (kg_admission_chain_admit), answered with a JSONPatch from the object sent to
  *                    the object as mutated
- *   GET  /healthz, /livez, /readyz ("ok" once started: certificates loaded, policies loaded), /metrics (the
- *        apiserver_admission_* metrics the chain records, the registry serve uses)
+ *   GET  /healthz, /livez, /readyz ("ok" once started: certificates loaded, policies loaded, --kubeconfig's first
+ *        lists in), /metrics (the apiserver_admission_* metrics the chain records, the registry serve uses)
  * Protocol errors get non-2xx codes so the caller's failurePolicy decides: 400 undecodable review, 404 unknown path,
- * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json. A denial is 200 with
+ * 405 method, 413 body over 3 MiB (read no further), 415 content type not application/json, 429 over
+ * --max-requests-inflight (Retry-After: 1). A denial is 200 with
  * allowed:false and the plugin's Status.
  *
  * Plugins: the door's default set is PodSecurity, MutatingAdmissionPolicy (acting with its feature gate) and
@@ -37,7 +43,14 @@ typedef struct kg_door_config {
     const char *cert_dir;          /* NULL = ./kgate-webhook-certs */
     const char *const *extra_sans; /* more SANs for a generated certificate ("DNS:x", "IP:y") */
     size_t nextra_sans;
+    const char *client_ca_file;  /* --client-ca-file: require client certificates signed by this CA (mTLS) */
+    int max_inflight;            /* --max-requests-inflight: 0 = KG_DOOR_DEFAULT_MAX_INFLIGHT, < 0 = no limit */
+    int health_port;             /* --health-port: plain HTTP /healthz, /livez, /readyz, /metrics (0 = none) */
+    const char *kubeconfig;      /* --kubeconfig: namespaces and policies from a live cluster (webhookdoor/live.h) */
+    int cert_reload_interval_ms; /* how often the serving pair's files are looked at (0 = 1000) */
 } kg_door_config;
+
+#define KG_DOOR_DEFAULT_MAX_INFLIGHT 400 /* kube-apiserver's --max-requests-inflight default */
 
 /* The plugin flags with the door's default set applied: unless --admission-control is given, every default-on plugin
  * of kube-apiserver other than the door's defaults is added to the disable list (minus what the user enables).
@@ -48,6 +61,8 @@ void kg_door_admission_options(const kg_admission_options *in, kg_admission_opti
  * file and document for a bad policy file, the address for a bind failure). */
 kg_door *kg_door_start(const kg_door_config *cfg, kg_error *err);
 int kg_door_port(const kg_door *d);
+/* The bound health port, or 0 without one. */
+int kg_door_health_port(const kg_door *d);
 /* The CA a caller should trust (PEM; the generated CA, or the self-signed end of --tls-cert-file's chain), or NULL. */
 const char *kg_door_ca_pem(const kg_door *d);
 void kg_door_stop(kg_door *d);

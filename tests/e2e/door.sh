@@ -37,19 +37,14 @@ start_kgate "$W/data" || exit 1
 K create namespace hooked >/dev/null
 K create namespace psa >/dev/null
 K label ns psa pod-security.kubernetes.io/enforce=restricted >/dev/null
-cat >"$W/vwc.yaml" <<Y
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata: {name: kgate-door}
-webhooks:
-- name: podsecurity.kgate.dev
-  clientConfig: {url: "https://127.0.0.1:$PORT/validate", caBundle: "$CA"}
-  rules: [{operations: [CREATE, UPDATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
-  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: hooked}}
-  sideEffects: None
-  admissionReviewVersions: [v1]
-Y
-expect_out "webhook configuration created" "created" K apply -f "$W/vwc.yaml"
+# the configuration `kgate webhook manifest` prints for this door (failurePolicy Fail, every resource for the
+# policies, kube-system and the door's own namespace excluded)
+"$KGATE" webhook manifest --url "https://127.0.0.1:$PORT" --cert-dir "$W/certs" --namespace kgate-door >"$W/vwc.yaml"
+expect_out "the manifest names the door's URL" "url: \"https://127.0.0.1:$PORT/validate\"" cat "$W/vwc.yaml"
+expect_out "the manifest excludes kube-system and the door's namespace" 'values: [kube-system, kube-node-lease, "kgate-door"]' cat "$W/vwc.yaml"
+expect_out "the manifest carries the door's CA" "caBundle: $CA" cat "$W/vwc.yaml"
+expect_out "webhook configuration created" "validatingwebhookconfiguration.admissionregistration.k8s.io/kgate created" \
+  K apply -f "$W/vwc.yaml"
 
 priv() { printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: priv, namespace: %s}\nspec:\n  containers: [{name: c, image: "nginx:1.25", securityContext: {privileged: true}}]\n' "$1"; }
 priv hooked >"$W/priv-hooked.yaml"
@@ -61,7 +56,7 @@ done
 MSG='pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")'
 expect_out "in-process PodSecurity denies the privileged pod" "$MSG" K create -f "$W/priv-psa.yaml"
 expect_out "kgate webhook denies it with the same message" \
-  "admission webhook \"podsecurity.kgate.dev\" denied the request: $MSG" K create -f "$W/priv-hooked.yaml"
+  "admission webhook \"validate.kgate.dev\" denied the request: $MSG" K create -f "$W/priv-hooked.yaml"
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: ok, namespace: hooked}\nspec:\n  securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}\n  containers: [{name: c, image: "nginx:1.25", securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}}]\n' >"$W/ok.yaml"
 expect_out "kgate webhook admits a compliant pod" "pod/ok created" K create -f "$W/ok.yaml"
 expect_out "the door's metrics show its chain ran" 'apiserver_admission_controller_admission_duration_seconds_count{name="PodSecurity"' \
