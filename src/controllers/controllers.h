@@ -2,7 +2,8 @@
  *   - namespace controller (namespace.c): deletes a terminating namespace's contents, then the namespace;
  *   - serviceaccounts controller + root-CA publisher (serviceaccount.c): "default" ServiceAccount and
  *     kube-root-ca.crt ConfigMap in every active namespace, driven by the namespace controller's watch;
- *   - quota controller (quota.c): keeps every ResourceQuota's status.used true. */
+ *   - quota controller (quota.c): keeps every ResourceQuota's status.used true;
+ *   - clusterrole aggregation controller (clusterroleaggregation.c): fills aggregated ClusterRoles' rules. */
 #ifndef KG_CONTROLLERS_H
 #define KG_CONTROLLERS_H
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "controllers/clusterroleaggregation.h"
 #include "controllers/controllers.h"
 #include "controllers/quota.h"
 #include "controllers/serviceaccount.h"
@@ -15,6 +16,7 @@ struct kg_controllers {
     kg_controller_client c;
     char *ca_pem;
     kg_quota_controller *quota;
+    kg_aggregation_controller *aggregation;
     pthread_t thread;
     kg_client_watch *w;
     int stop;               /* atomic */
@@ -122,6 +124,11 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
     c->quota = kg_quota_controller_start(&c->c, err);
     if (!c->quota)
         goto fail;
+    c->aggregation = kg_aggregation_controller_start(&c->c, err);
+    if (!c->aggregation) {
+        kg_quota_controller_stop(c->quota);
+        goto fail;
+    }
     pthread_create(&c->thread, NULL, run, c);
     return c;
 fail:
@@ -138,6 +145,7 @@ void kg_controllers_stop(kg_controllers *c)
         return;
     __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
     kg_quota_controller_stop(c->quota);
+    kg_aggregation_controller_stop(c->aggregation);
     if (c->w)
         c->c.watch_cancel(c->w);
     pthread_join(c->thread, NULL);

@@ -1,0 +1,139 @@
+/* Compiled PolicyRules and upstream's matching (see rule.h). */
+#include "auth/rbac/rule.h"
+
+#include <string.h>
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static void compile_strs(kg_arena *a, const kg_json *arr, kg_rbac_strs *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kg_json_is(arr, KG_JSON_ARRAY) || !arr->len)
+        return;
+    out->v = kg_arena_alloc(a, arr->len * sizeof(char *));
+    for (uint32_t i = 0; i < arr->len; i++) {
+        const kg_json *s = arr->u.items[i];
+        if (!kg_json_is(s, KG_JSON_STRING))
+            continue;
+        out->v[out->n++] = kg_arena_strndup(a, s->u.s, s->len);
+        if (!strcmp(s->u.s, "*"))
+            out->star = true;
+    }
+}
+
+void kg_rbac_rule_compile(kg_arena *a, const kg_json *rule, kg_rbac_rule *out)
+{
+    compile_strs(a, kg_json_get(rule, "verbs"), &out->verbs);
+    compile_strs(a, kg_json_get(rule, "apiGroups"), &out->api_groups);
+    compile_strs(a, kg_json_get(rule, "resources"), &out->resources);
+    compile_strs(a, kg_json_get(rule, "resourceNames"), &out->resource_names);
+    compile_strs(a, kg_json_get(rule, "nonResourceURLs"), &out->urls);
+}
+
+kg_rbac_rule *kg_rbac_rules_compile(kg_arena *a, const kg_json *rules, size_t *n)
+{
+    *n = 0;
+    if (!kg_json_is(rules, KG_JSON_ARRAY) || !rules->len)
+        return NULL;
+    kg_rbac_rule *out = kg_arena_calloc(a, rules->len * sizeof *out);
+    for (uint32_t i = 0; i < rules->len; i++)
+        if (kg_json_is(rules->u.items[i], KG_JSON_OBJECT))
+            kg_rbac_rule_compile(a, rules->u.items[i], &out[(*n)++]);
+    return out;
+}
+
+static bool has(const kg_rbac_strs *s, const char *v)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i], v))
+            return true;
+    return false;
+}
+
+bool kg_rbac_verb_matches(const kg_rbac_rule *r, const char *verb)
+{
+    return r->verbs.star || has(&r->verbs, nz(verb));
+}
+
+bool kg_rbac_api_group_matches(const kg_rbac_rule *r, const char *group)
+{
+    return r->api_groups.star || has(&r->api_groups, nz(group));
+}
+
+bool kg_rbac_resource_matches(const kg_rbac_rule *r, const char *resource, const char *subresource)
+{
+    if (r->resources.star)
+        return true;
+    resource = nz(resource);
+    subresource = nz(subresource);
+    size_t rl = strlen(resource);
+    for (uint32_t i = 0; i < r->resources.n; i++) {
+        const char *e = r->resources.v[i];
+        if (!*subresource) {
+            if (!strcmp(e, resource))
+                return true;
+            continue;
+        }
+        /* "resource/subresource" exactly, or "*\/subresource" */
+        if (!strncmp(e, resource, rl) && e[rl] == '/' && !strcmp(e + rl + 1, subresource))
+            return true;
+        if (e[0] == '*' && e[1] == '/' && !strcmp(e + 2, subresource))
+            return true;
+    }
+    return false;
+}
+
+bool kg_rbac_resource_name_matches(const kg_rbac_rule *r, const char *name)
+{
+    return r->resource_names.n == 0 || has(&r->resource_names, nz(name));
+}
+
+bool kg_rbac_url_matches(const kg_rbac_rule *r, const char *path)
+{
+    path = nz(path);
+    for (uint32_t i = 0; i < r->urls.n; i++) {
+        const char *u = r->urls.v[i];
+        if (!strcmp(u, "*") || !strcmp(u, path))
+            return true;
+        size_t n = strlen(u);
+        if (n && u[n - 1] == '*') { /* strings.TrimRight(ruleURL, "*") as a prefix */
+            while (n && u[n - 1] == '*')
+                n--;
+            if (!strncmp(u, path, n))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool kg_rbac_rule_allows(const kg_rbac_rule *r, const kg_authz_attributes *at)
+{
+    if (at->resource_request)
+        return kg_rbac_verb_matches(r, at->verb) && kg_rbac_api_group_matches(r, at->api_group) &&
+               kg_rbac_resource_matches(r, at->resource, at->subresource) && kg_rbac_resource_name_matches(r, at->name);
+    return kg_rbac_verb_matches(r, at->verb) && kg_rbac_url_matches(r, at->path);
+}
+
+static void put_strs(kg_arena *a, kg_json *obj, const char *key, const kg_rbac_strs *s)
+{
+    if (!s->n)
+        return;
+    kg_json *arr = kg_json_new_array(a);
+    for (uint32_t i = 0; i < s->n; i++)
+        kg_json_array_append(a, arr, kg_json_new_str(a, s->v[i]));
+    kg_json_set(a, obj, key, arr);
+}
+
+kg_json *kg_rbac_rule_to_json(kg_arena *a, const kg_rbac_rule *r)
+{
+    kg_json *o = kg_json_new_object(a);
+    put_strs(a, o, "verbs", &r->verbs);
+    put_strs(a, o, "apiGroups", &r->api_groups);
+    put_strs(a, o, "resources", &r->resources);
+    put_strs(a, o, "resourceNames", &r->resource_names);
+    put_strs(a, o, "nonResourceURLs", &r->urls);
+    return o;
+}
