@@ -20,6 +20,7 @@
 #include "server/authz.h"
 #include "server/kubeconfig.h"
 #include "server/rbacfeed.h"
+#include "server/reviews.h"
 #include "server/tls.h"
 
 void kg_apiserver_options_defaults(kg_apiserver_options *o)
@@ -117,7 +118,9 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     const kg_request_info *ri = req->info;
     double t0 = kg_metrics_now();
     const kg_resource *r = NULL;
-    if (ri->is_resource_request) {
+    if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
+        /* answered: an access review */
+    } else if (ri->is_resource_request) {
         r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
         if (!r)
             not_found(req, resp);
@@ -249,6 +252,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     for (size_t i = 0; i < nmodes; i++) {
         if (modes[i] == KG_AUTHZ_MODE_ALWAYS_ALLOW) {
             members[nm++] = kg_authz_new_always_allow();
+            s->authz_always_allow = true;
             if (s->opts.anonymous_auth) {
                 KG_WARN("AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to "
                         "false. You should use a different authorizer");

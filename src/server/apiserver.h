@@ -62,6 +62,7 @@ struct kg_apiserver {
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;
+    bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
