@@ -34,6 +34,7 @@
 #include "json/json.h"
 #include "meta/patch.h"
 #include "meta/status.h"
+#include "registry/strategy.h"
 #include "storage/storage.h"
 
 #define KG_PIPELINE_MAX_RETRIES 100
@@ -42,6 +43,7 @@
 typedef struct kg_pipeline {
     kg_store *store;                 /* persistence (SQLite or etcd in serve; in-memory in check) */
     const kg_admission_chain *chain; /* NULL: no admission */
+    kg_write_authz authz;            /* RBAC escalation checks (authorizer NULL: none) */
 } kg_pipeline;
 
 typedef enum kg_field_validation {

@@ -272,6 +272,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         goto fail;
     s->pipeline.store = s->store;
     s->pipeline.chain = s->chain;
+    s->pipeline.authz = (kg_write_authz){s->authz, s->rbac};
 
     if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;

@@ -670,16 +670,6 @@ bool kg_rbac_visit(kg_rbac *r, const kg_user_info *user, const char *ns, kg_aren
     return done;
 }
 
-static void copy_strs(kg_arena *a, const kg_rbac_strs *from, kg_rbac_strs *to)
-{
-    *to = *from;
-    if (!from->n)
-        return;
-    to->v = kg_arena_alloc(a, from->n * sizeof(char *));
-    for (uint32_t i = 0; i < from->n; i++)
-        to->v[i] = kg_arena_strdup(a, from->v[i]);
-}
-
 bool kg_rbac_role_rules(kg_rbac *r, kg_rbac_kind kind, const char *ns, const char *name, kg_arena *a,
                         kg_rbac_rule **rules, size_t *n)
 {
@@ -693,13 +683,8 @@ bool kg_rbac_role_rules(kg_rbac *r, kg_rbac_kind kind, const char *ns, const cha
     if (en && en->u.obj->nrules) {
         const robj *o = en->u.obj;
         *rules = kg_arena_calloc(a, o->nrules * sizeof **rules);
-        for (size_t i = 0; i < o->nrules; i++) {
-            copy_strs(a, &o->rules[i].verbs, &(*rules)[i].verbs);
-            copy_strs(a, &o->rules[i].api_groups, &(*rules)[i].api_groups);
-            copy_strs(a, &o->rules[i].resources, &(*rules)[i].resources);
-            copy_strs(a, &o->rules[i].resource_names, &(*rules)[i].resource_names);
-            copy_strs(a, &o->rules[i].urls, &(*rules)[i].urls);
-        }
+        for (size_t i = 0; i < o->nrules; i++)
+            kg_rbac_rule_copy(a, &o->rules[i], &(*rules)[i]);
         *n = o->nrules;
     }
     read_end(r, e);

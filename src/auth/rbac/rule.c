@@ -137,3 +137,22 @@ kg_json *kg_rbac_rule_to_json(kg_arena *a, const kg_rbac_rule *r)
     put_strs(a, o, "nonResourceURLs", &r->urls);
     return o;
 }
+
+static void copy_strs(kg_arena *a, const kg_rbac_strs *from, kg_rbac_strs *to)
+{
+    *to = *from;
+    if (!from->n)
+        return;
+    to->v = kg_arena_alloc(a, from->n * sizeof(char *));
+    for (uint32_t i = 0; i < from->n; i++)
+        to->v[i] = kg_arena_strdup(a, from->v[i]);
+}
+
+void kg_rbac_rule_copy(kg_arena *a, const kg_rbac_rule *from, kg_rbac_rule *to)
+{
+    copy_strs(a, &from->verbs, &to->verbs);
+    copy_strs(a, &from->api_groups, &to->api_groups);
+    copy_strs(a, &from->resources, &to->resources);
+    copy_strs(a, &from->resource_names, &to->resource_names);
+    copy_strs(a, &from->urls, &to->urls);
+}

@@ -44,6 +44,9 @@ bool kg_rbac_url_matches(const kg_rbac_rule *r, const char *path);
 /* RuleAllows: a resource request matches verb, group, resource and name; a non-resource request verb and URL. */
 bool kg_rbac_rule_allows(const kg_rbac_rule *r, const kg_authz_attributes *at);
 
+/* Deep copy of a rule into a. */
+void kg_rbac_rule_copy(kg_arena *a, const kg_rbac_rule *from, kg_rbac_rule *to);
+
 /* The rule as a PolicyRule JSON object (empty lists omitted), built in a. */
 kg_json *kg_rbac_rule_to_json(kg_arena *a, const kg_rbac_rule *r);
 
