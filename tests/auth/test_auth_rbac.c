@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "auth/rbac/bootstrappolicy.h"
+#include "auth/rbac/escalation.h"
 #include "auth/rbac/rbac.h"
 
 static kg_json *J(kg_arena *a, const char *s)
@@ -276,12 +277,70 @@ static void union_of_modes(void **state)
     kg_arena_free(&a);
 }
 
+static kg_rbac_rule *rules(kg_arena *a, const char *json, size_t *n)
+{
+    return kg_rbac_rules_compile(a, J(a, json), n);
+}
+
+/* Escalation prevention's coverage (policy_comparator) and its message. */
+static void coverage(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    size_t no, nw;
+    kg_rbac_rule *owner =
+        rules(&a,
+              "[{\"verbs\":[\"get\",\"list\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\",\"*/scale\"]},"
+              "{\"verbs\":[\"*\"],\"apiGroups\":[\"apps\"],\"resources\":[\"deployments\"],"
+              "\"resourceNames\":[\"web\"]},{\"verbs\":[\"get\"],\"nonResourceURLs\":[\"/logs/*\"]}]",
+              &no);
+    kg_rbac_rule *w;
+    /* covered: subset verbs, */
+    w = rules(&a, "[{\"verbs\":[\"get\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}]", &nw);
+    assert_null(kg_rbac_missing_rules(&a, owner, no, w, nw));
+    /* "*\/scale" covers any scale; a named owner rule covers that name */
+    w = rules(&a,
+              "[{\"verbs\":[\"list\"],\"apiGroups\":[\"\"],\"resources\":[\"replicationcontrollers/scale\"]},"
+              "{\"verbs\":[\"delete\"],\"apiGroups\":[\"apps\"],\"resources\":[\"deployments\"],"
+              "\"resourceNames\":[\"web\"]},{\"verbs\":[\"get\"],\"nonResourceURLs\":[\"/logs/x\"]}]",
+              &nw);
+    assert_null(kg_rbac_missing_rules(&a, owner, no, w, nw));
+    /* not covered: pods ⊉ pods/log, a named owner rule never covers an unnamed atom, verbs beyond, URL outside */
+    w = rules(&a,
+              "[{\"verbs\":[\"get\",\"watch\",\"delete\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\",\"pods/log\"]},"
+              "{\"verbs\":[\"get\"],\"apiGroups\":[\"apps\"],\"resources\":[\"deployments\"]},"
+              "{\"verbs\":[\"get\"],\"nonResourceURLs\":[\"/logs\",\"/metrics\"]}]",
+              &nw);
+    const char *missing = kg_rbac_missing_rules(&a, owner, no, w, nw);
+    assert_string_equal(missing, "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"watch\" \"delete\"]}\n"
+                                 "{APIGroups:[\"\"], Resources:[\"pods/log\"], Verbs:[\"get\" \"watch\" \"delete\"]}\n"
+                                 "{APIGroups:[\"apps\"], Resources:[\"deployments\"], Verbs:[\"get\"]}\n"
+                                 "{NonResourceURLs:[\"/logs\"], Verbs:[\"get\"]}\n"
+                                 "{NonResourceURLs:[\"/metrics\"], Verbs:[\"get\"]}");
+    assert_string_equal(kg_rbac_escalation_message(&a, &bob, "{X}", NULL),
+                        "user \"bob\" (groups=[\"devs\" \"system:authenticated\"]) is attempting to grant RBAC "
+                        "permissions not currently held:\n{X}");
+    assert_string_equal(kg_rbac_escalation_message(&a, &eve, "{X}", "e1"),
+                        "user \"eve\" (groups=[]) is attempting to grant RBAC permissions not currently held:\n{X}; "
+                        "resolution errors: [e1]");
+    /* nothing held: everything missing; full authority covers everything */
+    assert_non_null(kg_rbac_missing_rules(&a, NULL, 0, w, nw));
+    kg_rbac_rule *all = rules(&a,
+                              "[{\"verbs\":[\"*\"],\"apiGroups\":[\"*\"],\"resources\":[\"*\"]},"
+                              "{\"verbs\":[\"*\"],\"nonResourceURLs\":[\"*\"]}]",
+                              &no);
+    assert_null(kg_rbac_missing_rules(&a, all, no, w, nw));
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rule_matching),
         cmocka_unit_test(subject_index),
         cmocka_unit_test(union_of_modes),
+        cmocka_unit_test(coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

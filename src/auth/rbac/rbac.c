@@ -155,6 +155,7 @@ typedef struct ref {
     const robj *binding;
     const robj *role; /* NULL: the role does not exist */
     const subject *s;
+    const char *allowed; /* "RBAC: allowed by <binding description>", built with the snapshot */
 } ref;
 
 typedef struct entry {
@@ -242,6 +243,8 @@ static void obj_unref_locked(robj *o)
         obj_free(o);
 }
 
+static const char *describe(kg_arena *a, const ref *rf, bool crb);
+
 static snapshot *build(kg_rbac *r)
 {
     /* under r->mu */
@@ -284,7 +287,9 @@ static snapshot *build(kg_rbac *r)
             const subject *sj = &o->subs[j];
             uint8_t kind =
                 crb ? (sj->kind == 'U' ? IX_CRB_USER : IX_CRB_GROUP) : (sj->kind == 'U' ? IX_RB_USER : IX_RB_GROUP);
-            ix_add_ref(s, ix_slot(s, kind, o->ns, sj->name), (ref){o, re ? re->u.obj : NULL, sj});
+            ref rf = {o, re ? re->u.obj : NULL, sj, NULL};
+            rf.allowed = kg_arena_sprintf(&s->a, "RBAC: allowed by %s", describe(&s->a, &rf, crb));
+            ix_add_ref(s, ix_slot(s, kind, o->ns, sj->name), rf);
         }
     }
     return s;
@@ -553,7 +558,7 @@ static const char *not_found(kg_arena *a, const ref *rf)
 /* ---- the authorizer ---- */
 
 typedef struct decide {
-    const kg_authz_attributes *at;
+    kg_rbac_req q;
     kg_arena *a;
     const ref *allowed_by;
     bool allowed_crb;
@@ -570,7 +575,7 @@ static bool decide_fn(void *ud, const ref *rf, bool crb)
         return true;
     }
     for (size_t i = 0; i < rf->role->nrules; i++)
-        if (kg_rbac_rule_allows(&rf->role->rules[i], d->at)) {
+        if (kg_rbac_rule_allows_req(&rf->role->rules[i], &d->q)) {
             d->allowed_by = rf;
             d->allowed_crb = crb;
             return false;
@@ -588,7 +593,8 @@ static kg_authz_decision rbac_authorize(void *ctx, const kg_authz_attributes *at
 {
     (void)err;
     kg_rbac *r = ((rbac_authz *)ctx)->r;
-    decide d = {.at = at, .a = a};
+    decide d = {.a = a};
+    kg_rbac_req_init(&d.q, at);
     walk w = {.user = at->user, .ns = at->namespace_, .fn = decide_fn, .ud = &d};
     uint64_t e;
     const snapshot *s = read_begin(r, &e);
@@ -596,8 +602,7 @@ static kg_authz_decision rbac_authorize(void *ctx, const kg_authz_attributes *at
     kg_authz_decision res = KG_AUTHZ_NO_OPINION;
     if (d.allowed_by) {
         res = KG_AUTHZ_ALLOW;
-        if (a)
-            *reason = kg_arena_sprintf(a, "RBAC: allowed by %s", describe(a, d.allowed_by, d.allowed_crb));
+        *reason = d.allowed_by->allowed;
     } else if (d.nmissing && a) {
         /* utilerrors.NewAggregate: one message as is, several deduplicated in brackets */
         const char *msgs[8];

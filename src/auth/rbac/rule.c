@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "base/hash.h"
+
 static const char *nz(const char *s)
 {
     return s ? s : "";
@@ -24,6 +26,65 @@ static void compile_strs(kg_arena *a, const kg_json *arr, kg_rbac_strs *out)
     }
 }
 
+static const char *const known_verbs[] = {
+    "get",         "list", "watch",    "create",  "update", "patch",  "delete", "deletecollection",
+    "impersonate", "bind", "escalate", "approve", "sign",   "attest", "use",    "proxy"};
+
+static uint32_t verb_bit(const char *v)
+{
+    for (size_t i = 0; i < sizeof known_verbs / sizeof known_verbs[0]; i++)
+        if (!strcmp(v, known_verbs[i]))
+            return 1u << i;
+    return KG_RBAC_VERB_OTHER;
+}
+
+static uint64_t bloom_bit(const char *s, size_t n)
+{
+    return 1ull << (kg_fnv1a64(s, n) & 63);
+}
+
+static void compute_filters(kg_rbac_rule *r)
+{
+    r->verb_mask = r->verbs.star ? ~0u : 0;
+    for (uint32_t i = 0; i < r->verbs.n; i++)
+        r->verb_mask |= verb_bit(r->verbs.v[i]);
+    r->group_mask = r->api_groups.star ? ~0ull : 0;
+    for (uint32_t i = 0; i < r->api_groups.n; i++)
+        r->group_mask |= bloom_bit(r->api_groups.v[i], strlen(r->api_groups.v[i]));
+    r->resource_mask = r->resources.star ? ~0ull : 0;
+    r->any_sub_wildcard = false;
+    for (uint32_t i = 0; i < r->resources.n; i++) {
+        const char *e = r->resources.v[i];
+        if (e[0] == '*' && e[1] == '/')
+            r->any_sub_wildcard = true;
+        const char *slash = strchr(e, '/');
+        r->resource_mask |= bloom_bit(e, slash ? (size_t)(slash - e) : strlen(e));
+    }
+}
+
+void kg_rbac_req_init(kg_rbac_req *q, const kg_authz_attributes *at)
+{
+    q->at = at;
+    q->verb_bit = verb_bit(nz(at->verb));
+    const char *g = nz(at->api_group), *res = nz(at->resource);
+    q->group_bit = bloom_bit(g, strlen(g));
+    q->resource_bit = bloom_bit(res, strlen(res));
+}
+
+bool kg_rbac_rule_allows_req(const kg_rbac_rule *r, const kg_rbac_req *q)
+{
+    if (!(r->verb_mask & q->verb_bit))
+        return false;
+    const kg_authz_attributes *at = q->at;
+    if (at->resource_request) {
+        if (!(r->group_mask & q->group_bit))
+            return false;
+        if (!(r->resource_mask & q->resource_bit) && !(r->any_sub_wildcard && at->subresource && *at->subresource))
+            return false;
+    }
+    return kg_rbac_rule_allows(r, at);
+}
+
 void kg_rbac_rule_compile(kg_arena *a, const kg_json *rule, kg_rbac_rule *out)
 {
     compile_strs(a, kg_json_get(rule, "verbs"), &out->verbs);
@@ -31,6 +92,7 @@ void kg_rbac_rule_compile(kg_arena *a, const kg_json *rule, kg_rbac_rule *out)
     compile_strs(a, kg_json_get(rule, "resources"), &out->resources);
     compile_strs(a, kg_json_get(rule, "resourceNames"), &out->resource_names);
     compile_strs(a, kg_json_get(rule, "nonResourceURLs"), &out->urls);
+    compute_filters(out);
 }
 
 kg_rbac_rule *kg_rbac_rules_compile(kg_arena *a, const kg_json *rules, size_t *n)
@@ -155,4 +217,8 @@ void kg_rbac_rule_copy(kg_arena *a, const kg_rbac_rule *from, kg_rbac_rule *to)
     copy_strs(a, &from->resources, &to->resources);
     copy_strs(a, &from->resource_names, &to->resource_names);
     copy_strs(a, &from->urls, &to->urls);
+    to->verb_mask = from->verb_mask;
+    to->group_mask = from->group_mask;
+    to->resource_mask = from->resource_mask;
+    to->any_sub_wildcard = from->any_sub_wildcard;
 }

@@ -28,7 +28,26 @@ typedef struct kg_rbac_strs {
 
 typedef struct kg_rbac_rule {
     kg_rbac_strs verbs, api_groups, resources, resource_names, urls;
+    /* Pre-filters computed by compile (a rule that fails them cannot match; one that passes is checked exactly):
+     * the verbs as bits of the well-known verbs (KG_RBAC_VERB_OTHER for the rest, all bits for "*"), and 64-bit
+     * Bloom masks of the API groups and of the resources' names before any '/' (all bits for "*"). */
+    uint32_t verb_mask;
+    uint64_t group_mask, resource_mask;
+    bool any_sub_wildcard; /* a "*\/sub" resource entry */
 } kg_rbac_rule;
+
+#define KG_RBAC_VERB_OTHER (1u << 31)
+
+/* A request's attributes with the pre-filter bits computed once per decision. */
+typedef struct kg_rbac_req {
+    const kg_authz_attributes *at;
+    uint32_t verb_bit;
+    uint64_t group_bit, resource_bit;
+} kg_rbac_req;
+
+void kg_rbac_req_init(kg_rbac_req *q, const kg_authz_attributes *at);
+/* kg_rbac_rule_allows with the pre-filters. */
+bool kg_rbac_rule_allows_req(const kg_rbac_rule *r, const kg_rbac_req *q);
 
 /* Compile a PolicyRule JSON object into out (strings copied into a). Non-string list items are ignored. */
 void kg_rbac_rule_compile(kg_arena *a, const kg_json *rule, kg_rbac_rule *out);
@@ -44,7 +63,7 @@ bool kg_rbac_url_matches(const kg_rbac_rule *r, const char *path);
 /* RuleAllows: a resource request matches verb, group, resource and name; a non-resource request verb and URL. */
 bool kg_rbac_rule_allows(const kg_rbac_rule *r, const kg_authz_attributes *at);
 
-/* Deep copy of a rule into a. */
+/* Deep copy of a rule into a (pre-filters included). */
 void kg_rbac_rule_copy(kg_arena *a, const kg_rbac_rule *from, kg_rbac_rule *to);
 
 /* The rule as a PolicyRule JSON object (empty lists omitted), built in a. */
