@@ -602,7 +602,8 @@ static kg_authz_decision rbac_authorize(void *ctx, const kg_authz_attributes *at
     kg_authz_decision res = KG_AUTHZ_NO_OPINION;
     if (d.allowed_by) {
         res = KG_AUTHZ_ALLOW;
-        *reason = d.allowed_by->allowed;
+        /* copied: the snapshot may be freed once this read section ends */
+        *reason = a ? kg_arena_strdup(a, d.allowed_by->allowed) : NULL;
     } else if (d.nmissing && a) {
         /* utilerrors.NewAggregate: one message as is, several deduplicated in brackets */
         const char *msgs[8];
