@@ -133,11 +133,88 @@ kg_status *kg_rbac_authorize_binding_write(kg_arena *a, const kg_write_authz *az
     return NULL;
 }
 
+/* Go's %#v of a []string: []string{"a", "b"} */
+static const char *go_strings(kg_arena *a, const kg_json *arr)
+{
+    const char *out = "[]string{";
+    for (uint32_t i = 0; kg_json_is(arr, KG_JSON_ARRAY) && i < arr->len; i++)
+        out = kg_arena_sprintf(a, "%s%s\"%s\"", out, i ? ", " : "",
+                               kg_json_is(arr->u.items[i], KG_JSON_STRING) ? arr->u.items[i]->u.s : "");
+    return kg_arena_sprintf(a, "%s}", out);
+}
+
+static size_t len_of(const kg_json *o, const char *key)
+{
+    const kg_json *v = kg_json_get(o, key);
+    return kg_json_is(v, KG_JSON_ARRAY) ? v->len : 0;
+}
+
+void kg_rbac_validate_role(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
+{
+    (void)old;
+    bool namespaced = strcmp(nz(kg_json_get_str(obj, "kind")), "ClusterRole") != 0;
+    const kg_json *rules = kg_json_get(obj, "rules");
+    for (uint32_t i = 0; kg_json_is(rules, KG_JSON_ARRAY) && i < rules->len; i++) {
+        const kg_json *r = rules->u.items[i];
+        const char *p = kg_arena_sprintf(a, "rules[%u]", i);
+        if (!len_of(r, "verbs"))
+            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.verbs", p), "verbs must contain at least one value");
+        if (len_of(r, "nonResourceURLs")) {
+            const char *f = kg_arena_sprintf(a, "%s.nonResourceURLs", p);
+            const char *v = go_strings(a, kg_json_get(r, "nonResourceURLs"));
+            if (namespaced)
+                kg_field_invalid_raw(a, errs, f, v, "namespaced rules cannot apply to non-resource URLs");
+            if (len_of(r, "apiGroups") || len_of(r, "resources") || len_of(r, "resourceNames"))
+                kg_field_invalid_raw(a, errs, f, v,
+                                     "rules cannot apply to both regular resources and non-resource URLs");
+            continue;
+        }
+        if (!len_of(r, "apiGroups"))
+            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.apiGroups", p),
+                              "resource rules must supply at least one api group");
+        if (!len_of(r, "resources"))
+            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.resources", p),
+                              "resource rules must supply at least one resource");
+    }
+}
+
 void kg_rbac_validate_binding(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
+    bool namespaced = strcmp(nz(kg_json_get_str(obj, "kind")), "ClusterRoleBinding") != 0;
+    const kg_json *ref = kg_json_get(obj, "roleRef");
+    static const char *const group[] = {KG_RBAC_GROUP};
+    static const char *const kinds[] = {"Role", "ClusterRole"};
+    static const char *const subject_kinds[] = {"ServiceAccount", "User", "Group"};
+    static const char *const core[] = {""};
+    const char *ref_group = nz(kg_json_get_str(ref, "apiGroup")), *ref_kind = nz(kg_json_get_str(ref, "kind"));
+    if (strcmp(ref_group, KG_RBAC_GROUP))
+        kg_field_not_supported(a, errs, "roleRef.apiGroup", ref_group, group, 1);
+    if (namespaced ? strcmp(ref_kind, "Role") && strcmp(ref_kind, "ClusterRole") : strcmp(ref_kind, "ClusterRole"))
+        kg_field_not_supported(a, errs, "roleRef.kind", ref_kind, namespaced ? kinds : kinds + 1, namespaced ? 2 : 1);
+    if (!*nz(kg_json_get_str(ref, "name")))
+        kg_field_required(a, errs, "roleRef.name", "");
+    const kg_json *subs = kg_json_get(obj, "subjects");
+    for (uint32_t i = 0; kg_json_is(subs, KG_JSON_ARRAY) && i < subs->len; i++) {
+        const kg_json *sj = subs->u.items[i];
+        const char *p = kg_arena_sprintf(a, "subjects[%u]", i);
+        const char *kind = nz(kg_json_get_str(sj, "kind")), *sg = nz(kg_json_get_str(sj, "apiGroup"));
+        if (!*nz(kg_json_get_str(sj, "name")))
+            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.name", p), "");
+        if (!strcmp(kind, "ServiceAccount")) {
+            if (*sg)
+                kg_field_not_supported(a, errs, kg_arena_sprintf(a, "%s.apiGroup", p), sg, core, 1);
+            if (!namespaced && !*nz(kg_json_get_str(sj, "namespace")))
+                kg_field_required(a, errs, kg_arena_sprintf(a, "%s.namespace", p), "");
+        } else if (!strcmp(kind, "User") || !strcmp(kind, "Group")) {
+            if (strcmp(sg, KG_RBAC_GROUP))
+                kg_field_not_supported(a, errs, kg_arena_sprintf(a, "%s.apiGroup", p), sg, group, 1);
+        } else {
+            kg_field_not_supported(a, errs, kg_arena_sprintf(a, "%s.kind", p), kind, subject_kinds, 3);
+        }
+    }
     if (!old)
         return;
-    const kg_json *ref = kg_json_get(obj, "roleRef"), *oref = kg_json_get(old, "roleRef");
+    const kg_json *oref = kg_json_get(old, "roleRef");
     if (same(ref, oref))
         return;
     const char *v = kg_arena_sprintf(a, "rbac.RoleRef{APIGroup:\"%s\", Kind:\"%s\", Name:\"%s\"}",

@@ -21,8 +21,8 @@ static const kg_strategy vap_bindings = {.default_on_write = kg_vap_binding_defa
 static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
 static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};
 
-/* RBAC: escalation prevention and roleRef immutability (registry/rbacstrategy.h). */
-static const kg_strategy roles = {.authorize_write = kg_rbac_authorize_role_write};
+/* RBAC: escalation prevention, validation and roleRef immutability (registry/rbacstrategy.h). */
+static const kg_strategy roles = {.authorize_write = kg_rbac_authorize_role_write, .validate = kg_rbac_validate_role};
 static const kg_strategy bindings = {.authorize_write = kg_rbac_authorize_binding_write,
                                      .validate = kg_rbac_validate_binding};
 

@@ -120,6 +120,10 @@ K create rolebinding carol --clusterrole=view --user=carol -n team >/dev/null
 expect_out "roleRef is immutable" \
   'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"}: cannot change roleRef' \
   K patch rolebinding carol -n team --type=merge -p '{"roleRef":{"name":"edit"}}'
+expect_out "validation: a rule needs verbs" "rules[0].verbs: Required value: verbs must contain at least one value" \
+  curl -sk -XPOST -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+  -d '{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"v"},"rules":[{"apiGroups":[""],"resources":["pods"]}]}' \
+  "$SERVER/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles"
 stop_kgate
 
 # --- --authorization-mode ---
