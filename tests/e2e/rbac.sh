@@ -9,8 +9,16 @@ trap 'stop_kgate; rm -rf "$W"' EXIT
 K() { kubectl --request-timeout=20s "$@"; }
 BOB() { kubectl --request-timeout=20s --token bob-token "$@"; }
 ALICE() { kubectl --request-timeout=20s --token alice-token "$@"; }
-# a policy change is seen by the authorizer a moment after the write (watch-fed, as upstream's informers)
-settle() { sleep 0.3; }
+# a policy change is seen by the authorizer a moment after the write (watch-fed, as upstream's informers):
+# wait_can USER-TOKEN ARGS... polls `kubectl auth can-i ARGS` until yes (at most ~10 s)
+wait_can() {
+  local tok=$1
+  shift
+  for _ in $(seq 1 100); do
+    [ "$(kubectl --token "$tok" auth can-i "$@" 2>/dev/null)" = yes ] && return 0
+    sleep 0.1
+  done
+}
 
 printf 'bob-token,bob,1001\nalice-token,alice,1002,"devs,qa"\n' >"$W/tokens.csv"
 start_kgate "$W/data" --token-auth-file "$W/tokens.csv" || exit 1
@@ -45,7 +53,7 @@ K create namespace team >/dev/null
 K create namespace other >/dev/null
 K create configmap c1 -n team --from-literal=a=b >/dev/null
 K create rolebinding bob-view --clusterrole=view --user=bob -n team >/dev/null
-settle
+wait_can bob-token list configmaps -n team
 expect_out "RoleBinding to view: bob lists configmaps in team" "c1" BOB get configmaps -n team
 expect_out "... but not secrets (view has none)" 'secrets is forbidden: User "bob" cannot list resource "secrets"' \
   BOB get secrets -n team
@@ -100,7 +108,7 @@ expect_out "extras: lower-cased, percent-decoded" '"extra":{"example.com/scopes"
 
 # --- escalation prevention ---
 K create rolebinding bob-admin --clusterrole=admin --user=bob -n team >/dev/null
-settle
+wait_can bob-token create roles -n team
 expect_out "escalation: a Role with held rules is fine" "role.rbac.authorization.k8s.io/r1 created" \
   BOB create role r1 --verb=get --resource=secrets -n team
 expect_out "escalation: a Role with rules not held is 403" \
@@ -113,7 +121,7 @@ expect_out "escalation: binding cluster-admin is 403" \
   BOB create rolebinding rb1 --clusterrole=cluster-admin --user=bob -n team
 K create clusterrole bind-cluster-admin --verb=bind --resource=clusterroles --resource-name=cluster-admin >/dev/null
 K create rolebinding bob-bind --clusterrole=bind-cluster-admin --user=bob -n team >/dev/null
-settle
+wait_can bob-token bind clusterroles/cluster-admin -n team
 expect_out "escalation: with bind on clusterroles/cluster-admin it is allowed" "rolebinding.rbac.authorization.k8s.io/rb1 created" \
   BOB create rolebinding rb1 --clusterrole=cluster-admin --user=bob -n team
 K create rolebinding carol --clusterrole=view --user=carol -n team >/dev/null
