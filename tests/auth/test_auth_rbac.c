@@ -1,6 +1,7 @@
 /* RBAC: upstream's rule matching (table), the subject index (users, groups, ServiceAccounts; ClusterRoleBindings
  * vs RoleBindings of the request's namespace), reasons, missing roles, updates, the modes in a union, and the
  * bootstrap policy's grants. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,13 +335,78 @@ static void coverage(void **state)
     kg_arena_free(&a);
 }
 
+/* Readers deciding while the policy changes under them: every decision sees a whole snapshot (the role and the
+ * binding come and go together here, so a decision is Allow with the right reason or NoOpinion without one) and no
+ * snapshot is freed under a reader (ASan checks this test). */
+typedef struct reader_ctx {
+    kg_authorizer *z;
+    int stop; /* atomic */
+    long allows, none;
+} reader_ctx;
+
+static void *reader(void *arg)
+{
+    reader_ctx *c = arg;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+        const char *reason;
+        kg_authz_attributes at = res(&bob, "get", "", "pods", "", "team", "p");
+        kg_authz_decision d = kg_authz_authorize(c->z, &at, &a, &reason, NULL);
+        if (d == KG_AUTHZ_ALLOW) {
+            if (!reason || strcmp(reason, "RBAC: allowed by RoleBinding \"b/team\" of Role \"r\" to User \"bob\""))
+                fail_msg("bad reason %s", reason ? reason : "(null)");
+            __atomic_add_fetch(&c->allows, 1, __ATOMIC_RELAXED);
+        } else {
+            if (d != KG_AUTHZ_NO_OPINION)
+                fail_msg("unexpected decision %d", d);
+            __atomic_add_fetch(&c->none, 1, __ATOMIC_RELAXED);
+        }
+        kg_arena_reset(&a);
+    }
+    kg_arena_free(&a);
+    return NULL;
+}
+
+static void concurrent_changes(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_rbac *r = kg_rbac_new();
+    reader_ctx c = {.z = kg_rbac_authorizer(r)};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, reader, &c);
+    kg_json *role = J(&a, "{\"metadata\":{\"name\":\"r\",\"namespace\":\"team\"},\"rules\":[{\"verbs\":[\"get\"],"
+                          "\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}]}");
+    kg_json *binding = J(&a, "{\"metadata\":{\"name\":\"b\",\"namespace\":\"team\"},\"roleRef\":{\"kind\":\"Role\","
+                             "\"name\":\"r\"},\"subjects\":[{\"kind\":\"User\",\"name\":\"bob\"}]}");
+    for (int i = 0; i < 300; i++) {
+        const kg_json *roles[] = {role}, *bindings[] = {binding};
+        kg_rbac_replace(r, KG_RBAC_ROLE, roles, 1);
+        kg_rbac_replace(r, KG_RBAC_ROLEBINDING, bindings, 1);
+        kg_rbac_sync(r, 5000);
+        kg_rbac_remove(r, KG_RBAC_ROLEBINDING, "team", "b");
+        kg_rbac_remove(r, KG_RBAC_ROLE, "team", "r");
+        if (i % 3 == 0)
+            kg_rbac_sync(r, 5000);
+    }
+    kg_rbac_sync(r, 5000);
+    __atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    assert_true(c.allows + c.none > 0);
+    kg_authorizer_free(c.z);
+    kg_rbac_free(r);
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rule_matching),
-        cmocka_unit_test(subject_index),
-        cmocka_unit_test(union_of_modes),
-        cmocka_unit_test(coverage),
+        cmocka_unit_test(rule_matching), cmocka_unit_test(subject_index),      cmocka_unit_test(union_of_modes),
+        cmocka_unit_test(coverage),      cmocka_unit_test(concurrent_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
