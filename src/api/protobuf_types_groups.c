@@ -95,6 +95,26 @@ KG_PB_LOCAL(pb_TokenRequestSpec, R(1, S, "audiences"), K(4, KG_PB_INT64, "expira
             M(3, "boundObjectRef", pb_BoundObjectReference));
 KG_PB_MESSAGE(kg_api_pb_TokenRequest, META, M(2, "spec", pb_TokenRequestSpec));
 
+/* ---- authorization.k8s.io/v1 and authentication.k8s.io/v1 SelfSubjectReview (the access reviews; kubectl auth
+ * can-i / whoami send them as protobuf). Status fields are not decoded: the server computes them. ---- */
+KG_PB_LOCAL(pb_FieldSelectorRequirement, F(1, S, "key"), F(2, S, "operator"), R(3, S, "values"));
+KG_PB_LOCAL(pb_FieldSelectorAttributes, F(1, S, "rawSelector"), RM(2, "requirements", pb_FieldSelectorRequirement));
+KG_PB_LOCAL(pb_LabelSelectorAttributes, F(1, S, "rawSelector"), RM(2, "requirements", kg_api_pb_LabelSelectorRequirement));
+KG_PB_LOCAL(pb_ResourceAttributes, F(1, S, "namespace"), F(2, S, "verb"), F(3, S, "group"), F(4, S, "version"),
+            F(5, S, "resource"), F(6, S, "subresource"), F(7, S, "name"),
+            M(8, "fieldSelector", pb_FieldSelectorAttributes), M(9, "labelSelector", pb_LabelSelectorAttributes));
+KG_PB_LOCAL(pb_NonResourceAttributes, F(1, S, "path"), F(2, S, "verb"));
+KG_PB_LOCAL(pb_SelfSubjectAccessReviewSpec, M(1, "resourceAttributes", pb_ResourceAttributes),
+            M(2, "nonResourceAttributes", pb_NonResourceAttributes));
+KG_PB_LOCAL(pb_SubjectAccessReviewSpec, M(1, "resourceAttributes", pb_ResourceAttributes),
+            M(2, "nonResourceAttributes", pb_NonResourceAttributes), F(3, S, "user"), R(4, S, "groups"),
+            MAPF(5, KG_PB_STRINGS, "extra"), F(6, S, "uid"));
+KG_PB_LOCAL(pb_SelfSubjectRulesReviewSpec, F(1, S, "namespace"));
+KG_PB_MESSAGE(kg_api_pb_SelfSubjectAccessReview, META, M(2, "spec", pb_SelfSubjectAccessReviewSpec));
+KG_PB_MESSAGE(kg_api_pb_SubjectAccessReview, META, M(2, "spec", pb_SubjectAccessReviewSpec));
+KG_PB_MESSAGE(kg_api_pb_SelfSubjectRulesReview, META, M(2, "spec", pb_SelfSubjectRulesReviewSpec));
+KG_PB_MESSAGE(kg_api_pb_SelfSubjectReview, META);
+
 /* ---- certificates.k8s.io/v1 (status too: kubectl certificate approve|deny sends it to /approval) ---- */
 KG_PB_LOCAL(pb_CertificateSigningRequestSpec, K(1, KG_PB_BYTES, "request"), K(7, S, "signerName"),
             K(8, I32, "expirationSeconds"), R(5, S, "usages"), F(2, S, "username"), F(3, S, "uid"), R(4, S, "groups"),

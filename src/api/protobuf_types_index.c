@@ -45,6 +45,11 @@ const kg_pb_type kg_api_pb_types[] = {
     {"policy/v1", "Eviction", &kg_api_pb_Eviction},
     {"events.k8s.io/v1", "Event", &kg_api_pb_EventsEvent},
     {"authentication.k8s.io/v1", "TokenRequest", &kg_api_pb_TokenRequest},
+    {"authentication.k8s.io/v1", "SelfSubjectReview", &kg_api_pb_SelfSubjectReview},
+    {"authorization.k8s.io/v1", "SelfSubjectAccessReview", &kg_api_pb_SelfSubjectAccessReview},
+    {"authorization.k8s.io/v1", "SubjectAccessReview", &kg_api_pb_SubjectAccessReview},
+    {"authorization.k8s.io/v1", "LocalSubjectAccessReview", &kg_api_pb_SubjectAccessReview},
+    {"authorization.k8s.io/v1", "SelfSubjectRulesReview", &kg_api_pb_SelfSubjectRulesReview},
     {"certificates.k8s.io/v1", "CertificateSigningRequest", &kg_api_pb_CertificateSigningRequest},
     /* admissionregistration.k8s.io/v1, node.k8s.io/v1 */
     {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", &kg_api_pb_MutatingWebhookConfiguration},

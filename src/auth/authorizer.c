@@ -56,6 +56,42 @@ kg_authorizer *kg_authz_new_privileged_groups(const char *const *groups, size_t 
     return &p->base;
 }
 
+/* ---- AlwaysAllow / AlwaysDeny ---- */
+
+static kg_authz_decision always_allow(void *ctx, const kg_authz_attributes *attrs, kg_arena *a, const char **reason,
+                                      kg_error *err)
+{
+    (void)ctx, (void)attrs, (void)a, (void)reason, (void)err;
+    return KG_AUTHZ_ALLOW;
+}
+
+static kg_authz_decision always_deny(void *ctx, const kg_authz_attributes *attrs, kg_arena *a, const char **reason,
+                                     kg_error *err)
+{
+    (void)ctx, (void)attrs, (void)a, (void)err;
+    *reason = "Everything is forbidden.";
+    return KG_AUTHZ_NO_OPINION;
+}
+
+static kg_authorizer *new_simple(kg_authz_decision (*fn)(void *, const kg_authz_attributes *, kg_arena *, const char **,
+                                                         kg_error *))
+{
+    kg_authorizer *z = calloc(1, sizeof *z);
+    if (!z)
+        abort();
+    *z = (kg_authorizer){.ctx = z, .authorize = fn, .destroy = free};
+    return z;
+}
+
+kg_authorizer *kg_authz_new_always_allow(void)
+{
+    return new_simple(always_allow);
+}
+kg_authorizer *kg_authz_new_always_deny(void)
+{
+    return new_simple(always_deny);
+}
+
 /* ---- union ---- */
 
 typedef struct union_authz {

@@ -66,6 +66,11 @@ void kg_authorizer_free(kg_authorizer *z);
  * no opinion otherwise. kgate's default: kg_authz_new_privileged_groups((const char *[]){"system:masters"}, 1). */
 kg_authorizer *kg_authz_new_privileged_groups(const char *const *groups, size_t ngroups);
 
+/* --authorization-mode=AlwaysAllow: Allow everything. AlwaysDeny: no opinion, reason "Everything is forbidden."
+ * (upstream authorizerfactory; in a union the request is then denied unless an earlier member allowed it). */
+kg_authorizer *kg_authz_new_always_allow(void);
+kg_authorizer *kg_authz_new_always_deny(void);
+
 /* Union of authorizers (upstream union.New): the first Allow or Deny wins; all no-opinion -> no opinion with
  * the non-empty reasons joined by "\n". Errors: an Allow or Deny comes with its member's error; a final no opinion
  * with the members' error messages joined by ", " (utilerrors.NewAggregate). Takes ownership of the members. */

@@ -38,6 +38,11 @@ static void usage(FILE *f)
             "      --token-auth-file string          If set, the file that will be used to secure the secure port "
             "of the API server\n"
             "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
+            "Authorization flags:\n"
+            "      --authorization-mode strings      Ordered list of plug-ins to do authorization on secure port. "
+            "Comma-delimited list of:\n"
+            "                                        AlwaysAllow,AlwaysDeny,RBAC (default RBAC; system:masters is always "
+            "allowed)\n\n"
             "Admission flags:\n"
             "      --admission-control-config-file string   File with admission control configuration.\n"
             "      --default-not-ready-toleration-seconds int      Indicates the tolerationSeconds of the toleration "
@@ -119,6 +124,7 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-cert-file", o.tls_cert_file)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
         STRFLAG("--token-auth-file", o.token_auth_file)
+        STRFLAG("--authorization-mode", o.authorization_mode)
         STRFLAG("--storage-backend", o.storage_backend)
         STRFLAG("--runtime-config", o.runtime_config)
 #undef STRFLAG

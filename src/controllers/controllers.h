@@ -3,7 +3,8 @@
  *   - serviceaccounts controller + root-CA publisher (serviceaccount.c): "default" ServiceAccount and
  *     kube-root-ca.crt ConfigMap in every active namespace, driven by the namespace controller's watch;
  *   - quota controller (quota.c): keeps every ResourceQuota's status.used true;
- *   - ValidatingAdmissionPolicy status controller (vapstatus.c): type-checks policies and writes their status. */
+ *   - ValidatingAdmissionPolicy status controller (vapstatus.c): type-checks policies and writes their status.
+ *   - clusterrole aggregation controller (clusterroleaggregation.c): fills aggregated ClusterRoles' rules. */
 #ifndef KG_CONTROLLERS_H
 #define KG_CONTROLLERS_H
 

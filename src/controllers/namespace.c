@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "controllers/clusterroleaggregation.h"
 #include "controllers/controllers.h"
 #include "controllers/quota.h"
 #include "controllers/vapstatus.h"
@@ -17,6 +18,7 @@ struct kg_controllers {
     char *ca_pem;
     kg_quota_controller *quota;
     kg_vapstatus_controller *vapstatus;
+    kg_aggregation_controller *aggregation;
     pthread_t thread;
     kg_client_watch *w;
     int stop;               /* atomic */
@@ -127,10 +129,14 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
     c->vapstatus = kg_vapstatus_controller_start(&c->c, err);
     if (!c->vapstatus)
         goto fail;
+    c->aggregation = kg_aggregation_controller_start(&c->c, err);
+    if (!c->aggregation)
+        goto fail;
     pthread_create(&c->thread, NULL, run, c);
     return c;
 fail:
     kg_quota_controller_stop(c->quota);
+    kg_vapstatus_controller_stop(c->vapstatus);
     if (c->w)
         c->c.watch_close(c->w);
     free(c->ca_pem);
@@ -145,6 +151,7 @@ void kg_controllers_stop(kg_controllers *c)
     __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
     kg_quota_controller_stop(c->quota);
     kg_vapstatus_controller_stop(c->vapstatus);
+    kg_aggregation_controller_stop(c->aggregation);
     if (c->w)
         c->c.watch_cancel(c->w);
     pthread_join(c->thread, NULL);

@@ -14,4 +14,11 @@
 
 bool kg_registry_bootstrap(kg_store *store, kg_error *err);
 
+/* The RBAC bootstrap policy (auth/rbac/bootstrappolicy.h) reconciled as kube-apiserver's rbac/bootstrap-roles hook
+ * does at every start: missing objects are created; objects annotated rbac.authorization.kubernetes.io/autoupdate
+ * other than "true" are left alone; the others get the missing rules, aggregation selectors, subjects, labels and
+ * annotations added (what is there is kept, existing values win); a ClusterRoleBinding whose roleRef differs is
+ * recreated. `kgate serve` runs it before its caches start. */
+bool kg_registry_rbac_bootstrap(kg_store *store, kg_error *err);
+
 #endif

@@ -321,6 +321,11 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     kg_api_default(c.a, c.r, obj);
     const char *name = kg_json_get_str(md, "name");
     c.name = name ? name : "";
+    if (c.strat->authorize_write && p->authz.authorizer) {
+        kg_status *ast = c.strat->authorize_write(c.a, &p->authz, &rq->user, c.ns, "", obj, NULL);
+        if (ast)
+            return wfail(&c, ast);
+    }
     kg_admission_attributes at;
     w_attrs(&c, &at, KG_ADMISSION_CREATE, c.r->group, c.r->version, c.r->kind, obj, NULL);
     kg_status *st = w_admit(&c, &at);
@@ -406,6 +411,13 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     preserve_metadata(a, nmd, omd);
     if (!c->sub)
         kg_api_default(a, c->r, neu);
+    if (!c->sub && c->strat->authorize_write && c->p->authz.authorizer) {
+        kg_status *ast = c->strat->authorize_write(a, &c->p->authz, &c->rq->user, c->ns, c->name, neu, old);
+        if (ast) {
+            wfail(c, ast);
+            return UPD_DONE;
+        }
+    }
     kg_admission_attributes at;
     w_attrs(c, &at, KG_ADMISSION_UPDATE, c->r->group, c->r->version, c->r->kind, neu, old);
     kg_status *st = w_admit(c, &at);

@@ -34,6 +34,7 @@
 #include "json/json.h"
 #include "meta/patch.h"
 #include "meta/status.h"
+#include "registry/strategy.h"
 #include "storage/storage.h"
 
 #define KG_PIPELINE_MAX_RETRIES 100
@@ -45,6 +46,7 @@ typedef struct kg_pipeline {
     /* What strategies' write checks consult (the authorizer, the served resources); NULL: those checks are
      * skipped */
     const kg_admission_services *services;
+    kg_write_authz authz;            /* RBAC escalation checks (authorizer NULL: none) */
 } kg_pipeline;
 
 typedef enum kg_field_validation {

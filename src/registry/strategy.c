@@ -6,6 +6,7 @@
 #include "admission/policy/mutating/mutating.h"
 #include "admission/policy/policy.h"
 #include "admission/webhook/validation.h"
+#include "registry/rbacstrategy.h"
 
 static const kg_strategy generic = {0};
 
@@ -35,6 +36,11 @@ static const kg_strategy map_bindings = {.default_on_write = kg_map_binding_defa
 static const kg_strategy mutatingwebhooks = {.validate = kg_webhook_validate_mutating};
 static const kg_strategy validatingwebhooks = {.validate = kg_webhook_validate_validating};
 
+/* RBAC: escalation prevention, validation and roleRef immutability (registry/rbacstrategy.h). */
+static const kg_strategy roles = {.authorize_write = kg_rbac_authorize_role_write, .validate = kg_rbac_validate_role};
+static const kg_strategy bindings = {.authorize_write = kg_rbac_authorize_binding_write,
+                                     .validate = kg_rbac_validate_binding};
+
 static const struct {
     const char *group, *plural;
     const kg_strategy *s;
@@ -48,6 +54,10 @@ static const struct {
     {"admissionregistration.k8s.io", "mutatingadmissionpolicybindings", &map_bindings},
     {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", &mutatingwebhooks},
     {"admissionregistration.k8s.io", "validatingwebhookconfigurations", &validatingwebhooks},
+    {"rbac.authorization.k8s.io", "roles", &roles},
+    {"rbac.authorization.k8s.io", "clusterroles", &roles},
+    {"rbac.authorization.k8s.io", "rolebindings", &bindings},
+    {"rbac.authorization.k8s.io", "clusterrolebindings", &bindings},
 };
 
 const kg_strategy *kg_strategy_for(const kg_resource *r)

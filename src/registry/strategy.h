@@ -14,6 +14,7 @@
 #include "admission/services.h"
 #include "admission/warnings.h"
 #include "api/resources.h"
+#include "auth/authorizer.h"
 #include "base/arena.h"
 #include "json/json.h"
 #include "meta/status.h"
@@ -25,8 +26,18 @@ typedef struct kg_strategy_ctx {
     const kg_admission_services *services; /* NULL when the door has none: the checks are skipped */
     kg_warnings *warnings;                 /* NULL: dropped */
 } kg_strategy_ctx;
+/* What write-time authorization (RBAC escalation prevention) consults: the door's authorizer and the RBAC rule
+ * source. A NULL authorizer (kgate check) skips those checks; a NULL rbac holds no rules. */
+typedef struct kg_write_authz {
+    const kg_authorizer *authorizer;
+    struct kg_rbac *rbac;
+} kg_write_authz;
 
 typedef struct kg_strategy {
+    /* Authorization beyond the request's own, on create and update of the object as sent (after defaults, before
+     * admission; old NULL on create): RBAC's escalation checks. Returns a 403/404 Status, or NULL to go on. */
+    kg_status *(*authorize_write)(kg_arena *a, const kg_write_authz *az, const kg_user_info *user, const char *ns,
+                                  const char *url_name, const kg_json *obj, const kg_json *old);
     /* Defaulting applied to the object written, after admission and before validation (idempotent). */
     void (*default_on_write)(kg_arena *a, kg_json *obj);
     /* Validation beyond api/validation.h's (e.g. admissionregistration objects, whose CEL expressions are compiled

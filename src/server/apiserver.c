@@ -19,7 +19,10 @@
 #include "server/cache.h"
 #include "registry/bootstrap.h"
 #include "registry/featuregates.h"
+#include "server/authz.h"
 #include "server/kubeconfig.h"
+#include "server/rbacfeed.h"
+#include "server/reviews.h"
 #include "server/tls.h"
 
 void kg_apiserver_options_defaults(kg_apiserver_options *o)
@@ -116,7 +119,9 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     const kg_request_info *ri = req->info;
     double t0 = kg_metrics_now();
     const kg_resource *r = NULL;
-    if (ri->is_resource_request) {
+    if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
+        /* answered: an access review */
+    } else if (ri->is_resource_request) {
         r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
         if (!r)
             not_found(req, resp);
@@ -249,9 +254,34 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         .default_not_ready_toleration_seconds = o->default_not_ready_toleration_seconds,
         .default_unreachable_toleration_seconds = o->default_unreachable_toleration_seconds};
     s->svc.options = &s->plugin_opts;
-    /* one authorizer for the HTTP filter and for admission (plugins, CEL policies) */
+    /* one authorizer for the HTTP filter and for admission (plugins, CEL policies): system:masters first, then the
+     * --authorization-mode members in order (upstream's union) */
+    kg_authz_mode modes[KG_AUTHZ_MAX_MODES];
+    size_t nmodes = 0;
+    if (!kg_authz_parse_modes(o->authorization_mode ? o->authorization_mode : KG_AUTHZ_DEFAULT_MODES, modes, &nmodes,
+                              err))
+        goto fail;
     static const char *const masters[] = {KG_GROUP_MASTERS};
-    s->authz = kg_authz_new_privileged_groups(masters, 1);
+    kg_authorizer *members[1 + KG_AUTHZ_MAX_MODES];
+    size_t nm = 0;
+    members[nm++] = kg_authz_new_privileged_groups(masters, 1);
+    for (size_t i = 0; i < nmodes; i++) {
+        if (modes[i] == KG_AUTHZ_MODE_ALWAYS_ALLOW) {
+            members[nm++] = kg_authz_new_always_allow();
+            s->authz_always_allow = true;
+            if (s->opts.anonymous_auth) {
+                KG_WARN("AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to "
+                        "false. You should use a different authorizer");
+                s->opts.anonymous_auth = false;
+            }
+        } else if (modes[i] == KG_AUTHZ_MODE_ALWAYS_DENY) {
+            members[nm++] = kg_authz_new_always_deny();
+        } else {
+            s->rbac = kg_rbac_new();
+            members[nm++] = kg_rbac_authorizer(s->rbac);
+        }
+    }
+    s->authz = kg_authz_new_union(members, nm);
     s->svc.authorizer = s->authz;
     s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
     if (!s->chain)
@@ -259,12 +289,13 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->pipeline.store = s->store;
     s->pipeline.chain = s->chain;
     s->pipeline.services = &s->svc;
+    s->pipeline.authz = (kg_write_authz){s->authz, s->rbac};
 
-    if (!kg_registry_bootstrap(s->store, err))
+    if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;
 
-    kg_authn_config ac = {
-        .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = o->anonymous_auth};
+    kg_authn_config ac = {.token_auth_file = o->token_auth_file, .data_dir = o->data_dir,
+                          .anonymous_auth = s->opts.anonymous_auth};
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -286,6 +317,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!s->controllers) {
         kg_tls_material_free(&tls);
         goto fail;
+    }
+
+    /* RBAC decides from the caches: serve only once it has seen the policy (bootstrap and aggregation included) */
+    if (s->rbac) {
+        s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac, 30000, err);
+        if (!s->rbac_feed) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
     }
 
     kg_http_config hc;
@@ -346,10 +386,12 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_http_server_stop(s->http);
     if (s->chain)
         kg_admission_chain_free(s->chain);
+    kg_rbac_feed_stop(s->rbac_feed);
     if (s->caches)
         kg_cache_set_free(s->caches);
     if (s->authz)
         kg_authorizer_free(s->authz);
+    kg_rbac_free(s->rbac);
     if (s->authn)
         kg_authn_free(s->authn);
     if (s->store)

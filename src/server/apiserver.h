@@ -26,6 +26,7 @@ typedef struct kg_apiserver_options {
     const char *tls_key_file;
     const char *token_auth_file;
     bool anonymous_auth;
+    const char *authorization_mode; /* --authorization-mode (NULL: KG_AUTHZ_DEFAULT_MODES) */
     kg_admission_options admission;
     const char *storage_backend; /* "sqlite" */
     unsigned worker_threads;
@@ -59,7 +60,10 @@ struct kg_apiserver {
     kg_apiserver_metrics metrics;
     kg_http_server *http;
     kg_authn *authn;
-    kg_authorizer *authz;
+    kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
+    struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
+    struct kg_rbac_feed *rbac_feed;
+    bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */

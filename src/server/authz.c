@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "base/error.h"
+
 #include "json/json.h"
 
 void kg_authz_attributes_from_request(kg_authz_attributes *at, const kg_user *user, const kg_request_info *ri)
@@ -18,6 +20,52 @@ void kg_authz_attributes_from_request(kg_authz_attributes *at, const kg_user *us
     at->subresource = ri->subresource;
     at->namespace_ = ri->namespace_;
     at->name = ri->name;
+}
+
+bool kg_authz_parse_modes(const char *s, kg_authz_mode *modes, size_t *n, kg_error *err)
+{
+    static const struct {
+        const char *name;
+        kg_authz_mode mode;
+    } known[] = {{"AlwaysAllow", KG_AUTHZ_MODE_ALWAYS_ALLOW},
+                 {"AlwaysDeny", KG_AUTHZ_MODE_ALWAYS_DENY},
+                 {"RBAC", KG_AUTHZ_MODE_RBAC},
+                 {"ABAC", 0},
+                 {"Webhook", 0},
+                 {"Node", 0}};
+    *n = 0;
+    const char *p = s ? s : "";
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int found = -1;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (strlen(known[i].name) == len && !strncmp(known[i].name, p, len))
+                found = (int)i;
+        if (found < 0) {
+            kg_err_set(err, KG_EINVAL, "authorization-mode \"%.*s\" is not a valid mode", (int)len, p);
+            return false;
+        }
+        if (!known[found].mode) {
+            kg_err_set(err, KG_EINVAL, "authorization-mode \"%s\" is not supported by kgate", known[found].name);
+            return false;
+        }
+        for (size_t i = 0; i < *n; i++)
+            if (modes[i] == known[found].mode) {
+                kg_err_set(err, KG_EINVAL, "authorization-mode \"%s\" has mode specified more than once",
+                           known[found].name);
+                return false;
+            }
+        modes[(*n)++] = known[found].mode;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (!*n) {
+        kg_err_set(err, KG_EINVAL, "at least one authorization-mode must be passed");
+        return false;
+    }
+    return true;
 }
 
 /* ---- messages ---- */

@@ -12,6 +12,21 @@
 #include "server/authn.h"
 #include "server/requestinfo.h"
 
+/* --authorization-mode values kgate knows (upstream's modes minus ABAC, Webhook and Node). */
+typedef enum kg_authz_mode {
+    KG_AUTHZ_MODE_ALWAYS_ALLOW = 1,
+    KG_AUTHZ_MODE_ALWAYS_DENY,
+    KG_AUTHZ_MODE_RBAC,
+} kg_authz_mode;
+#define KG_AUTHZ_MAX_MODES 3
+/* kgate's default: RBAC (upstream's kubeadm default is Node,RBAC; kgate has no Node authorizer). */
+#define KG_AUTHZ_DEFAULT_MODES "RBAC"
+
+/* Parse the comma-separated list (upstream's validation texts: `authorization-mode "X" is not a valid mode`,
+ * `authorization-mode "RBAC" has mode specified more than once`, `at least one authorization-mode must be passed`;
+ * ABAC, Webhook and Node are valid upstream but `not supported by kgate`). */
+bool kg_authz_parse_modes(const char *s, kg_authz_mode *modes, size_t *n, kg_error *err);
+
 /* Fill attributes from a parsed request (all strings borrowed). */
 void kg_authz_attributes_from_request(kg_authz_attributes *attrs, const kg_user *user, const kg_request_info *ri);
 

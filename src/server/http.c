@@ -34,6 +34,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "server/tlscreds.h"
+#include "server/impersonation.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -867,6 +868,22 @@ static void first_call(rq *r, const char *method)
         r->user.uid = "";
         r->user.groups = anon_groups;
         r->user.ngroups = 1;
+    }
+    /* impersonation: authorized as the real user, then the request runs as the impersonated one */
+    if (srv->cfg.authz) {
+        const char *ibody = NULL;
+        switch (kg_impersonate(srv->cfg.authz, q->headers, q->nheaders, r->raw_uri, a, &r->user, &ibody)) {
+        case KG_IMPERSONATION_NONE:
+        case KG_IMPERSONATION_OK: break;
+        case KG_IMPERSONATION_FORBIDDEN:
+            r->rejected = true;
+            kg_http_respond_bytes(&r->resp, 403, "application/json", ibody, strlen(ibody));
+            return;
+        case KG_IMPERSONATION_ERROR:
+            r->rejected = true;
+            kg_http_respond_bytes(&r->resp, 500, "text/plain; charset=utf-8", ibody, strlen(ibody));
+            return;
+        }
     }
     /* max in flight (WithMaxInFlightLimit: after authentication, before authorization); long-running requests and
      * probes are not counted */
