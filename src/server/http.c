@@ -64,10 +64,13 @@ struct kg_http_stream {
     bool queued;      /* the response was queued on the connection */
     atomic_bool done; /* client gone / deadline / stop */
     bool peer_gone;
-    bool closed; /* producer closed */
-    bool cb_running;
+    bool closed;    /* producer closed */
+    int cb_running; /* callbacks (on_done, on_drain) running now */
     void (*on_done)(void *);
     void *on_done_ud;
+    void (*on_drain)(void *); /* back-pressure: queue fell below drain_low */
+    void *on_drain_ud;
+    size_t drain_low;
     int64_t deadline_ms;
     /* monitor bookkeeping (under srv->mon_mu) */
     bool mon_registered;
@@ -168,7 +171,7 @@ static void stream_mark_done(kg_http_stream *s, bool peer_gone)
     void (*cb)(void *) = s->closed ? NULL : s->on_done;
     void *ud = s->on_done_ud;
     if (cb)
-        s->cb_running = true;
+        s->cb_running++;
     struct MHD_Connection *conn = s->conn;
     pthread_mutex_unlock(&s->mu);
     if (resume)
@@ -176,7 +179,7 @@ static void stream_mark_done(kg_http_stream *s, bool peer_gone)
     if (cb) {
         cb(ud);
         pthread_mutex_lock(&s->mu);
-        s->cb_running = false;
+        s->cb_running--;
         pthread_cond_broadcast(&s->cb_cv);
         pthread_mutex_unlock(&s->mu);
     }
@@ -395,11 +398,21 @@ void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud)
         fn(ud);
 }
 
+void kg_http_stream_on_drain(kg_http_stream *s, size_t low_water, void (*fn)(void *ud), void *ud)
+{
+    pthread_mutex_lock(&s->mu);
+    s->drain_low = low_water;
+    s->on_drain = fn;
+    s->on_drain_ud = ud;
+    pthread_mutex_unlock(&s->mu);
+}
+
 void kg_http_stream_close(kg_http_stream *s)
 {
     pthread_mutex_lock(&s->mu);
     s->closed = true;
     s->on_done = NULL;
+    s->on_drain = NULL;
     while (s->cb_running)
         pthread_cond_wait(&s->cb_cv, &s->mu);
     bool resume = s->suspended && s->conn_alive;
@@ -426,7 +439,20 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
             kg_buf_reset(&s->q);
             s->qoff = 0;
         }
+        void (*drain)(void *) = NULL;
+        void *dud = s->on_drain_ud;
+        if (s->on_drain && !s->closed && avail >= s->drain_low && avail - n < s->drain_low) {
+            drain = s->on_drain;
+            s->cb_running++;
+        }
         pthread_mutex_unlock(&s->mu);
+        if (drain) {
+            drain(dud);
+            pthread_mutex_lock(&s->mu);
+            s->cb_running--;
+            pthread_cond_broadcast(&s->cb_cv);
+            pthread_mutex_unlock(&s->mu);
+        }
         return (ssize_t)n;
     }
     if (s->peer_gone) {

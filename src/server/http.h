@@ -140,6 +140,11 @@ size_t kg_http_stream_pending(kg_http_stream *s);
  * once. kg_http_stream_close() waits for a running callback to return, so after close the callback's ud may
  * be freed; hence the producer must not hold a lock the callback takes while it calls close. */
 void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud);
+/* Back-pressure: fn(ud) is called (on a network thread, without the stream's lock) each time the connection
+ * takes bytes from the queue and leaves fewer than low_water pending, after it had low_water or more. Same
+ * rules as on_done (quick, no close from inside; close waits for a running call). Set it at most once, before
+ * writing. */
+void kg_http_stream_on_drain(kg_http_stream *s, size_t low_water, void (*fn)(void *ud), void *ud);
 /* End of stream from the producer: flush what is queued, send the final chunk, release the producer's hold on
  * s (do not use s afterwards). */
 void kg_http_stream_close(kg_http_stream *s);
