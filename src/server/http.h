@@ -166,9 +166,15 @@ typedef struct kg_http_config {
     const char *tls_key_pem;
     unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
     unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
-    unsigned connection_limit;     /* default 10000 */
+    unsigned connection_limit;     /* default 10000; past it the oldest connections waiting for a request are
+                                      closed to admit new ones (conntrack.h) */
     unsigned connection_timeout_s; /* idle keep-alive connection timeout; default 90 (Go http.Server's in
-                                      kube-apiserver); suspended streams are exempt */
+                                      kube-apiserver), absolute from the previous response; streams exempt */
+    int64_t header_timeout_ms;     /* request headers (and TLS handshake) of a new connection complete within
+                                      this, however slowly bytes trickle (Go's ReadHeaderTimeout); default 10000 */
+    int64_t body_timeout_ms;       /* a request body completes within this after its headers; default 60000 */
+    unsigned per_ip_fresh_limit;   /* connections per client IP that have not completed request headers yet;
+                                      default 256 (the oldest is closed to admit a new one) */
     size_t max_body;               /* default KG_HTTP_MAX_BODY */
     int64_t request_timeout_ms;    /* default and maximum ?timeout= (default 60000) */
     const kg_authn *authn;         /* NULL: every request is system:anonymous (no 401) */
