@@ -15,6 +15,7 @@
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
+#include "server/datadir.h"
 #include "registry/bootstrap.h"
 #include "registry/featuregates.h"
 #include "server/kubeconfig.h"
@@ -176,22 +177,6 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     }
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0700) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(tmp, 0700) && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 {
     kg_apiserver *s = calloc(1, sizeof *s);
@@ -199,8 +184,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    if (mkdir_p(o->data_dir)) {
-        kg_err_set(err, KG_EIO, "cannot create data dir %s: %s", o->data_dir, strerror(errno));
+    s->lock_fd = kg_datadir_acquire(o->data_dir, err); /* before any file is written: one owner per data dir */
+    if (s->lock_fd < 0) {
         free(s);
         return NULL;
     }
@@ -331,6 +316,7 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_store_close(s->store);
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
+    kg_datadir_release(s->lock_fd);
     free(s->ca_pem);
     kg_feature_gates_free(s->gates);
     free(s);

@@ -64,7 +64,8 @@ struct kg_apiserver {
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     struct kg_feature_gates *gates;
     int64_t started_ms;
-    int ready; /* atomic */
+    int lock_fd; /* the data dir's flock (datadir.h) */
+    int ready;   /* atomic */
     char *admin_token;
     char *ca_pem; /* CA clients trust (kube-root-ca.crt); "" when serving plain HTTP */
 };
