@@ -63,7 +63,11 @@ static void usage(FILE *f)
                "(default 10000);\n"
                "                                        older resourceVersions get 410 Gone\n"
                "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
-               "1m)\n\n"
+               "1m)\n"
+               "      --max-object-bytes int            Largest object the store accepts after patches and mutation "
+               "(default 1572864,\n"
+               "                                        etcd's --max-request-bytes); larger writes fail with 500 "
+               "\"etcdserver: request is too large\"\n\n"
                "Feature gates:\n"
                "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
                "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n\n"
@@ -157,6 +161,18 @@ int kg_cmd_serve(int argc, char **argv)
                 return 1;
             }
             o.history_revisions = n;
+            continue;
+        }
+        v = kg_flag_value(argc, argv, &i, "--max-object-bytes", &m);
+        if (m) {
+            char *end;
+            long long n = v ? strtoll(v, &end, 10) : -1;
+            if (!v || *end || n < 1024) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--max-object-bytes\" flag: want bytes >= 1024\n",
+                        v ? v : "");
+                return 1;
+            }
+            o.max_object_bytes = (size_t)n;
             continue;
         }
         v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);

@@ -198,7 +198,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         goto fail;
     }
     kg_store_options so = {.history_revisions = o->history_revisions,
-                           .compact_interval_ms = o->compaction_interval_ms};
+                           .compact_interval_ms = o->compaction_interval_ms,
+                           .max_value_bytes = o->max_object_bytes};
     s->store = kg_store_open("sqlite", o->data_dir, &so, err);
     if (!s->store)
         goto fail;

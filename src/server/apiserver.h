@@ -32,6 +32,7 @@ typedef struct kg_apiserver_options {
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
+    size_t max_object_bytes;     /* largest stored object (--max-object-bytes; 0: 1.5 MiB as etcd) */
     const char *feature_gates;   /* --feature-gates */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
     int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */

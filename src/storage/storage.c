@@ -436,10 +436,20 @@ static void copy_kv_from_prev(const kg_store_event *ev, kg_arena *a, kg_store_kv
     out->create_revision = ev->create_revision;
 }
 
+#define KG_STORE_DEFAULT_MAX_VALUE (1536u * 1024u) /* etcd's default --max-request-bytes */
+
+static bool check_size(const kg_store *s, size_t len, kg_error *err)
+{
+    size_t max = s->opts.max_value_bytes ? s->opts.max_value_bytes : KG_STORE_DEFAULT_MAX_VALUE;
+    if (len <= max)
+        return true;
+    return kg_err_set(err, KG_EINTERNAL, "etcdserver: request is too large");
+}
+
 bool kg_store_create(kg_store *s, const char *key, const void *value, size_t value_len, int64_t *out_rev,
                      kg_error *err)
 {
-    if (!check_key(key, err))
+    if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
     if (!s->ops->write(s->b, KG_WRITE_CREATE, key, value ? value : "", value_len, 0, &ev, err))
@@ -453,7 +463,7 @@ bool kg_store_create(kg_store *s, const char *key, const void *value, size_t val
 bool kg_store_update(kg_store *s, const char *key, const void *value, size_t value_len,
                      int64_t expected_mod_revision, int64_t *out_rev, kg_error *err)
 {
-    if (!check_key(key, err))
+    if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
     if (!s->ops->write(s->b, KG_WRITE_UPDATE, key, value ? value : "", value_len, expected_mod_revision, &ev, err))
@@ -514,6 +524,8 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
             return false;
         if (!nv)
             nv = "";
+        if (!check_size(s, nlen, err))
+            return false;
         if (exists && nlen == cur.value_len && memcmp(nv, cur.value, nlen) == 0) {
             if (out)
                 *out = cur;
