@@ -32,6 +32,15 @@ static void usage(FILE *f)
             "--data-dir on first start\n"
             "      --tls-private-key-file string     File containing the default x509 private key matching "
             "--tls-cert-file\n"
+            "      --tls-min-version string          Minimum TLS version supported. Possible values: VersionTLS10, "
+            "VersionTLS11, VersionTLS12, VersionTLS13\n"
+            "                                        (default VersionTLS12)\n"
+            "      --tls-cipher-suites strings       Comma-separated list of cipher suites for the server (Go/IANA "
+            "names, e.g.\n"
+            "                                        TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256). If omitted, the ECDHE "
+            "AEAD suites\n"
+            "                                        (AES-GCM, ChaCha20-Poly1305) are used; TLS 1.3 suites are not "
+            "configurable\n"
             "      --insecure-serving                Serve plain HTTP instead of HTTPS (tests and benchmarks only)\n\n"
             "Authentication flags:\n"
             "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
@@ -117,6 +126,8 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--bind-address", o.bind_address)
         STRFLAG("--tls-cert-file", o.tls_cert_file)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
+        STRFLAG("--tls-min-version", o.tls_min_version)
+        STRFLAG("--tls-cipher-suites", o.tls_cipher_suites)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--storage-backend", o.storage_backend)
 #undef STRFLAG

@@ -20,6 +20,7 @@
 #include "registry/featuregates.h"
 #include "server/kubeconfig.h"
 #include "server/tls.h"
+#include "server/tlsconfig.h"
 
 void kg_apiserver_options_defaults(kg_apiserver_options *o)
 {
@@ -257,6 +258,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     kg_http_config hc;
     kg_http_config_defaults(&hc);
+    char *prio = kg_tls_priorities(o->tls_min_version, o->tls_cipher_suites, err);
+    if (!prio) {
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+    hc.tls_priorities = prio;
     hc.bind_address = o->bind_address;
     hc.port = o->secure_port;
     hc.tls_cert_pem = o->insecure ? NULL : tls.cert_pem;
@@ -268,6 +275,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     hc.handler = handle;
     hc.handler_ud = s;
     s->http = kg_http_server_start(&hc, err);
+    free(prio);
     if (!s->http) {
         kg_tls_material_free(&tls);
         goto fail;

@@ -24,6 +24,8 @@ typedef struct kg_apiserver_options {
     bool insecure;              /* plain HTTP (tests, benchmarks) */
     const char *tls_cert_file;
     const char *tls_key_file;
+    const char *tls_min_version;   /* --tls-min-version (VersionTLS12 when NULL) */
+    const char *tls_cipher_suites; /* --tls-cipher-suites (AEAD ECDHE suites when NULL) */
     const char *token_auth_file;
     bool anonymous_auth;
     kg_admission_options admission;

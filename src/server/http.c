@@ -34,6 +34,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "server/conntrack.h"
+#include "server/tlsconfig.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -115,6 +116,7 @@ struct kg_http_server {
     int port;
     bool tls;
     char *cert, *key;
+    char *priorities;
     /* workers */
     pthread_mutex_t wmu;
     pthread_cond_t wcv;
@@ -1380,6 +1382,9 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
         flags |= MHD_USE_TLS;
         srv->cert = strdup(cfg->tls_cert_pem);
         srv->key = strdup(cfg->tls_key_pem);
+        srv->priorities = cfg->tls_priorities ? strdup(cfg->tls_priorities) : kg_tls_priorities(NULL, NULL, err);
+        if (!srv->priorities)
+            goto fail;
     }
     struct MHD_OptionItem opts[20];
     int k = 0;
@@ -1396,8 +1401,7 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     if (srv->tls) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
-        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0,
-                                            (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"};
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv->priorities};
     }
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     srv->d = MHD_start_daemon(flags, 0, NULL, NULL, access_cb, srv, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
@@ -1495,6 +1499,7 @@ void kg_http_server_stop(kg_http_server *srv)
         free(srv->key);
     }
     free(srv->cert);
+    free(srv->priorities);
     pthread_mutex_destroy(&srv->wmu);
     pthread_cond_destroy(&srv->wcv);
     pthread_mutex_destroy(&srv->mon_mu);

@@ -164,6 +164,7 @@ typedef struct kg_http_config {
     int port;                 /* 0: pick a free port (see kg_http_server_port) */
     const char *tls_cert_pem; /* both NULL: plain HTTP (tests, benchmarks, --insecure-port style) */
     const char *tls_key_pem;
+    const char *tls_priorities;    /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
     unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
     unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
     unsigned connection_limit;     /* default 10000; past it the oldest connections waiting for a request are
