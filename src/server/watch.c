@@ -36,7 +36,7 @@ typedef struct wctx {
     bool table;
     bool bookmarks;
     int64_t last_bookmark_ms;
-    int64_t blocked_since_ms; /* stream at the high-water mark since (0: not blocked) */
+    int64_t blocked_since_ms; /* stream at the high-water mark since (0: not blocked); atomic: the ticker reads it */
     char *list_cont;          /* initial list still being streamed: the next page's continue token */
     const char *prefix;       /* the store prefix (in arena) */
     int queued;               /* on the ready queue */
@@ -252,9 +252,10 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
     if (!finished && pending >= WATCH_HIGH_WATER) {
         /* the client is not keeping up: wait for the drain callback; close it if it never comes */
         int64_t t = now_ms();
-        if (!c->blocked_since_ms) {
-            c->blocked_since_ms = t;
-        } else if (t - c->blocked_since_ms >= WATCH_STALL_MS) {
+        int64_t since = __atomic_load_n(&c->blocked_since_ms, __ATOMIC_RELAXED);
+        if (!since) {
+            __atomic_store_n(&c->blocked_since_ms, t, __ATOMIC_RELAXED);
+        } else if (t - since >= WATCH_STALL_MS) {
             KG_V(1, "closing an unresponsive %s watcher (%zu bytes not read for %d s)", c->r->plural, pending,
                  WATCH_STALL_MS / 1000);
             finished = true;
@@ -262,7 +263,7 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
         if (!finished)
             return false;
     } else {
-        c->blocked_since_ms = 0;
+        __atomic_store_n(&c->blocked_since_ms, 0, __ATOMIC_RELAXED);
     }
     /* the rest of the initial list, a page at a time while the stream has room */
     while (!finished && c->list_cont && pending < WATCH_HIGH_WATER && budget > 0) {
@@ -374,7 +375,8 @@ static void *ticker_main(void *arg)
             break;
         int64_t t = now_ms();
         for (wctx *c = p->all; c; c = c->next_all)
-            if ((c->bookmarks && t - c->last_bookmark_ms >= p->bookmark_ms) || c->blocked_since_ms)
+            if ((c->bookmarks && t - c->last_bookmark_ms >= p->bookmark_ms) ||
+                __atomic_load_n(&c->blocked_since_ms, __ATOMIC_RELAXED))
                 enqueue_locked(p, c);
     }
     pthread_mutex_unlock(&p->mu);

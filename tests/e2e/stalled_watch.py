@@ -138,7 +138,12 @@ unbounded_mb = STALLED * WRITES * len(VALUE) / 1e6
 print(f"# {STALLED} stalled watchers, {sum(oks)} writes of 10 kB in {elapsed:.1f} s: VmRSS {base // 1024} MB -> "
       f"peak {peak // 1024} MB (+{growth_mb:.0f} MB; unbounded queues would hold ~{unbounded_mb:.0f} MB)", flush=True)
 report(sum(oks) == 4 * (WRITES // 4), "every write succeeded", f"{sum(oks)}")
-report(growth_mb < 120, "server RSS stays bounded with stalled watchers under write load", f"+{growth_mb:.0f} MB")
+RSS_BOUND_MB = int(os.environ.get("RSS_BOUND_MB", "120"))
+if RSS_BOUND_MB:
+    report(growth_mb < RSS_BOUND_MB, "server RSS stays bounded with stalled watchers under write load",
+           f"+{growth_mb:.0f} MB")
+else:
+    print("# RSS bound not checked: sanitizer build", flush=True)
 rt.join(timeout=20)
 report(seen["n"] == 4 * (WRITES // 4), "a watcher that reads sees every event", f"{seen['n']}")
 
