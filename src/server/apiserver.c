@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "api/defaults.h"
 #include "api/openapi.h"
@@ -289,6 +290,11 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     bool wrote = kg_kubeconfig_write(path, &kc, err);
     free(url);
     kg_tls_material_free(&tls);
+    if (!wrote && access(path, F_OK) == 0) {
+        /* e.g. a full disk: serve anyway, the old kubeconfig stays valid but for a changed port or CA */
+        KG_WARN("could not update %s (it may name an old address): %s", path, err->msg);
+        wrote = true;
+    }
     if (!wrote)
         goto fail;
     __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
