@@ -55,13 +55,16 @@ static void version_endpoint(kg_http_request *req, kg_http_response *resp)
 
 static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
 {
-    bool ok = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    bool sync = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    /* the "etcd" check: the store fails while its writes fail (disk full, I/O errors); livez does not include it */
+    bool store = !strcmp(which, "livez") || kg_store_healthy(s->store);
+    bool ok = sync && store;
     const char *verbose = kg_http_query(req, "verbose");
-    if (verbose) {
-        char *body = kg_arena_sprintf(req->arena,
-                                      "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
-                                      ok ? '+' : '-', ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed",
-                                      which, ok ? "passed" : "failed");
+    if (verbose || !store) {
+        char *body =
+            kg_arena_sprintf(req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
+                             store ? '+' : '-', store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
+                             sync ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }

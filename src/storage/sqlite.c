@@ -902,6 +902,11 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     }
     if (!open_conn(b->path, &b->wdb, err))
         goto fail;
+    {
+        /* keep the -wal file at close: reopening then needs no new file, so a restart works on a full disk */
+        int persist = 1;
+        sqlite3_file_control(b->wdb, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    }
     if (!exec_sql(b->wdb, "PRAGMA journal_mode=WAL", err) || !exec_sql(b->wdb, "PRAGMA synchronous=FULL", err) ||
         !exec_sql(b->wdb, "PRAGMA cache_size=-32000", err) || !init_schema(b, err))
         goto fail;

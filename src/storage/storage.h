@@ -87,6 +87,9 @@ void kg_store_close(kg_store *s);
 
 /* The latest committed revision (what a BOOKMARK event carries when nothing else happened). */
 int64_t kg_store_current_revision(kg_store *s);
+/* False while writes fail: the last write ended in an I/O error (disk full, EIO) and none has succeeded since
+ * (kube-apiserver's readyz "etcd" check). */
+bool kg_store_healthy(kg_store *s);
 /* Revisions <= this are compacted: list/watch at a revision < this give KG_EGONE. */
 int64_t kg_store_compacted_revision(kg_store *s);
 
