@@ -268,11 +268,24 @@ void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, cons
         }
     } else if (is(r, "", "configmaps") || is(r, "", "secrets")) {
         static const char *const maps[] = {"data", "binaryData", "stringData"};
+        size_t total = 0; /* bytes of data, as upstream counts them after decoding (MaxSecretSize) */
+        bool secret = is(r, "", "secrets");
         for (int m = 0; m < 3; m++) {
             kg_json *d = kg_json_get(obj, maps[m]);
             if (!d || d->type != KG_JSON_OBJECT)
                 continue;
             for (uint32_t i = 0; i < d->len; i++) {
+                const kg_json *v = d->u.members[i].val;
+                if (v && v->type == KG_JSON_STRING) {
+                    size_t n = v->len;
+                    bool b64 = m == 1 || (secret && m == 0); /* binaryData, Secret data: base64 on the wire */
+                    if (b64) {
+                        size_t pad = (n > 0 && v->u.s[n - 1] == '=') + (n > 1 && v->u.s[n - 2] == '=');
+                        size_t full = n / 4 * 3;
+                        n = full >= pad ? full - pad : 0;
+                    }
+                    total += n;
+                }
                 const char *k = d->u.members[i].key;
                 bool ok = k[0] != 0 && strlen(k) <= 253 && strcmp(k, ".") && strcmp(k, "..") && strncmp(k, "..", 2);
                 for (const char *p = k; *p && ok; p++)
@@ -286,5 +299,8 @@ void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, cons
                                      "is '[-._a-zA-Z0-9]+')");
             }
         }
+        /* api.MaxSecretSize (1 MiB); ConfigMap reports it on the whole object (field.NewPath("") prints "[]") */
+        if (total > 1024 * 1024)
+            kg_field_too_long(a, errs, secret ? "data" : "[]", 1024 * 1024);
     }
 }

@@ -32,6 +32,15 @@ static void usage(FILE *f)
             "--data-dir on first start\n"
             "      --tls-private-key-file string     File containing the default x509 private key matching "
             "--tls-cert-file\n"
+            "      --tls-min-version string          Minimum TLS version supported. Possible values: VersionTLS10, "
+            "VersionTLS11, VersionTLS12, VersionTLS13\n"
+            "                                        (default VersionTLS12)\n"
+            "      --tls-cipher-suites strings       Comma-separated list of cipher suites for the server (Go/IANA "
+            "names, e.g.\n"
+            "                                        TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256). If omitted, the ECDHE "
+            "AEAD suites\n"
+            "                                        (AES-GCM, ChaCha20-Poly1305) are used; TLS 1.3 suites are not "
+            "configurable\n"
             "      --insecure-serving                Serve plain HTTP instead of HTTPS (tests and benchmarks only)\n\n"
             "Authentication flags:\n"
             "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
@@ -68,7 +77,11 @@ static void usage(FILE *f)
                "(default 10000);\n"
                "                                        older resourceVersions get 410 Gone\n"
                "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
-               "1m)\n\n"
+               "1m)\n"
+               "      --max-object-bytes int            Largest object the store accepts after patches and mutation "
+               "(default 1572864,\n"
+               "                                        etcd's --max-request-bytes); larger writes fail with 500 "
+               "\"etcdserver: request is too large\"\n\n"
                "Feature gates:\n"
                "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
                "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n"
@@ -123,6 +136,8 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--bind-address", o.bind_address)
         STRFLAG("--tls-cert-file", o.tls_cert_file)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
+        STRFLAG("--tls-min-version", o.tls_min_version)
+        STRFLAG("--tls-cipher-suites", o.tls_cipher_suites)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--authorization-mode", o.authorization_mode)
         STRFLAG("--storage-backend", o.storage_backend)
@@ -169,6 +184,18 @@ int kg_cmd_serve(int argc, char **argv)
                 return 1;
             }
             o.history_revisions = n;
+            continue;
+        }
+        v = kg_flag_value(argc, argv, &i, "--max-object-bytes", &m);
+        if (m) {
+            char *end;
+            long long n = v ? strtoll(v, &end, 10) : -1;
+            if (!v || *end || n < 1024) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--max-object-bytes\" flag: want bytes >= 1024\n",
+                        v ? v : "");
+                return 1;
+            }
+            o.max_object_bytes = (size_t)n;
             continue;
         }
         v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);

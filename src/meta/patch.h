@@ -130,6 +130,12 @@ bool kg_patch_format_from_content_type(const char *content_type, kg_patch_format
  * have no such limit). */
 #define KG_PATCH_JSON_MAX_OPS 10000
 
+/* kube-apiserver's JSONPatchMaxCopyBytes (jsonpatch.AccumulatedCopySizeLimit, process-wide upstream, so also for
+ * webhook patches): the encoded sizes of the values all "copy" operations of one patch duplicate may add up to at
+ * most this; past it kg_patch_json fails with "Unable to complete the copy, the accumulated size increase of copy
+ * is N, exceeding the limit 3145728" (a 422 on PATCH). Without it 18 copy operations grow an object to 100+ MB. */
+#define KG_PATCH_JSON_MAX_COPY_BYTES (3 * 1024 * 1024)
+
 /* HTTP status kube-apiserver answers when applying a PATCH request body failed with err (from the kg_patch_*
  * function of that format): 400 (BadRequest: undecodable or malformed patch), 422 (the apply failed: JSON patch
  * operations, lists of lists) or 500 (other strategic merge errors, surfaced verbatim). For 422 upstream's Status

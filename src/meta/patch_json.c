@@ -274,7 +274,7 @@ static bool op_str(const kg_json *op, const char *field, const char *missing_msg
 
 #define FAIL(...) return kg_err_set(err, KG_EINVAL, __VA_ARGS__)
 
-static bool apply_op(kg_arena *a, kg_json **docp, const kg_json *op, kg_error *err)
+static bool apply_op(kg_arena *a, kg_json **docp, const kg_json *op, int64_t *copied, kg_error *err)
 {
     kg_json *doc = *docp;
     const char *kind = "unknown";
@@ -377,6 +377,16 @@ static bool apply_op(kg_arena *a, kg_json **docp, const kg_json *op, kg_error *e
             FAIL("copy operation failed to decode path: missing value");
         if (!(con = find_object(a, doc, path, &key)))
             FAIL("copy operation does not apply: doc is missing destination path: %s: missing value", path);
+        kg_buf vb = KG_BUF_INIT; /* the size the copy adds, as upstream measures it: the value's JSON encoding */
+        if (val)
+            kg_json_write(&vb, val, 0);
+        else
+            kg_buf_puts(&vb, "null");
+        *copied += (int64_t)vb.len;
+        kg_buf_free(&vb);
+        if (*copied > KG_PATCH_JSON_MAX_COPY_BYTES)
+            FAIL("Unable to complete the copy, the accumulated size increase of copy is %lld, exceeding the limit %d",
+                 (long long)*copied, KG_PATCH_JSON_MAX_COPY_BYTES);
         if (!con_add(a, con, key, val ? kg_json_clone(a, val) : NULL, eb, sizeof eb))
             FAIL("error while adding value during copy: %s", eb);
         return true;
@@ -402,8 +412,9 @@ bool kg_patch_json(kg_arena *a, const kg_json *doc, const kg_json *patch, kg_jso
             FAIL("json: cannot unmarshal %s into Go value of type jsonpatch.Operation", go_json_type(op));
     }
     kg_json *work = kg_json_clone(a, doc);
+    int64_t copied = 0;
     for (uint32_t i = 0; i < patch->len; i++)
-        if (!apply_op(a, &work, patch->u.items[i], err))
+        if (!apply_op(a, &work, patch->u.items[i], &copied, err))
             return false;
     *out = work;
     return true;

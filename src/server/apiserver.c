@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "api/defaults.h"
 #include "api/openapi.h"
@@ -17,6 +18,7 @@
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
+#include "server/datadir.h"
 #include "registry/bootstrap.h"
 #include "registry/featuregates.h"
 #include "server/authz.h"
@@ -24,6 +26,7 @@
 #include "server/rbacfeed.h"
 #include "server/reviews.h"
 #include "server/tls.h"
+#include "server/tlsconfig.h"
 
 void kg_apiserver_options_defaults(kg_apiserver_options *o)
 {
@@ -57,12 +60,16 @@ static void version_endpoint(kg_http_request *req, kg_http_response *resp)
 
 static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
 {
-    bool ok = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    bool sync = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    /* the "etcd" check: the store fails while its writes fail (disk full, I/O errors); livez does not include it */
+    bool store = !strcmp(which, "livez") || kg_store_healthy(s->store);
+    bool ok = sync && store;
     const char *verbose = kg_http_query(req, "verbose");
-    if (verbose) {
-        char *body = kg_arena_sprintf(
-            req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n", ok ? '+' : '-',
-            ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed", which, ok ? "passed" : "failed");
+    if (verbose || !store) {
+        char *body =
+            kg_arena_sprintf(req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
+                             store ? '+' : '-', store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
+                             sync ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }
@@ -183,22 +190,6 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     }
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0700) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(tmp, 0700) && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 {
     kg_apiserver *s = calloc(1, sizeof *s);
@@ -206,8 +197,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    if (mkdir_p(o->data_dir)) {
-        kg_err_set(err, KG_EIO, "cannot create data dir %s: %s", o->data_dir, strerror(errno));
+    s->lock_fd = kg_datadir_acquire(o->data_dir, err); /* before any file is written: one owner per data dir */
+    if (s->lock_fd < 0) {
         free(s);
         return NULL;
     }
@@ -219,7 +210,9 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                    o->storage_backend);
         goto fail;
     }
-    kg_store_options so = {.history_revisions = o->history_revisions, .compact_interval_ms = o->compaction_interval_ms};
+    kg_store_options so = {.history_revisions = o->history_revisions,
+                           .compact_interval_ms = o->compaction_interval_ms,
+                           .max_value_bytes = o->max_object_bytes};
     s->store = kg_store_open("sqlite", o->data_dir, &so, err);
     if (!s->store)
         goto fail;
@@ -330,6 +323,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     kg_http_config hc;
     kg_http_config_defaults(&hc);
+    char *prio = kg_tls_priorities(o->tls_min_version, o->tls_cipher_suites, err);
+    if (!prio) {
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+    hc.tls_priorities = prio;
     hc.bind_address = o->bind_address;
     hc.port = o->secure_port;
     hc.tls_cert_pem = o->insecure ? NULL : tls.cert_pem;
@@ -341,6 +340,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     hc.handler = handle;
     hc.handler_ud = s;
     s->http = kg_http_server_start(&hc, err);
+    free(prio);
     if (!s->http) {
         kg_tls_material_free(&tls);
         goto fail;
@@ -354,6 +354,11 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     bool wrote = kg_kubeconfig_write(path, &kc, err);
     free(url);
     kg_tls_material_free(&tls);
+    if (!wrote && access(path, F_OK) == 0) {
+        /* e.g. a full disk: serve anyway, the old kubeconfig stays valid but for a changed port or CA */
+        KG_WARN("could not update %s (it may name an old address): %s", path, err->msg);
+        wrote = true;
+    }
     if (!wrote)
         goto fail;
     __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
@@ -398,6 +403,7 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_store_close(s->store);
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
+    kg_datadir_release(s->lock_fd);
     free(s->ca_pem);
     kg_feature_gates_free(s->gates);
     free(s);

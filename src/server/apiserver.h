@@ -24,6 +24,8 @@ typedef struct kg_apiserver_options {
     bool insecure;              /* plain HTTP (tests, benchmarks) */
     const char *tls_cert_file;
     const char *tls_key_file;
+    const char *tls_min_version;   /* --tls-min-version (VersionTLS12 when NULL) */
+    const char *tls_cipher_suites; /* --tls-cipher-suites (AEAD ECDHE suites when NULL) */
     const char *token_auth_file;
     bool anonymous_auth;
     const char *authorization_mode; /* --authorization-mode (NULL: KG_AUTHZ_DEFAULT_MODES) */
@@ -33,6 +35,7 @@ typedef struct kg_apiserver_options {
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
+    size_t max_object_bytes;     /* largest stored object (--max-object-bytes; 0: 1.5 MiB as etcd) */
     const char *feature_gates;   /* --feature-gates */
     const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
@@ -69,7 +72,8 @@ struct kg_apiserver {
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     struct kg_feature_gates *gates;
     int64_t started_ms;
-    int ready; /* atomic */
+    int lock_fd; /* the data dir's flock (datadir.h) */
+    int ready;   /* atomic */
     char *admin_token;
     char *ca_pem; /* CA clients trust (kube-root-ca.crt); "" when serving plain HTTP */
 };

@@ -35,6 +35,8 @@
 #include "base/log.h"
 #include "server/tlscreds.h"
 #include "server/impersonation.h"
+#include "server/conntrack.h"
+#include "server/tlsconfig.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -66,10 +68,13 @@ struct kg_http_stream {
     bool queued;      /* the response was queued on the connection */
     atomic_bool done; /* client gone / deadline / stop */
     bool peer_gone;
-    bool closed; /* producer closed */
-    bool cb_running;
+    bool closed;    /* producer closed */
+    int cb_running; /* callbacks (on_done, on_drain) running now */
     void (*on_done)(void *);
     void *on_done_ud;
+    void (*on_drain)(void *); /* back-pressure: queue fell below drain_low */
+    void *on_drain_ud;
+    size_t drain_low;
     int64_t deadline_ms;
     /* monitor bookkeeping (under srv->mon_mu) */
     bool mon_registered;
@@ -115,6 +120,7 @@ struct kg_http_server {
     bool tls;
     bool creds_bound; /* cfg.tls_creds bound to this port */
     char *cert, *key;
+    char *priorities;
     /* workers */
     pthread_mutex_t wmu;
     pthread_cond_t wcv;
@@ -134,6 +140,8 @@ struct kg_http_server {
     kg_http_stream *rel_head;
     struct rq *rq_head; /* offloaded requests with a deadline */
     int64_t next_deadline;
+    kg_conntrack *ct; /* connection deadlines and limits (conntrack.h); swept by the monitor */
+    int64_t last_sweep;
     /* stats */
     atomic_uint_fast64_t n_requests, n_streams_open, n_streams_total, n_conns;
     atomic_uint inflight; /* requests counted against cfg.max_inflight */
@@ -173,7 +181,7 @@ static void stream_mark_done(kg_http_stream *s, bool peer_gone)
     void (*cb)(void *) = s->closed ? NULL : s->on_done;
     void *ud = s->on_done_ud;
     if (cb)
-        s->cb_running = true;
+        s->cb_running++;
     struct MHD_Connection *conn = s->conn;
     pthread_mutex_unlock(&s->mu);
     if (resume)
@@ -181,7 +189,7 @@ static void stream_mark_done(kg_http_stream *s, bool peer_gone)
     if (cb) {
         cb(ud);
         pthread_mutex_lock(&s->mu);
-        s->cb_running = false;
+        s->cb_running--;
         pthread_cond_broadcast(&s->cb_cv);
         pthread_mutex_unlock(&s->mu);
     }
@@ -292,6 +300,12 @@ static void *mon_main(void *arg)
         }
         size_t npeer = ntodo;
         int64_t now = kg_http_now_ms();
+        if (now - srv->last_sweep >= 1000) { /* connections past a header/body/idle deadline */
+            srv->last_sweep = now;
+            size_t closed = kg_conntrack_sweep(srv->ct, now);
+            if (closed)
+                KG_V(2, "closed %zu connections past their header, body or idle deadline", closed);
+        }
         size_t ntimed = 0;
         if (srv->next_deadline && now >= srv->next_deadline) {
             int64_t next = 0;
@@ -400,11 +414,21 @@ void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud)
         fn(ud);
 }
 
+void kg_http_stream_on_drain(kg_http_stream *s, size_t low_water, void (*fn)(void *ud), void *ud)
+{
+    pthread_mutex_lock(&s->mu);
+    s->drain_low = low_water;
+    s->on_drain = fn;
+    s->on_drain_ud = ud;
+    pthread_mutex_unlock(&s->mu);
+}
+
 void kg_http_stream_close(kg_http_stream *s)
 {
     pthread_mutex_lock(&s->mu);
     s->closed = true;
     s->on_done = NULL;
+    s->on_drain = NULL;
     while (s->cb_running)
         pthread_cond_wait(&s->cb_cv, &s->mu);
     bool resume = s->suspended && s->conn_alive;
@@ -431,7 +455,20 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
             kg_buf_reset(&s->q);
             s->qoff = 0;
         }
+        void (*drain)(void *) = NULL;
+        void *dud = s->on_drain_ud;
+        if (s->on_drain && !s->closed && avail >= s->drain_low && avail - n < s->drain_low) {
+            drain = s->on_drain;
+            s->cb_running++;
+        }
         pthread_mutex_unlock(&s->mu);
+        if (drain) {
+            drain(dud);
+            pthread_mutex_lock(&s->mu);
+            s->cb_running--;
+            pthread_cond_broadcast(&s->cb_cv);
+            pthread_mutex_unlock(&s->mu);
+        }
         return (ssize_t)n;
     }
     if (s->peer_gone) {
@@ -1087,6 +1124,12 @@ bool kg_http_offload_default(void *ud, const kg_http_request *req)
     return strcmp(req->method, "GET") && strcmp(req->method, "HEAD");
 }
 
+static kg_conn_rec *conn_rec(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
@@ -1099,6 +1142,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     if (!r->started) {
         r->started = true;
         first_call(r, method);
+        kg_conntrack_headers(srv->ct, conn_rec(conn), r->has_body, kg_http_now_ms());
         /* A rejection with a body pending is answered after the body has been read and dropped (never stored):
          * answering first makes MHD close the socket with unread data, and clients still sending then see a
          * reset instead of the response. Bodies declared larger than DISCARD_LIMIT are answered at once. */
@@ -1134,6 +1178,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     /* the whole request has been received */
     if (r->queued)
         return MHD_YES;
+    kg_conntrack_body_done(conn_rec(conn));
     if (r->rejected)
         return queue(r);
     if (r->in_worker) {
@@ -1182,8 +1227,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
 
 static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    (void)conn;
     kg_http_server *srv = cls;
+    kg_conntrack_idle(conn_rec(conn), kg_http_now_ms()); /* (the connection may be closing: then it is gone next) */
     rq *r = *con_cls;
     if (!r)
         return;
@@ -1213,13 +1258,18 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
 static void conn_notify_cb(void *cls, struct MHD_Connection *conn, void **socket_context,
                            enum MHD_ConnectionNotificationCode toe)
 {
-    (void)conn;
-    (void)socket_context;
     kg_http_server *srv = cls;
-    if (toe == MHD_CONNECTION_NOTIFY_STARTED)
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
         atomic_fetch_add(&srv->n_conns, 1);
-    else
+        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        *socket_context =
+            kg_conntrack_open(srv->ct, fi ? fi->connect_fd : -1, ai ? ai->client_addr : NULL, kg_http_now_ms());
+    } else {
         atomic_fetch_sub(&srv->n_conns, 1);
+        kg_conntrack_close(srv->ct, *socket_context); /* before libmicrohttpd closes the socket */
+        *socket_context = NULL;
+    }
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -1244,6 +1294,9 @@ void kg_http_config_defaults(kg_http_config *cfg)
     cfg->worker_threads = 8;
     cfg->connection_limit = 10000;
     cfg->connection_timeout_s = 90;
+    cfg->header_timeout_ms = 10000;
+    cfg->body_timeout_ms = 60000;
+    cfg->per_ip_fresh_limit = 256;
     cfg->max_body = KG_HTTP_MAX_BODY;
     cfg->request_timeout_ms = KG_HTTP_DEFAULT_REQUEST_TIMEOUT_MS;
 }
@@ -1336,6 +1389,12 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     pthread_mutex_init(&srv->wmu, NULL);
     pthread_cond_init(&srv->wcv, NULL);
     pthread_mutex_init(&srv->mon_mu, NULL);
+    kg_conntrack_limits cl = {.header_timeout_ms = srv->cfg.header_timeout_ms,
+                              .body_timeout_ms = srv->cfg.body_timeout_ms,
+                              .idle_timeout_ms = (int64_t)srv->cfg.connection_timeout_s * 1000,
+                              .per_ip_fresh = srv->cfg.per_ip_fresh_limit,
+                              .max_conns = srv->cfg.connection_limit};
+    srv->ct = kg_conntrack_new(&cl);
 
     srv->listen_fd = open_listener(cfg->bind_address, cfg->port, &srv->port, err);
     if (srv->listen_fd < 0)
@@ -1374,11 +1433,17 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
         srv->cert = strdup(cfg->tls_cert_pem);
         srv->key = strdup(cfg->tls_key_pem);
     }
+    if (srv->tls) {
+        srv->priorities = cfg->tls_priorities ? strdup(cfg->tls_priorities) : kg_tls_priorities(NULL, NULL, err);
+        if (!srv->priorities)
+            goto fail;
+    }
     struct MHD_OptionItem opts[20];
     int k = 0;
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, srv->listen_fd, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)nthreads, NULL};
-    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)srv->cfg.connection_limit, NULL};
+    /* the tracker sheds connections above connection_limit; libmicrohttpd refuses only past this slack */
+    opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)srv->cfg.connection_limit + 512, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)srv->cfg.connection_timeout_s, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, KG_HTTP_CONN_MEMORY, NULL};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log_cb, srv};
@@ -1395,8 +1460,7 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
     }
     if (srv->tls)
-        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0,
-                                            (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"};
+        opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv->priorities};
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     srv->d = MHD_start_daemon(flags, 0, NULL, NULL, access_cb, srv, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
     if (!srv->d) {
@@ -1483,6 +1547,7 @@ void kg_http_server_stop(kg_http_server *srv)
     }
     if (srv->creds_bound)
         kg_tls_creds_unbind(srv->cfg.tls_creds);
+    kg_conntrack_free(srv->ct);
     if (srv->mon_ep >= 0)
         close(srv->mon_ep);
     if (srv->mon_ev >= 0)
@@ -1494,6 +1559,7 @@ void kg_http_server_stop(kg_http_server *srv)
         free(srv->key);
     }
     free(srv->cert);
+    free(srv->priorities);
     pthread_mutex_destroy(&srv->wmu);
     pthread_cond_destroy(&srv->wcv);
     pthread_mutex_destroy(&srv->mon_mu);

@@ -140,6 +140,11 @@ size_t kg_http_stream_pending(kg_http_stream *s);
  * once. kg_http_stream_close() waits for a running callback to return, so after close the callback's ud may
  * be freed; hence the producer must not hold a lock the callback takes while it calls close. */
 void kg_http_stream_on_done(kg_http_stream *s, void (*fn)(void *ud), void *ud);
+/* Back-pressure: fn(ud) is called (on a network thread, without the stream's lock) each time the connection
+ * takes bytes from the queue and leaves fewer than low_water pending, after it had low_water or more. Same
+ * rules as on_done (quick, no close from inside; close waits for a running call). Set it at most once, before
+ * writing. */
+void kg_http_stream_on_drain(kg_http_stream *s, size_t low_water, void (*fn)(void *ud), void *ud);
 /* End of stream from the producer: flush what is queued, send the final chunk, release the producer's hold on
  * s (do not use s afterwards). */
 void kg_http_stream_close(kg_http_stream *s);
@@ -161,19 +166,26 @@ typedef struct kg_http_config {
     const char *tls_key_pem;
     struct kg_tls_creds *tls_creds; /* instead of the PEMs: reloadable pair and optional client-certificate
                                        verification (server/tlscreds.h); borrowed, must outlive the server */
-    unsigned network_threads;       /* MHD thread pool size; 0: number of CPUs */
-    unsigned worker_threads;        /* handler threads; 0: run handlers on the network threads. Default 8. */
-    unsigned connection_limit;      /* default 10000 */
-    unsigned connection_timeout_s;  /* idle keep-alive connection timeout; default 90 (Go http.Server's in
-                                       kube-apiserver); suspended streams are exempt */
-    size_t max_body;                /* default KG_HTTP_MAX_BODY */
-    unsigned max_inflight;          /* --max-requests-inflight: requests between their headers and the end of their
-                                       response beyond this many get 429 TooManyRequests with Retry-After: 1
-                                       (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
-                                       0 = no limit (default) */
-    int64_t request_timeout_ms;     /* default and maximum ?timeout= (default 60000) */
-    const kg_authn *authn;          /* NULL: every request is system:anonymous (no 401) */
-    const kg_authorizer *authz;     /* NULL: everything allowed */
+    const char *tls_priorities;    /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
+    unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
+    unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
+    unsigned connection_limit;     /* default 10000; past it the oldest connections waiting for a request are
+                                      closed to admit new ones (conntrack.h) */
+    unsigned connection_timeout_s; /* idle keep-alive connection timeout; default 90 (Go http.Server's in
+                                      kube-apiserver), absolute from the previous response; streams exempt */
+    int64_t header_timeout_ms;     /* request headers (and TLS handshake) of a new connection complete within
+                                      this, however slowly bytes trickle (Go's ReadHeaderTimeout); default 10000 */
+    int64_t body_timeout_ms;       /* a request body completes within this after its headers; default 60000 */
+    unsigned per_ip_fresh_limit;   /* connections per client IP that have not completed request headers yet;
+                                      default 256 (the oldest is closed to admit a new one) */
+    size_t max_body;               /* default KG_HTTP_MAX_BODY */
+    unsigned max_inflight;         /* --max-requests-inflight: requests between their headers and the end of their
+                                      response beyond this many get 429 TooManyRequests with Retry-After: 1
+                                      (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
+                                      0 = no limit (default) */
+    int64_t request_timeout_ms;    /* default and maximum ?timeout= (default 60000) */
+    const kg_authn *authn;         /* NULL: every request is system:anonymous (no 401) */
+    const kg_authorizer *authz;    /* NULL: everything allowed */
     kg_http_handler_fn handler;
     void *handler_ud;
     kg_http_offload_fn offload; /* NULL: kg_http_offload_default */

@@ -11,6 +11,7 @@
 
 #include "json/json.h"
 #include "base/base64.h"
+#include "base/str.h"
 
 /* A YAML scalar: plain when it is unambiguous, else a JSON (= YAML double-quoted) string. */
 static void put_scalar(kg_buf *out, const char *s)
@@ -75,6 +76,15 @@ bool kg_kubeconfig_write(const char *path, const kg_kubeconfig *kc, kg_error *er
 {
     kg_buf b = KG_BUF_INIT;
     kg_kubeconfig_render(&b, kc);
+    /* unchanged: leave the file alone (a restart on a full disk must not need space) */
+    size_t old_len = 0;
+    char *old = kg_read_file(path, &old_len);
+    bool same = old && old_len == b.len && !memcmp(old, b.data, b.len);
+    free(old);
+    if (same) {
+        kg_buf_free(&b);
+        return true;
+    }
     char *tmp = NULL;
     if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
         abort();

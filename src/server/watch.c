@@ -2,7 +2,16 @@
  *
  * No thread is held per watcher. The store's notify hook and the HTTP stream's done hook only put the watcher
  * on a ready queue; a small pump pool drains ready watchers (events → frames → kg_http_stream_write) and sends
- * bookmarks. The store hands out each event once, refcounted and shared by all watchers. */
+ * bookmarks. The store hands out each event once, refcounted and shared by all watchers.
+ *
+ * Back-pressure. A watcher's memory is bounded twice: in bytes by its HTTP stream queue, in events by the
+ * store's shared window (kg_store_options.watch_window). The pump stops taking events (and initial-list pages)
+ * for a watcher whose stream holds WATCH_HIGH_WATER bytes or more; the stream's drain callback puts it back on
+ * the ready queue once the client has read it below WATCH_LOW_WATER. A watcher that stays blocked for
+ * WATCH_STALL_MS is closed (upstream's cacher closes unresponsive watchers; the client re-lists), and one that
+ * lags behind the store's window gets a 410 Expired ERROR event when it next reads. The initial list of a
+ * watch without resourceVersion is read in pages of WATCH_LIST_PAGE objects from one snapshot, each page only
+ * when the stream has room, so a huge collection is never buffered whole. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,18 +27,22 @@
 typedef struct wctx {
     struct wctx *next_ready; /* ready queue link */
     struct wctx *prev_all, *next_all;
-    kg_arena arena;          /* selectors, resource strings */
+    kg_arena arena; /* selectors, resource strings */
     kg_store_watch *w;
+    kg_store *store;
     kg_http_stream *stream;
     const kg_resource *r;
     kg_selectors sel;
     bool table;
     bool bookmarks;
     int64_t last_bookmark_ms;
-    int queued;     /* on the ready queue */
-    int processing; /* a pump thread is on it */
-    int requeue;    /* readiness arrived while processing */
-    int done;       /* client gone / deadline / error */
+    int64_t blocked_since_ms; /* stream at the high-water mark since (0: not blocked); atomic: the ticker reads it */
+    char *list_cont;          /* initial list still being streamed: the next page's continue token */
+    const char *prefix;       /* the store prefix (in arena) */
+    int queued;               /* on the ready queue */
+    int processing;           /* a pump thread is on it */
+    int requeue;              /* readiness arrived while processing */
+    int done;                 /* client gone / deadline / error */
 } wctx;
 
 struct kg_watch_pump {
@@ -46,6 +59,11 @@ struct kg_watch_pump {
     int64_t bookmark_ms;
     size_t active;
 };
+
+#define WATCH_HIGH_WATER (512u * 1024u)
+#define WATCH_LOW_WATER (128u * 1024u)
+#define WATCH_STALL_MS 10000
+#define WATCH_LIST_PAGE 64
 
 static int64_t now_ms(void)
 {
@@ -188,8 +206,40 @@ static void free_ctx(kg_watch_pump *p, wctx *c)
         c->next_all->prev_all = c->prev_all;
     p->active--;
     pthread_mutex_unlock(&p->mu);
+    free(c->list_cont);
     kg_arena_free(&c->arena);
     free(c);
+}
+
+/* Frames of one page of the initial list. Returns false when the page could not be read (err set). */
+static bool list_page(wctx *c, kg_store *store, kg_buf *b, kg_arena *a, const char *cont, int64_t *rev, char **next,
+                      kg_error *err)
+{
+    kg_store_list_opts lo = {.limit = WATCH_LIST_PAGE, .continue_token = cont};
+    kg_store_list_result res;
+    if (!kg_store_list(store, c->prefix, &lo, a, &res, err))
+        return false;
+    for (size_t i = 0; i < res.n; i++) {
+        if (!c->sel.empty) {
+            kg_json *o = kg_json_parse(a, res.items[i].value, res.items[i].value_len, err);
+            if (!o || !kg_selectors_match(&c->sel, o))
+                continue;
+        }
+        kg_watch_encode_event(b, a, c->r, c->table, "ADDED", res.items[i].value, res.items[i].value_len,
+                              res.items[i].mod_revision);
+    }
+    *rev = res.revision;
+    *next = res.continue_token ? strdup(res.continue_token) : NULL;
+    return true;
+}
+
+static void write_error(wctx *c, kg_buf *b, kg_arena *scratch, const kg_error *err)
+{
+    kg_buf_reset(b);
+    kg_status *s =
+        err->code == KG_EGONE ? kg_status_resource_expired(scratch, err->msg) : kg_status_internal(scratch, err->msg);
+    kg_watch_encode_error(b, s);
+    kg_http_stream_write(c->stream, b->data, b->len);
 }
 
 /* Drain a watcher. Returns true when it is finished (closed and freed). */
@@ -198,19 +248,49 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
     bool finished = c->done;
     kg_error err;
     int budget = 256; /* events per turn: fairness between watchers */
-    while (!finished && budget-- > 0) {
+    size_t pending = kg_http_stream_pending(c->stream);
+    if (!finished && pending >= WATCH_HIGH_WATER) {
+        /* the client is not keeping up: wait for the drain callback; close it if it never comes */
+        int64_t t = now_ms();
+        int64_t since = __atomic_load_n(&c->blocked_since_ms, __ATOMIC_RELAXED);
+        if (!since) {
+            __atomic_store_n(&c->blocked_since_ms, t, __ATOMIC_RELAXED);
+        } else if (t - since >= WATCH_STALL_MS) {
+            KG_V(1, "closing an unresponsive %s watcher (%zu bytes not read for %d s)", c->r->plural, pending,
+                 WATCH_STALL_MS / 1000);
+            finished = true;
+        }
+        if (!finished)
+            return false;
+    } else {
+        __atomic_store_n(&c->blocked_since_ms, 0, __ATOMIC_RELAXED);
+    }
+    /* the rest of the initial list, a page at a time while the stream has room */
+    while (!finished && c->list_cont && pending < WATCH_HIGH_WATER && budget > 0) {
+        budget -= WATCH_LIST_PAGE / 4;
+        kg_buf_reset(b);
+        char *next = NULL;
+        int64_t rev;
+        if (!list_page(c, c->store, b, scratch, c->list_cont, &rev, &next, &err)) {
+            write_error(c, b, scratch, &err);
+            finished = true;
+            break;
+        }
+        free(c->list_cont);
+        c->list_cont = next;
+        if (b->len && !kg_http_stream_write(c->stream, b->data, b->len))
+            finished = true;
+        pending += b->len;
+        kg_arena_reset(scratch);
+    }
+    while (!finished && !c->list_cont && pending < WATCH_HIGH_WATER && budget-- > 0) {
         const kg_store_event *ev;
         kg_store_watch_status st = kg_store_watch_next(c->w, 0, &ev, &err);
         if (st == KG_WATCH_TIMEOUT)
             break;
         if (st != KG_WATCH_EVENT) {
-            if (st == KG_WATCH_ERROR) {
-                kg_buf_reset(b);
-                kg_status *s = err.code == KG_EGONE ? kg_status_resource_expired(scratch, err.msg)
-                                                    : kg_status_internal(scratch, err.msg);
-                kg_watch_encode_error(b, s);
-                kg_http_stream_write(c->stream, b->data, b->len);
-            }
+            if (st == KG_WATCH_ERROR)
+                write_error(c, b, scratch, &err);
             finished = true;
             break;
         }
@@ -219,9 +299,10 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
         kg_store_event_release(ev);
         if (b->len && !kg_http_stream_write(c->stream, b->data, b->len))
             finished = true;
+        pending += b->len;
         kg_arena_reset(scratch);
     }
-    if (!finished && c->bookmarks) {
+    if (!finished && c->bookmarks && !c->list_cont) {
         int64_t t = now_ms();
         if (t - c->last_bookmark_ms >= p->bookmark_ms) {
             c->last_bookmark_ms = t;
@@ -231,7 +312,8 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
                 finished = true;
         }
     }
-    if (budget < 0 && !finished) {
+    /* more to do and room for it: another turn (past the high-water mark the drain callback requeues) */
+    if (budget <= 0 && !finished && pending < WATCH_HIGH_WATER) {
         pthread_mutex_lock(&p->mu);
         c->requeue = 1;
         pthread_mutex_unlock(&p->mu);
@@ -293,7 +375,8 @@ static void *ticker_main(void *arg)
             break;
         int64_t t = now_ms();
         for (wctx *c = p->all; c; c = c->next_all)
-            if (c->bookmarks && t - c->last_bookmark_ms >= p->bookmark_ms)
+            if ((c->bookmarks && t - c->last_bookmark_ms >= p->bookmark_ms) ||
+                __atomic_load_n(&c->blocked_since_ms, __ATOMIC_RELAXED))
                 enqueue_locked(p, c);
     }
     pthread_mutex_unlock(&p->mu);
@@ -402,31 +485,23 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
             return;
         }
     }
-    const char *prefix = kg_resource_list_prefix(&c->arena, r, ns);
+    c->prefix = kg_resource_list_prefix(&c->arena, r, ns);
+    c->store = s->store;
     kg_buf b = KG_BUF_INIT;
     if (initial) {
-        /* synthetic ADDED events for the current state, then changes after that snapshot */
-        kg_store_list_opts lo = {0};
-        kg_store_list_result res;
-        if (!kg_store_list(s->store, prefix, &lo, a, &res, &err)) {
+        /* synthetic ADDED events for the current state, then changes after that snapshot; the first page here,
+         * the others from the pump as the client reads them */
+        if (!list_page(c, s->store, &b, a, NULL, &from, &c->list_cont, &err)) {
+            kg_buf_free(&b);
             kg_arena_free(&c->arena);
             free(c);
             kg_respond_status(req, resp, kg_status_from_error(a, &err));
             return;
         }
-        for (size_t i = 0; i < res.n; i++) {
-            if (!c->sel.empty) {
-                kg_json *o = kg_json_parse(a, res.items[i].value, res.items[i].value_len, &err);
-                if (!o || !kg_selectors_match(&c->sel, o))
-                    continue;
-            }
-            kg_watch_encode_event(&b, a, r, c->table, "ADDED", res.items[i].value, res.items[i].value_len,
-                                  res.items[i].mod_revision);
-        }
-        from = res.revision;
     }
-    c->w = kg_store_watch_open(s->store, prefix, from, &err);
-    kg_http_stream *st = kg_http_respond_stream(req, resp, 200, "application/json", kg_http_now_ms() + timeout_s * 1000);
+    c->w = kg_store_watch_open(s->store, c->prefix, from, &err);
+    kg_http_stream *st =
+        kg_http_respond_stream(req, resp, 200, "application/json", kg_http_now_ms() + timeout_s * 1000);
     if (!c->w) {
         /* upstream answers 200 with one ERROR event carrying the Status */
         kg_buf_reset(&b);
@@ -435,6 +510,7 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
         kg_http_stream_write(st, b.data, b.len);
         kg_http_stream_close(st);
         kg_buf_free(&b);
+        free(c->list_cont);
         kg_arena_free(&c->arena);
         free(c);
         return;
@@ -451,6 +527,7 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
     p->all = c;
     p->active++;
     pthread_mutex_unlock(&p->mu);
+    kg_http_stream_on_drain(st, WATCH_LOW_WATER, on_ready, c);
     kg_store_watch_set_notify(c->w, on_ready, c);
     kg_http_stream_on_done(st, on_stream_done, c);
     on_ready(c); /* drain anything already pending */

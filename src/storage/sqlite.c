@@ -12,12 +12,14 @@
  * left is exactly what states at revisions >= C and events after C need (current versions, and the versions that
  * changes after C replaced). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "storage/storage_internal.h"
@@ -881,8 +883,30 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
         abort();
     snprintf(b->path, pl, "%s/kgate.db", dir);
 
+    /* the database holds Secrets: owner-only, also when an older version created it 0644 (SQLite gives the -wal
+     * and -shm files the database file's mode) */
+    {
+        int fd = open(b->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0 || fchmod(fd, 0600) != 0) {
+            kg_err_set(err, KG_EIO, "sqlite: open %s: %s", b->path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            goto fail;
+        }
+        close(fd);
+        char side[4200];
+        snprintf(side, sizeof side, "%s-wal", b->path);
+        chmod(side, 0600);
+        snprintf(side, sizeof side, "%s-shm", b->path);
+        chmod(side, 0600);
+    }
     if (!open_conn(b->path, &b->wdb, err))
         goto fail;
+    {
+        /* keep the -wal file at close: reopening then needs no new file, so a restart works on a full disk */
+        int persist = 1;
+        sqlite3_file_control(b->wdb, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    }
     if (!exec_sql(b->wdb, "PRAGMA journal_mode=WAL", err) || !exec_sql(b->wdb, "PRAGMA synchronous=FULL", err) ||
         !exec_sql(b->wdb, "PRAGMA cache_size=-32000", err) || !init_schema(b, err))
         goto fail;

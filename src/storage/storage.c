@@ -436,13 +436,41 @@ static void copy_kv_from_prev(const kg_store_event *ev, kg_arena *a, kg_store_kv
     out->create_revision = ev->create_revision;
 }
 
+/* A backend write that also tracks the store's health: an I/O failure (disk full, EIO) marks the store failing
+ * until a write succeeds again. */
+static bool store_write(kg_store *s, kg_write_op op, const char *key, const void *value, size_t value_len,
+                        int64_t expected, kg_store_event **ev, kg_error *err)
+{
+    bool ok = s->ops->write(s->b, op, key, value, value_len, expected, ev, err);
+    if (ok)
+        __atomic_store_n(&s->write_failing, 0, __ATOMIC_RELAXED);
+    else if (err && err->code == KG_EIO)
+        __atomic_store_n(&s->write_failing, 1, __ATOMIC_RELAXED);
+    return ok;
+}
+
+bool kg_store_healthy(kg_store *s)
+{
+    return !__atomic_load_n(&s->write_failing, __ATOMIC_RELAXED);
+}
+
+#define KG_STORE_DEFAULT_MAX_VALUE (1536u * 1024u) /* etcd's default --max-request-bytes */
+
+static bool check_size(const kg_store *s, size_t len, kg_error *err)
+{
+    size_t max = s->opts.max_value_bytes ? s->opts.max_value_bytes : KG_STORE_DEFAULT_MAX_VALUE;
+    if (len <= max)
+        return true;
+    return kg_err_set(err, KG_EINTERNAL, "etcdserver: request is too large");
+}
+
 bool kg_store_create(kg_store *s, const char *key, const void *value, size_t value_len, int64_t *out_rev,
                      kg_error *err)
 {
-    if (!check_key(key, err))
+    if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
-    if (!s->ops->write(s->b, KG_WRITE_CREATE, key, value ? value : "", value_len, 0, &ev, err))
+    if (!store_write(s, KG_WRITE_CREATE, key, value ? value : "", value_len, 0, &ev, err))
         return false;
     if (out_rev)
         *out_rev = ev->revision;
@@ -453,10 +481,10 @@ bool kg_store_create(kg_store *s, const char *key, const void *value, size_t val
 bool kg_store_update(kg_store *s, const char *key, const void *value, size_t value_len,
                      int64_t expected_mod_revision, int64_t *out_rev, kg_error *err)
 {
-    if (!check_key(key, err))
+    if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
-    if (!s->ops->write(s->b, KG_WRITE_UPDATE, key, value ? value : "", value_len, expected_mod_revision, &ev, err))
+    if (!store_write(s, KG_WRITE_UPDATE, key, value ? value : "", value_len, expected_mod_revision, &ev, err))
         return false;
     if (out_rev)
         *out_rev = ev->revision;
@@ -470,7 +498,7 @@ bool kg_store_delete(kg_store *s, const char *key, int64_t expected_mod_revision
     if (!check_key(key, err))
         return false;
     kg_store_event *ev = NULL;
-    if (!s->ops->write(s->b, KG_WRITE_DELETE, key, NULL, 0, expected_mod_revision, &ev, err))
+    if (!store_write(s, KG_WRITE_DELETE, key, NULL, 0, expected_mod_revision, &ev, err))
         return false;
     if (out_rev)
         *out_rev = ev->revision;
@@ -514,6 +542,8 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
             return false;
         if (!nv)
             nv = "";
+        if (!check_size(s, nlen, err))
+            return false;
         if (exists && nlen == cur.value_len && memcmp(nv, cur.value, nlen) == 0) {
             if (out)
                 *out = cur;
@@ -521,8 +551,8 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
         }
         kg_store_event *ev = NULL;
         KG_ERROR_DECL(werr);
-        bool ok = exists ? s->ops->write(s->b, KG_WRITE_UPDATE, key, nv, nlen, cur.mod_revision, &ev, &werr)
-                         : s->ops->write(s->b, KG_WRITE_CREATE, key, nv, nlen, 0, &ev, &werr);
+        bool ok = exists ? store_write(s, KG_WRITE_UPDATE, key, nv, nlen, cur.mod_revision, &ev, &werr)
+                         : store_write(s, KG_WRITE_CREATE, key, nv, nlen, 0, &ev, &werr);
         if (ok) {
             if (out) {
                 out->key = kg_arena_strdup(a, key);

@@ -61,6 +61,10 @@ typedef struct kg_store_options {
     size_t watch_window_bytes;
     /* Most writes in one group-commit transaction (0 = default 1024). */
     int max_batch;
+    /* Largest value a create/update may store (etcd's --max-request-bytes; 0 = default 1.5 MiB). Larger writes
+     * fail with KG_EINTERNAL "etcdserver: request is too large", the error kube-apiserver passes through as a 500
+     * (the request body limit of 3 MiB applies before; this bounds what patches and mutation grow objects to). */
+    size_t max_value_bytes;
 } kg_store_options;
 
 /* A key with its value and revisions. value is NULL (value_len 0) only where documented. */
@@ -83,6 +87,9 @@ void kg_store_close(kg_store *s);
 
 /* The latest committed revision (what a BOOKMARK event carries when nothing else happened). */
 int64_t kg_store_current_revision(kg_store *s);
+/* False while writes fail: the last write ended in an I/O error (disk full, EIO) and none has succeeded since
+ * (kube-apiserver's readyz "etcd" check). */
+bool kg_store_healthy(kg_store *s);
 /* Revisions <= this are compacted: list/watch at a revision < this give KG_EGONE. */
 int64_t kg_store_compacted_revision(kg_store *s);
 

@@ -72,6 +72,7 @@ struct kg_store {
     void *b;
     kg_watch_hub *hub;
     kg_store_options opts;
+    int write_failing; /* atomic: the last write failed with KG_EIO (disk full, I/O error); see kg_store_healthy */
 };
 
 extern const kg_store_backend_ops kg_store_sqlite_ops;

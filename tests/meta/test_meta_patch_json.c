@@ -163,6 +163,35 @@ static void test_v4_quirks(void **s)
     ok("[1,2]", "[{\"op\":\"add\",\"path\":\"/0\",\"value\":0}]", "[0,1,2]");
 }
 
+/* jsonpatch.AccumulatedCopySizeLimit (kube-apiserver's JSONPatchMaxCopyBytes, 3 MiB): copies doubling a value
+ * stop at the budget instead of growing the document exponentially */
+static void test_copy_size_limit(void **s)
+{
+    (void)s;
+    kg_buf doc = KG_BUF_INIT;
+    kg_buf_puts(&doc, "{\"a\":\"");
+    for (int i = 0; i < 100000; i++)
+        kg_buf_putc(&doc, 'x');
+    kg_buf_puts(&doc, "\"}");
+    kg_buf patch = KG_BUF_INIT;
+    kg_buf_puts(&patch,
+                "[{\"op\":\"add\",\"path\":\"/d\",\"value\":{}},{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/d/a\"}");
+    for (int i = 0; i < 30; i++)
+        kg_buf_printf(&patch, ",{\"op\":\"copy\",\"from\":\"/d\",\"path\":\"/d/c%d\"}", i);
+    kg_buf_putc(&patch, ']');
+    kg_error e = {0};
+    kg_json *out = NULL;
+    assert_false(kg_patch_json(&A, J(kg_buf_cstr(&doc)), J(kg_buf_cstr(&patch)), &out, &e));
+    assert_int_equal(e.code, KG_EINVAL);
+    /* the string, then /d doubling: the 6th copy takes the total to 3200406 bytes */
+    assert_string_equal(e.msg, "Unable to complete the copy, the accumulated size increase of copy is 3200406, "
+                               "exceeding the limit 3145728");
+    /* under the budget copies still work */
+    ok("{\"a\":[1,2]}", "[{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/b\"}]", "{\"a\":[1,2],\"b\":[1,2]}");
+    kg_buf_free(&doc);
+    kg_buf_free(&patch);
+}
+
 static void test_errors(void **s)
 {
     (void)s;
@@ -364,6 +393,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_v4_quirks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_evanphx_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_size_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_escape_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_server_helpers, setup, teardown),
     };

@@ -113,6 +113,42 @@ static int64_t del(kg_store *s, const char *key)
 
 /* ---- CRUD, typed errors, conflicts ---- */
 
+/* etcd's --max-request-bytes: a value over max_value_bytes is refused on every write path, nothing stored */
+static bool update_big(void *ud, const kg_store_kv *cur, kg_arena *a, const void **nv, size_t *nlen, kg_error *err)
+{
+    (void)cur;
+    (void)a;
+    (void)err;
+    *nv = ud;
+    *nlen = 5000;
+    return true;
+}
+
+static void test_value_size_limit(void **state)
+{
+    (void)state;
+    kg_store_options o = {.compact_interval_ms = -1, .max_value_bytes = 4096};
+    fixture *f = fx_new(&o);
+    char *big = calloc(1, 5001);
+    memset(big, 'x', 5000);
+    kg_error err = {0};
+    assert_false(kg_store_create(f->s, "/registry/configmaps/default/big", big, 5000, NULL, &err));
+    assert_int_equal(err.code, KG_EINTERNAL);
+    assert_string_equal(err.msg, "etcdserver: request is too large");
+    assert_true(kg_store_create(f->s, "/registry/configmaps/default/ok", big, 4096, NULL, &err));
+    assert_false(kg_store_update(f->s, "/registry/configmaps/default/ok", big, 4097, 0, NULL, &err));
+    assert_string_equal(err.msg, "etcdserver: request is too large");
+    assert_false(
+        kg_store_guaranteed_update(f->s, "/registry/configmaps/default/ok", false, update_big, big, &f->a, NULL, &err));
+    assert_string_equal(err.msg, "etcdserver: request is too large");
+    kg_store_kv kv;
+    assert_true(kg_store_get(f->s, "/registry/configmaps/default/ok", &f->a, &kv, &err));
+    assert_int_equal(kv.value_len, 4096);
+    assert_false(kg_store_get(f->s, "/registry/configmaps/default/big", &f->a, &kv, &err));
+    free(big);
+    fx_free(f);
+}
+
 static void test_crud(void **state)
 {
     fixture *f = *state;
@@ -1538,6 +1574,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_guaranteed_update, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_creates, setup, teardown),
         cmocka_unit_test(test_memory_history_bound),
+        cmocka_unit_test(test_value_size_limit),
         cmocka_unit_test_setup_teardown(test_restart_persistence, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Size limits (issue 20): JSON patch copy amplification is cut at upstream's 3 MiB copy budget (422), a stored
+# object is at most --max-object-bytes (500 "etcdserver: request is too large", as kube-apiserver passes etcd's
+# error through), ConfigMap/Secret data at most 1 MiB (MaxSecretSize) with upstream's field error; server memory
+# stays bounded through all of it.
+KGATE=$1
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+trap 'stop_kgate; rm -rf "$W"' EXIT
+start_kgate "$W/data" || exit 1
+TOKEN=$(awk '/token:/ {print $2}' "$W/data/admin.kubeconfig")
+URL=$(awk '/server:/ {print $2}' "$W/data/admin.kubeconfig")
+H=(-sk -H "Authorization: Bearer $TOKEN")
+CM=$URL/api/v1/namespaces/default/configmaps
+rss() { awk '/VmRSS/ {print int($2 / 1024)}' /proc/$KGATE_PID/status; }
+# a 300 kB value doubled by copy operations: 18 of them would reach 78 GB
+python3 - >"$W/cm.json" <<'PY'
+import json
+print(json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "amp"}, "data": {"a": "x" * 300000}}))
+PY
+curl "${H[@]}" -H 'Content-Type: application/json' -X POST "$CM" --data-binary @"$W/cm.json" -o /dev/null
+python3 - >"$W/patch.json" <<'PY'
+import json
+ops = [{"op": "copy", "from": "/data", "path": "/metadata/annotations"}]
+for i in range(18):
+    ops.append({"op": "copy", "from": "/data", "path": f"/data/k{i}"} if i == 0 else
+               {"op": "copy", "from": "/data/a", "path": f"/data/k{i}"})
+print(json.dumps(ops))
+PY
+rss0=$(rss)
+out=$(curl "${H[@]}" -H 'Content-Type: application/json-patch+json' -X PATCH "$CM/amp" --data-binary @"$W/patch.json" -w ' %{http_code}')
+expect_out "copy amplification: 422" " 422" echo "$out"
+expect_out "... with upstream's AccumulatedCopySizeLimit message" \
+  'Unable to complete the copy, the accumulated size increase of copy is' echo "$out"
+expect_out "... and the limit" 'exceeding the limit 3145728' echo "$out"
+rss1=$(rss)
+[ $((rss1 - rss0)) -lt 100 ] && pass "RSS stays bounded (${rss0} -> ${rss1} MB)" || failx "RSS bounded" "${rss0} -> ${rss1} MB"
+# an object under the 3 MiB body limit but over the 1.5 MiB storage limit: the store refuses it
+python3 - >"$W/ev.json" <<'PY'
+import json
+print(json.dumps({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "huge"}, "message": "m" * 2000000,
+                  "involvedObject": {"kind": "ConfigMap", "name": "amp", "namespace": "default"}}))
+PY
+out=$(curl "${H[@]}" -H 'Content-Type: application/json' -X POST "$URL/api/v1/namespaces/default/events" --data-binary @"$W/ev.json" -w ' %{http_code}')
+expect_eq "object over 1.5 MiB: etcd's error, 500" \
+  '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcdserver: request is too large","code":500} 500' \
+  echo "$out"
+expect_out "... and nothing stored" '"code":404' curl "${H[@]}" "$URL/api/v1/namespaces/default/events/huge"
+# ConfigMap and Secret data over 1 MiB: validation
+python3 - >"$W/big.json" <<'PY'
+import json
+print(json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "big"},
+                  "data": {"a": "x" * 600000, "b": "x" * 600000}}))
+PY
+out=$(curl "${H[@]}" -H 'Content-Type: application/json' -X POST "$CM" --data-binary @"$W/big.json" -w ' %{http_code}')
+expect_out "ConfigMap data over 1 MiB: 422" " 422" echo "$out"
+expect_out "... upstream's message" 'ConfigMap \"big\" is invalid: []: Too long: may not be more than 1048576 bytes' echo "$out"
+python3 - >"$W/secret.json" <<'PY'
+import base64, json
+v = base64.b64encode(b"s" * 1100000).decode()
+print(json.dumps({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "big"}, "data": {"a": v}}))
+PY
+out=$(curl "${H[@]}" -H 'Content-Type: application/json' -X POST "$URL/api/v1/namespaces/default/secrets" --data-binary @"$W/secret.json" -w ' %{http_code}')
+expect_out "Secret data over 1 MiB (decoded): 422" " 422" echo "$out"
+expect_out "... upstream's message" 'Secret \"big\" is invalid: data: Too long: may not be more than 1048576 bytes' echo "$out"
+# --max-object-bytes lowers the limit
+stop_kgate
+start_kgate "$W/data" --max-object-bytes=100000 || exit 1
+URL=$(awk '/server:/ {print $2}' "$W/data/admin.kubeconfig")
+CM=$URL/api/v1/namespaces/default/configmaps
+out=$(curl "${H[@]}" -H 'Content-Type: application/merge-patch+json' -X PATCH "$CM/amp" -d '{"data":{"b":"c"}}' -w ' %{http_code}')
+expect_out "--max-object-bytes=100000 refuses a 300 kB object" 'etcdserver: request is too large","code":500} 500' echo "$out"
+finish
