@@ -80,6 +80,14 @@ typedef struct kg_client_request {
      * "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT", e.g. "svc.ns.svc:443:10.0.0.7:8443" (webhook services resolved
      * to an endpoint). NULL = dial the URL's host. */
     const char *connect_to;
+    /* Streaming (long-lived answers such as watches): when on_data is set, the answer's body (whatever the status)
+     * is handed to on_data as it arrives and not collected (resp->body stays ""); on_data returning false aborts
+     * the transfer (KG_CLIENT_TRANSPORT). */
+    bool (*on_data)(void *ud, const char *p, size_t n);
+    void *on_data_ud;
+    /* A cancel token (NULL = none): kg_client_cancel_fire from another thread aborts the request at once, even
+     * while it waits for data; the request's connection is not reused. */
+    struct kg_client_cancel *cancel;
 } kg_client_request;
 
 typedef struct kg_client_response {
@@ -87,6 +95,15 @@ typedef struct kg_client_response {
     const char *body; /* NUL-terminated copy in the caller's arena ("" when empty or no answer) */
     size_t body_len;
 } kg_client_response;
+
+/* Cancelling a request in flight from another thread (kg_client_request.cancel). One token serves one request at a
+ * time; kg_client_cancel_reset rearms a fired token for the next request. */
+typedef struct kg_client_cancel kg_client_cancel;
+kg_client_cancel *kg_client_cancel_new(void);
+void kg_client_cancel_free(kg_client_cancel *c);
+void kg_client_cancel_fire(kg_client_cancel *c);
+void kg_client_cancel_reset(kg_client_cancel *c);
+bool kg_client_cancel_fired(kg_client_cancel *c);
 
 /* Send req and wait for the answer. Anything but KG_CLIENT_OK also sets err: KG_ETIMEOUT for timeouts,
  * KG_ENOTFOUND for 404, KG_ETOOLARGE, KG_EUNSUPPORTED when libcurl is missing, KG_EIO otherwise; the message is

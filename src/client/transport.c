@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -89,17 +91,97 @@ void kg_client_transport_close(kg_client *c)
     c->nidle = 0;
 }
 
+/* ---- cancel tokens: the request's socket is tracked so that firing can shut it down under the transfer ---- */
+
+struct kg_client_cancel {
+    pthread_mutex_t mu;
+    int fd; /* the request's socket while open, else -1 */
+    bool fired;
+};
+
+kg_client_cancel *kg_client_cancel_new(void)
+{
+    kg_client_cancel *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    pthread_mutex_init(&c->mu, NULL);
+    c->fd = -1;
+    return c;
+}
+
+void kg_client_cancel_free(kg_client_cancel *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+void kg_client_cancel_fire(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->fired = true;
+    if (c->fd >= 0)
+        shutdown(c->fd, SHUT_RDWR); /* the transfer's next read fails at once; libcurl still closes the fd */
+    pthread_mutex_unlock(&c->mu);
+}
+
+void kg_client_cancel_reset(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->fired = false;
+    pthread_mutex_unlock(&c->mu);
+}
+
+bool kg_client_cancel_fired(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    bool f = c->fired;
+    pthread_mutex_unlock(&c->mu);
+    return f;
+}
+
+static curl_socket_t cancel_open(void *ud, curlsocktype purpose, struct curl_sockaddr *addr)
+{
+    (void)purpose;
+    kg_client_cancel *c = ud;
+    pthread_mutex_lock(&c->mu);
+    curl_socket_t s = CURL_SOCKET_BAD;
+    if (!c->fired) {
+        s = socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+        if (s >= 0)
+            c->fd = s;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return s;
+}
+
+static int cancel_close(void *ud, curl_socket_t s)
+{
+    kg_client_cancel *c = ud;
+    pthread_mutex_lock(&c->mu);
+    if (c->fd == s)
+        c->fd = -1;
+    int rc = close(s);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
 /* ---- one request ---- */
 
 typedef struct sink {
     kg_buf b;
     size_t max;
     bool too_large;
+    bool (*on_data)(void *ud, const char *p, size_t n);
+    void *on_data_ud;
 } sink;
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
     sink *s = ud;
+    if (s->on_data)
+        return s->on_data(s->on_data_ud, p, size * n) ? size * n : 0;
     if (s->b.len + size * n > s->max) {
         s->too_large = true;
         return 0; /* aborts the transfer with CURLE_WRITE_ERROR */
@@ -186,7 +268,7 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
         hdrs = lc.slist_append(hdrs, kg_arena_sprintf(a, "Authorization: Bearer %s", c->cfg.token));
     for (size_t i = 0; i < req->nheaders; i++)
         hdrs = lc.slist_append(hdrs, req->headers[i]);
-    sink body = {KG_BUF_INIT, c->cfg.max_body, false};
+    sink body = {KG_BUF_INIT, c->cfg.max_body, false, req->on_data, req->on_data_ud};
     int64_t timeout = req->timeout_ms > 0 ? req->timeout_ms : c->cfg.timeout_ms;
     lc.easy_setopt(h, CURLOPT_URL, url);
     lc.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
@@ -207,6 +289,14 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     if (strcmp(method, "GET") != 0 && !(req->body && strcmp(method, "POST") == 0))
         lc.easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
     set_tls(h, &c->cfg);
+    if (req->cancel) {
+        lc.easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, cancel_open);
+        lc.easy_setopt(h, CURLOPT_OPENSOCKETDATA, req->cancel);
+        lc.easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, cancel_close);
+        lc.easy_setopt(h, CURLOPT_CLOSESOCKETDATA, req->cancel);
+        lc.easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L); /* a socket of our own, tracked from its opening */
+        lc.easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);  /* and closed (untracked) before perform returns */
+    }
     CURLcode rc = lc.easy_perform(h);
     long status = 0;
     lc.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);

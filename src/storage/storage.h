@@ -1,6 +1,6 @@
 /* Storage: a key/value store with one global revision, optimistic concurrency, consistent paged lists and
  * watches that replay history. One interface; backends: "sqlite" (WAL, group commit) and "memory" (not durable:
- * kgate check and tests) now, "etcd" later.
+ * kgate check and tests) and "etcd3" (an etcd v3 cluster, shared by several kgate replicas: storage/etcd.c).
  *
  * Keys follow Kubernetes' etcd layout: "/registry/<group-resource>/<namespace>/<name>" (cluster-scoped objects
  * have no namespace segment). Values are opaque bytes (the serialized JSON object).
@@ -61,6 +61,16 @@ typedef struct kg_store_options {
     size_t watch_window_bytes;
     /* Most writes in one group-commit transaction (0 = default 1024). */
     int max_batch;
+    /* The etcd3 backend (storage/etcd.c; see docs/storage.md). Keys "/registry/<rest>" are stored in etcd under
+     * "<prefix>/<rest>"; other keys are refused. history_revisions/history_seconds do not apply: etcd keeps the
+     * history and is compacted as kube-apiserver does (compaction_interval). */
+    struct {
+        const char *servers; /* comma-separated client URLs ("http://127.0.0.1:2379,..."); failover in order */
+        const char *prefix;  /* NULL/"" = "/registry" */
+        const char *ca_file, *cert_file, *key_file; /* TLS to etcd (NULL = none / system CAs) */
+        int64_t compaction_interval_ms; /* 0 = 5 minutes; < 0 = never (kg_store_compact still works) */
+        int64_t request_timeout_ms;     /* per etcd request (0 = 10 s) */
+    } etcd;
 } kg_store_options;
 
 /* A key with its value and revisions. value is NULL (value_len 0) only where documented. */
@@ -72,8 +82,9 @@ typedef struct kg_store_kv {
     int64_t create_revision; /* revision that created this incarnation of the key */
 } kg_store_kv;
 
-/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing) or "memory"
- * (dir ignored, may be NULL; nothing survives kg_store_close; durability statements below do not apply).
+/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing), "memory"
+ * (dir ignored, may be NULL; nothing survives kg_store_close; durability statements below do not apply) or
+ * "etcd3" (dir ignored; opts->etcd says where; several stores, in one or many processes, may share one etcd).
  * opts may be NULL for defaults. Returns NULL with err set on failure. */
 kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_options *opts, kg_error *err);
 /* Stop background threads and close. NULL is ignored. Watchers still open are cancelled (their next call returns
