@@ -1,5 +1,6 @@
 /* kgate serve: the Kubernetes-compatible API server. Flags are named as kube-apiserver's. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,19 @@ static void usage(FILE *f)
     fprintf(f, "\nStorage flags:\n"
                "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
                "token and admin.kubeconfig (default ./kgate-data)\n"
-               "      --storage-backend string          The storage backend for persistence: sqlite (default "
+               "      --storage-backend string          The storage backend for persistence: sqlite, etcd3 (default "
                "sqlite)\n"
+               "      --etcd-servers strings            List of etcd servers to connect with (scheme://ip:port), "
+               "comma separated;\n"
+               "                                        requests fail over to the next on connection failure\n"
+               "      --etcd-prefix string              The prefix to prepend to all resource paths in etcd "
+               "(default \"/registry\")\n"
+               "      --etcd-cafile string              SSL Certificate Authority file used to secure etcd "
+               "communication\n"
+               "      --etcd-certfile string            SSL certification file used to secure etcd communication\n"
+               "      --etcd-keyfile string             SSL key file used to secure etcd communication\n"
+               "      --etcd-compaction-interval duration  The interval of compaction requests. If 0, the compaction "
+               "request from apiserver is disabled. (default 5m0s)\n"
                "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
                "(default 10000);\n"
                "                                        older resourceVersions get 410 Gone\n"
@@ -69,6 +81,44 @@ static void usage(FILE *f)
                "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n\n"
                "Logging flags:\n"
                "  -v, --v int                           number for the log level verbosity\n");
+}
+
+/* A Go-style duration made of number+unit parts ("500ms", "30s", "5m", "5m0s", "1h30m"); a bare "0" is zero. */
+static bool parse_duration_ms(const char *v, int64_t *out)
+{
+    if (!v || !*v)
+        return false;
+    if (!strcmp(v, "0")) {
+        *out = 0;
+        return true;
+    }
+    double total = 0;
+    while (*v) {
+        char *end;
+        double n = strtod(v, &end);
+        if (end == v || n < 0)
+            return false;
+        double mult;
+        if (!strncmp(end, "ms", 2)) {
+            mult = 1;
+            end += 2;
+        } else if (*end == 's') {
+            mult = 1000;
+            end++;
+        } else if (*end == 'm') {
+            mult = 60000;
+            end++;
+        } else if (*end == 'h') {
+            mult = 3600000;
+            end++;
+        } else {
+            return false;
+        }
+        total += n * mult;
+        v = end;
+    }
+    *out = (int64_t)total;
+    return true;
 }
 
 int kg_cmd_serve(int argc, char **argv)
@@ -115,6 +165,11 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--storage-backend", o.storage_backend)
+        STRFLAG("--etcd-servers", o.etcd_servers)
+        STRFLAG("--etcd-prefix", o.etcd_prefix)
+        STRFLAG("--etcd-cafile", o.etcd_cafile)
+        STRFLAG("--etcd-certfile", o.etcd_certfile)
+        STRFLAG("--etcd-keyfile", o.etcd_keyfile)
 #undef STRFLAG
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
         if (fr == KG_FLAG_ERROR)
@@ -159,27 +214,26 @@ int kg_cmd_serve(int argc, char **argv)
             o.history_revisions = n;
             continue;
         }
+        v = kg_flag_value(argc, argv, &i, "--etcd-compaction-interval", &m);
+        if (m) {
+            int64_t ms = -1;
+            if (!parse_duration_ms(v, &ms) || ms < 0) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--etcd-compaction-interval\" flag: "
+                                "want a duration such as 30s, 5m0s (0 disables)\n", v ? v : "");
+                return 1;
+            }
+            o.etcd_compaction_interval_ms = ms == 0 ? -1 : ms;
+            continue;
+        }
         v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
         if (m) {
-            char *end;
-            double n = v ? strtod(v, &end) : -1;
-            int mult = 0;
-            if (v && end != v) {
-                if (!strcmp(end, "ms"))
-                    mult = 1;
-                else if (!strcmp(end, "s"))
-                    mult = 1000;
-                else if (!strcmp(end, "m"))
-                    mult = 60000;
-                else if (!strcmp(end, "h"))
-                    mult = 3600000;
-            }
-            if (!mult || n <= 0) {
+            int64_t n = -1;
+            if (!parse_duration_ms(v, &n) || n <= 0 || n > INT32_MAX) {
                 fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-compaction-interval\" flag: "
                                 "want a duration such as 500ms, 30s, 5m\n", v ? v : "");
                 return 1;
             }
-            o.compaction_interval_ms = (int)(n * mult);
+            o.compaction_interval_ms = (int)n;
             continue;
         }
         if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4) || !strcmp(arg, "-v") || !strcmp(arg, "--v")) {
@@ -194,8 +248,8 @@ int kg_cmd_serve(int argc, char **argv)
         fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate serve --help' for usage.\n", arg);
         return 1;
     }
-    if (!strcmp(o.storage_backend, "etcd3") || !strcmp(o.storage_backend, "etcd")) {
-        fprintf(stderr, "Error: --storage-backend=%s is not available yet (supported: sqlite)\n", o.storage_backend);
+    if (!strcmp(o.storage_backend, "etcd3") && (!o.etcd_servers || !o.etcd_servers[0])) {
+        fprintf(stderr, "Error: --etcd-servers must be specified\n");
         return 1;
     }
     KG_ERROR_DECL(err);

@@ -52,17 +52,27 @@ static void version_endpoint(kg_http_request *req, kg_http_response *resp)
 
 static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
 {
-    bool ok = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    bool synced = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
+    /* the storage check (etcd3: a linearizable read within 2 s) is part of healthz and readyz, as upstream */
+    KG_ERROR_DECL(serr);
+    bool store_ok = !strcmp(which, "livez") || !s->store || kg_store_check(s->store, &serr);
+    if (!store_ok)
+        KG_V(1, "%s: storage check failed: %s", which, serr.msg);
+    bool ok = synced && store_ok;
     const char *verbose = kg_http_query(req, "verbose");
     if (verbose) {
         char *body = kg_arena_sprintf(req->arena,
                                       "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
-                                      ok ? '+' : '-', ok ? "ok" : "failed", ok ? '+' : '-', ok ? "ok" : "failed",
-                                      which, ok ? "passed" : "failed");
+                                      store_ok ? '+' : '-', store_ok ? "ok" : "failed: reason withheld",
+                                      synced ? '+' : '-', synced ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }
-    respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
+    if (!store_ok)
+        respond_text(resp, 500, kg_arena_sprintf(req->arena, "[-]etcd failed: reason withheld\n%s check failed\n",
+                                                 which));
+    else
+        respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
 }
 
 static void not_found(kg_http_request *req, kg_http_response *resp)
@@ -207,14 +217,20 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->metrics_reg = kg_metrics_registry_new();
     kg_metrics_apiserver_register(s->metrics_reg, &s->metrics);
 
-    if (strcmp(o->storage_backend, "sqlite")) {
-        kg_err_set(err, KG_EINVAL, "--storage-backend: unsupported backend \"%s\" (supported: sqlite)",
+    if (strcmp(o->storage_backend, "sqlite") && strcmp(o->storage_backend, "etcd3")) {
+        kg_err_set(err, KG_EINVAL, "--storage-backend: unsupported backend \"%s\" (supported: sqlite, etcd3)",
                    o->storage_backend);
         goto fail;
     }
     kg_store_options so = {.history_revisions = o->history_revisions,
-                           .compact_interval_ms = o->compaction_interval_ms};
-    s->store = kg_store_open("sqlite", o->data_dir, &so, err);
+                           .compact_interval_ms = o->compaction_interval_ms,
+                           .etcd = {.servers = o->etcd_servers,
+                                    .prefix = o->etcd_prefix,
+                                    .ca_file = o->etcd_cafile,
+                                    .cert_file = o->etcd_certfile,
+                                    .key_file = o->etcd_keyfile,
+                                    .compaction_interval_ms = o->etcd_compaction_interval_ms}};
+    s->store = kg_store_open(o->storage_backend, o->data_dir, &so, err);
     if (!s->store)
         goto fail;
 

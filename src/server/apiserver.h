@@ -27,7 +27,11 @@ typedef struct kg_apiserver_options {
     const char *token_auth_file;
     bool anonymous_auth;
     kg_admission_options admission;
-    const char *storage_backend; /* "sqlite" */
+    const char *storage_backend; /* "sqlite" or "etcd3" */
+    /* etcd3 (as kube-apiserver names the flags): --etcd-servers, --etcd-prefix (default /registry),
+     * --etcd-cafile/--etcd-certfile/--etcd-keyfile, --etcd-compaction-interval (0: 5m, < 0: never) */
+    const char *etcd_servers, *etcd_prefix, *etcd_cafile, *etcd_certfile, *etcd_keyfile;
+    int64_t etcd_compaction_interval_ms;
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */

@@ -857,6 +857,22 @@ static bool ek_history(void *bp, int64_t after_rev, const char *start, const cha
     return true;
 }
 
+/* kube-apiserver's etcd health check: a linearizable read of "<prefix>/health" within 2 s; any answer is healthy */
+static bool ek_check(void *bp, kg_error *err)
+{
+    ek *b = bp;
+    kg_arena a;
+    kg_arena_init(&a, 1024);
+    kg_buf q = KG_BUF_INIT;
+    kg_buf_puts(&q, "{\"key\":");
+    b64key(b, &q, "/registry/health", 16, err);
+    kg_buf_puts(&q, ",\"keys_only\":true}");
+    bool ok = ek_call_t(b, &a, "/v3/kv/range", q.data, q.len, 2000, err) != NULL;
+    kg_buf_free(&q);
+    kg_arena_free(&a);
+    return ok;
+}
+
 /* ---- open / close ---- */
 
 static int64_t ek_committed(void *bp)
@@ -1046,4 +1062,5 @@ const kg_store_backend_ops kg_store_etcd_ops = {
     .write = ek_write,
     .compact = ek_compact,
     .own_compactor = true,
+    .check = ek_check,
 };

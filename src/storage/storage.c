@@ -306,6 +306,8 @@ void kg_store_close(kg_store *s)
 int64_t kg_store_current_revision(kg_store *s) { return kg_watch_hub_head(s->hub); }
 int64_t kg_store_compacted_revision(kg_store *s) { return s->ops->compacted_revision(s->b); }
 
+bool kg_store_check(kg_store *s, kg_error *err) { return !s->ops->check || s->ops->check(s->b, err); }
+
 bool kg_store_compact(kg_store *s, int64_t rev, kg_error *err)
 {
     int64_t cur = s->ops->committed_revision(s->b);

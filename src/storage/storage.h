@@ -96,6 +96,9 @@ void kg_store_close(kg_store *s);
 int64_t kg_store_current_revision(kg_store *s);
 /* Revisions <= this are compacted: list/watch at a revision < this give KG_EGONE. */
 int64_t kg_store_compacted_revision(kg_store *s);
+/* Health of the storage for /healthz and /readyz: etcd3 reads one key linearizably (timeout 2 s, like
+ * kube-apiserver's etcd check); local backends are always healthy. */
+bool kg_store_check(kg_store *s, kg_error *err);
 
 /* --- reads ------------------------------------------------------------------------------------------------ */
 

@@ -72,6 +72,8 @@ typedef struct kg_store_backend_ops {
     /* The backend schedules its own compaction (etcd: kube-apiserver's compact_rev_key protocol, shared by all
      * replicas): the front end's history_revisions/history_seconds compactor is not started. */
     bool own_compactor;
+    /* Optional health probe (NULL = always healthy). */
+    bool (*check)(void *b, kg_error *err);
 } kg_store_backend_ops;
 
 struct kg_store {
