@@ -33,7 +33,7 @@
 #include "json/json.h"
 #include "storage/storage_internal.h"
 
-#define EK_LANES 8                 /* HTTP clients per member: each keeps a few idle connections */
+#define EK_LANES 16 /* HTTP clients per member, each keeping up to 4 idle connections: 64 callers keep theirs */
 #define EK_MAX_BODY (256u << 20)   /* largest answer accepted (a list of big objects) */
 #define EK_WATCH_TIMEOUT_MS 300000 /* a watch stream is re-opened (from its last revision) this often */
 #define EK_COMPACT_KEY "compact_rev_key"
