@@ -71,6 +71,11 @@ static void usage(FILE *f)
                "      --etcd-keyfile string             SSL key file used to secure etcd communication\n"
                "      --etcd-compaction-interval duration  The interval of compaction requests. If 0, the compaction "
                "request from apiserver is disabled. (default 5m0s)\n"
+               "      --leader-elect-lease-duration duration  etcd3: how long the controllers' Lease lasts without "
+               "renewal (default 15s)\n"
+               "      --leader-elect-renew-deadline duration  etcd3: how long the leader tries to renew before "
+               "stepping down (default 10s)\n"
+               "      --leader-elect-retry-period duration    etcd3: how often candidates try (default 2s)\n"
                "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
                "(default 10000);\n"
                "                                        older resourceVersions get 410 Gone\n"
@@ -224,6 +229,26 @@ int kg_cmd_serve(int argc, char **argv)
             }
             o.etcd_compaction_interval_ms = ms == 0 ? -1 : ms;
             continue;
+        }
+        {
+            static const char *const le[] = {"--leader-elect-lease-duration", "--leader-elect-renew-deadline",
+                                             "--leader-elect-retry-period"};
+            int *lef[] = {&o.leader_elect_lease_ms, &o.leader_elect_renew_ms, &o.leader_elect_retry_ms};
+            int k = 0;
+            for (; k < 3; k++) {
+                v = kg_flag_value(argc, argv, &i, le[k], &m);
+                if (m)
+                    break;
+            }
+            if (k < 3) {
+                int64_t ms = -1;
+                if (!parse_duration_ms(v, &ms) || ms <= 0 || ms > INT32_MAX) {
+                    fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", v ? v : "", le[k]);
+                    return 1;
+                }
+                *lef[k] = (int)ms;
+                continue;
+            }
         }
         v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
         if (m) {

@@ -7,11 +7,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "api/defaults.h"
 #include "api/openapi.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
@@ -202,6 +204,25 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
+/* leader election callbacks (elector thread) */
+static void controllers_on(void *ud)
+{
+    kg_apiserver *s = ud;
+    kg_controller_client cc = kg_apiserver_loopback_client(s);
+    kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
+    KG_ERROR_DECL(err);
+    s->controllers = kg_controllers_start(&cc, &ccfg, &err);
+    if (!s->controllers)
+        KG_ERROR("controllers: %s", err.msg);
+}
+
+static void controllers_off(void *ud)
+{
+    kg_apiserver *s = ud;
+    kg_controllers_stop(s->controllers);
+    s->controllers = NULL;
+}
+
 kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 {
     kg_apiserver *s = calloc(1, sizeof *s);
@@ -278,11 +299,41 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
     kg_controller_client cc = kg_apiserver_loopback_client(s);
-    kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
-    s->controllers = kg_controllers_start(&cc, &ccfg, err);
-    if (!s->controllers) {
-        kg_tls_material_free(&tls);
-        goto fail;
+    if (!strcmp(o->storage_backend, "etcd3")) {
+        /* several replicas may share the store: the controllers run on the one holding the Lease
+         * kube-system/kgate-controller-manager (kube-controller-manager's election and durations) */
+        char host[128] = "kgate";
+        gethostname(host, sizeof host - 1);
+        unsigned char rnd[8];
+        FILE *ur = fopen("/dev/urandom", "rb");
+        if (!ur || fread(rnd, 1, sizeof rnd, ur) != sizeof rnd)
+            memset(rnd, 0, sizeof rnd);
+        if (ur)
+            fclose(ur);
+        char id[200];
+        snprintf(id, sizeof id, "%s_%02x%02x%02x%02x-%02x%02x-%02x%02x", host, rnd[0], rnd[1], rnd[2], rnd[3],
+                 rnd[4], rnd[5], rnd[6], rnd[7]);
+        kg_leader_config lc = {.ns = "kube-system",
+                               .name = "kgate-controller-manager",
+                               .identity = id,
+                               .lease_duration_ms = o->leader_elect_lease_ms,
+                               .renew_deadline_ms = o->leader_elect_renew_ms,
+                               .retry_period_ms = o->leader_elect_retry_ms,
+                               .on_start = controllers_on,
+                               .on_stop = controllers_off,
+                               .ud = s};
+        s->elector = kg_leader_elector_start(&cc, &lc, err);
+        if (!s->elector) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
+    } else {
+        kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
+        s->controllers = kg_controllers_start(&cc, &ccfg, err);
+        if (!s->controllers) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
     }
 
     kg_http_config hc;
@@ -329,6 +380,7 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (!s)
         return;
     __atomic_store_n(&s->ready, 0, __ATOMIC_RELEASE);
+    kg_leader_elector_stop(s->elector); /* stops the controllers if this replica led, releases the Lease */
     if (s->controllers)
         kg_controllers_stop(s->controllers);
     if (s->pump)

@@ -32,6 +32,8 @@ typedef struct kg_apiserver_options {
      * --etcd-cafile/--etcd-certfile/--etcd-keyfile, --etcd-compaction-interval (0: 5m, < 0: never) */
     const char *etcd_servers, *etcd_prefix, *etcd_cafile, *etcd_certfile, *etcd_keyfile;
     int64_t etcd_compaction_interval_ms;
+    /* etcd3: the controllers' Lease election (0 = kube-controller-manager's 15 s / 10 s / 2 s) */
+    int leader_elect_lease_ms, leader_elect_renew_ms, leader_elect_retry_ms;
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
@@ -64,6 +66,7 @@ struct kg_apiserver {
     kg_authn *authn;
     kg_authorizer *authz;
     struct kg_controllers *controllers;
+    struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     struct kg_feature_gates *gates;

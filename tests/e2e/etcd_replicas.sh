@@ -41,7 +41,9 @@ start_etcd() {
   echo "etcd did not start"; cat "$W/etcd.log"; return 1
 }
 start_etcd || exit 1
-ETCDFLAGS=(--storage-backend=etcd3 "--etcd-servers=http://127.0.0.1:$CP")
+# short Lease durations so the controller hand-over below is quick (defaults: 15s/10s/2s)
+ETCDFLAGS=(--storage-backend=etcd3 "--etcd-servers=http://127.0.0.1:$CP" --leader-elect-lease-duration=4s
+  --leader-elect-renew-deadline=3s --leader-elect-retry-period=300ms)
 
 start_kgate "$W/r1" "${ETCDFLAGS[@]}" || exit 1
 K1="$W/r1/admin.kubeconfig"
@@ -61,6 +63,13 @@ k2() { kubectl --kubeconfig "$K2" "$@"; }
 
 expect_eq "both replicas trust one CA: replica 2's kubeconfig carries replica 1's CA" \
   "$(grep certificate-authority-data "$K1")" grep certificate-authority-data "$K2"
+
+# the controllers run on one replica: the first one took the Lease
+for _ in $(seq 1 50); do grep -q "became leader" "$W/r1/serve.log" && break; sleep 0.1; done
+expect_out "replica 1 leads the controllers" "became leader" cat "$W/r1/serve.log"
+expect_not "replica 2 does not" "became leader" cat "$W/r2/serve.log"
+expect_out "the Lease names replica 1's identity" "$(sed -nE 's/.*leader election kube-system\/kgate-controller-manager: ([^ ]+) became leader.*/\1/p' "$W/r1/serve.log")" \
+  k2 get lease -n kube-system kgate-controller-manager -o 'jsonpath={.spec.holderIdentity}'
 
 # read-your-writes across replicas
 k1 create namespace ha >/dev/null
@@ -125,4 +134,13 @@ for _ in $(seq 1 50); do grep -q "after" "$W/watch.out" && break; sleep 0.1; don
 expect_out "etcd back: replica 2's watch (opened before the outage) sees a write through replica 2" "ADDED after" \
   awk '{print $1, $2}' "$W/watch.out"
 expect_out "etcd back: replica 1 reads it" "after" k1 get cm after -n ha --no-headers
+
+# replica 1 stops (releasing the Lease): replica 2 takes the controllers over
+stop_kgate
+for _ in $(seq 1 100); do grep -q "became leader" "$W/r2/serve.log" && break; sleep 0.1; done
+expect_out "replica 1 stopped: replica 2 leads the controllers" "became leader" cat "$W/r2/serve.log"
+k2 create namespace after-handover >/dev/null
+for _ in $(seq 1 50); do k2 get cm kube-root-ca.crt -n after-handover >/dev/null 2>&1 && break; sleep 0.1; done
+expect_out "replica 2's controllers act: kube-root-ca.crt published in a new namespace" "kube-root-ca.crt" \
+  k2 get cm -n after-handover --no-headers
 finish
