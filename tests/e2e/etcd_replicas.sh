@@ -60,6 +60,12 @@ done
 K2="$W/r2/admin.kubeconfig"
 k1() { kubectl --kubeconfig "$K1" "$@"; }
 k2() { kubectl --kubeconfig "$K2" "$@"; }
+TOKEN=$(cat "$W/r1/admin.token")
+URL1=$(awk '/server:/ {print $2}' "$K1")
+URL2=$(awk '/server:/ {print $2}' "$K2")
+H=(-sk -H "Authorization: Bearer $TOKEN")
+# poll (with curl: cheaper than a kubectl per try) until GET URL answers 200, up to 5 s
+await() { for _ in $(seq 1 50); do [ "$(curl "${H[@]}" -o /dev/null -w '%{http_code}' "$1")" = 200 ] && return 0; sleep 0.1; done; return 1; }
 
 expect_eq "both replicas trust one CA: replica 2's kubeconfig carries replica 1's CA" \
   "$(grep certificate-authority-data "$K1")" grep certificate-authority-data "$K2"
@@ -103,7 +109,7 @@ expect_eq "the losing update left nothing behind" "v1 yes" k2 get cm c1 -n ha -o
 # published by the controllers, is one of them); the charge on status.used is a compare-and-swap in etcd
 k1 create namespace q >/dev/null
 k1 create quota cmq -n q --hard=configmaps=6 >/dev/null
-for _ in $(seq 1 50); do k2 get cm kube-root-ca.crt -n q >/dev/null 2>&1 && break; sleep 0.1; done
+await "$URL2/api/v1/namespaces/q/configmaps/kube-root-ca.crt"
 sleep 0.5
 pids=()
 for i in $(seq 1 8); do
@@ -120,10 +126,6 @@ expect_eq "and status.used says 6" '{"configmaps":"6"}' k2 get quota cmq -n q -o
 # resourceVersions are etcd revisions: one from replica 1 is valid on replica 2
 RV=$(k1 get cm -n ha -o 'jsonpath={.metadata.resourceVersion}')
 k1 create configmap c3 -n ha >/dev/null
-TOKEN=$(cat "$W/r1/admin.token")
-URL2=$(awk '/server:/ {print $2}' "$K2")
-URL1=$(awk '/server:/ {print $2}' "$K1")
-H=(-sk -H "Authorization: Bearer $TOKEN")
 expect_out "a watch on replica 2 from replica 1's list resourceVersion replays the later create" '"name":"c3"' \
   curl "${H[@]}" "$URL2/api/v1/namespaces/ha/configmaps?watch=1&resourceVersion=$RV&timeoutSeconds=1"
 
@@ -158,7 +160,7 @@ stop_kgate
 for _ in $(seq 1 100); do grep -q "became leader" "$W/r2/serve.log" && break; sleep 0.1; done
 expect_out "replica 1 stopped: replica 2 leads the controllers" "became leader" cat "$W/r2/serve.log"
 k2 create namespace after-handover >/dev/null
-for _ in $(seq 1 50); do k2 get cm kube-root-ca.crt -n after-handover >/dev/null 2>&1 && break; sleep 0.1; done
+await "$URL2/api/v1/namespaces/after-handover/configmaps/kube-root-ca.crt"
 expect_out "replica 2's controllers act: kube-root-ca.crt published in a new namespace" "kube-root-ca.crt" \
   k2 get cm -n after-handover --no-headers
 finish
