@@ -71,6 +71,7 @@ static void usage(FILE *f)
                "      --etcd-keyfile string             SSL key file used to secure etcd communication\n"
                "      --etcd-compaction-interval duration  The interval of compaction requests. If 0, the compaction "
                "request from apiserver is disabled. (default 5m0s)\n"
+               "      --event-ttl duration              etcd3: amount of time to retain events. (default 1h0m0s)\n"
                "      --leader-elect-lease-duration duration  etcd3: how long the controllers' Lease lasts without "
                "renewal (default 15s)\n"
                "      --leader-elect-renew-deadline duration  etcd3: how long the leader tries to renew before "
@@ -217,6 +218,16 @@ int kg_cmd_serve(int argc, char **argv)
                 return 1;
             }
             o.history_revisions = n;
+            continue;
+        }
+        v = kg_flag_value(argc, argv, &i, "--event-ttl", &m);
+        if (m) {
+            int64_t ms = -1;
+            if (!parse_duration_ms(v, &ms) || ms <= 0) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--event-ttl\" flag\n", v ? v : "");
+                return 1;
+            }
+            o.event_ttl_ms = ms;
             continue;
         }
         v = kg_flag_value(argc, argv, &i, "--etcd-compaction-interval", &m);

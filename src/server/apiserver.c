@@ -34,6 +34,7 @@ void kg_apiserver_options_defaults(kg_apiserver_options *o)
     o->watch_bookmark_ms = 60000;
     o->default_not_ready_toleration_seconds = 300;
     o->default_unreachable_toleration_seconds = 300;
+    o->event_ttl_ms = 3600000;
 }
 
 /* ---- non-resource endpoints ---- */
@@ -243,6 +244,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                    o->storage_backend);
         goto fail;
     }
+    /* --event-ttl: Events (core and events.k8s.io, stored apart in kgate) expire through an etcd lease */
+    const kg_resource *ev1 = kg_resource_find("", "v1", "events");
+    const kg_resource *ev2 = kg_resource_find("events.k8s.io", "v1", "events");
+    const char *ttl_prefixes[3] = {ev1 ? ev1->storage_prefix : NULL, NULL, NULL};
+    if (ev2)
+        ttl_prefixes[ev1 ? 1 : 0] = ev2->storage_prefix;
     kg_store_options so = {.history_revisions = o->history_revisions,
                            .compact_interval_ms = o->compaction_interval_ms,
                            .etcd = {.servers = o->etcd_servers,
@@ -250,7 +257,9 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                                     .ca_file = o->etcd_cafile,
                                     .cert_file = o->etcd_certfile,
                                     .key_file = o->etcd_keyfile,
-                                    .compaction_interval_ms = o->etcd_compaction_interval_ms}};
+                                    .compaction_interval_ms = o->etcd_compaction_interval_ms,
+                                    .ttl_prefixes = ttl_prefixes,
+                                    .ttl_seconds = (o->event_ttl_ms + 999) / 1000}};
     s->store = kg_store_open(o->storage_backend, o->data_dir, &so, err);
     if (!s->store)
         goto fail;

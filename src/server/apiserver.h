@@ -34,6 +34,7 @@ typedef struct kg_apiserver_options {
     int64_t etcd_compaction_interval_ms;
     /* etcd3: the controllers' Lease election (0 = kube-controller-manager's 15 s / 10 s / 2 s) */
     int leader_elect_lease_ms, leader_elect_renew_ms, leader_elect_retry_ms;
+    int64_t event_ttl_ms; /* etcd3: Events are written with a lease of this TTL (--event-ttl; default 1 h) */
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */

@@ -62,6 +62,10 @@ typedef struct ek {
     pthread_cond_t cond;
     bool stop;
 
+    /* keys written with a lease of ttl_s (--event-ttl) */
+    char **ttl_prefixes;
+    int64_t ttl_s;
+
     /* the compactor (compact_rev_key protocol) */
     pthread_t compactor;
     bool compactor_running;
@@ -334,6 +338,32 @@ static bool ek_list(void *bp, const char *start, bool after, const char *end, in
 
 /* ---- writes ---- */
 
+static bool ttl_key(ek *b, const char *key)
+{
+    for (char **p = b->ttl_prefixes; p && *p; p++)
+        if (strncmp(key, *p, strlen(*p)) == 0)
+            return true;
+    return false;
+}
+
+/* A lease of ttl seconds for one write. kube-apiserver's lease manager shares one lease between the writes of a short
+ * window; kgate grants one per write because etcd deletes all keys of an expiring lease in one revision, and the
+ * watch hub carries one event per revision: with one key per lease every expiry is its own revision. 0 on failure. */
+static int64_t lease_for_write(ek *b, kg_error *err)
+{
+    kg_arena a;
+    kg_arena_init(&a, 1024);
+    kg_buf q = KG_BUF_INIT;
+    kg_buf_printf(&q, "{\"TTL\":\"%lld\"}", (long long)b->ttl_s);
+    kg_json *j = ek_call(b, &a, "/v3/lease/grant", &q, err);
+    kg_buf_free(&q);
+    int64_t id = j ? jint(j, "ID") : 0;
+    if (j && !id)
+        kg_err_set(err, KG_EIO, "etcd: lease grant answered no ID");
+    kg_arena_free(&a);
+    return id;
+}
+
 /* Wait (bounded) until the hub has published revision rev: a write returns after its event went out to watchers,
  * like the SQLite backend, so a client that writes and then watches from the answer's resourceVersion (or reads
  * a watch-fed cache) sees its own write. */
@@ -361,10 +391,22 @@ static void wait_published(ek *b, int64_t rev)
                 (long long)ms);
 }
 
+static bool ek_write_once(ek *b, kg_write_op op, const char *key, const void *value, size_t value_len, int64_t expected,
+                          int64_t lease, kg_store_event **evp, kg_error *err);
+
 static bool ek_write(void *bp, kg_write_op op, const char *key, const void *value, size_t value_len, int64_t expected,
                      kg_store_event **evp, kg_error *err)
 {
     ek *b = bp;
+    if (op == KG_WRITE_DELETE || b->ttl_s <= 0 || !ttl_key(b, key))
+        return ek_write_once(b, op, key, value, value_len, expected, 0, evp, err);
+    int64_t lease = lease_for_write(b, err);
+    return lease && ek_write_once(b, op, key, value, value_len, expected, lease, evp, err);
+}
+
+static bool ek_write_once(ek *b, kg_write_op op, const char *key, const void *value, size_t value_len, int64_t expected,
+                          int64_t lease, kg_store_event **evp, kg_error *err)
+{
     size_t klen = strlen(key);
     kg_buf q = KG_BUF_INIT;
     kg_buf k = KG_BUF_INIT;
@@ -389,7 +431,10 @@ static bool ek_write(void *bp, kg_write_op op, const char *key, const void *valu
         kg_buf_append(&q, k.data, k.len);
         kg_buf_puts(&q, ",\"value\":\"");
         kg_base64_encode_buf(&q, value, value_len, 0);
-        kg_buf_printf(&q, "\"%s}}]", op == KG_WRITE_UPDATE ? ",\"prev_kv\":true" : "");
+        kg_buf_putc(&q, '"');
+        if (lease)
+            kg_buf_printf(&q, ",\"lease\":\"%lld\"", (long long)lease);
+        kg_buf_printf(&q, "%s}}]", op == KG_WRITE_UPDATE ? ",\"prev_kv\":true" : "");
     }
     if (op != KG_WRITE_CREATE) {
         kg_buf_puts(&q, ",\"failure\":[{\"request_range\":{\"key\":");
@@ -898,6 +943,9 @@ static void ek_free(ek *b)
     free(b->urls);
     kg_client_cancel_free(b->wcancel);
     kg_client_cancel_free(b->ccancel);
+    for (char **p = b->ttl_prefixes; p && *p; p++)
+        free(*p);
+    free(b->ttl_prefixes);
     pthread_mutex_destroy(&b->mu);
     pthread_cond_destroy(&b->cond);
     free(b->prefix);
@@ -969,6 +1017,18 @@ static void *ek_open(kg_store *s, const char *dir, const kg_store_options *opts,
     b->plen = strlen(b->prefix);
     b->timeout_ms = opts->etcd.request_timeout_ms > 0 ? opts->etcd.request_timeout_ms : 10000;
     b->compact_interval_ms = opts->etcd.compaction_interval_ms == 0 ? 300000 : opts->etcd.compaction_interval_ms;
+    b->ttl_s = opts->etcd.ttl_seconds;
+    if (b->ttl_s > 0 && opts->etcd.ttl_prefixes) {
+        size_t n = 0;
+        while (opts->etcd.ttl_prefixes[n])
+            n++;
+        b->ttl_prefixes = calloc(n + 1, sizeof *b->ttl_prefixes);
+        if (!b->ttl_prefixes)
+            abort();
+        for (size_t i = 0; i < n; i++)
+            if (!(b->ttl_prefixes[i] = strdup(opts->etcd.ttl_prefixes[i])))
+                abort();
+    }
     b->wcancel = kg_client_cancel_new();
     b->ccancel = kg_client_cancel_new();
     atomic_init(&b->seen, 0);

@@ -70,6 +70,10 @@ typedef struct kg_store_options {
         const char *ca_file, *cert_file, *key_file; /* TLS to etcd (NULL = none / system CAs) */
         int64_t compaction_interval_ms; /* 0 = 5 minutes; < 0 = never (kg_store_compact still works) */
         int64_t request_timeout_ms;     /* per etcd request (0 = 10 s) */
+        /* Keys under these prefixes (NULL-terminated; e.g. the Events' prefixes for --event-ttl) are written with an
+         * etcd lease of ttl_seconds (> 0), so etcd deletes them that long after their last write. */
+        const char *const *ttl_prefixes;
+        int64_t ttl_seconds;
     } etcd;
 } kg_store_options;
 

@@ -43,7 +43,7 @@ start_etcd() {
 start_etcd || exit 1
 # short Lease durations so the controller hand-over below is quick (defaults: 15s/10s/2s)
 ETCDFLAGS=(--storage-backend=etcd3 "--etcd-servers=http://127.0.0.1:$CP" --leader-elect-lease-duration=4s
-  --leader-elect-renew-deadline=3s --leader-elect-retry-period=300ms)
+  --leader-elect-renew-deadline=3s --leader-elect-retry-period=300ms --event-ttl=3s)
 
 start_kgate "$W/r1" "${ETCDFLAGS[@]}" || exit 1
 K1="$W/r1/admin.kubeconfig"
@@ -69,6 +69,12 @@ await() { for _ in $(seq 1 50); do [ "$(curl "${H[@]}" -o /dev/null -w '%{http_c
 
 expect_eq "both replicas trust one CA: replica 2's kubeconfig carries replica 1's CA" \
   "$(grep certificate-authority-data "$K1")" grep certificate-authority-data "$K2"
+
+# --event-ttl: an Event written now is deleted by etcd 3 s later (checked at the end)
+EV='{"apiVersion":"v1","kind":"Event","metadata":{"name":"ev1","namespace":"default"},"involvedObject":{"kind":"Pod","name":"p","namespace":"default"},"reason":"Test","message":"m","type":"Normal"}'
+expect_out "an Event is created" '"name":"ev1"' curl "${H[@]}" -H 'Content-Type: application/json' -X POST \
+  "$URL1/api/v1/namespaces/default/events" -d "$EV"
+EV_T0=$(date +%s)
 
 # the controllers run on one replica: the first one took the Lease
 for _ in $(seq 1 50); do grep -q "became leader" "$W/r1/serve.log" && break; sleep 0.1; done
@@ -154,6 +160,9 @@ for _ in $(seq 1 50); do grep -q "after" "$W/watch.out" && break; sleep 0.1; don
 expect_out "etcd back: replica 2's watch (opened before the outage) sees a write through replica 2" "ADDED after" \
   awk '{print $1, $2}' "$W/watch.out"
 expect_out "etcd back: replica 1 reads it" "after" k1 get cm after -n ha --no-headers
+
+expect_eq "--event-ttl=3s: the Event is gone (deleted through its etcd lease $(($(date +%s) - EV_T0)) s after its creation)" \
+  "404" curl "${H[@]}" -o /dev/null -w '%{http_code}' "$URL2/api/v1/namespaces/default/events/ev1"
 
 # replica 1 stops (releasing the Lease): replica 2 takes the controllers over
 stop_kgate

@@ -1677,6 +1677,44 @@ static void test_etcd_limits_and_failover(void **state)
     fx_free(f);
 }
 
+static void test_etcd_event_ttl(void **state)
+{
+    (void)state;
+    if (!etcd_backend())
+        skip_because("test_etcd_event_ttl", "--event-ttl (keys written with an etcd lease) is etcd3's");
+    static const char *const ttl_prefixes[] = {"/registry/events/", NULL};
+    kg_store_options o = {.compact_interval_ms = -1, .etcd = {.ttl_prefixes = ttl_prefixes, .ttl_seconds = 2}};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/", 0, &err);
+    assert_non_null(w);
+    double t0 = now_s();
+    int64_t re = create(f->s, "/registry/events/ns/e1", "{\"reason\":\"x\"}");
+    create(f->s, "/registry/events/ns/e2", "{\"reason\":\"y\"}"); /* a lease of its own */
+    create(f->s, "/registry/configmaps/ns/keep", "{}");
+    /* etcd deletes the Events when the lease runs out; the watch sees the deletes with the objects */
+    int deleted = 0;
+    const kg_store_event *ev;
+    while (deleted < 2 && now_s() - t0 < 15) {
+        if (kg_store_watch_next(w, 500, &ev, &err) != KG_WATCH_EVENT)
+            continue;
+        if (ev->type == KG_STORE_DELETED) {
+            assert_non_null(strstr(ev->key, "/registry/events/ns/e"));
+            assert_true(ev->revision > re);
+            deleted++;
+        }
+        kg_store_event_release(ev);
+    }
+    assert_int_equal(deleted, 2);
+    assert_true(now_s() - t0 >= 1.5); /* not before the TTL */
+    kg_store_kv kv;
+    assert_false(kg_store_get(f->s, "/registry/events/ns/e1", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    assert_true(kg_store_get(f->s, "/registry/configmaps/ns/keep", &f->a, &kv, &err));
+    kg_store_watch_close(w);
+    fx_free(f);
+}
+
 /* ---- a private etcd for the etcd3 run ---- */
 
 static pid_t etcd_pid;
@@ -1812,6 +1850,7 @@ int main(void)
         cmocka_unit_test(test_etcd_two_replicas),
         cmocka_unit_test(test_etcd_compaction_between_replicas),
         cmocka_unit_test(test_etcd_limits_and_failover),
+        cmocka_unit_test(test_etcd_event_ttl),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     stop_etcd();
