@@ -15,7 +15,7 @@ PP=$(port)
   --initial-advertise-peer-urls "http://127.0.0.1:$PP" --initial-cluster "bench=http://127.0.0.1:$PP" \
   --log-level warn --logger zap >"$D/etcd.log" 2>&1 &
 EPID=$!
-trap 'kill $EPID 2>/dev/null; wait $EPID 2>/dev/null; rm -rf "$D"' EXIT
+trap 'kill $EPID 2>/dev/null; wait $EPID 2>/dev/null || true; rm -rf "$D"' EXIT
 for _ in $(seq 1 100); do
   curl -s -X POST "http://127.0.0.1:$CP/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
   sleep 0.1
