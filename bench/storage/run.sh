@@ -9,3 +9,5 @@ trap 'rm -rf "$D"' EXIT
 mkdir -p bench/results
 "$B/bench/storage/bench_storage" "$D" "${KGATE_BENCH_SCALE:-1}" > bench/results/storage.json
 cat bench/results/storage.json
+# the etcd3 backend on a private etcd (bench/storage/run_etcd.sh)
+"$(dirname "$0")/run_etcd.sh" "$B"

@@ -112,6 +112,9 @@ typedef struct kg_client_request {
      * whole request. */
     bool (*on_data)(void *ud, const char *p, size_t n);
     void *on_data_ud;
+    /* A cancel token (NULL = none): kg_client_cancel_fire from another thread aborts the request at once, even
+     * while it waits for data; the request's connection is not reused. */
+    struct kg_client_cancel *cancel;
 } kg_client_request;
 
 typedef struct kg_client_response {
@@ -120,6 +123,15 @@ typedef struct kg_client_response {
     size_t body_len;
     int http_version; /* 11 (HTTP/1.1), 20 (HTTP/2) or 10, when an answer arrived */
 } kg_client_response;
+
+/* Cancelling a request in flight from another thread (kg_client_request.cancel). One token serves one request at a
+ * time; kg_client_cancel_reset rearms a fired token for the next request. */
+typedef struct kg_client_cancel kg_client_cancel;
+kg_client_cancel *kg_client_cancel_new(void);
+void kg_client_cancel_free(kg_client_cancel *c);
+void kg_client_cancel_fire(kg_client_cancel *c);
+void kg_client_cancel_reset(kg_client_cancel *c);
+bool kg_client_cancel_fired(kg_client_cancel *c);
 
 /* Send req and wait for the answer. Anything but KG_CLIENT_OK also sets err: KG_ETIMEOUT for timeouts,
  * KG_ENOTFOUND for 404, KG_ETOOLARGE, KG_EUNSUPPORTED when libcurl is missing, KG_EIO otherwise; the message is

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -92,6 +94,82 @@ void kg_client_transport_close(kg_client *c)
     for (size_t i = 0; i < c->nidle; i++)
         lc.easy_cleanup(c->idle[i]);
     c->nidle = 0;
+}
+
+/* ---- cancel tokens: the request's socket is tracked so that firing can shut it down under the transfer ---- */
+
+struct kg_client_cancel {
+    pthread_mutex_t mu;
+    int fd; /* the request's socket while open, else -1 */
+    bool fired;
+};
+
+kg_client_cancel *kg_client_cancel_new(void)
+{
+    kg_client_cancel *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    pthread_mutex_init(&c->mu, NULL);
+    c->fd = -1;
+    return c;
+}
+
+void kg_client_cancel_free(kg_client_cancel *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+void kg_client_cancel_fire(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->fired = true;
+    if (c->fd >= 0)
+        shutdown(c->fd, SHUT_RDWR); /* the transfer's next read fails at once; libcurl still closes the fd */
+    pthread_mutex_unlock(&c->mu);
+}
+
+void kg_client_cancel_reset(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->fired = false;
+    pthread_mutex_unlock(&c->mu);
+}
+
+bool kg_client_cancel_fired(kg_client_cancel *c)
+{
+    pthread_mutex_lock(&c->mu);
+    bool f = c->fired;
+    pthread_mutex_unlock(&c->mu);
+    return f;
+}
+
+static curl_socket_t cancel_open(void *ud, curlsocktype purpose, struct curl_sockaddr *addr)
+{
+    (void)purpose;
+    kg_client_cancel *c = ud;
+    pthread_mutex_lock(&c->mu);
+    curl_socket_t s = CURL_SOCKET_BAD;
+    if (!c->fired) {
+        s = socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+        if (s >= 0)
+            c->fd = s;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return s;
+}
+
+static int cancel_close(void *ud, curl_socket_t s)
+{
+    kg_client_cancel *c = ud;
+    pthread_mutex_lock(&c->mu);
+    if (c->fd == s)
+        c->fd = -1;
+    int rc = close(s);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
 }
 
 /* ---- one request ---- */
@@ -235,6 +313,14 @@ kg_client_result kg_client_do(kg_client *c, kg_arena *a, const kg_client_request
     if (strcmp(method, "GET") != 0 && !(req->body && strcmp(method, "POST") == 0))
         lc.easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
     set_tls(h, &c->cfg);
+    if (req->cancel) {
+        lc.easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, cancel_open);
+        lc.easy_setopt(h, CURLOPT_OPENSOCKETDATA, req->cancel);
+        lc.easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, cancel_close);
+        lc.easy_setopt(h, CURLOPT_CLOSESOCKETDATA, req->cancel);
+        lc.easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L); /* a socket of our own, tracked from its opening */
+        lc.easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);  /* and closed (untracked) before perform returns */
+    }
     CURLcode rc = lc.easy_perform(h);
     long status = 0, version = 0;
     lc.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);

@@ -1,5 +1,6 @@
 /* kgate serve: the Kubernetes-compatible API server. Flags are named as kube-apiserver's. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,85 +14,145 @@
 const char kg_cmd_serve_help[] = "Run the Kubernetes-compatible API server (SQLite store, admission chain)";
 
 static volatile sig_atomic_t stop_requested;
-static void on_signal(int sig) { stop_requested = sig; }
+static void on_signal(int sig)
+{
+    stop_requested = sig;
+}
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "Usage: kgate serve [flags]\n\n"
-            "Runs a Kubernetes-compatible API server: kubectl works against it; every write runs the admission "
-            "chain.\n\n"
-            "Secure serving flags:\n"
-            "      --bind-address ip                 The IP address on which to listen for the --secure-port port "
-            "(default 127.0.0.1)\n"
-            "      --secure-port int                 The port on which to serve HTTPS with authentication and "
-            "authorization (default 6443; 0 picks a free port)\n"
-            "      --tls-cert-file string            File containing the default x509 certificate for HTTPS. If "
-            "absent, a CA and a\n"
-            "                                        serving certificate for localhost/127.0.0.1 are generated in "
-            "--data-dir on first start\n"
-            "      --tls-private-key-file string     File containing the default x509 private key matching "
-            "--tls-cert-file\n"
-            "      --tls-min-version string          Minimum TLS version supported. Possible values: VersionTLS10, "
-            "VersionTLS11, VersionTLS12, VersionTLS13\n"
-            "                                        (default VersionTLS12)\n"
-            "      --tls-cipher-suites strings       Comma-separated list of cipher suites for the server (Go/IANA "
-            "names, e.g.\n"
-            "                                        TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256). If omitted, the ECDHE "
-            "AEAD suites\n"
-            "                                        (AES-GCM, ChaCha20-Poly1305) are used; TLS 1.3 suites are not "
-            "configurable\n"
-            "      --insecure-serving                Serve plain HTTP instead of HTTPS (tests and benchmarks only)\n\n"
-            "Authentication flags:\n"
-            "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
-            "      --token-auth-file string          If set, the file that will be used to secure the secure port "
-            "of the API server\n"
-            "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
-            "Authorization flags:\n"
-            "      --authorization-mode strings      Ordered list of plug-ins to do authorization on secure port. "
-            "Comma-delimited list of:\n"
-            "                                        AlwaysAllow,AlwaysDeny,RBAC (default RBAC; system:masters is always "
-            "allowed)\n\n"
-            "Admission flags:\n"
-            "      --admission-control-config-file string   File with admission control configuration.\n"
-            "      --default-not-ready-toleration-seconds int      Indicates the tolerationSeconds of the toleration "
-            "for notReady:NoExecute\n"
-            "                                               that is added by default to every pod that does not already "
-            "have such a toleration. (default 300)\n"
-            "      --default-unreachable-toleration-seconds int    Indicates the tolerationSeconds of the toleration "
-            "for unreachable:NoExecute\n"
-            "                                               that is added by default to every pod that does not already "
-            "have such a toleration. (default 300)\n"
-            "      --disable-admission-plugins strings      admission plugins that should be disabled although "
-            "they are in the default enabled plugins list.\n"
-            "      --enable-admission-plugins strings       admission plugins that should be enabled in addition "
-            "to default enabled ones.\n"
-            "                                               The order of plugins in this flag does not matter.\n\n");
+    fprintf(
+        f,
+        "Usage: kgate serve [flags]\n\n"
+        "Runs a Kubernetes-compatible API server: kubectl works against it; every write runs the admission "
+        "chain.\n\n"
+        "Secure serving flags:\n"
+        "      --bind-address ip                 The IP address on which to listen for the --secure-port port "
+        "(default 127.0.0.1)\n"
+        "      --secure-port int                 The port on which to serve HTTPS with authentication and "
+        "authorization (default 6443; 0 picks a free port)\n"
+        "      --tls-cert-file string            File containing the default x509 certificate for HTTPS. If "
+        "absent, a CA and a\n"
+        "                                        serving certificate for localhost/127.0.0.1 are generated in "
+        "--data-dir on first start\n"
+        "      --tls-private-key-file string     File containing the default x509 private key matching "
+        "--tls-cert-file\n"
+        "      --tls-min-version string          Minimum TLS version supported. Possible values: VersionTLS10, "
+        "VersionTLS11, VersionTLS12, VersionTLS13\n"
+        "                                        (default VersionTLS12)\n"
+        "      --tls-cipher-suites strings       Comma-separated list of cipher suites for the server (Go/IANA "
+        "names, e.g.\n"
+        "                                        TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256). If omitted, the ECDHE "
+        "AEAD suites\n"
+        "                                        (AES-GCM, ChaCha20-Poly1305) are used; TLS 1.3 suites are not "
+        "configurable\n"
+        "      --insecure-serving                Serve plain HTTP instead of HTTPS (tests and benchmarks only)\n\n"
+        "Authentication flags:\n"
+        "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
+        "      --token-auth-file string          If set, the file that will be used to secure the secure port "
+        "of the API server\n"
+        "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
+        "Authorization flags:\n"
+        "      --authorization-mode strings      Ordered list of plug-ins to do authorization on secure port. "
+        "Comma-delimited list of:\n"
+        "                                        AlwaysAllow,AlwaysDeny,RBAC (default RBAC; system:masters is always "
+        "allowed)\n\n"
+        "Admission flags:\n"
+        "      --admission-control-config-file string   File with admission control configuration.\n"
+        "      --default-not-ready-toleration-seconds int      Indicates the tolerationSeconds of the toleration "
+        "for notReady:NoExecute\n"
+        "                                               that is added by default to every pod that does not already "
+        "have such a toleration. (default 300)\n"
+        "      --default-unreachable-toleration-seconds int    Indicates the tolerationSeconds of the toleration "
+        "for unreachable:NoExecute\n"
+        "                                               that is added by default to every pod that does not already "
+        "have such a toleration. (default 300)\n"
+        "      --disable-admission-plugins strings      admission plugins that should be disabled although "
+        "they are in the default enabled plugins list.\n"
+        "      --enable-admission-plugins strings       admission plugins that should be enabled in addition "
+        "to default enabled ones.\n"
+        "                                               The order of plugins in this flag does not matter.\n\n");
     kg_flags_admission_plugins_usage(f);
-    fprintf(f, "\nStorage flags:\n"
-               "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
-               "token and admin.kubeconfig (default ./kgate-data)\n"
-               "      --storage-backend string          The storage backend for persistence: sqlite (default "
-               "sqlite)\n"
-               "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
-               "(default 10000);\n"
-               "                                        older resourceVersions get 410 Gone\n"
-               "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
-               "1m)\n"
-               "      --max-object-bytes int            Largest object the store accepts after patches and mutation "
-               "(default 1572864,\n"
-               "                                        etcd's --max-request-bytes); larger writes fail with 500 "
-               "\"etcdserver: request is too large\"\n\n"
-               "Feature gates:\n"
-               "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
-               "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n"
-               "      --runtime-config mapStringString  A set of key=value pairs that enable or disable built-in APIs:\n"
-               "                                        api/all, api/ga, api/beta, api/alpha or <group>/<version>,\n"
-               "                                        =true|false, comma-separated. MutatingAdmissionPolicy is served\n"
-               "                                        with admissionregistration.k8s.io/v1beta1=true (or /v1alpha1)\n"
-               "                                        and --feature-gates=MutatingAdmissionPolicy=true\n\n"
-               "Logging flags:\n"
-               "  -v, --v int                           number for the log level verbosity\n");
+    fprintf(f,
+            "\nStorage flags:\n"
+            "      --data-dir string                 Directory for the SQLite store, certificates, the admin "
+            "token and admin.kubeconfig (default ./kgate-data)\n"
+            "      --storage-backend string          The storage backend for persistence: sqlite, etcd3 (default "
+            "sqlite)\n"
+            "      --etcd-servers strings            List of etcd servers to connect with (scheme://ip:port), "
+            "comma separated;\n"
+            "                                        requests fail over to the next on connection failure\n"
+            "      --etcd-prefix string              The prefix to prepend to all resource paths in etcd "
+            "(default \"/registry\")\n"
+            "      --etcd-cafile string              SSL Certificate Authority file used to secure etcd "
+            "communication\n"
+            "      --etcd-certfile string            SSL certification file used to secure etcd communication\n"
+            "      --etcd-keyfile string             SSL key file used to secure etcd communication\n"
+            "      --etcd-compaction-interval duration  The interval of compaction requests. If 0, the compaction "
+            "request from apiserver is disabled. (default 5m0s)\n"
+            "      --event-ttl duration              etcd3: amount of time to retain events. (default 1h0m0s)\n"
+            "      --leader-elect-lease-duration duration  etcd3: how long the controllers' Lease lasts without "
+            "renewal (default 15s)\n"
+            "      --leader-elect-renew-deadline duration  etcd3: how long the leader tries to renew before "
+            "stepping down (default 10s)\n"
+            "      --leader-elect-retry-period duration    etcd3: how often candidates try (default 2s)\n"
+            "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
+            "(default 10000);\n"
+            "                                        older resourceVersions get 410 Gone\n"
+            "      --storage-compaction-interval duration  How often history beyond that is compacted (default "
+            "1m)\n"
+            "      --max-object-bytes int            Largest object the store accepts after patches and mutation "
+            "(default 1572864,\n"
+            "                                        etcd's --max-request-bytes); larger writes fail with 500 "
+            "\"etcdserver: request is too large\"\n\n"
+            "Feature gates:\n"
+            "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
+            "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n"
+            "      --runtime-config mapStringString  A set of key=value pairs that enable or disable built-in APIs:\n"
+            "                                        api/all, api/ga, api/beta, api/alpha or <group>/<version>,\n"
+            "                                        =true|false, comma-separated. MutatingAdmissionPolicy is served\n"
+            "                                        with admissionregistration.k8s.io/v1beta1=true (or /v1alpha1)\n"
+            "                                        and --feature-gates=MutatingAdmissionPolicy=true\n\n"
+            "Logging flags:\n"
+            "  -v, --v int                           number for the log level verbosity\n");
+}
+
+/* A Go-style duration made of number+unit parts ("500ms", "30s", "5m", "5m0s", "1h30m"); a bare "0" is zero. */
+static bool parse_duration_ms(const char *v, int64_t *out)
+{
+    if (!v || !*v)
+        return false;
+    if (!strcmp(v, "0")) {
+        *out = 0;
+        return true;
+    }
+    double total = 0;
+    while (*v) {
+        char *end;
+        double n = strtod(v, &end);
+        if (end == v || n < 0)
+            return false;
+        double mult;
+        if (!strncmp(end, "ms", 2)) {
+            mult = 1;
+            end += 2;
+        } else if (*end == 's') {
+            mult = 1000;
+            end++;
+        } else if (*end == 'm') {
+            mult = 60000;
+            end++;
+        } else if (*end == 'h') {
+            mult = 3600000;
+            end++;
+        } else {
+            return false;
+        }
+        total += n * mult;
+        v = end;
+    }
+    *out = (int64_t)total;
+    return true;
 }
 
 int kg_cmd_serve(int argc, char **argv)
@@ -109,8 +170,10 @@ int kg_cmd_serve(int argc, char **argv)
         /* boolean flags: --flag, --flag=true|false */
         if (!strncmp(arg, "--anonymous-auth", 16) && (arg[16] == 0 || arg[16] == '=')) {
             if (!kg_flag_parse_bool(arg[16] ? arg + 17 : NULL, &o.anonymous_auth)) {
-                fprintf(stderr, "Error: invalid argument \"%s\" for \"--anonymous-auth\" flag: strconv.ParseBool: "
-                                "parsing \"%s\": invalid syntax\n", arg + 17, arg + 17);
+                fprintf(stderr,
+                        "Error: invalid argument \"%s\" for \"--anonymous-auth\" flag: strconv.ParseBool: "
+                        "parsing \"%s\": invalid syntax\n",
+                        arg + 17, arg + 17);
                 return 1;
             }
             continue;
@@ -123,7 +186,7 @@ int kg_cmd_serve(int argc, char **argv)
             continue;
         }
 #define STRFLAG(name, field)                                                                                           \
-    v = kg_flag_value(argc, argv, &i, name, &m);                                                                          \
+    v = kg_flag_value(argc, argv, &i, name, &m);                                                                       \
     if (m) {                                                                                                           \
         if (!v) {                                                                                                      \
             fprintf(stderr, "Error: flag needs an argument: %s\n", name);                                              \
@@ -142,6 +205,11 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--authorization-mode", o.authorization_mode)
         STRFLAG("--storage-backend", o.storage_backend)
         STRFLAG("--runtime-config", o.runtime_config)
+        STRFLAG("--etcd-servers", o.etcd_servers)
+        STRFLAG("--etcd-prefix", o.etcd_prefix)
+        STRFLAG("--etcd-cafile", o.etcd_cafile)
+        STRFLAG("--etcd-certfile", o.etcd_certfile)
+        STRFLAG("--etcd-keyfile", o.etcd_keyfile)
 #undef STRFLAG
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
         if (fr == KG_FLAG_ERROR)
@@ -180,7 +248,8 @@ int kg_cmd_serve(int argc, char **argv)
             char *end;
             long long n = v ? strtoll(v, &end, 10) : -1;
             if (!v || *end || n < 1) {
-                fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-history-revisions\" flag\n", v ? v : "");
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-history-revisions\" flag\n",
+                        v ? v : "");
                 return 1;
             }
             o.history_revisions = n;
@@ -198,27 +267,60 @@ int kg_cmd_serve(int argc, char **argv)
             o.max_object_bytes = (size_t)n;
             continue;
         }
-        v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
+        v = kg_flag_value(argc, argv, &i, "--event-ttl", &m);
         if (m) {
-            char *end;
-            double n = v ? strtod(v, &end) : -1;
-            int mult = 0;
-            if (v && end != v) {
-                if (!strcmp(end, "ms"))
-                    mult = 1;
-                else if (!strcmp(end, "s"))
-                    mult = 1000;
-                else if (!strcmp(end, "m"))
-                    mult = 60000;
-                else if (!strcmp(end, "h"))
-                    mult = 3600000;
-            }
-            if (!mult || n <= 0) {
-                fprintf(stderr, "Error: invalid argument \"%s\" for \"--storage-compaction-interval\" flag: "
-                                "want a duration such as 500ms, 30s, 5m\n", v ? v : "");
+            int64_t ms = -1;
+            if (!parse_duration_ms(v, &ms) || ms <= 0) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"--event-ttl\" flag\n", v ? v : "");
                 return 1;
             }
-            o.compaction_interval_ms = (int)(n * mult);
+            o.event_ttl_ms = ms;
+            continue;
+        }
+        v = kg_flag_value(argc, argv, &i, "--etcd-compaction-interval", &m);
+        if (m) {
+            int64_t ms = -1;
+            if (!parse_duration_ms(v, &ms) || ms < 0) {
+                fprintf(stderr,
+                        "Error: invalid argument \"%s\" for \"--etcd-compaction-interval\" flag: "
+                        "want a duration such as 30s, 5m0s (0 disables)\n",
+                        v ? v : "");
+                return 1;
+            }
+            o.etcd_compaction_interval_ms = ms == 0 ? -1 : ms;
+            continue;
+        }
+        {
+            static const char *const le[] = {"--leader-elect-lease-duration", "--leader-elect-renew-deadline",
+                                             "--leader-elect-retry-period"};
+            int *lef[] = {&o.leader_elect_lease_ms, &o.leader_elect_renew_ms, &o.leader_elect_retry_ms};
+            int k = 0;
+            for (; k < 3; k++) {
+                v = kg_flag_value(argc, argv, &i, le[k], &m);
+                if (m)
+                    break;
+            }
+            if (k < 3) {
+                int64_t ms = -1;
+                if (!parse_duration_ms(v, &ms) || ms <= 0 || ms > INT32_MAX) {
+                    fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", v ? v : "", le[k]);
+                    return 1;
+                }
+                *lef[k] = (int)ms;
+                continue;
+            }
+        }
+        v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
+        if (m) {
+            int64_t n = -1;
+            if (!parse_duration_ms(v, &n) || n <= 0 || n > INT32_MAX) {
+                fprintf(stderr,
+                        "Error: invalid argument \"%s\" for \"--storage-compaction-interval\" flag: "
+                        "want a duration such as 500ms, 30s, 5m\n",
+                        v ? v : "");
+                return 1;
+            }
+            o.compaction_interval_ms = (int)n;
             continue;
         }
         if (!strncmp(arg, "-v=", 3) || !strncmp(arg, "--v=", 4) || !strcmp(arg, "-v") || !strcmp(arg, "--v")) {
@@ -233,8 +335,8 @@ int kg_cmd_serve(int argc, char **argv)
         fprintf(stderr, "Error: unknown flag: %s\nRun 'kgate serve --help' for usage.\n", arg);
         return 1;
     }
-    if (!strcmp(o.storage_backend, "etcd3") || !strcmp(o.storage_backend, "etcd")) {
-        fprintf(stderr, "Error: --storage-backend=%s is not available yet (supported: sqlite)\n", o.storage_backend);
+    if (!strcmp(o.storage_backend, "etcd3") && (!o.etcd_servers || !o.etcd_servers[0])) {
+        fprintf(stderr, "Error: --etcd-servers must be specified\n");
         return 1;
     }
     KG_ERROR_DECL(err);

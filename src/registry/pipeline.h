@@ -46,7 +46,7 @@ typedef struct kg_pipeline {
     /* What strategies' write checks consult (the authorizer, the served resources); NULL: those checks are
      * skipped */
     const kg_admission_services *services;
-    kg_write_authz authz;            /* RBAC escalation checks (authorizer NULL: none) */
+    kg_write_authz authz; /* RBAC escalation checks (authorizer NULL: none) */
 } kg_pipeline;
 
 typedef enum kg_field_validation {
@@ -74,7 +74,7 @@ typedef struct kg_write_request {
     size_t ndup_fields;
     const char *body; /* the raw body, quoted by some errors as upstream does; may be NULL */
     size_t body_len;
-    kg_warnings *warnings;       /* where warnings go (may be NULL: dropped) */
+    kg_warnings *warnings; /* where warnings go (may be NULL: dropped) */
     /* CLOCK_MONOTONIC nanoseconds after which the request has failed (serve: its request deadline, ?timeout=
      * included); 0: now + KG_ADMISSION_DEFAULT_DEADLINE_S when the pipeline starts. Admission sees it. */
     int64_t deadline_ns;

@@ -15,6 +15,7 @@
 #include "api/runtimeconfig.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
@@ -40,6 +41,7 @@ void kg_apiserver_options_defaults(kg_apiserver_options *o)
     o->watch_bookmark_ms = 60000;
     o->default_not_ready_toleration_seconds = 300;
     o->default_unreachable_toleration_seconds = 300;
+    o->event_ttl_ms = 3600000;
 }
 
 /* ---- non-resource endpoints ---- */
@@ -61,19 +63,35 @@ static void version_endpoint(kg_http_request *req, kg_http_response *resp)
 static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_response *resp, const char *which)
 {
     bool sync = strcmp(which, "readyz") || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE);
-    /* the "etcd" check: the store fails while its writes fail (disk full, I/O errors); livez does not include it */
-    bool store = !strcmp(which, "livez") || kg_store_healthy(s->store);
+    /* the "etcd" check, as upstream part of healthz and readyz, not livez: the store fails while its writes fail
+     * (disk full, I/O errors) and, on etcd3, when a linearizable read does not answer within 2 s */
+    KG_ERROR_DECL(serr);
+    bool store =
+        !strcmp(which, "livez") || !s->store || (kg_store_healthy(s->store) && kg_store_check(s->store, &serr));
+    if (!store && serr.code)
+        KG_V(1, "%s: storage check failed: %s", which, serr.msg);
     bool ok = sync && store;
     const char *verbose = kg_http_query(req, "verbose");
     if (verbose || !store) {
-        char *body =
-            kg_arena_sprintf(req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
-                             store ? '+' : '-', store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
-                             sync ? "ok" : "failed", which, ok ? "passed" : "failed");
+        char *body = kg_arena_sprintf(req->arena,
+                                      "[+]ping ok
+                                                      [+] log ok[% c] etcd %
+                                                  s[% c] informer -
+                                              sync % s % s check %
+                                                  s ",
+                                                  store
+                                          ? '+'
+                                          : '-',
+                                      store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
+                                      sync ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }
-    respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
+    if (!store_ok)
+        respond_text(resp, 500,
+                     kg_arena_sprintf(req->arena, "[-]etcd failed: reason withheld\n%s check failed\n", which));
+    else
+        respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
 }
 
 static void not_found(kg_http_request *req, kg_http_response *resp)
@@ -190,6 +208,25 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     }
 }
 
+/* leader election callbacks (elector thread) */
+static void controllers_on(void *ud)
+{
+    kg_apiserver *s = ud;
+    kg_controller_client cc = kg_apiserver_loopback_client(s);
+    kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
+    KG_ERROR_DECL(err);
+    s->controllers = kg_controllers_start(&cc, &ccfg, &err);
+    if (!s->controllers)
+        KG_ERROR("controllers: %s", err.msg);
+}
+
+static void controllers_off(void *ud)
+{
+    kg_apiserver *s = ud;
+    kg_controllers_stop(s->controllers);
+    s->controllers = NULL;
+}
+
 kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 {
     kg_apiserver *s = calloc(1, sizeof *s);
@@ -205,15 +242,29 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->metrics_reg = kg_metrics_registry_new();
     kg_metrics_apiserver_register(s->metrics_reg, &s->metrics);
 
-    if (strcmp(o->storage_backend, "sqlite")) {
-        kg_err_set(err, KG_EINVAL, "--storage-backend: unsupported backend \"%s\" (supported: sqlite)",
+    if (strcmp(o->storage_backend, "sqlite") && strcmp(o->storage_backend, "etcd3")) {
+        kg_err_set(err, KG_EINVAL, "--storage-backend: unsupported backend \"%s\" (supported: sqlite, etcd3)",
                    o->storage_backend);
         goto fail;
     }
+    /* --event-ttl: Events (core and events.k8s.io, stored apart in kgate) expire through an etcd lease */
+    const kg_resource *ev1 = kg_resource_find("", "v1", "events");
+    const kg_resource *ev2 = kg_resource_find("events.k8s.io", "v1", "events");
+    const char *ttl_prefixes[3] = {ev1 ? ev1->storage_prefix : NULL, NULL, NULL};
+    if (ev2)
+        ttl_prefixes[ev1 ? 1 : 0] = ev2->storage_prefix;
     kg_store_options so = {.history_revisions = o->history_revisions,
                            .compact_interval_ms = o->compaction_interval_ms,
-                           .max_value_bytes = o->max_object_bytes};
-    s->store = kg_store_open("sqlite", o->data_dir, &so, err);
+                           .max_value_bytes = o->max_object_bytes,
+                           .etcd = {.servers = o->etcd_servers,
+                                    .prefix = o->etcd_prefix,
+                                    .ca_file = o->etcd_cafile,
+                                    .cert_file = o->etcd_certfile,
+                                    .key_file = o->etcd_keyfile,
+                                    .compaction_interval_ms = o->etcd_compaction_interval_ms,
+                                    .ttl_prefixes = ttl_prefixes,
+                                    .ttl_seconds = (o->event_ttl_ms + 999) / 1000}};
+    s->store = kg_store_open(o->storage_backend, o->data_dir, &so, err);
     if (!s->store)
         goto fail;
 
@@ -287,8 +338,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;
 
-    kg_authn_config ac = {.token_auth_file = o->token_auth_file, .data_dir = o->data_dir,
-                          .anonymous_auth = s->opts.anonymous_auth};
+    kg_authn_config ac = {
+        .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -305,11 +356,41 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
     kg_controller_client cc = kg_apiserver_loopback_client(s);
-    kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
-    s->controllers = kg_controllers_start(&cc, &ccfg, err);
-    if (!s->controllers) {
-        kg_tls_material_free(&tls);
-        goto fail;
+    if (!strcmp(o->storage_backend, "etcd3")) {
+        /* several replicas may share the store: the controllers run on the one holding the Lease
+         * kube-system/kgate-controller-manager (kube-controller-manager's election and durations) */
+        char host[128] = "kgate";
+        gethostname(host, sizeof host - 1);
+        unsigned char rnd[8];
+        FILE *ur = fopen("/dev/urandom", "rb");
+        if (!ur || fread(rnd, 1, sizeof rnd, ur) != sizeof rnd)
+            memset(rnd, 0, sizeof rnd);
+        if (ur)
+            fclose(ur);
+        char id[200];
+        snprintf(id, sizeof id, "%s_%02x%02x%02x%02x-%02x%02x-%02x%02x", host, rnd[0], rnd[1], rnd[2], rnd[3], rnd[4],
+                 rnd[5], rnd[6], rnd[7]);
+        kg_leader_config lc = {.ns = "kube-system",
+                               .name = "kgate-controller-manager",
+                               .identity = id,
+                               .lease_duration_ms = o->leader_elect_lease_ms,
+                               .renew_deadline_ms = o->leader_elect_renew_ms,
+                               .retry_period_ms = o->leader_elect_retry_ms,
+                               .on_start = controllers_on,
+                               .on_stop = controllers_off,
+                               .ud = s};
+        s->elector = kg_leader_elector_start(&cc, &lc, err);
+        if (!s->elector) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
+    } else {
+        kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
+        s->controllers = kg_controllers_start(&cc, &ccfg, err);
+        if (!s->controllers) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
     }
 
     /* RBAC decides from the caches: serve only once it has seen the policy (bootstrap and aggregation included) */
@@ -383,6 +464,7 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (!s)
         return;
     __atomic_store_n(&s->ready, 0, __ATOMIC_RELEASE);
+    kg_leader_elector_stop(s->elector); /* stops the controllers if this replica led, releases the Lease */
     if (s->controllers)
         kg_controllers_stop(s->controllers);
     if (s->pump)

@@ -30,7 +30,14 @@ typedef struct kg_apiserver_options {
     bool anonymous_auth;
     const char *authorization_mode; /* --authorization-mode (NULL: KG_AUTHZ_DEFAULT_MODES) */
     kg_admission_options admission;
-    const char *storage_backend; /* "sqlite" */
+    const char *storage_backend; /* "sqlite" or "etcd3" */
+    /* etcd3 (as kube-apiserver names the flags): --etcd-servers, --etcd-prefix (default /registry),
+     * --etcd-cafile/--etcd-certfile/--etcd-keyfile, --etcd-compaction-interval (0: 5m, < 0: never) */
+    const char *etcd_servers, *etcd_prefix, *etcd_cafile, *etcd_certfile, *etcd_keyfile;
+    int64_t etcd_compaction_interval_ms;
+    /* etcd3: the controllers' Lease election (0 = kube-controller-manager's 15 s / 10 s / 2 s) */
+    int leader_elect_lease_ms, leader_elect_renew_ms, leader_elect_retry_ms;
+    int64_t event_ttl_ms; /* etcd3: Events are written with a lease of this TTL (--event-ttl; default 1 h) */
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
@@ -68,6 +75,7 @@ struct kg_apiserver {
     struct kg_rbac_feed *rbac_feed;
     bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
+    struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     struct kg_feature_gates *gates;

@@ -166,26 +166,26 @@ typedef struct kg_http_config {
     const char *tls_key_pem;
     struct kg_tls_creds *tls_creds; /* instead of the PEMs: reloadable pair and optional client-certificate
                                        verification (server/tlscreds.h); borrowed, must outlive the server */
-    const char *tls_priorities;    /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
-    unsigned network_threads;      /* MHD thread pool size; 0: number of CPUs */
-    unsigned worker_threads;       /* handler threads; 0: run handlers on the network threads. Default 8. */
-    unsigned connection_limit;     /* default 10000; past it the oldest connections waiting for a request are
-                                      closed to admit new ones (conntrack.h) */
-    unsigned connection_timeout_s; /* idle keep-alive connection timeout; default 90 (Go http.Server's in
-                                      kube-apiserver), absolute from the previous response; streams exempt */
-    int64_t header_timeout_ms;     /* request headers (and TLS handshake) of a new connection complete within
-                                      this, however slowly bytes trickle (Go's ReadHeaderTimeout); default 10000 */
-    int64_t body_timeout_ms;       /* a request body completes within this after its headers; default 60000 */
-    unsigned per_ip_fresh_limit;   /* connections per client IP that have not completed request headers yet;
-                                      default 256 (the oldest is closed to admit a new one) */
-    size_t max_body;               /* default KG_HTTP_MAX_BODY */
-    unsigned max_inflight;         /* --max-requests-inflight: requests between their headers and the end of their
-                                      response beyond this many get 429 TooManyRequests with Retry-After: 1
-                                      (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
-                                      0 = no limit (default) */
-    int64_t request_timeout_ms;    /* default and maximum ?timeout= (default 60000) */
-    const kg_authn *authn;         /* NULL: every request is system:anonymous (no 401) */
-    const kg_authorizer *authz;    /* NULL: everything allowed */
+    const char *tls_priorities;     /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
+    unsigned network_threads;       /* MHD thread pool size; 0: number of CPUs */
+    unsigned worker_threads;        /* handler threads; 0: run handlers on the network threads. Default 8. */
+    unsigned connection_limit;      /* default 10000; past it the oldest connections waiting for a request are
+                                       closed to admit new ones (conntrack.h) */
+    unsigned connection_timeout_s;  /* idle keep-alive connection timeout; default 90 (Go http.Server's in
+                                       kube-apiserver), absolute from the previous response; streams exempt */
+    int64_t header_timeout_ms;      /* request headers (and TLS handshake) of a new connection complete within
+                                       this, however slowly bytes trickle (Go's ReadHeaderTimeout); default 10000 */
+    int64_t body_timeout_ms;        /* a request body completes within this after its headers; default 60000 */
+    unsigned per_ip_fresh_limit;    /* connections per client IP that have not completed request headers yet;
+                                       default 256 (the oldest is closed to admit a new one) */
+    size_t max_body;                /* default KG_HTTP_MAX_BODY */
+    unsigned max_inflight;          /* --max-requests-inflight: requests between their headers and the end of their
+                                       response beyond this many get 429 TooManyRequests with Retry-After: 1
+                                       (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
+                                       0 = no limit (default) */
+    int64_t request_timeout_ms;     /* default and maximum ?timeout= (default 60000) */
+    const kg_authn *authn;          /* NULL: every request is system:anonymous (no 401) */
+    const kg_authorizer *authz;     /* NULL: everything allowed */
     kg_http_handler_fn handler;
     void *handler_ud;
     kg_http_offload_fn offload; /* NULL: kg_http_offload_default */

@@ -152,6 +152,7 @@ typedef struct compactor {
     pthread_cond_t cond;
     bool stop;
     bool running;
+    bool inited;
 } compactor;
 
 #define KG_COMPACT_SAMPLES 64
@@ -234,8 +235,10 @@ kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_opt
         ops = &kg_store_sqlite_ops;
     else if (backend && strcmp(backend, "memory") == 0)
         ops = &kg_store_memory_ops;
+    else if (backend && strcmp(backend, "etcd3") == 0)
+        ops = &kg_store_etcd_ops;
     if (!ops) {
-        kg_err_set(err, KG_EUNSUPPORTED, "unknown storage backend %s (supported: sqlite, memory)",
+        kg_err_set(err, KG_EUNSUPPORTED, "unknown storage backend %s (supported: sqlite, memory, etcd3)",
                    backend ? backend : "");
         return NULL;
     }
@@ -264,7 +267,8 @@ kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_opt
         return NULL;
     }
     /* the backend creates s->hub once it knows the head revision */
-    if (s->opts.compact_interval_ms > 0) {
+    if (s->opts.compact_interval_ms > 0 && !ops->own_compactor) {
+        p->comp.inited = true;
         pthread_mutex_init(&p->comp.mu, NULL);
         pthread_condattr_t ca;
         pthread_condattr_init(&ca);
@@ -289,7 +293,7 @@ void kg_store_close(kg_store *s)
         pthread_mutex_unlock(&p->comp.mu);
         pthread_join(p->comp.th, NULL);
     }
-    if (s->opts.compact_interval_ms > 0) {
+    if (p->comp.inited) {
         pthread_mutex_destroy(&p->comp.mu);
         pthread_cond_destroy(&p->comp.cond);
     }
@@ -301,6 +305,8 @@ void kg_store_close(kg_store *s)
 
 int64_t kg_store_current_revision(kg_store *s) { return kg_watch_hub_head(s->hub); }
 int64_t kg_store_compacted_revision(kg_store *s) { return s->ops->compacted_revision(s->b); }
+
+bool kg_store_check(kg_store *s, kg_error *err) { return !s->ops->check || s->ops->check(s->b, err); }
 
 bool kg_store_compact(kg_store *s, int64_t rev, kg_error *err)
 {

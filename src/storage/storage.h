@@ -1,6 +1,6 @@
 /* Storage: a key/value store with one global revision, optimistic concurrency, consistent paged lists and
  * watches that replay history. One interface; backends: "sqlite" (WAL, group commit) and "memory" (not durable:
- * kgate check and tests) now, "etcd" later.
+ * kgate check and tests) and "etcd3" (an etcd v3 cluster, shared by several kgate replicas: storage/etcd.c).
  *
  * Keys follow Kubernetes' etcd layout: "/registry/<group-resource>/<namespace>/<name>" (cluster-scoped objects
  * have no namespace segment). Values are opaque bytes (the serialized JSON object).
@@ -65,6 +65,20 @@ typedef struct kg_store_options {
      * fail with KG_EINTERNAL "etcdserver: request is too large", the error kube-apiserver passes through as a 500
      * (the request body limit of 3 MiB applies before; this bounds what patches and mutation grow objects to). */
     size_t max_value_bytes;
+    /* The etcd3 backend (storage/etcd.c; see docs/storage.md). Keys "/registry/<rest>" are stored in etcd under
+     * "<prefix>/<rest>"; other keys are refused. history_revisions/history_seconds do not apply: etcd keeps the
+     * history and is compacted as kube-apiserver does (compaction_interval). */
+    struct {
+        const char *servers; /* comma-separated client URLs ("http://127.0.0.1:2379,..."); failover in order */
+        const char *prefix;  /* NULL/"" = "/registry" */
+        const char *ca_file, *cert_file, *key_file; /* TLS to etcd (NULL = none / system CAs) */
+        int64_t compaction_interval_ms;             /* 0 = 5 minutes; < 0 = never (kg_store_compact still works) */
+        int64_t request_timeout_ms;                 /* per etcd request (0 = 10 s) */
+        /* Keys under these prefixes (NULL-terminated; e.g. the Events' prefixes for --event-ttl) are written with an
+         * etcd lease of ttl_seconds (> 0), so etcd deletes them that long after their last write. */
+        const char *const *ttl_prefixes;
+        int64_t ttl_seconds;
+    } etcd;
 } kg_store_options;
 
 /* A key with its value and revisions. value is NULL (value_len 0) only where documented. */
@@ -76,8 +90,9 @@ typedef struct kg_store_kv {
     int64_t create_revision; /* revision that created this incarnation of the key */
 } kg_store_kv;
 
-/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing) or "memory"
- * (dir ignored, may be NULL; nothing survives kg_store_close; durability statements below do not apply).
+/* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing), "memory"
+ * (dir ignored, may be NULL; nothing survives kg_store_close; durability statements below do not apply) or
+ * "etcd3" (dir ignored; opts->etcd says where; several stores, in one or many processes, may share one etcd).
  * opts may be NULL for defaults. Returns NULL with err set on failure. */
 kg_store *kg_store_open(const char *backend, const char *dir, const kg_store_options *opts, kg_error *err);
 /* Stop background threads and close. NULL is ignored. Watchers still open are cancelled (their next call returns
@@ -92,6 +107,9 @@ int64_t kg_store_current_revision(kg_store *s);
 bool kg_store_healthy(kg_store *s);
 /* Revisions <= this are compacted: list/watch at a revision < this give KG_EGONE. */
 int64_t kg_store_compacted_revision(kg_store *s);
+/* Health of the storage for /healthz and /readyz: etcd3 reads one key linearizably (timeout 2 s, like
+ * kube-apiserver's etcd check); local backends are always healthy. */
+bool kg_store_check(kg_store *s, kg_error *err);
 
 /* --- reads ------------------------------------------------------------------------------------------------ */
 
@@ -99,10 +117,10 @@ int64_t kg_store_compacted_revision(kg_store *s);
 bool kg_store_get(kg_store *s, const char *key, kg_arena *a, kg_store_kv *out, kg_error *err);
 
 typedef struct kg_store_list_opts {
-    int64_t revision;          /* 0 = latest; else a consistent snapshot at this revision */
-    int64_t limit;             /* 0 = no limit */
+    int64_t revision;           /* 0 = latest; else a consistent snapshot at this revision */
+    int64_t limit;              /* 0 = no limit */
     const char *continue_token; /* NULL/"" = start; else a token from a previous result (revision ignored) */
-    bool keys_only;            /* values left NULL */
+    bool keys_only;             /* values left NULL */
     /* Optional predicate (label/field selectors). With it, like Kubernetes' GetList, the store keeps reading the
      * same snapshot until `limit` items pass or the range ends; the continue token resumes after the last key
      * examined and `remaining` is -1. Called on the caller's thread; must not call the store. */
@@ -111,11 +129,11 @@ typedef struct kg_store_list_opts {
 } kg_store_list_opts;
 
 typedef struct kg_store_list_result {
-    kg_store_kv *items;   /* in key order */
+    kg_store_kv *items; /* in key order */
     size_t n;
-    int64_t revision;     /* the snapshot revision the list reflects (serve as the list's resourceVersion) */
+    int64_t revision;           /* the snapshot revision the list reflects (serve as the list's resourceVersion) */
     const char *continue_token; /* NULL when complete; else pass back to get the next page (same snapshot) */
-    int64_t remaining;    /* items after this page when continue_token is set (-1 if unknown), else 0 */
+    int64_t remaining;          /* items after this page when continue_token is set (-1 if unknown), else 0 */
 } kg_store_list_result;
 
 /* Keys starting with prefix (normally ending in '/'), in byte order. The continue token is Kubernetes' format:
@@ -131,13 +149,13 @@ bool kg_store_create(kg_store *s, const char *key, const void *value, size_t val
                      kg_error *err);
 /* Replace the value. expected_mod_revision 0 = unconditional; else KG_ECONFLICT unless it equals the current
  * mod revision. KG_ENOTFOUND if absent. */
-bool kg_store_update(kg_store *s, const char *key, const void *value, size_t value_len,
-                     int64_t expected_mod_revision, int64_t *out_rev, kg_error *err);
+bool kg_store_update(kg_store *s, const char *key, const void *value, size_t value_len, int64_t expected_mod_revision,
+                     int64_t *out_rev, kg_error *err);
 /* Delete. expected_mod_revision as for update; KG_ENOTFOUND if absent. deleted (may be NULL) receives the value
  * as it was before the delete (in arena a) with its mod/create revisions; *out_rev (may be NULL) gets the
  * revision of the delete itself (serve the deleted object with that resourceVersion, as Kubernetes does). */
-bool kg_store_delete(kg_store *s, const char *key, int64_t expected_mod_revision, kg_arena *a,
-                     kg_store_kv *deleted, int64_t *out_rev, kg_error *err);
+bool kg_store_delete(kg_store *s, const char *key, int64_t expected_mod_revision, kg_arena *a, kg_store_kv *deleted,
+                     int64_t *out_rev, kg_error *err);
 
 /* Read-modify-write retried on conflict (Kubernetes' GuaranteedUpdate).
  * fn is called with the current state (cur->value NULL when the key is absent, which only happens when
@@ -188,16 +206,15 @@ void kg_store_event_release(const kg_store_event *ev);
 kg_store_watch *kg_store_watch_open(kg_store *s, const char *prefix, int64_t from_revision, kg_error *err);
 
 typedef enum kg_store_watch_status {
-    KG_WATCH_ERROR = -2,   /* err set: KG_EGONE (compacted during replay, or fell behind watch_window), KG_EIO */
-    KG_WATCH_CLOSED = -1,  /* cancelled (kg_store_watch_cancel) or store closing */
-    KG_WATCH_TIMEOUT = 0,  /* nothing within timeout_ms; see kg_store_watch_progress for a bookmark */
-    KG_WATCH_EVENT = 1,    /* *ev set; the caller owns one reference: kg_store_event_release it */
+    KG_WATCH_ERROR = -2,  /* err set: KG_EGONE (compacted during replay, or fell behind watch_window), KG_EIO */
+    KG_WATCH_CLOSED = -1, /* cancelled (kg_store_watch_cancel) or store closing */
+    KG_WATCH_TIMEOUT = 0, /* nothing within timeout_ms; see kg_store_watch_progress for a bookmark */
+    KG_WATCH_EVENT = 1,   /* *ev set; the caller owns one reference: kg_store_event_release it */
 } kg_store_watch_status;
 
 /* Next event. timeout_ms: 0 = poll, < 0 = wait forever. Call from one thread at a time per watcher.
  * After ERROR/CLOSED the watcher stays closed. */
-kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, const kg_store_event **ev,
-                                          kg_error *err);
+kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, const kg_store_event **ev, kg_error *err);
 /* Every change with revision <= this has been delivered by kg_store_watch_next or did not match the prefix:
  * the resourceVersion for a BOOKMARK event. Same thread as kg_store_watch_next. */
 int64_t kg_store_watch_progress(kg_store_watch *w);

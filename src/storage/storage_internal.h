@@ -37,9 +37,13 @@ kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_hi
 void kg_watch_hub_shutdown(kg_watch_hub *h);
 /* Drops the store's reference; the hub is freed when the last watcher is closed too. */
 void kg_watch_hub_free(kg_watch_hub *h);
-/* Publish committed events (consecutive revisions, in order); takes over one reference of each. */
+/* Publish committed events (increasing revisions, in order; a gap is a revision with no change under the store's
+ * keys); takes over one reference of each. */
 void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n);
 int64_t kg_watch_hub_head(kg_watch_hub *h);
+/* Changes up to rev are lost (the backend's feed fell behind a compaction): drop the ring and move the head to rev.
+ * Live watchers that had not reached rev end with KG_EGONE (their clients re-list); new ones start after rev. */
+void kg_watch_hub_skip_to(kg_watch_hub *h, int64_t rev);
 /* committed: the newest durable revision (>= head); compacted: the compacted revision. */
 kg_store_watch *kg_watch_hub_open(kg_watch_hub *h, const char *prefix, int64_t from_rev, int64_t committed,
                                   int64_t compacted, kg_error *err);
@@ -65,6 +69,11 @@ typedef struct kg_store_backend_ops {
     bool (*write)(void *b, kg_write_op op, const char *key, const void *value, size_t value_len, int64_t expected,
                   kg_store_event **ev, kg_error *err);
     bool (*compact)(void *b, int64_t rev, kg_error *err);
+    /* The backend schedules its own compaction (etcd: kube-apiserver's compact_rev_key protocol, shared by all
+     * replicas): the front end's history_revisions/history_seconds compactor is not started. */
+    bool own_compactor;
+    /* Optional health probe (NULL = always healthy). */
+    bool (*check)(void *b, kg_error *err);
 } kg_store_backend_ops;
 
 struct kg_store {
@@ -77,6 +86,7 @@ struct kg_store {
 
 extern const kg_store_backend_ops kg_store_sqlite_ops;
 extern const kg_store_backend_ops kg_store_memory_ops;
+extern const kg_store_backend_ops kg_store_etcd_ops;
 
 /* base64 (RFC 4648 URL alphabet, no padding, as Go's base64.RawURLEncoding) */
 char *kg_store_b64url_encode(kg_arena *a, const void *p, size_t n);

@@ -2,7 +2,9 @@
  * cursor (the next revision it will look at) over that ring, so fan-out costs one pointer read and one refcount
  * increment per watcher and event, never a copy. A watcher that starts before the ring (an old from_revision)
  * replays from the backend's history until it reaches the ring; a live watcher that falls a whole ring behind
- * is closed with KG_EGONE (the client re-lists), so slow watchers never hold up writers. */
+ * is closed with KG_EGONE (the client re-lists), so slow watchers never hold up writers.
+ * Revisions may have gaps (etcd: changes outside the store's keys); a gap is an empty slot, and a watcher that
+ * finds itself before the ring only lost something if an event it had not seen was evicted (evicted_max). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,7 @@ struct kg_watch_hub {
     int64_t ring_lo; /* oldest revision in the ring (ring_lo > head: empty) */
     size_t bytes, max_bytes; /* payload bytes held by the ring and the budget */
     int64_t head;    /* newest published revision */
+    int64_t evicted_max; /* newest revision whose event left the ring (or was never in it: history) */
     atomic_llong head_pub; /* = head, readable without the lock (kg_store_current_revision is on request paths) */
     bool closing;
 
@@ -104,7 +107,7 @@ struct kg_store_watch {
     kg_store_watch *prev, *next;
 };
 
-static size_t ev_bytes(const kg_store_event *e) { return e->key_len + e->value_len + e->prev_value_len; }
+static size_t ev_bytes(const kg_store_event *e) { return e ? e->key_len + e->value_len + e->prev_value_len : 0; }
 
 kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_history_fn history, void *backend)
 {
@@ -122,6 +125,7 @@ kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_hi
     h->head = head;
     atomic_init(&h->head_pub, head);
     h->ring_lo = head + 1;
+    h->evicted_max = head;
     h->max_bytes = max_bytes;
     h->history = history;
     h->backend = backend;
@@ -157,6 +161,23 @@ void kg_watch_hub_free(kg_watch_hub *h)
     free(h);
 }
 
+void kg_watch_hub_skip_to(kg_watch_hub *h, int64_t rev)
+{
+    pthread_mutex_lock(&h->mu);
+    for (int64_t r = h->ring_lo; r <= h->head; r++) {
+        kg_store_event_release(h->ring[r & h->mask]);
+        h->ring[r & h->mask] = NULL;
+    }
+    h->bytes = 0;
+    if (rev > h->head)
+        h->head = rev;
+    h->evicted_max = h->head;
+    h->ring_lo = h->head + 1;
+    atomic_store_explicit(&h->head_pub, h->head, memory_order_release);
+    pthread_cond_broadcast(&h->cond);
+    pthread_mutex_unlock(&h->mu);
+}
+
 int64_t kg_watch_hub_head(kg_watch_hub *h) { return atomic_load_explicit(&h->head_pub, memory_order_acquire); }
 
 static bool key_in(const kg_store_watch *w, const char *key, size_t klen)
@@ -171,15 +192,24 @@ void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n)
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; i < n; i++) {
         int64_t rev = evs[i]->revision;
+        if (rev <= h->head) { /* not newer than what is published: a backend bug, never reorder */
+            kg_store_event_release(evs[i]);
+            evs[i] = NULL;
+            continue;
+        }
         int64_t slot = rev & h->mask;
         size_t nb = ev_bytes(evs[i]);
-        /* evict the oldest while full by count, or by bytes (the newest event always stays) */
+        /* evict the oldest while rev's slot (and the gap before it) is still taken, or while over the byte budget
+         * (the newest event always stays) */
         while (h->ring_lo <= h->head &&
-               (h->head - h->ring_lo + 1 == h->cap || (h->max_bytes && h->bytes + nb > h->max_bytes))) {
+               (h->ring_lo <= rev - h->cap || (h->max_bytes && h->bytes + nb > h->max_bytes))) {
             const kg_store_event *old = h->ring[h->ring_lo & h->mask];
-            h->bytes -= ev_bytes(old);
-            kg_store_event_release(old);
-            h->ring[h->ring_lo & h->mask] = NULL;
+            if (old) {
+                h->bytes -= ev_bytes(old);
+                h->evicted_max = h->ring_lo;
+                kg_store_event_release(old);
+                h->ring[h->ring_lo & h->mask] = NULL;
+            }
             h->ring_lo++;
         }
         if (h->ring_lo > h->head) /* empty ring */
@@ -198,7 +228,7 @@ void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n)
         if (!w->notify)
             continue;
         for (size_t i = 0; i < n; i++) {
-            if (key_in(w, evs[i]->key, evs[i]->key_len)) {
+            if (evs[i] && key_in(w, evs[i]->key, evs[i]->key_len)) {
                 w->notify(w->notify_ud);
                 break;
             }
@@ -258,7 +288,7 @@ kg_store_watch *kg_watch_hub_open(kg_watch_hub *h, const char *prefix, int64_t f
     pthread_mutex_lock(&h->mu);
     w->next_rev = (from_rev == 0 ? h->head : from_rev) + 1;
     /* live from the start unless it must first replay history older than the ring */
-    w->in_ring = w->next_rev >= h->ring_lo;
+    w->in_ring = w->next_rev >= h->ring_lo || w->next_rev > h->evicted_max;
     pthread_mutex_unlock(&h->mu);
     w->next = h->watchers;
     if (h->watchers)
@@ -395,6 +425,10 @@ kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, con
     for (;;) {
         if (atomic_load(&w->cancelled) || h->closing) {
             pthread_mutex_unlock(&h->mu);
+            if (w->next_rev < h->ring_lo && w->next_rev > h->evicted_max) {
+                w->next_rev = h->ring_lo; /* only gaps were skipped */
+                w->in_ring = true;
+            }
             return finish(w, KG_WATCH_CLOSED, err);
         }
         if (w->next_rev <= h->head) {
@@ -426,7 +460,7 @@ kg_store_watch_status kg_store_watch_next(kg_store_watch *w, int timeout_ms, con
                 const kg_store_event *e = h->ring[w->next_rev & h->mask];
                 w->next_rev++;
                 scanned++;
-                if (key_in(w, e->key, e->key_len)) {
+                if (e && key_in(w, e->key, e->key_len)) {
                     kg_store_event_retain(e);
                     w->buf[w->buf_n++] = e;
                 }

@@ -1,15 +1,21 @@
 /* The storage contract, written against storage.h only, so every backend runs the same suite
- * (KGATE_STORE_BACKEND selects it; default "sqlite"). */
+ * (KGATE_STORE_BACKEND selects it; default "sqlite"). For "etcd3" the suite starts its own single-member etcd
+ * (/usr/bin/etcd, loopback, random ports, a temp data dir; killed at the end) unless KGATE_ETCD_SERVERS names
+ * one; each fixture gets its own --etcd-prefix, so fixtures never see each other's keys. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,10 +48,28 @@ typedef struct fixture {
     kg_arena a;
 } fixture;
 
+static bool etcd_backend(void)
+{
+    return strcmp(backend(), "etcd3") == 0;
+}
+
+static char etcd_servers[128];
+
 static kg_store *open_store(const char *dir, const kg_store_options *o)
 {
     kg_error err = {0};
-    kg_store *s = kg_store_open(backend(), dir, o, &err);
+    kg_store_options eo = *o;
+    char prefix[96];
+    if (etcd_backend()) {
+        /* the fixture's own keyspace: "/kgt-<temp dir name>" */
+        const char *base = strrchr(dir, '/');
+        snprintf(prefix, sizeof prefix, "/kgt-%s", base ? base + 1 : dir);
+        eo.etcd.servers = etcd_servers;
+        eo.etcd.prefix = prefix;
+        if (eo.etcd.compaction_interval_ms == 0)
+            eo.etcd.compaction_interval_ms = -1; /* tests compact explicitly unless they say otherwise */
+    }
+    kg_store *s = kg_store_open(backend(), dir, &eo, &err);
     if (!s)
         fail_msg("open: %s", err.msg);
     return s;
@@ -559,8 +583,7 @@ static void test_list_at_old_revision(void **state)
     assert_false(kg_store_list(s, "/registry/pods/", &fut, &f->a, &res, &err));
     assert_int_equal(err.code, KG_ETIMEOUT);
     char msg[128];
-    snprintf(msg, sizeof msg, "Too large resource version: %lld, current: %lld", (long long)(cur + 5),
-             (long long)cur);
+    snprintf(msg, sizeof msg, "Too large resource version: %lld, current: %lld", (long long)(cur + 5), (long long)cur);
     assert_string_equal(err.msg, msg);
 }
 
@@ -637,6 +660,9 @@ static void test_compaction_gone(void **state)
 static void test_background_compaction(void **state)
 {
     (void)state;
+    if (etcd_backend())
+        skip_because("test_background_compaction", "etcd compacts by interval through compact_rev_key, not by a "
+                                                   "count of revisions (test_etcd_compaction_between_replicas)");
     kg_store_options o = {.history_revisions = 10, .compact_interval_ms = 20};
     fixture *f = fx_new(&o);
     char key[64];
@@ -657,6 +683,9 @@ static void test_background_compaction(void **state)
 static void test_background_compaction_by_time(void **state)
 {
     (void)state;
+    if (etcd_backend())
+        skip_because("test_background_compaction_by_time", "etcd compacts by interval through compact_rev_key "
+                                                           "(test_etcd_compaction_between_replicas)");
     /* a count window of 1 revision, but everything from the last 2 seconds must stay */
     kg_store_options o = {.history_revisions = 1, .history_seconds = 2, .compact_interval_ms = 50};
     fixture *f = fx_new(&o);
@@ -914,7 +943,10 @@ static void test_watch_cancel(void **state)
 }
 
 static int notified;
-static void on_notify(void *ud) { __atomic_add_fetch((int *)ud, 1, __ATOMIC_SEQ_CST); }
+static void on_notify(void *ud)
+{
+    __atomic_add_fetch((int *)ud, 1, __ATOMIC_SEQ_CST);
+}
 
 static void test_watch_notify(void **state)
 {
@@ -1547,8 +1579,284 @@ static void test_restart_persistence(void **state)
     assert_string_equal(res.items[1].value, "b1");
 }
 
+/* ---- etcd3 only: several stores (kgate replicas) on one etcd ---- */
+
+static void test_etcd_two_replicas(void **state)
+{
+    (void)state;
+    if (!etcd_backend())
+        skip_because("test_etcd_two_replicas", "replicas sharing one store are an etcd3 property");
+    kg_store_options o = {.compact_interval_ms = -1};
+    fixture *f = fx_new(&o);
+    kg_store *b = open_store(f->dir, &o); /* a second replica on the same etcd and prefix */
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(b, "/registry/pods/", 0, &err);
+    assert_non_null(w);
+    int64_t r1 = create(f->s, "/registry/pods/ns/x", "one");
+    /* the write through A reaches B's watchers, B's reads, and B's notion of the current revision */
+    const kg_store_event *ev;
+    assert_int_equal(kg_store_watch_next(w, 5000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_ADDED);
+    assert_int_equal(ev->revision, r1);
+    assert_string_equal(ev->value, "one");
+    kg_store_event_release(ev);
+    assert_int_equal(kg_store_current_revision(b), r1);
+    kg_store_kv kv;
+    assert_true(kg_store_get(b, "/registry/pods/ns/x", &f->a, &kv, &err));
+    assert_int_equal(kv.mod_revision, r1);
+    /* B updates, A's stale update conflicts */
+    int64_t r2 = update(b, "/registry/pods/ns/x", "two", r1);
+    assert_false(kg_store_update(f->s, "/registry/pods/ns/x", "three", 5, r1, NULL, &err));
+    assert_int_equal(err.code, KG_ECONFLICT);
+    assert_false(kg_store_create(f->s, "/registry/pods/ns/x", "again", 5, NULL, &err));
+    assert_int_equal(err.code, KG_EEXIST);
+    assert_int_equal(kg_store_watch_next(w, 5000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_MODIFIED);
+    assert_int_equal(ev->revision, r2);
+    assert_int_equal(ev->prev_revision, r1);
+    assert_string_equal(ev->prev_value, "one");
+    kg_store_event_release(ev);
+    /* A deletes: B's watcher gets the object as it was, at the delete revision */
+    int64_t r3 = del(f->s, "/registry/pods/ns/x");
+    assert_int_equal(kg_store_watch_next(w, 5000, &ev, &err), KG_WATCH_EVENT);
+    assert_int_equal(ev->type, KG_STORE_DELETED);
+    assert_int_equal(ev->revision, r3);
+    assert_string_equal(ev->prev_value, "two");
+    kg_store_event_release(ev);
+    kg_store_watch_close(w);
+    kg_store_close(b);
+    fx_free(f);
+}
+
+static void test_etcd_compaction_between_replicas(void **state)
+{
+    (void)state;
+    if (!etcd_backend())
+        skip_because("test_etcd_compaction_between_replicas", "the compact_rev_key protocol is etcd3's");
+    kg_store_options o = {.compact_interval_ms = -1, .etcd.compaction_interval_ms = 250};
+    fixture *f = fx_new(&o);
+    kg_store *b = open_store(f->dir, &o);
+    kg_error err = {0};
+    int64_t start = create(f->s, "/registry/pods/ns/a", "a");
+    /* each tick bumps compact_rev_key once for both replicas together (the loser of the txn only learns the
+     * version), and the tick after compacts to what the previous one saw */
+    double t0 = now_s();
+    kg_store_list_result res;
+    kg_store_list_opts lo = {.revision = start};
+    bool gone = false;
+    while (now_s() - t0 < 10 && !gone) {
+        usleep(100000);
+        gone = !kg_store_list(b, "/registry/pods/", &lo, &f->a, &res, &err) && err.code == KG_EGONE;
+    }
+    assert_true(gone);
+    assert_string_equal(err.msg, "The resourceVersion for the provided list is too old.");
+    int64_t r0 = create(f->s, "/registry/pods/ns/b", "b");
+    usleep(1500000);
+    int64_t r1 = create(f->s, "/registry/pods/ns/c", "c");
+    /* 1.5 s at 250 ms: about 6 bumps when the replicas agree, about 12 if each compacted on its own */
+    print_message("[   INFO   ] compact_rev_key bumps in 1.5 s with 2 replicas at 250 ms: %lld\n",
+                  (long long)(r1 - r0 - 1));
+    assert_true(r1 - r0 - 1 <= 9);
+    assert_true(r1 - r0 - 1 >= 2);
+    /* both replicas know history before the compaction is gone: watches get 410 */
+    for (int i = 0; i < 50 && kg_store_compacted_revision(b) < start; i++)
+        usleep(100000);
+    assert_null(kg_store_watch_open(b, "/registry/pods/", start - 1, &err));
+    assert_int_equal(err.code, KG_EGONE);
+    kg_store_close(b);
+    fx_free(f);
+}
+
+static void test_etcd_limits_and_failover(void **state)
+{
+    (void)state;
+    if (!etcd_backend())
+        skip_because("test_etcd_limits_and_failover", "etcd3 request limits and member failover");
+    kg_store_options o = {.compact_interval_ms = -1};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    /* etcd's --max-request-bytes (1.5 MiB): a clean KG_ETOOLARGE (413), nothing written */
+    size_t sizes[] = {(size_t)1600 << 10, (size_t)3 << 20}; /* etcd's limit; the gateway's gRPC limit */
+    int64_t before = kg_store_current_revision(f->s);
+    for (int i = 0; i < 2; i++) {
+        char *v = malloc(sizes[i]);
+        memset(v, 'x', sizes[i]);
+        assert_false(kg_store_create(f->s, "/registry/configmaps/ns/big", v, sizes[i], NULL, &err));
+        if (err.code != KG_ETOOLARGE)
+            fail_msg("create of %zu bytes: %d %s", sizes[i], err.code, err.msg);
+        assert_string_equal(err.msg, "etcdserver: request is too large");
+        free(v);
+    }
+    assert_int_equal(kg_store_current_revision(f->s), before);
+    /* keys outside /registry have no place in etcd's keyspace */
+    assert_false(kg_store_create(f->s, "/other/x", "x", 1, NULL, &err));
+    assert_int_equal(err.code, KG_EINVAL);
+    /* nobody listening: open fails at once with an error naming the servers */
+    kg_store_options bad = o;
+    bad.etcd.servers = "http://127.0.0.1:1";
+    bad.etcd.prefix = "/kgt-unreachable";
+    double t0 = now_s();
+    assert_null(kg_store_open("etcd3", f->dir, &bad, &err));
+    assert_int_equal(err.code, KG_EIO);
+    assert_non_null(strstr(err.msg, "127.0.0.1:1"));
+    assert_true(now_s() - t0 < 5);
+    /* a dead member first in --etcd-servers: requests fail over to the next one */
+    char servers[256];
+    snprintf(servers, sizeof servers, "http://127.0.0.1:1,%s", etcd_servers);
+    bad.etcd.servers = servers;
+    kg_store *s2 = kg_store_open("etcd3", f->dir, &bad, &err);
+    assert_non_null(s2);
+    int64_t r = 0;
+    assert_true(kg_store_create(s2, "/registry/pods/ns/failover", "x", 1, &r, &err));
+    assert_int_equal(kg_store_current_revision(s2), r);
+    kg_store_close(s2);
+    fx_free(f);
+}
+
+static void test_etcd_event_ttl(void **state)
+{
+    (void)state;
+    if (!etcd_backend())
+        skip_because("test_etcd_event_ttl", "--event-ttl (keys written with an etcd lease) is etcd3's");
+    static const char *const ttl_prefixes[] = {"/registry/events/", NULL};
+    kg_store_options o = {.compact_interval_ms = -1, .etcd = {.ttl_prefixes = ttl_prefixes, .ttl_seconds = 2}};
+    fixture *f = fx_new(&o);
+    kg_error err = {0};
+    kg_store_watch *w = kg_store_watch_open(f->s, "/registry/", 0, &err);
+    assert_non_null(w);
+    double t0 = now_s();
+    int64_t re = create(f->s, "/registry/events/ns/e1", "{\"reason\":\"x\"}");
+    create(f->s, "/registry/events/ns/e2", "{\"reason\":\"y\"}"); /* a lease of its own */
+    create(f->s, "/registry/configmaps/ns/keep", "{}");
+    /* etcd deletes the Events when the lease runs out; the watch sees the deletes with the objects */
+    int deleted = 0;
+    const kg_store_event *ev;
+    while (deleted < 2 && now_s() - t0 < 15) {
+        if (kg_store_watch_next(w, 500, &ev, &err) != KG_WATCH_EVENT)
+            continue;
+        if (ev->type == KG_STORE_DELETED) {
+            assert_non_null(strstr(ev->key, "/registry/events/ns/e"));
+            assert_true(ev->revision > re);
+            deleted++;
+        }
+        kg_store_event_release(ev);
+    }
+    assert_int_equal(deleted, 2);
+    assert_true(now_s() - t0 >= 1.5); /* not before the TTL */
+    kg_store_kv kv;
+    assert_false(kg_store_get(f->s, "/registry/events/ns/e1", &f->a, &kv, &err));
+    assert_int_equal(err.code, KG_ENOTFOUND);
+    assert_true(kg_store_get(f->s, "/registry/configmaps/ns/keep", &f->a, &kv, &err));
+    kg_store_watch_close(w);
+    fx_free(f);
+}
+
+/* ---- a private etcd for the etcd3 run ---- */
+
+static pid_t etcd_pid;
+static char etcd_dir[64];
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || getsockname(fd, (struct sockaddr *)&sa, &len))
+        return -1;
+    close(fd);
+    return ntohs(sa.sin_port);
+}
+
+static void stop_etcd(void)
+{
+    if (etcd_pid > 0) {
+        kill(etcd_pid, SIGKILL);
+        waitpid(etcd_pid, NULL, 0);
+        etcd_pid = 0;
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", etcd_dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "cannot remove %s\n", etcd_dir);
+    }
+}
+
+/* 0 = running (etcd_servers set), 77 = no etcd binary (skip), 1 = failed */
+static int start_etcd(void)
+{
+    const char *env = getenv("KGATE_ETCD_SERVERS");
+    if (env && *env) {
+        snprintf(etcd_servers, sizeof etcd_servers, "%s", env);
+        return 0;
+    }
+    const char *bin = "/usr/bin/etcd";
+    if (access(bin, X_OK) != 0) {
+        printf("[  SKIPPED ] the etcd3 contract run: %s is not installed (scripts/install-deps installs "
+               "etcd-server)\n",
+               bin);
+        return 77;
+    }
+    snprintf(etcd_dir, sizeof etcd_dir, "/tmp/kgetcd-XXXXXX");
+    if (!mkdtemp(etcd_dir))
+        return 1;
+    for (int attempt = 0; attempt < 5; attempt++) {
+        int cp = free_port(), pp = free_port();
+        if (cp < 0 || pp < 0 || cp == pp)
+            continue;
+        char curl[64], purl[64], cluster[96], data[96], log[96];
+        snprintf(curl, sizeof curl, "http://127.0.0.1:%d", cp);
+        snprintf(purl, sizeof purl, "http://127.0.0.1:%d", pp);
+        snprintf(cluster, sizeof cluster, "t=%s", purl);
+        snprintf(data, sizeof data, "%s/data", etcd_dir);
+        snprintf(log, sizeof log, "%s/etcd.log", etcd_dir);
+        pid_t pid = fork();
+        if (pid == 0) {
+            FILE *lf = freopen(log, "a", stderr);
+            (void)lf;
+            dup2(2, 1);
+            /* no fsync: the suite checks semantics, not disk durability (etcd's own business) */
+            execl(bin, bin, "--name", "t", "--data-dir", data, "--listen-client-urls", curl, "--advertise-client-urls",
+                  curl, "--listen-peer-urls", purl, "--initial-advertise-peer-urls", purl, "--initial-cluster", cluster,
+                  "--unsafe-no-fsync", "--log-level", "warn", "--logger", "zap", (char *)NULL);
+            _exit(127);
+        }
+        etcd_pid = pid;
+        snprintf(etcd_servers, sizeof etcd_servers, "%s", curl);
+        for (int i = 0; i < 100; i++) { /* up to 10 s for the member to elect itself */
+            kg_error err = {0};
+            kg_store_options o = {.compact_interval_ms = -1,
+                                  .etcd = {.servers = etcd_servers,
+                                           .prefix = "/kgt-ready",
+                                           .compaction_interval_ms = -1,
+                                           .request_timeout_ms = 1000}};
+            kg_store *s = kg_store_open("etcd3", NULL, &o, &err);
+            if (s) {
+                kg_store_close(s);
+                atexit(stop_etcd);
+                return 0;
+            }
+            if (waitpid(pid, NULL, WNOHANG) == pid) { /* died: a port was taken meanwhile; try others */
+                etcd_pid = 0;
+                break;
+            }
+            usleep(100000);
+        }
+        if (etcd_pid) {
+            kill(etcd_pid, SIGKILL);
+            waitpid(etcd_pid, NULL, 0);
+            etcd_pid = 0;
+        }
+    }
+    fprintf(stderr, "could not start etcd (log in %s/etcd.log)\n", etcd_dir);
+    return 1;
+}
+
 int main(void)
 {
+    if (etcd_backend()) {
+        int rc = start_etcd();
+        if (rc != 0)
+            return rc;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_crud, setup, teardown),
         cmocka_unit_test(test_unknown_backend),
@@ -1576,6 +1884,12 @@ int main(void)
         cmocka_unit_test(test_memory_history_bound),
         cmocka_unit_test(test_value_size_limit),
         cmocka_unit_test_setup_teardown(test_restart_persistence, setup, teardown),
+        cmocka_unit_test(test_etcd_two_replicas),
+        cmocka_unit_test(test_etcd_compaction_between_replicas),
+        cmocka_unit_test(test_etcd_limits_and_failover),
+        cmocka_unit_test(test_etcd_event_ttl),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    stop_etcd();
+    return rc;
 }
