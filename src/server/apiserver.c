@@ -73,25 +73,14 @@ static void health_endpoint(kg_apiserver *s, kg_http_request *req, kg_http_respo
     bool ok = sync && store;
     const char *verbose = kg_http_query(req, "verbose");
     if (verbose || !store) {
-        char *body = kg_arena_sprintf(req->arena,
-                                      "[+]ping ok
-                                                      [+] log ok[% c] etcd %
-                                                  s[% c] informer -
-                                              sync % s % s check %
-                                                  s ",
-                                                  store
-                                          ? '+'
-                                          : '-',
-                                      store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
-                                      sync ? "ok" : "failed", which, ok ? "passed" : "failed");
+        char *body =
+            kg_arena_sprintf(req->arena, "[+]ping ok\n[+]log ok\n[%c]etcd %s\n[%c]informer-sync %s\n%s check %s\n",
+                             store ? '+' : '-', store ? "ok" : "failed: reason withheld", sync ? '+' : '-',
+                             sync ? "ok" : "failed", which, ok ? "passed" : "failed");
         respond_text(resp, ok ? 200 : 500, body);
         return;
     }
-    if (!store_ok)
-        respond_text(resp, 500,
-                     kg_arena_sprintf(req->arena, "[-]etcd failed: reason withheld\n%s check failed\n", which));
-    else
-        respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
+    respond_text(resp, ok ? 200 : 500, ok ? "ok" : "[-]informer-sync failed: not ready yet\n");
 }
 
 static void not_found(kg_http_request *req, kg_http_response *resp)

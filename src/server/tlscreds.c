@@ -4,6 +4,9 @@
 #include <gnutls/abstract.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
+
+#include "server/gnutls_lazy.h"
+
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>

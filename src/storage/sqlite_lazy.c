@@ -96,6 +96,7 @@ FORWARD(int, sqlite3_bind_int64, (sqlite3_stmt * s, int i, sqlite3_int64 v), (s,
 FORWARD(int, sqlite3_bind_null, (sqlite3_stmt * s, int i), (s, i))
 FORWARD(int, sqlite3_bind_text, (sqlite3_stmt * s, int i, const char *v, int n, void (*d)(void *)), (s, i, v, n, d))
 FORWARD(int, sqlite3_busy_timeout, (sqlite3 * db, int ms), (db, ms))
+FORWARD(int, sqlite3_file_control, (sqlite3 * db, const char *name, int op, void *arg), (db, name, op, arg))
 FORWARD(int, sqlite3_clear_bindings, (sqlite3_stmt * s), (s))
 FORWARD(const void *, sqlite3_column_blob, (sqlite3_stmt * s, int i), (s, i))
 FORWARD(int, sqlite3_column_bytes, (sqlite3_stmt * s, int i), (s, i))
