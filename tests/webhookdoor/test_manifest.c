@@ -26,7 +26,7 @@ static void default_plugins_validate_everything(void **state)
     kg_buf b = KG_BUF_INIT;
     kg_door_manifest_config mc = {.url = "https://10.0.0.5:8443/", .ca_pem = CA};
     char *y = render(&mc, &b);
-    assert_non_null(strstr(y, "# kgate webhook: plugins PodSecurity, ValidatingAdmissionPolicy\n"));
+    assert_non_null(strstr(y, "# kgate webhook: plugins PodSecurity, MutatingAdmissionPolicy, ValidatingAdmissionPolicy\n"));
     assert_non_null(strstr(y, "kind: ValidatingWebhookConfiguration\nmetadata:\n  name: kgate\n"));
     assert_non_null(strstr(y, "- name: validate.kgate.dev\n"));
     assert_non_null(strstr(y, "url: \"https://10.0.0.5:8443/validate\"\n"));
@@ -37,8 +37,9 @@ static void default_plugins_validate_everything(void **state)
     assert_non_null(strstr(y, "values: [kube-system, kube-node-lease, \"kgate-system\"]\n"));
     assert_non_null(strstr(y, "  failurePolicy: Fail\n  matchPolicy: Equivalent\n  sideEffects: None\n"
                               "  timeoutSeconds: 5\n  admissionReviewVersions: [v1, v1beta1]\n"));
-    assert_null(strstr(y, "kind: MutatingWebhookConfiguration"));
-    assert_non_null(strstr(y, "# no enabled plugin mutates"));
+    /* MutatingAdmissionPolicy (a default plugin of the door) mutates: the mutating configuration follows */
+    assert_non_null(strstr(y, "kind: MutatingWebhookConfiguration"));
+    assert_null(strstr(y, "# no enabled plugin mutates"));
     kg_buf_free(&b);
 }
 
@@ -46,7 +47,7 @@ static void podsecurity_alone_needs_pods_and_namespaces(void **state)
 {
     (void)state;
     kg_buf b = KG_BUF_INIT;
-    kg_door_manifest_config mc = {.admission = {.disable_plugins = "ValidatingAdmissionPolicy"},
+    kg_door_manifest_config mc = {.admission = {.disable_plugins = "ValidatingAdmissionPolicy,MutatingAdmissionPolicy"},
                                   .service_namespace = "kgate",
                                   .service_name = "door",
                                   .service_port = 8443,
