@@ -1,6 +1,7 @@
 /* Bearer-token and anonymous authentication (see authn.h). */
 #include "server/authn.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -265,6 +266,8 @@ struct kg_authn {
     const char *path;
     int record_num;
     uint64_t k0, k1; /* random SipHash key: bucket positions reveal nothing and cannot be aimed at */
+    kg_token_authenticator more[KG_AUTHN_MAX_TOKEN_AUTHENTICATORS]; /* after the static tokens */
+    size_t nmore;
 };
 
 /* SipHash-2-4 (Aumasson & Bernstein). A keyed hash costs ~20 ns; a SHA-256 through OpenSSL 3's EVP with the
@@ -442,6 +445,9 @@ kg_authn *kg_authn_new(const kg_authn_config *cfg, kg_error *err)
         abort();
     kg_arena_init(&a->arena, 0);
     a->anonymous = cfg->anonymous_auth;
+    assert(cfg->ntoken_authenticators <= KG_AUTHN_MAX_TOKEN_AUTHENTICATORS);
+    memcpy(a->more, cfg->token_authenticators, sizeof(a->more));
+    a->nmore = cfg->ntoken_authenticators;
     unsigned char key[16];
     if (RAND_bytes(key, sizeof(key)) != 1) {
         kg_authn_free(a);
@@ -507,9 +513,36 @@ static void set_anonymous(kg_user *out)
     out->ngroups = 1;
 }
 
+/* The token authenticators after the static tokens; system:authenticated appended as for every user. */
+static kg_authn_result authenticate_more(const kg_authn *an, const char *token, size_t len, kg_arena *ar, kg_user *out)
+{
+    for (size_t i = 0; i < an->nmore; i++) {
+        const char *reason = NULL;
+        kg_user u = {0};
+        kg_token_verdict v = an->more[i].fn(an->more[i].ud, token, len, ar, &u, &reason);
+        if (v == KG_TOKEN_NOT_MINE)
+            continue;
+        if (v == KG_TOKEN_INVALID) {
+            if (reason)
+                KG_V(2, "authn: token rejected: %s", reason);
+            return KG_AUTHN_UNAUTHORIZED;
+        }
+        if (!kg_user_in_group(&u, KG_GROUP_AUTHENTICATED) && !kg_user_in_group(&u, KG_GROUP_UNAUTHENTICATED)) {
+            const char **g = kg_arena_alloc(ar, (u.ngroups + 1) * sizeof(*g));
+            for (size_t j = 0; j < u.ngroups; j++)
+                g[j] = u.groups[j];
+            g[u.ngroups] = KG_GROUP_AUTHENTICATED;
+            u.groups = g;
+            u.ngroups++;
+        }
+        *out = u;
+        return KG_AUTHN_OK;
+    }
+    return KG_AUTHN_UNAUTHORIZED;
+}
+
 kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorization, kg_arena *ar, kg_user *out)
 {
-    (void)ar;
     /* bearertoken.go: TrimSpace, SplitN(" ", 3), scheme "bearer" case-insensitively, non-empty token */
     const char *token = NULL;
     size_t tlen = 0;
@@ -533,11 +566,11 @@ kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorizat
         return KG_AUTHN_UNAUTHORIZED;
     }
     if (!an->cap)
-        return KG_AUTHN_UNAUTHORIZED;
+        return authenticate_more(an, token, tlen, ar, out);
     uint64_t h = siphash24(an->k0, an->k1, token, tlen);
     const tok_entry *e = tab_slot(an->tab, an->cap, h, token, tlen);
     if (!e->used)
-        return KG_AUTHN_UNAUTHORIZED;
+        return authenticate_more(an, token, tlen, ar, out);
     *out = e->user;
     return KG_AUTHN_OK;
 }

@@ -28,10 +28,30 @@
  * kg_user is its name in the server code. */
 typedef kg_user_info kg_user;
 
+/* A further bearer-token authenticator tried, in order, after the static tokens (upstream's union of token
+ * authenticators: token file, bootstrap tokens, service-account JWTs). NOT_MINE passes the token on; INVALID stops
+ * the chain with 401 (union.NewFailOnError semantics), *reason (may stay NULL) being logged, never sent.
+ * On OK *out is filled; its strings live in `a` or in the authenticator. Must be thread-safe. */
+typedef enum kg_token_verdict {
+    KG_TOKEN_NOT_MINE = 0,
+    KG_TOKEN_OK,
+    KG_TOKEN_INVALID,
+} kg_token_verdict;
+typedef kg_token_verdict (*kg_token_authenticator_fn)(void *ud, const char *token, size_t len, kg_arena *a,
+                                                      kg_user_info *out, const char **reason);
+typedef struct kg_token_authenticator {
+    kg_token_authenticator_fn fn;
+    void *ud;
+} kg_token_authenticator;
+#define KG_AUTHN_MAX_TOKEN_AUTHENTICATORS 4
+
 typedef struct kg_authn_config {
     const char *token_auth_file; /* NULL: no static tokens */
     const char *data_dir;        /* where admin.token lives; NULL: no admin token */
     bool anonymous_auth;         /* --anonymous-auth (kube-apiserver's default is true) */
+    /* tried after the static tokens, in array order (bootstrap tokens, then service-account tokens) */
+    kg_token_authenticator token_authenticators[KG_AUTHN_MAX_TOKEN_AUTHENTICATORS];
+    size_t ntoken_authenticators;
 } kg_authn_config;
 
 typedef struct kg_authn kg_authn;

@@ -122,6 +122,59 @@ static void token_file_errors(void **state)
     assert_string_equal(err.msg, want);
 }
 
+/* A test token authenticator: "jwt-ok" is its user, "jwt-bad" is its but invalid, anything else is not its. */
+static int more_calls;
+static kg_token_verdict fake_jwt(void *ud, const char *token, size_t len, kg_arena *a, kg_user_info *out,
+                                 const char **reason)
+{
+    (void)a;
+    more_calls++;
+    assert_string_equal((const char *)ud, "ud");
+    if (len == 6 && !memcmp(token, "jwt-ok", 6)) {
+        static const char *const g[] = {"system:serviceaccounts"};
+        out->name = "system:serviceaccount:ns:sa";
+        out->uid = "u9";
+        out->groups = g;
+        out->ngroups = 1;
+        return KG_TOKEN_OK;
+    }
+    if (len == 7 && !memcmp(token, "jwt-bad", 7)) {
+        *reason = "token has expired";
+        return KG_TOKEN_INVALID;
+    }
+    return KG_TOKEN_NOT_MINE;
+}
+
+static void further_token_authenticators(void **state)
+{
+    (void)state;
+    char *p = write_tmp("tok2.csv", "tok-a,alice,u1\n");
+    kg_authn_config cfg = {.token_auth_file = p, .anonymous_auth = true};
+    cfg.token_authenticators[0] = (kg_token_authenticator){fake_jwt, "ud"};
+    cfg.ntoken_authenticators = 1;
+    kg_error err = {0};
+    kg_authn *an = kg_authn_new(&cfg, &err);
+    assert_non_null(an);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_user u;
+    more_calls = 0;
+    assert_int_equal(kg_authn_authenticate(an, "Bearer tok-a", &a, &u), KG_AUTHN_OK); /* static first */
+    assert_string_equal(u.name, "alice");
+    assert_int_equal(more_calls, 0);
+    assert_int_equal(kg_authn_authenticate(an, "Bearer jwt-ok", &a, &u), KG_AUTHN_OK);
+    assert_string_equal(u.name, "system:serviceaccount:ns:sa");
+    assert_int_equal(u.ngroups, 2);
+    assert_string_equal(u.groups[1], "system:authenticated");
+    /* invalid and unknown tokens are 401 even with anonymous allowed */
+    assert_int_equal(kg_authn_authenticate(an, "Bearer jwt-bad", &a, &u), KG_AUTHN_UNAUTHORIZED);
+    assert_int_equal(kg_authn_authenticate(an, "Bearer other", &a, &u), KG_AUTHN_UNAUTHORIZED);
+    assert_int_equal(more_calls, 3);
+    kg_arena_free(&a);
+    kg_authn_free(an);
+    free(p);
+}
+
 static void authenticate_tokens(void **state)
 {
     (void)state;
@@ -284,9 +337,13 @@ static void random_token_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(token_file_rows),     cmocka_unit_test(token_file_errors),
-        cmocka_unit_test(authenticate_tokens), cmocka_unit_test(anonymous_and_admin_token),
-        cmocka_unit_test(many_tokens),         cmocka_unit_test(random_token_files),
+        cmocka_unit_test(token_file_rows),
+        cmocka_unit_test(token_file_errors),
+        cmocka_unit_test(authenticate_tokens),
+        cmocka_unit_test(anonymous_and_admin_token),
+        cmocka_unit_test(further_token_authenticators),
+        cmocka_unit_test(many_tokens),
+        cmocka_unit_test(random_token_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
