@@ -23,6 +23,7 @@
 #include "admission/cel/admission_cel.h"
 #include "admission/match/conditions.h"
 #include "admission/match/match.h"
+#include "admission/policy/generic/source.h"
 #include "admission/plugin.h"
 #include "admission/services.h"
 #include "admission/warnings.h"
@@ -125,12 +126,9 @@ void kg_vap_binding_validate(kg_arena *a, const kg_json *obj, const kg_json *old
 
 /* ---- evaluation ---- */
 
-/* A policy with the bindings that name it, as the plugin's snapshot holds them. */
-typedef struct kg_vap_entry {
-    kg_vap_policy *policy;
-    kg_vap_binding **bindings;
-    size_t nbindings;
-} kg_vap_entry;
+/* A policy (kg_vap_policy *) with the bindings that name it (kg_vap_binding *), as the policy source's snapshot
+ * holds them (policy/generic/source.h). */
+typedef kg_policy_entry kg_vap_entry;
 
 /* upstream's validating/metrics: apiserver_validating_admission_policy_check_total and
  * apiserver_validating_admission_policy_check_duration_seconds, labels {policy, policy_binding, error_type,

@@ -84,11 +84,8 @@ bool kg_map_apply(kg_arena *a, kg_json *obj, const kg_json *config, const kg_gvk
 
 /* ---- evaluation ---- */
 
-typedef struct kg_map_entry {
-    kg_map_policy *policy;
-    kg_map_binding **bindings;
-    size_t nbindings;
-} kg_map_entry;
+/* A policy (kg_map_policy *) with the bindings that name it (kg_map_binding *): policy/generic/source.h. */
+typedef kg_policy_entry kg_map_entry;
 
 /* upstream mutating/metrics.go: apiserver_mutating_admission_policy_check_total and
  * apiserver_mutating_admission_policy_check_duration_seconds, labels {policy, policy_binding, error_type}. */
