@@ -40,12 +40,7 @@ static const char *str_or_empty(const kg_json *o, const char *k)
     return s ? s : "";
 }
 
-/* The compile context: where compiled data and error strings go, and the errors (NULL: not validating). */
-typedef struct cctx {
-    kg_arena *a;
-    kg_field_errors *errs;
-    const char **config_error;
-} cctx;
+typedef kg_policy_cctx cctx;
 
 static void config_error(cctx *c, const char *msg)
 {
@@ -56,23 +51,9 @@ static void config_error(cctx *c, const char *msg)
 /* Field errors matter when validating; at run time the stored object was validated when written, and what still
  * cannot run surfaces as upstream does: an expression that does not compile errors when evaluated ("compilation
  * error: ..."), an unknown paramKind or undecodable match criteria are config errors. */
-static void fe_required(cctx *c, const char *path, const char *detail)
-{
-    if (c->errs)
-        kg_field_required(c->a, c->errs, path, detail);
-}
-
-static void fe_invalid(cctx *c, const char *path, const char *value, const char *detail)
-{
-    if (c->errs)
-        kg_field_invalid(c->a, c->errs, path, value, detail);
-}
-
-static void fe_not_supported(cctx *c, const char *path, const char *value, const char *const *valid, size_t n)
-{
-    if (c->errs)
-        kg_field_not_supported(c->a, c->errs, path, value, valid, n);
-}
+#define fe_required kg_policy_fe_required
+#define fe_invalid kg_policy_fe_invalid
+#define fe_not_supported kg_policy_fe_not_supported
 
 static void fe_name_errs(cctx *c, const char *path, const char *value, const kg_name_errs *ne)
 {
@@ -211,15 +192,15 @@ static void compile_expr(cctx *c, const kg_acel_env *env, const char *src, kg_ac
         fe_invalid(c, path, src, out->error);
 }
 
-static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned decls)
+bool kg_policy_compile_variables(cctx *c, kg_acel_vars *vars, const kg_json *list, unsigned decls)
 {
-    size_t n = vars && vars->type == KG_JSON_ARRAY ? vars->len : 0;
+    size_t n = list && list->type == KG_JSON_ARRAY ? list->len : 0;
     if (!n)
-        return;
+        return false;
     const char **names = kg_arena_calloc(c->a, n * sizeof *names);
     const char **exprs = kg_arena_calloc(c->a, n * sizeof *exprs);
     for (size_t i = 0; i < n; i++) {
-        const kg_json *v = kg_json_at(vars, i);
+        const kg_json *v = kg_json_at(list, i);
         char *vp = kg_arena_sprintf(c->a, "spec.variables[%zu]", i);
         names[i] = kg_arena_strdup(c->a, str_or_empty(v, "name"));
         exprs[i] = kg_arena_strdup(c->a, str_or_empty(v, "expression"));
@@ -231,15 +212,15 @@ static void variables(cctx *c, kg_vap_policy *p, const kg_json *vars, unsigned d
             fe_required(c, path_of(c, vp, "expression"), "expression is not specified");
     }
     /* validation checks types in an environment of the policy's own; running needs no environment of its own */
-    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n, c->errs != NULL)) {
+    if (!kg_acel_vars_new(vars, c->a, decls, names, exprs, n, c->errs != NULL)) {
         config_error(c, "unexpected error loading CEL environment");
-        return;
+        return false;
     }
-    p->has_vars = true;
     for (size_t i = 0; i < n; i++)
-        if (*kg_vap_trim(c->a, exprs[i]) && p->vars.items[i].expr.error)
+        if (*kg_vap_trim(c->a, exprs[i]) && vars->items[i].expr.error)
             fe_invalid(c, kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i), exprs[i],
-                       p->vars.items[i].expr.error);
+                       vars->items[i].expr.error);
+    return true;
 }
 
 /* With untyped variables (a policy compiled to run) result types are not checked again: they were on write. */
@@ -455,7 +436,7 @@ kg_vap_policy *kg_vap_policy_compile(const kg_json *obj, const kg_json *old, con
     kg_match_conditions_compile(&p->conditions, c.a, kg_json_get(spec, "matchConditions"), p->has_param_kind,
                                 "spec.matchConditions", errs);
 
-    variables(&c, p, kg_json_get(spec, "variables"), decls | KG_ACEL_AUTHORIZER);
+    p->has_vars = kg_policy_compile_variables(&c, &p->vars, kg_json_get(spec, "variables"), decls | KG_ACEL_AUTHORIZER);
     const kg_acel_env *env = p->has_vars ? &p->vars.full : kg_acel_env_base(decls | KG_ACEL_AUTHORIZER);
     const kg_acel_env *msg_env = kg_acel_env_base(decls);
 

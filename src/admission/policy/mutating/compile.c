@@ -22,29 +22,10 @@ static const char *str_or_empty(const kg_json *o, const char *k)
     return s ? s : "";
 }
 
-typedef struct cctx {
-    kg_arena *a;
-    kg_field_errors *errs;
-    const char **config_error;
-} cctx;
-
-static void fe_required(cctx *c, const char *path, const char *detail)
-{
-    if (c->errs)
-        kg_field_required(c->a, c->errs, path, detail);
-}
-
-static void fe_invalid(cctx *c, const char *path, const char *value, const char *detail)
-{
-    if (c->errs)
-        kg_field_invalid(c->a, c->errs, path, value, detail);
-}
-
-static void fe_not_supported(cctx *c, const char *path, const char *value, const char *const *valid, size_t n)
-{
-    if (c->errs)
-        kg_field_not_supported(c->a, c->errs, path, value, valid, n);
-}
+typedef kg_policy_cctx cctx;
+#define fe_required kg_policy_fe_required
+#define fe_invalid kg_policy_fe_invalid
+#define fe_not_supported kg_policy_fe_not_supported
 
 /* The VAP-shaped view of a MAP: what kg_vap_policy_compile validates and compiles for both kinds. */
 static kg_json *vap_view(kg_arena *a, const kg_json *obj)
@@ -87,37 +68,6 @@ static void mutating_operations(cctx *c, const kg_json *mc)
                 fe_not_supported(c, "spec.matchConstraints.resourceRules.operations", s, ops, 4);
         }
     }
-}
-
-static void variables(cctx *c, kg_map_policy *p, const kg_json *vars, unsigned decls)
-{
-    size_t n = vars && vars->type == KG_JSON_ARRAY ? vars->len : 0;
-    if (!n)
-        return;
-    const char **names = kg_arena_calloc(c->a, n * sizeof *names);
-    const char **exprs = kg_arena_calloc(c->a, n * sizeof *exprs);
-    for (size_t i = 0; i < n; i++) {
-        const kg_json *v = kg_json_at(vars, i);
-        char *vp = kg_arena_sprintf(c->a, "spec.variables[%zu]", i);
-        names[i] = kg_arena_strdup(c->a, str_or_empty(v, "name"));
-        exprs[i] = kg_arena_strdup(c->a, str_or_empty(v, "expression"));
-        if (!*kg_vap_trim(c->a, names[i]))
-            fe_required(c, kg_arena_sprintf(c->a, "%s.name", vp), "name is not specified");
-        else if (!kg_vap_is_cel_identifier(names[i]))
-            fe_invalid(c, kg_arena_sprintf(c->a, "%s.name", vp), names[i], "name is not a valid CEL identifier");
-        if (!*kg_vap_trim(c->a, exprs[i]))
-            fe_required(c, kg_arena_sprintf(c->a, "%s.expression", vp), "expression is not specified");
-    }
-    if (!kg_acel_vars_new(&p->vars, c->a, decls, names, exprs, n, c->errs != NULL)) {
-        if (!*c->config_error)
-            *c->config_error = "unexpected error loading CEL environment";
-        return;
-    }
-    p->has_vars = true;
-    for (size_t i = 0; i < n; i++)
-        if (*kg_vap_trim(c->a, exprs[i]) && p->vars.items[i].expr.error)
-            fe_invalid(c, kg_arena_sprintf(c->a, "spec.variables[%zu].expression", i), exprs[i],
-                       p->vars.items[i].expr.error);
 }
 
 /* The result type upstream asks for (Object / list(JSONPatch)); dyn results are left to the run time. */
@@ -262,7 +212,7 @@ kg_map_policy *kg_map_policy_compile(const kg_json *obj, const kg_json *old, con
     if (mc && mc->type == KG_JSON_OBJECT)
         mutating_operations(&c, mc);
     unsigned decls = (p->common->has_param_kind ? KG_ACEL_PARAMS : 0) | KG_ACEL_AUTHORIZER | KG_ACEL_MUTATION;
-    variables(&c, p, kg_json_get(spec, "variables"), decls);
+    p->has_vars = kg_policy_compile_variables(&c, &p->vars, kg_json_get(spec, "variables"), decls);
     mutations(&c, p, kg_json_get(spec, "mutations"), kg_acel_env_base(decls));
 
     static const char *const policies[] = {"IfNeeded", "Never"};
