@@ -2,27 +2,20 @@
 #include "server/gnutls_lazy.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *lib;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+#include "base/lazylib.h"
 
-static void open_lib(void)
-{
-    /* Debian bookworm's ABI (libgnutls30); dlopen of a loaded soname returns that instance */
-    lib = dlopen("libgnutls.so.30", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libgnutls.so", RTLD_NOW | RTLD_LOCAL);
-}
+/* Debian bookworm's ABI (libgnutls30); dlopen of a loaded soname returns that instance */
+static kg_lazylib lib = KG_LAZYLIB("GnuTLS", true, "libgnutls.so.30", "libgnutls.so");
 
 void *kg_gnutls_sym(const char *name)
 {
-    pthread_once(&once, open_lib);
-    void *p = lib ? dlsym(lib, name) : NULL;
+    void *h = kg_lazylib_handle(&lib);
+    void *p = h ? dlsym(h, name) : NULL;
     if (!p) {
-        fprintf(stderr, "kgate: GnuTLS: %s not found (%s)\n", name, lib ? "symbol" : dlerror());
+        fprintf(stderr, "kgate: GnuTLS: %s not found (%s)\n", name, h ? "symbol" : "library");
         abort();
     }
     return p;

@@ -5,7 +5,6 @@
  * declarations (microhttpd.h) and forward to the library, opened with dlopen on the first call and kept for the
  * process's life. If the library is missing, MHD_start_daemon fails (the server reports it); the others are only
  * reachable through a started daemon. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,33 +15,14 @@
 
 #include <microhttpd.h>
 
-static void *lib;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+#include "base/lazylib.h"
 
-static void open_lib(void)
-{
-    /* the ABI linked against (Debian bookworm: libmicrohttpd12), then whatever the development link points at */
-    lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libmicrohttpd.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        fprintf(stderr, "kgate: cannot load libmicrohttpd: %s\n", dlerror());
-}
+static kg_lazylib lib = KG_LAZYLIB("libmicrohttpd", false, "libmicrohttpd.so.12", "libmicrohttpd.so");
 
-/* The address of name in the library (NULL when it cannot be loaded), looked up once per function. */
+/* The address of name in the library (NULL when it cannot be loaded and !required), looked up once per function. */
 static void *sym(void **cache, const char *name, bool required)
 {
-    void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (p)
-        return p;
-    pthread_once(&once, open_lib);
-    p = lib ? dlsym(lib, name) : NULL;
-    if (!p && required) {
-        fprintf(stderr, "kgate: libmicrohttpd: %s not found\n", name);
-        abort();
-    }
-    __atomic_store_n(cache, p, __ATOMIC_RELEASE);
-    return p;
+    return kg_lazylib_sym(&lib, cache, name, required);
 }
 
 #define FN(name, required) sym(&name##_p, #name, required)

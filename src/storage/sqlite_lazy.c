@@ -4,7 +4,6 @@
  * (sqlite3.h) and forward to the library, opened with dlopen on the first call and kept for the process's life.
  * If the library is missing, sqlite3_open_v2 fails with SQLITE_CANTOPEN and the error texts say why; the other
  * functions are only reachable through an open database. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,32 +11,14 @@
 
 #include <sqlite3.h>
 
-static void *lib;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+#include "base/lazylib.h"
 
-static void open_lib(void)
-{
-    lib = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libsqlite3.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        fprintf(stderr, "kgate: cannot load libsqlite3: %s\n", dlerror());
-}
+static kg_lazylib lib = KG_LAZYLIB("libsqlite3", false, "libsqlite3.so.0", "libsqlite3.so");
 
-/* The address of name in the library (NULL when it cannot be loaded and !required), looked up once. */
+/* The address of name in the library (NULL when it cannot be loaded and !required), looked up once per function. */
 static void *sym(void **cache, const char *name, bool required)
 {
-    void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (p)
-        return p;
-    pthread_once(&once, open_lib);
-    p = lib ? dlsym(lib, name) : NULL;
-    if (!p && required) {
-        fprintf(stderr, "kgate: libsqlite3: %s not found\n", name);
-        abort();
-    }
-    __atomic_store_n(cache, p, __ATOMIC_RELEASE);
-    return p;
+    return kg_lazylib_sym(&lib, cache, name, required);
 }
 
 /* ret name(params) { return real(args); } with the real function looked up once */
