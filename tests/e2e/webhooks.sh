@@ -240,13 +240,19 @@ webhooks:
 Y
 K delete validatingwebhookconfiguration unreachable >/dev/null 2>&1
 K apply -f "$W/slow.yaml" >/dev/null
-for _ in $(seq 1 50); do
-  t0=$(date +%s%N); K create configmap probe --dry-run=server >/dev/null 2>&1; t1=$(date +%s%N)
-  [ $(((t1 - t0) / 1000000)) -ge 2000 ] && break
+# timed with curl's own clock (the HTTP request alone): kubectl's start-up on a loaded machine is not the webhooks'
+TOKEN=$(awk '/token:/ {print $2}' "$KUBECONFIG")
+URL=$(awk '/server:/ {print $2}' "$KUBECONFIG")
+create_ms() { # create_ms NAME [QUERY] -> milliseconds the create took
+  curl -sk -o /dev/null -w '%{time_total}' -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
+    --data-binary '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"'"$1"'"}}' \
+    "$URL/api/v1/namespaces/default/configmaps${2-}" | awk '{printf "%d", $1 * 1000}'
+}
+for _ in $(seq 1 50); do # until the configuration is in force
+  [ "$(create_ms probe '?dryRun=All')" -ge 2000 ] && break
   sleep 0.1
 done
-t0=$(date +%s%N)
-K create configmap slow >/dev/null 2>&1
-ms=$((($(date +%s%N) - t0) / 1000000))
-if [ "$ms" -ge 2000 ] && [ "$ms" -lt 3600 ]; then pass "two 2 s validating webhooks took ${ms} ms"; else failx "two 2 s validating webhooks took ${ms} ms (want 2000..3599: in sequence they would take 4000 plus kubectl)"; fi
+ms=$(create_ms slow)
+if [ "$ms" -ge 2000 ] && [ "$ms" -lt 3600 ]; then pass "two 2 s validating webhooks took ${ms} ms"; else failx "two 2 s validating webhooks took ${ms} ms (want 2000..3599: in sequence they would take 4000)"; fi
+expect_out "the configmap admitted by both was created" "configmap/slow" K get configmap slow -o name
 finish
