@@ -69,11 +69,16 @@ typedef struct kg_controller_client {
     bool (*delete_namespace_contents)(void *ctx, const char *ns, size_t *remaining, kg_error *err);
 
     /* ---- watch (upstream: an informer's event stream, without the cache) ---- */
-    /* Changes from now on to objects of resource (a plural), or to every namespaced object when resource is NULL;
-     * with_objects: decode each changed object into the event (otherwise only what changed where). */
+    /* Changes from now on to objects of resource (a plural), to every namespaced object when resource is NULL, or
+     * to every object (namespaced and cluster-scoped) when resource is "*"; with_objects: decode each changed
+     * object into the event (DELETED: the object as it was last), otherwise only what changed where. */
     kg_client_watch *(*watch_open)(void *ctx, const char *resource, bool with_objects, kg_error *err);
     kg_client_watch_status (*watch_next)(kg_client_watch *w, int timeout_ms, kg_arena *a, kg_client_event *ev,
                                          kg_error *err);
+    /* Every stored object of every served resource as ADDED events (object set), page by page (strings and objects
+     * in a, which the callee may reset between pages — fn copies what it keeps). Open a "*" watch first: no change
+     * then falls between the two. NULL: not supported (the garbage collector does not start). */
+    bool (*list_all)(void *ctx, kg_arena *a, void (*fn)(void *ud, const kg_client_event *ev), void *ud, kg_error *err);
     /* From any thread: a blocked watch_next returns KG_CLIENT_WATCH_CLOSED. */
     void (*watch_cancel)(kg_client_watch *w);
     void (*watch_close)(kg_client_watch *w);

@@ -4,7 +4,8 @@
  *     kube-root-ca.crt ConfigMap in every active namespace, driven by the namespace controller's watch;
  *   - quota controller (quota.c): keeps every ResourceQuota's status.used true;
  *   - ValidatingAdmissionPolicy status controller (vapstatus.c): type-checks policies and writes their status.
- *   - clusterrole aggregation controller (clusterroleaggregation.c): fills aggregated ClusterRoles' rules. */
+ *   - clusterrole aggregation controller (clusterroleaggregation.c): fills aggregated ClusterRoles' rules;
+ *   - garbage collector (gc/collector.c): ownerReferences with Background, Foreground and Orphan propagation. */
 #ifndef KG_CONTROLLERS_H
 #define KG_CONTROLLERS_H
 

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "controllers/clusterroleaggregation.h"
 #include "controllers/controllers.h"
+#include "controllers/gc/collector.h"
 #include "controllers/quota.h"
 #include "controllers/vapstatus.h"
 #include "controllers/serviceaccount.h"
@@ -19,6 +20,7 @@ struct kg_controllers {
     kg_quota_controller *quota;
     kg_vapstatus_controller *vapstatus;
     kg_aggregation_controller *aggregation;
+    kg_gc_controller *gc; /* NULL when the client cannot list every object */
     pthread_t thread;
     kg_client_watch *w;
     int stop;               /* atomic */
@@ -132,6 +134,12 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
     c->aggregation = kg_aggregation_controller_start(&c->c, err);
     if (!c->aggregation)
         goto fail;
+    if (c->c.list_all) {
+        KG_ERROR_DECL(gerr);
+        c->gc = kg_gc_controller_start(&c->c, &gerr);
+        if (!c->gc)
+            KG_WARN("garbage collector: %s", gerr.msg);
+    }
     pthread_create(&c->thread, NULL, run, c);
     return c;
 fail:
@@ -152,6 +160,7 @@ void kg_controllers_stop(kg_controllers *c)
     kg_quota_controller_stop(c->quota);
     kg_vapstatus_controller_stop(c->vapstatus);
     kg_aggregation_controller_stop(c->aggregation);
+    kg_gc_controller_stop(c->gc);
     if (c->w)
         c->c.watch_cancel(c->w);
     pthread_join(c->thread, NULL);

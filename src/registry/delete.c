@@ -34,6 +34,14 @@ bool kg_delete_options_build(kg_arena *a, const char *body, size_t body_len, con
         kg_json_set(a, o, "dryRun", dr);
     }
     const char *prop = kg_json_get_str(o, "propagationPolicy");
+    const kg_json *orphan = kg_json_get(o, "orphanDependents");
+    if (prop && orphan && orphan->type != KG_JSON_NULL) {
+        kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+        kg_field_invalid(a, &errs, "propagationPolicy", prop,
+                         "orphanDependents and deletionPropagation cannot be both set");
+        *st = kg_status_invalid(a, KG_GK("meta.k8s.io", "DeleteOptions"), "", &errs);
+        return false;
+    }
     if (prop && strcmp(prop, "Orphan") && strcmp(prop, "Background") && strcmp(prop, "Foreground")) {
         kg_field_errors errs = KG_FIELD_ERRORS_INIT;
         static const char *const valid[] = {"Foreground", "Background", "Orphan", "nil"};
@@ -43,6 +51,56 @@ bool kg_delete_options_build(kg_arena *a, const char *body, size_t body_len, con
     }
     *out = o;
     return true;
+}
+
+static bool has_finalizer(const kg_json *fins, const char *f)
+{
+    for (size_t i = 0; fins && fins->type == KG_JSON_ARRAY && i < fins->len; i++)
+        if (kg_json_at(fins, i)->type == KG_JSON_STRING && !strcmp(kg_json_at(fins, i)->u.s, f))
+            return true;
+    return false;
+}
+
+/* Resources whose objects are orphaned when a DELETE names no policy (upstream's strategies'
+ * DefaultGarbageCollectionPolicy on the v1 paths): ReplicationControllers and Jobs. */
+static bool orphans_by_default(const kg_resource *r)
+{
+    return (!*r->group && !strcmp(r->plural, "replicationcontrollers")) ||
+           (!strcmp(r->group, "batch") && !strcmp(r->plural, "jobs"));
+}
+
+/* upstream deletionFinalizersForGarbageCollection: the object's finalizers with `orphan` and `foregroundDeletion`
+ * as the options (orphanDependents, then propagationPolicy), the finalizers already there, then the resource's
+ * default ask. NULL when they do not change. */
+static kg_json *gc_finalizers(kg_arena *a, const kg_resource *r, const kg_json *options, const kg_json *fins)
+{
+    const kg_json *od = options ? kg_json_get(options, "orphanDependents") : NULL;
+    const char *prop = options ? kg_json_get_str(options, "propagationPolicy") : NULL;
+    bool orphan, foreground;
+    if (od && od->type == KG_JSON_BOOL) {
+        orphan = od->b;
+        foreground = false;
+    } else if (prop) {
+        orphan = !strcmp(prop, "Orphan");
+        foreground = !strcmp(prop, "Foreground");
+    } else {
+        orphan = has_finalizer(fins, "orphan") || (!has_finalizer(fins, "foregroundDeletion") && orphans_by_default(r));
+        foreground = has_finalizer(fins, "foregroundDeletion");
+    }
+    if (orphan == has_finalizer(fins, "orphan") && foreground == has_finalizer(fins, "foregroundDeletion"))
+        return NULL;
+    kg_json *out = kg_json_new_array(a);
+    for (size_t i = 0; fins && fins->type == KG_JSON_ARRAY && i < fins->len; i++) {
+        const kg_json *f = kg_json_at(fins, i);
+        if (f->type == KG_JSON_STRING && (!strcmp(f->u.s, "orphan") || !strcmp(f->u.s, "foregroundDeletion")))
+            continue;
+        kg_json_array_append(a, out, kg_json_clone(a, f));
+    }
+    if (orphan)
+        kg_json_array_append(a, out, kg_json_new_str(a, "orphan"));
+    if (foreground)
+        kg_json_array_append(a, out, kg_json_new_str(a, "foregroundDeletion"));
+    return out;
 }
 
 /* dryRun in the DeleteOptions body counts like the query parameter */
@@ -92,6 +150,12 @@ static bool delete_one(wctx *c, bool dry_run)
         if (st)
             return wfail(c, st);
         kg_json *fins = kg_json_get(omd, "finalizers");
+        /* once deleting, DeleteOptions no longer change the finalizers */
+        kg_json *gc_fins = c->p->garbage_collection && !c->strat->is_namespace && !kg_json_get(omd, "deletionTimestamp")
+                               ? gc_finalizers(a, c->r, o, fins)
+                               : NULL;
+        if (gc_fins)
+            fins = gc_fins;
         bool has_fins = fins && fins->type == KG_JSON_ARRAY && fins->len;
         if (c->strat->is_namespace || has_fins) {
             /* graceful: mark for deletion; finalizers (or the namespace controller) finish the job */
@@ -99,6 +163,8 @@ static bool delete_one(wctx *c, bool dry_run)
                 return wdone_obj(c, 200, old);
             kg_json *neu = kg_json_clone(a, old);
             kg_json *nmd = w_metadata(a, neu);
+            if (gc_fins)
+                kg_json_set(a, nmd, "finalizers", gc_fins);
             kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
             kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, 0));
             if (c->strat->is_namespace)

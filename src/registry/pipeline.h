@@ -47,6 +47,9 @@ typedef struct kg_pipeline {
      * skipped */
     const kg_admission_services *services;
     kg_write_authz authz; /* RBAC escalation checks (authorizer NULL: none) */
+    /* A garbage collector runs (kgate serve): DELETE turns its propagation policy into the `orphan` /
+     * `foregroundDeletion` finalizers the collector acts on. False: no finalizer is added (kgate check). */
+    bool garbage_collection;
 } kg_pipeline;
 
 typedef enum kg_field_validation {

@@ -323,6 +323,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->pipeline.chain = s->chain;
     s->pipeline.services = &s->svc;
     s->pipeline.authz = (kg_write_authz){s->authz, s->rbac};
+    s->pipeline.garbage_collection = true; /* the controllers include the garbage collector */
 
     if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;

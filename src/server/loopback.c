@@ -11,7 +11,8 @@
 
 struct kg_client_watch {
     kg_store_watch *w;
-    const kg_resource *r; /* NULL: every namespaced resource */
+    const kg_resource *r; /* NULL: every namespaced resource (or every resource: all) */
+    bool all;
     bool with_objects;
 };
 
@@ -65,25 +66,26 @@ static kg_client_watch *lb_watch_open(void *ctx, const char *resource, bool with
 {
     kg_apiserver *s = ctx;
     const kg_resource *r = NULL;
-    if (resource && !(r = resource_or_err(resource, err)))
+    bool all = resource && !strcmp(resource, "*");
+    if (resource && !all && !(r = resource_or_err(resource, err)))
         return NULL;
     kg_store_watch *sw = kg_store_watch_open(s->store, r ? r->storage_prefix : "/registry/", 0, err);
     if (!sw)
         return NULL;
     kg_client_watch *w = calloc(1, sizeof *w);
-    *w = (kg_client_watch){sw, r, with_objects};
+    *w = (kg_client_watch){sw, r, all, with_objects};
     return w;
 }
 
-/* Resource, namespace and name of a storage key ("/registry/[group/]plural/[ns/]name"): the watch's own resource,
- * else the namespaced resource whose prefix the key starts with. */
-static const kg_resource *split_key(const kg_client_watch *w, kg_arena *a, const char *key, size_t n, const char **ns,
-                                    const char **name)
+/* Resource, namespace and name of a storage key ("/registry/[group/]plural/[ns/]name"): the watch's own resource
+ * (only), else the namespaced (or, all, any) resource whose prefix the key starts with. */
+static const kg_resource *split_key(const kg_resource *only, bool all, kg_arena *a, const char *key, size_t n,
+                                    const char **ns, const char **name)
 {
-    for (size_t i = 0; i < (w->r ? 1 : kg_resources_count()); i++) {
-        const kg_resource *r = w->r ? w->r : kg_resource_at(i);
+    for (size_t i = 0; i < (only ? 1 : kg_resources_count()); i++) {
+        const kg_resource *r = only ? only : kg_resource_at(i);
         size_t pl = strlen(r->storage_prefix);
-        if ((!w->r && !r->namespaced) || n <= pl || strncmp(key, r->storage_prefix, pl))
+        if ((!only && !all && !r->namespaced) || n <= pl || strncmp(key, r->storage_prefix, pl))
             continue;
         const char *rest = key + pl;
         const char *slash = r->namespaced ? memchr(rest, '/', n - pl) : NULL;
@@ -110,7 +112,7 @@ static kg_client_watch_status lb_watch_next(kg_client_watch *w, int timeout_ms, 
         if (st == KG_WATCH_TIMEOUT)
             return KG_CLIENT_WATCH_TIMEOUT;
         *ev = (kg_client_event){0};
-        const kg_resource *r = split_key(w, a, se->key, se->key_len, &ev->ns, &ev->name);
+        const kg_resource *r = split_key(w->r, w->all, a, se->key, se->key_len, &ev->ns, &ev->name);
         if (!r) { /* a key of no namespaced resource: not reported */
             kg_store_event_release(se);
             continue;
@@ -123,10 +125,55 @@ static kg_client_watch_status lb_watch_next(kg_client_watch *w, int timeout_ms, 
         if (w->with_objects && se->type != KG_STORE_DELETED && se->value) {
             kg_error derr;
             ev->object = kg_obj_decode(a, se->value, se->value_len, se->revision, &derr);
+        } else if (w->with_objects && se->type == KG_STORE_DELETED && se->prev_value) {
+            kg_error derr;
+            ev->object = kg_obj_decode(a, se->prev_value, se->prev_value_len, se->prev_revision, &derr);
         }
         kg_store_event_release(se);
         return KG_CLIENT_WATCH_EVENT;
     }
+}
+
+static bool lb_list_all(void *ctx, kg_arena *a, void (*fn)(void *ud, const kg_client_event *ev), void *ud,
+                        kg_error *err)
+{
+    (void)a; /* pages live in an arena of their own, reset between pages */
+    kg_apiserver *s = ctx;
+    kg_store_list_opts lo = {.limit = 500};
+    kg_arena pa;
+    kg_arena_init(&pa, 0);
+    char *token = NULL;
+    bool ok = true;
+    for (;;) {
+        kg_arena_reset(&pa);
+        lo.continue_token = token;
+        kg_store_list_result res;
+        if (!kg_store_list(s->store, "/registry/", &lo, &pa, &res, err)) {
+            ok = false;
+            break;
+        }
+        for (size_t i = 0; i < res.n; i++) {
+            kg_client_event ev = {.type = KG_CLIENT_ADDED};
+            const kg_resource *r =
+                split_key(NULL, true, &pa, res.items[i].key, strlen(res.items[i].key), &ev.ns, &ev.name);
+            if (!r)
+                continue;
+            kg_error derr;
+            ev.group = r->group;
+            ev.resource = r->plural;
+            ev.object =
+                kg_obj_decode(&pa, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &derr);
+            if (ev.object)
+                fn(ud, &ev);
+        }
+        free(token);
+        token = res.continue_token ? strdup(res.continue_token) : NULL;
+        if (!token)
+            break;
+    }
+    free(token);
+    kg_arena_free(&pa);
+    return ok;
 }
 
 static void lb_watch_cancel(kg_client_watch *w)
@@ -154,6 +201,7 @@ kg_controller_client kg_apiserver_loopback_client(kg_apiserver *s)
         .delete_namespace_contents = lb_delete_namespace_contents,
         .watch_open = lb_watch_open,
         .watch_next = lb_watch_next,
+        .list_all = lb_list_all,
         .watch_cancel = lb_watch_cancel,
         .watch_close = lb_watch_close,
         .services = &s->svc,
