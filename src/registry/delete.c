@@ -3,7 +3,9 @@
  * delete-everything step. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "meta/object.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
 
@@ -103,6 +105,33 @@ static kg_json *gc_finalizers(kg_arena *a, const kg_resource *r, const kg_json *
     return out;
 }
 
+/* Graceful pod deletion (upstream pod strategy CheckGracefulDelete): the grace period from the options, else
+ * spec.terminationGracePeriodSeconds (default 30); 0 for a pod never scheduled or already finished; a negative value
+ * becomes 1. */
+static int64_t pod_grace_period(const kg_json *pod, const kg_json *options)
+{
+    const kg_json *g = options ? kg_json_get(options, "gracePeriodSeconds") : NULL;
+    int64_t grace = 30;
+    if (g && g->type == KG_JSON_INT) {
+        grace = g->u.i;
+    } else {
+        const kg_json *t = kg_json_path(pod, "spec.terminationGracePeriodSeconds");
+        if (t && t->type == KG_JSON_INT)
+            grace = t->u.i;
+    }
+    const char *node = kg_json_path_str(pod, "spec.nodeName");
+    const char *phase = kg_json_path_str(pod, "status.phase");
+    if (!node || !*node || (phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"))))
+        return 0;
+    return grace < 0 ? 1 : grace;
+}
+
+static const char *rfc3339_in(kg_arena *a, int64_t seconds)
+{
+    char buf[32];
+    return kg_arena_strdup(a, kg_time_format(time(NULL) + (time_t)seconds, buf));
+}
+
 /* dryRun in the DeleteOptions body counts like the query parameter */
 static bool options_dry_run(const kg_json *o)
 {
@@ -157,16 +186,48 @@ static bool delete_one(wctx *c, bool dry_run)
         if (gc_fins)
             fins = gc_fins;
         bool has_fins = fins && fins->type == KG_JSON_ARRAY && fins->len;
-        if (c->strat->is_namespace || has_fins) {
-            /* graceful: mark for deletion; finalizers (or the namespace controller) finish the job */
-            if (kg_json_get(omd, "deletionTimestamp"))
+        bool is_pod = !*c->r->group && !strcmp(c->r->plural, "pods") && !c->sub;
+        int64_t grace = is_pod ? pod_grace_period(old, o) : 0;
+        const kg_json *deleting = kg_json_get(omd, "deletionTimestamp");
+        if (is_pod && deleting) {
+            /* a later DELETE may only shorten the grace period; 0 deletes (once no finalizer is left) */
+            const kg_json *cur_grace = kg_json_get(omd, "deletionGracePeriodSeconds");
+            int64_t had = cur_grace && cur_grace->type == KG_JSON_INT ? cur_grace->u.i : 0;
+            if (grace >= had || (grace == 0 && has_fins))
+                return wdone_obj(c, 200, old);
+            if (grace > 0) {
+                kg_json *neu = kg_json_clone(a, old);
+                kg_json *nmd = w_metadata(a, neu);
+                time_t was = 0, want = time(NULL) + (time_t)grace;
+                if (!(deleting->type == KG_JSON_STRING && kg_time_parse(deleting->u.s, &was) && was <= want))
+                    kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, rfc3339_in(a, grace)));
+                kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, grace));
+                if (dry_run)
+                    return wdone_obj(c, 200, neu);
+                size_t len;
+                const char *bytes = kg_obj_encode(a, neu, &len);
+                int64_t rev;
+                if (!kg_store_update(c->p->store, key, bytes, len, cur.mod_revision, &rev, &err)) {
+                    if (err.code == KG_ECONFLICT)
+                        continue;
+                    return wfail(c, kg_status_from_error(a, &err));
+                }
+                return wdone_obj(c, 200, kg_obj_decode(a, bytes, len, rev, &err));
+            }
+            /* grace 0 and no finalizer: removed below */
+        } else if (c->strat->is_namespace || has_fins || grace > 0) {
+            /* graceful: mark for deletion; finalizers, the namespace controller or the grace period finish it */
+            if (deleting)
                 return wdone_obj(c, 200, old);
             kg_json *neu = kg_json_clone(a, old);
             kg_json *nmd = w_metadata(a, neu);
             if (gc_fins)
                 kg_json_set(a, nmd, "finalizers", gc_fins);
-            kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, kg_obj_now_rfc3339(a)));
-            kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, 0));
+            kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, rfc3339_in(a, grace)));
+            kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, grace));
+            const kg_json *gen = kg_json_get(nmd, "generation");
+            if (grace > 0 && gen && gen->type == KG_JSON_INT)
+                kg_json_set(a, nmd, "generation", kg_json_new_int(a, gen->u.i + 1));
             if (c->strat->is_namespace)
                 kg_json_set(a, kg_json_get_or_add_object(a, neu, "status"), "phase", w_sref(a, "Terminating"));
             if (dry_run)

@@ -363,6 +363,32 @@ static void foreground_owner(void **state)
     kg_arena_free(&a);
 }
 
+#define POD(name, node, when)                                                                                          \
+    "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"ns\",\"uid\":\"P-" name                     \
+    "\",\"deletionTimestamp\":\"" when "\",\"deletionGracePeriodSeconds\":30},\"spec\":{\"nodeName\":\"" node "\"}}"
+
+static void terminating_pods(void **state)
+{
+    (void)state;
+    kg_gc_state *s = kg_gc_state_new(&client);
+    put("nodes", "", "real", "{\"metadata\":{\"name\":\"real\",\"uid\":\"NODE\"}}");
+    fobj *gone = put("pods", "ns", "gone", POD("gone", "missing", "2026-01-01T00:00:30Z"));
+    fobj *real = put("pods", "ns", "real", POD("real", "real", "2026-01-01T00:00:30Z"));
+    fobj *later = put("pods", "ns", "later", POD("later", "missing", "2026-01-01T00:10:00Z"));
+    observe(s, KG_CLIENT_MODIFIED, gone);
+    observe(s, KG_CLIENT_MODIFIED, real);
+    observe(s, KG_CLIENT_MODIFIED, later);
+    long long t0 = 1767225600;                    /* 2026-01-01T00:00:00Z */
+    assert_int_equal(kg_gc_state_reap(s, t0), 0); /* no grace period is over */
+    assert_int_equal(kg_gc_state_reap(s, t0 + 31), 1);
+    assert_null(find("pods", "ns", "gone"));     /* its node does not exist */
+    assert_non_null(find("pods", "ns", "real")); /* a kubelet would confirm: waits for grace 0 */
+    assert_non_null(find("pods", "ns", "later"));
+    assert_int_equal(kg_gc_state_reap(s, t0 + 601), 1);
+    assert_null(find("pods", "ns", "later"));
+    kg_gc_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +398,7 @@ int main(void)
         cmocka_unit_test_setup(live_owner_keeps_dependent, reset),
         cmocka_unit_test_setup(orphan_owner, reset),
         cmocka_unit_test_setup(foreground_owner, reset),
+        cmocka_unit_test_setup(terminating_pods, reset),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     reset(NULL);

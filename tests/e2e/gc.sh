@@ -9,7 +9,12 @@ K() { kubectl --request-timeout=20s "$@"; }
 start_kgate "$W/data" || exit 1
 TOKEN=$(awk '/token:/ {print $2}' "$KUBECONFIG")
 URL=$(awk '/server:/ {print $2}' "$KUBECONFIG")
-# polled with curl: kubectl's start-up would dominate the test's time
+# objects are made and polled with curl (kubectl's start-up would dominate the test's time); the deletions users
+# make go through kubectl
+api() { # api METHOD PATH [BODY] -> HTTP code
+  curl -sk -o /dev/null -w '%{http_code}' -X "$1" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
+    ${3:+--data-binary "$3"} "$URL$2"
+}
 code() { curl -sk -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/configmaps/$1"; }
 # gone NAME...: true once none of the configmaps exists (polls up to 10 s)
 gone() {
@@ -21,25 +26,20 @@ gone() {
   done
   return 1
 }
-uid() { K get "$1" "$2" -o jsonpath='{.metadata.uid}'; }
+uid() { curl -sk -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/$1/$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["uid"])'; }
+# cm NAME [METADATA-JSON-MEMBERS]: create a configmap
+cm() { api POST /api/v1/namespaces/default/configmaps '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"'"$1"'"'"${2:+,$2}"'}}' >/dev/null; }
 # dependent NAME OWNER-KIND OWNER-NAME OWNER-UID [BLOCK]
 dependent() {
-  cat <<Y | K create -f - >/dev/null
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: $1
-  ownerReferences:
-  - {apiVersion: v1, kind: $2, name: $3, uid: "$4", blockOwnerDeletion: ${5:-false}}
-Y
+  cm "$1" '"ownerReferences":[{"apiVersion":"v1","kind":"'"$2"'","name":"'"$3"'","uid":"'"$4"'","blockOwnerDeletion":'"${5:-false}"'}]'
 }
 
 # --- background (kubectl's default): the dependents go after the owner
-K create configmap owner1 >/dev/null
-U=$(uid configmap owner1)
+cm owner1
+U=$(uid configmaps owner1)
 dependent d1a ConfigMap owner1 "$U"
 dependent d1b ConfigMap owner1 "$U"
-K create configmap d1c >/dev/null # not a dependent
+cm d1c # not a dependent
 K delete configmap owner1 >/dev/null
 if gone d1a d1b; then pass "background: the owner's dependents are collected"; else failx "background: dependents left" "$(K get configmaps 2>&1)"; fi
 expect_out "background: an unrelated object stays" "configmap/d1c" K get configmap d1c -o name
@@ -49,17 +49,9 @@ dependent d2 ConfigMap no-such-owner 3f1c1d4e-0000-4000-8000-000000000000
 if gone d2; then pass "a dangling owner reference: the dependent is collected"; else failx "dangling owner: d2 left"; fi
 
 # --- a dependent with one live owner loses only the dangling reference
-K create configmap owner3 >/dev/null
-U3=$(uid configmap owner3)
-cat <<Y | K create -f - >/dev/null
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: d3
-  ownerReferences:
-  - {apiVersion: v1, kind: ConfigMap, name: owner3, uid: "$U3"}
-  - {apiVersion: v1, kind: ConfigMap, name: gone3, uid: 3f1c1d4e-0000-4000-8000-000000000003}
-Y
+cm owner3
+U3=$(uid configmaps owner3)
+cm d3 '"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"owner3","uid":"'"$U3"'"},{"apiVersion":"v1","kind":"ConfigMap","name":"gone3","uid":"3f1c1d4e-0000-4000-8000-000000000003"}]'
 for _ in $(seq 1 100); do
   curl -sk -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/configmaps/d3" | grep -q gone3 || break
   sleep 0.1
@@ -68,14 +60,10 @@ expect_eq "a live owner keeps the dependent, the dangling reference is removed" 
   K get configmap d3 -o jsonpath='{.metadata.ownerReferences[*].name}'
 
 # --- foreground: the owner waits (foregroundDeletion) for its blocking dependent, then goes
-K create configmap owner4 >/dev/null
-U4=$(uid configmap owner4)
+cm owner4
+U4=$(uid configmaps owner4)
 dependent d4 ConfigMap owner4 "$U4" true
-cat <<Y | K create -f - >/dev/null
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: d4-held, finalizers: [e2e.example.com/hold], ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner4, uid: "$U4", blockOwnerDeletion: true}]}
-Y
+cm d4-held '"finalizers":["e2e.example.com/hold"],"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"owner4","uid":"'"$U4"'","blockOwnerDeletion":true}]'
 K delete configmap owner4 --cascade=foreground --wait=false >/dev/null
 expect_out "foreground: the owner carries the foregroundDeletion finalizer" "foregroundDeletion" \
   K get configmap owner4 -o jsonpath='{.metadata.finalizers}'
@@ -86,8 +74,8 @@ K patch configmap d4-held --type=json -p '[{"op":"remove","path":"/metadata/fina
 if gone owner4 d4-held; then pass "foreground: the owner goes once its last blocking dependent is gone"; else failx "foreground: owner4 left" "$(K get configmap owner4 -o yaml 2>&1)"; fi
 
 # --- orphan: the dependents stay, without the owner reference
-K create configmap owner5 >/dev/null
-U5=$(uid configmap owner5)
+cm owner5
+U5=$(uid configmaps owner5)
 dependent d5 ConfigMap owner5 "$U5"
 K delete configmap owner5 --cascade=orphan >/dev/null
 gone owner5 && pass "orphan: the owner is deleted" || failx "orphan: owner5 left" "$(K get configmap owner5 -o yaml 2>&1)"
@@ -95,26 +83,35 @@ expect_eq "orphan: the dependent stays without its owner reference" "configmap/d
   K get configmap d5 -o jsonpath='configmap/{.metadata.name} [{.metadata.ownerReferences}]'
 
 # --- the Job default is orphan (kubectl always sends a policy: use the API without one)
-cat <<Y | K create -f - >/dev/null
-apiVersion: batch/v1
-kind: Job
-metadata: {name: j6}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers: [{name: c, image: busybox:1.36}]
-Y
-U6=$(uid job j6)
-cat <<Y | K create -f - >/dev/null
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: d6, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j6, uid: "$U6"}]}
-Y
+api POST /apis/batch/v1/namespaces/default/jobs '{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j6"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox:1.36"}]}}}}' >/dev/null
+U6=$(curl -sk -H "Authorization: Bearer $TOKEN" "$URL/apis/batch/v1/namespaces/default/jobs/j6" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["uid"])')
+cm d6 '"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":"j6","uid":"'"$U6"'"}]'
 curl -sk -o /dev/null -X DELETE -H "Authorization: Bearer $TOKEN" "$URL/apis/batch/v1/namespaces/default/jobs/j6"
-for _ in $(seq 1 100); do K get job j6 >/dev/null 2>&1 || break; sleep 0.1; done
+for _ in $(seq 1 100); do [ "$(api GET /apis/batch/v1/namespaces/default/jobs/j6)" = 404 ] && break; sleep 0.1; done
 expect_not "a Job deleted without a policy is gone" "j6" K get jobs -o name
 expect_out "a Job deleted without a policy orphans its dependents" "configmap/d6" K get configmap d6 -o name
+
+# --- graceful pod deletion without kubelets (through the API: kubectl's start-up would eat the grace periods)
+pod() { # pod NAME NODE GRACE
+  api POST /api/v1/namespaces/default/pods '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"'"$1"'"},"spec":{'"${2:+\"nodeName\":\"$2\",}"'"terminationGracePeriodSeconds":'"$3"',"containers":[{"name":"c","image":"busybox:1.36"}]}}' >/dev/null
+}
+pcode() { api GET "/api/v1/namespaces/default/pods/$1"; }
+pod p-unscheduled "" 30
+api DELETE /api/v1/namespaces/default/pods/p-unscheduled >/dev/null
+expect_eq "a pod never scheduled is deleted at once" 404 pcode p-unscheduled
+pod p-missing missing-node 2
+api DELETE /api/v1/namespaces/default/pods/p-missing >/dev/null
+expect_out "a bound pod gets its grace period" '"deletionGracePeriodSeconds":2' \
+  curl -sk -H "Authorization: Bearer $TOKEN" "$URL/api/v1/namespaces/default/pods/p-missing"
+for _ in $(seq 1 60); do [ "$(pcode p-missing)" = 404 ] && break; sleep 0.1; done
+expect_eq "its node does not exist: deleted when the grace period ends" 404 pcode p-missing
+api POST /api/v1/nodes '{"apiVersion":"v1","kind":"Node","metadata":{"name":"real-node"}}' >/dev/null
+pod p-real real-node 1
+api DELETE /api/v1/namespaces/default/pods/p-real >/dev/null
+sleep 2
+expect_eq "on an existing node the pod waits for its kubelet (grace 0)" 200 pcode p-real
+K delete pod p-real --grace-period=0 --force >/dev/null 2>&1
+expect_eq "--grace-period=0 --force deletes it" 404 pcode p-real
 
 # --- DeleteOptions with both orphanDependents and propagationPolicy: 422
 expect_out "orphanDependents with propagationPolicy is rejected" \

@@ -16,8 +16,10 @@ struct kg_gc_state {
     kg_gc_graph g;
     kg_gc_entry **q; /* ring of queued entries (each at most once: entry->queued) */
     size_t qhead, qlen, qcap;
-    bool loading; /* initial list: queue nothing until every object is known */
-    kg_arena a;   /* scratch of one step */
+    bool loading;       /* initial list: queue nothing until every object is known */
+    kg_gc_entry **reap; /* terminating pods (entry->reaping) */
+    size_t nreap, capreap;
+    kg_arena a; /* scratch of one step */
 };
 
 struct kg_gc_controller {
@@ -401,8 +403,50 @@ void kg_gc_state_observe(kg_gc_state *s, const kg_client_event *ev)
     }
     kg_gc_entry *e = kg_gc_graph_upsert(&s->g, ev->group ? ev->group : "", ev->resource, ev->ns ? ev->ns : "",
                                         ev->name ? ev->name : "", ev->object, NULL);
-    if (e)
-        queue_due(s, e);
+    if (!e)
+        return;
+    queue_due(s, e);
+    if (e->node->grace_deadline && !e->reaping) {
+        if (s->nreap == s->capreap) {
+            s->capreap = s->capreap ? s->capreap * 2 : 16;
+            s->reap = realloc(s->reap, s->capreap * sizeof *s->reap);
+            if (!s->reap)
+                abort();
+        }
+        s->reap[s->nreap++] = e;
+        e->reaping = true;
+    }
+}
+
+size_t kg_gc_state_reap(kg_gc_state *s, long long now)
+{
+    size_t deleted = 0;
+    for (size_t i = 0; i < s->nreap;) {
+        kg_gc_entry *e = s->reap[i];
+        const kg_gc_node *n = e->node;
+        if (n && n->grace_deadline && n->grace_deadline > now) {
+            i++;
+            continue;
+        }
+        if (n && n->grace_deadline) {
+            kg_arena_reset(&s->a);
+            KG_ERROR_DECL(err);
+            bool node_exists = *n->node_name && s->c.get(s->c.ctx, &s->a, "nodes", "", n->node_name, &err);
+            kg_json *pod = node_exists ? NULL : get_live(s, n);
+            if (pod && !fin_count(pod)) {
+                KG_V(1, "garbage collector: pod %s/%s: grace period over, node %s does not exist: deleting", n->ns,
+                     n->name, n->node_name);
+                KG_ERROR_DECL(derr);
+                if (s->c.delete_object(s->c.ctx, &s->a, "pods", n->ns, n->name,
+                                       kg_json_path_str(pod, "metadata.resourceVersion"), &derr))
+                    deleted++;
+            }
+        }
+        e->reaping = false;
+        s->reap[i] = s->reap[--s->nreap];
+        kg_gc_graph_prune(&s->g, e);
+    }
+    return deleted;
 }
 
 size_t kg_gc_state_work(kg_gc_state *s, size_t max)
@@ -433,6 +477,7 @@ void kg_gc_state_free(kg_gc_state *s)
         return;
     kg_gc_graph_free(&s->g);
     free(s->q);
+    free(s->reap);
     kg_arena_free(&s->a);
     free(s);
 }
@@ -455,6 +500,7 @@ static bool load(kg_gc_state *s, kg_error *err)
     kg_gc_graph_free(&s->g);
     kg_gc_graph_init(&s->g);
     s->qlen = 0;
+    s->nreap = 0;
     s->loading = true;
     kg_arena la;
     kg_arena_init(&la, 0);
@@ -494,6 +540,8 @@ static void *run(void *arg)
                 KG_WARN("garbage collector: listing: %s", lerr.msg);
         }
         kg_gc_state_work(s, 64);
+        if (s->nreap)
+            kg_gc_state_reap(s, (long long)time(NULL));
         kg_arena_reset(&a);
     }
     kg_arena_free(&a);

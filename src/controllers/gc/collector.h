@@ -11,10 +11,12 @@
  *     blockOwnerDeletion=true is left;
  *   - an owner deleted with propagationPolicy=Orphan (finalizer orphan) has its uid removed from every dependent's
  *     ownerReferences, then the finalizer removed.
- * Removing the last finalizer of an object being deleted deletes it. Events (core and events.k8s.io) are not
- * followed, as upstream. Owners the graph has not seen are looked up live (the kind's resource through the
- * admission services' resource_for_kind); an owner whose kind is not served keeps its dependents (upstream retries
- * such items; kgate logs once at -v=2).
+ * Removing the last finalizer of an object being deleted deletes it. kgate runs no kubelet: a pod being deleted
+ * with a grace period is deleted when the period ends if its node does not exist (upstream's PodGC removes pods
+ * bound to missing nodes); on a Node that exists it waits, as upstream, for a DELETE with gracePeriodSeconds=0. Events
+ * (core and events.k8s.io) are not followed, as upstream. Owners the graph has not seen are looked up live (the kind's
+ * resource through the admission services' resource_for_kind); an owner whose kind is not served keeps its dependents
+ * (upstream retries such items; kgate logs once at -v=2).
  *
  * One thread; the work queue holds each graph entry at most once, so it is bounded by the graph. */
 #ifndef KG_CONTROLLERS_GC_COLLECTOR_H
@@ -40,5 +42,8 @@ void kg_gc_state_observe(kg_gc_state *s, const kg_client_event *ev);
 /* Process queued items until the queue is empty or max items were processed; returns how many were. */
 size_t kg_gc_state_work(kg_gc_state *s, size_t max);
 const kg_gc_graph *kg_gc_state_graph(const kg_gc_state *s);
+/* Delete the terminating pods whose grace period ended by `now` (epoch seconds) and whose node does not exist;
+ * returns how many were deleted. */
+size_t kg_gc_state_reap(kg_gc_state *s, long long now);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "meta/object.h"
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -46,6 +47,7 @@ static void node_free(kg_gc_node *n)
     free(n->resource);
     free(n->ns);
     free(n->name);
+    free(n->node_name);
     free(n);
 }
 
@@ -110,7 +112,7 @@ static kg_gc_entry *get_or_add(kg_gc_graph *g, const char *uid)
 
 void kg_gc_graph_prune(kg_gc_graph *g, kg_gc_entry *e)
 {
-    if (!e || e->node || e->ndeps || e->queued)
+    if (!e || e->node || e->ndeps || e->queued || e->reaping)
         return;
     kg_gc_entry **pp = &g->buckets[kg_fnv1a64_str(e->uid) & (g->nbuckets - 1)];
     while (*pp && *pp != e)
@@ -188,6 +190,14 @@ kg_gc_entry *kg_gc_graph_upsert(kg_gc_graph *g, const char *group, const char *r
         kg_json_get(md, "deletionTimestamp") != NULL && kg_json_get(md, "deletionTimestamp")->type != KG_JSON_NULL;
     n->foreground = has_finalizer(md, "foregroundDeletion");
     n->orphan = has_finalizer(md, "orphan");
+    const kg_json *grace = kg_json_get(md, "deletionGracePeriodSeconds");
+    time_t when;
+    if (n->deleting && !*group && !strcmp(resource, "pods") && grace && grace->type == KG_JSON_INT && grace->u.i > 0 &&
+        kg_json_get(md, "deletionTimestamp")->type == KG_JSON_STRING &&
+        kg_time_parse(kg_json_get(md, "deletionTimestamp")->u.s, &when)) {
+        n->grace_deadline = (long long)when;
+        n->node_name = xstrdup(kg_json_path_str(obj, "spec.nodeName"));
+    }
     const kg_json *refs = kg_json_get(md, "ownerReferences");
     size_t nr = refs && refs->type == KG_JSON_ARRAY ? refs->len : 0;
     n->owners = xcalloc(nr, sizeof *n->owners);

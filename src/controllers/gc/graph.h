@@ -27,6 +27,9 @@ typedef struct kg_gc_node {
     bool deleting;   /* metadata.deletionTimestamp set */
     bool foreground; /* finalizer foregroundDeletion */
     bool orphan;     /* finalizer orphan */
+    /* pods being deleted with a grace period: when it ends (epoch seconds; 0: not such a pod) and their node */
+    long long grace_deadline;
+    char *node_name;
 } kg_gc_node;
 
 typedef struct kg_gc_entry {
@@ -35,6 +38,7 @@ typedef struct kg_gc_entry {
     struct kg_gc_entry **deps; /* entries whose node names this uid as an owner */
     size_t ndeps, capdeps;
     bool queued;              /* in the collector's work queue */
+    bool reaping;             /* in the collector's list of terminating pods */
     struct kg_gc_entry *next; /* hash chain */
 } kg_gc_entry;
 
