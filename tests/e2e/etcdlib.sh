@@ -5,12 +5,15 @@
 #   replica_start NAME FLAGS... -> REPLICA_PID[NAME]; the first replica is started with lib.sh's start_kgate
 #   etcd_cleanup (kills members and replicas; call from the caller's EXIT trap)
 ETCD=${ETCD:-/usr/bin/etcd}
+# the system python (a version manager's shim can take seconds per start on a loaded machine)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 declare -a ETCD_PIDS=() ETCD_CP=() ETCD_PP=()
 declare -A REPLICA_PID=()
 ETCD_URLS=""
 ETCD_INITIAL=""
 
-etcd_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+etcd_free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 etcd_member_start() {
   local i=$1

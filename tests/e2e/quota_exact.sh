@@ -20,7 +20,7 @@ await_out() {
   for _ in $(seq 1 100); do "$@" 2>/dev/null | grep -qF -- "$want" && return 0; sleep 0.1; done
   return 1
 }
-names() { python3 -c 'import json,sys; print(" ".join(sorted(i["metadata"]["name"] for i in json.load(sys.stdin)["items"])))'; }
+names() { "$PY" -c 'import json,sys; print(" ".join(sorted(i["metadata"]["name"] for i in json.load(sys.stdin)["items"])))'; }
 
 # round LABEL NS URL_A URL_B: namespace + quota through URL_A, 25 concurrent creates through each URL
 round() {
