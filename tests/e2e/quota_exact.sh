@@ -9,7 +9,7 @@ LOADGEN=$2
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
 . "$(dirname "$0")/etcdlib.sh"
-trap 'etcd_cleanup; rm -rf "$W"' EXIT
+trap 'etcd_cleanup; [ -n "${KEEP:-}" ] && echo "kept $W" || rm -rf "$W"' EXIT
 
 TOKEN=""
 api() { curl -sk -H "Authorization: Bearer $TOKEN" "$@"; }
