@@ -81,8 +81,8 @@ LA=$!
 "$LOADGEN" "$URL2" "$TOKEN" default 8 100000 b >"$W/acked.b" 2>"$W/lg.b" &
 LB=$!
 acked() { cat "$W/acked.a" "$W/acked.b" | wc -l; }
-await_count() { # N: poll up to 10 s until at least N creates were acknowledged
-  for _ in $(seq 1 100); do [ "$(acked)" -ge "$1" ] && return 0; sleep 0.1; done
+await_count() { # N: poll up to 20 s until at least N creates were acknowledged
+  for _ in $(seq 1 200); do [ "$(acked)" -ge "$1" ] && return 0; sleep 0.1; done
   return 1
 }
 await_count 100
