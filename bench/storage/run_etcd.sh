@@ -23,3 +23,5 @@ done
 mkdir -p bench/results
 "$B/bench/storage/bench_etcd" "http://127.0.0.1:$CP" "${KGATE_BENCH_SCALE:-1}" > bench/results/storage_etcd.json
 cat bench/results/storage_etcd.json
+# two replicas on a 3-member cluster: creates/s at 64 clients and watch delivery latency across replicas
+"$(dirname "$0")/run_replicas.sh" "$B"

@@ -96,6 +96,13 @@ static void usage(FILE *f)
             "      --leader-elect-renew-deadline duration  etcd3: how long the leader tries to renew before "
             "stepping down (default 10s)\n"
             "      --leader-elect-retry-period duration    etcd3: how often candidates try (default 2s)\n"
+            "      --advertise-address ip            etcd3: the address this replica is listed at in the "
+            "`kubernetes` Service endpoints\n"
+            "                                        (default --bind-address, or 127.0.0.1 when that is 0.0.0.0)\n"
+            "      --endpoint-reconciler-type string etcd3: lease (each replica keeps a Lease and the endpoints list "
+            "the live ones) or none (default lease)\n"
+            "      --endpoint-lease-duration duration  etcd3: how long a replica stays listed without renewing its "
+            "Lease (default 15s)\n"
             "      --storage-history-revisions int   Revisions of history kept for watches and consistent lists "
             "(default 10000);\n"
             "                                        older resourceVersions get 410 Gone\n"
@@ -197,6 +204,8 @@ int kg_cmd_serve(int argc, char **argv)
     }
         STRFLAG("--data-dir", o.data_dir)
         STRFLAG("--bind-address", o.bind_address)
+        STRFLAG("--advertise-address", o.advertise_address)
+        STRFLAG("--endpoint-reconciler-type", o.endpoint_reconciler_type)
         STRFLAG("--tls-cert-file", o.tls_cert_file)
         STRFLAG("--tls-private-key-file", o.tls_key_file)
         STRFLAG("--tls-min-version", o.tls_min_version)
@@ -310,6 +319,19 @@ int kg_cmd_serve(int argc, char **argv)
                 continue;
             }
         }
+        v = kg_flag_value(argc, argv, &i, "--endpoint-lease-duration", &m);
+        if (m) {
+            int64_t ms = -1;
+            if (!parse_duration_ms(v, &ms) || ms < 1500 || ms > INT32_MAX) {
+                fprintf(stderr,
+                        "Error: invalid argument \"%s\" for \"--endpoint-lease-duration\" flag: want a duration of "
+                        "at least 1.5s\n",
+                        v ? v : "");
+                return 1;
+            }
+            o.endpoint_lease_ms = (int)ms;
+            continue;
+        }
         v = kg_flag_value(argc, argv, &i, "--storage-compaction-interval", &m);
         if (m) {
             int64_t n = -1;
@@ -337,6 +359,12 @@ int kg_cmd_serve(int argc, char **argv)
     }
     if (!strcmp(o.storage_backend, "etcd3") && (!o.etcd_servers || !o.etcd_servers[0])) {
         fprintf(stderr, "Error: --etcd-servers must be specified\n");
+        return 1;
+    }
+    if (o.endpoint_reconciler_type && strcmp(o.endpoint_reconciler_type, "lease") &&
+        strcmp(o.endpoint_reconciler_type, "none")) {
+        fprintf(stderr, "Error: invalid --endpoint-reconciler-type \"%s\": lease or none\n",
+                o.endpoint_reconciler_type);
         return 1;
     }
     KG_ERROR_DECL(err);

@@ -15,6 +15,7 @@
 #include "api/runtimeconfig.h"
 #include "base/log.h"
 #include "controllers/controllers.h"
+#include "controllers/endpointlease.h"
 #include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
@@ -432,6 +433,17 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     if (!wrote)
         goto fail;
+    if (!strcmp(o->storage_backend, "etcd3") &&
+        (!o->endpoint_reconciler_type || strcmp(o->endpoint_reconciler_type, "none"))) {
+        const char *adv = o->advertise_address;
+        if (!adv || !adv[0])
+            adv = strcmp(o->bind_address, "0.0.0.0") && strcmp(o->bind_address, "::") ? o->bind_address : "127.0.0.1";
+        kg_endpoint_lease_config ec = {
+            .advertise_address = adv, .port = kg_http_server_port(s->http), .lease_duration_ms = o->endpoint_lease_ms};
+        s->endpoint_lease = kg_endpoint_lease_start(&cc, &ec, err);
+        if (!s->endpoint_lease)
+            goto fail;
+    }
     __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
     return s;
 fail:
@@ -454,6 +466,8 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (!s)
         return;
     __atomic_store_n(&s->ready, 0, __ATOMIC_RELEASE);
+    /* drop this replica's Lease and its address from the `kubernetes` Endpoints */
+    kg_endpoint_lease_stop(s->endpoint_lease);
     kg_leader_elector_stop(s->elector); /* stops the controllers if this replica led, releases the Lease */
     if (s->controllers)
         kg_controllers_stop(s->controllers);

@@ -38,6 +38,11 @@ typedef struct kg_apiserver_options {
     /* etcd3: the controllers' Lease election (0 = kube-controller-manager's 15 s / 10 s / 2 s) */
     int leader_elect_lease_ms, leader_elect_renew_ms, leader_elect_retry_ms;
     int64_t event_ttl_ms; /* etcd3: Events are written with a lease of this TTL (--event-ttl; default 1 h) */
+    /* etcd3: the `kubernetes` Service endpoints lease reconciler (controllers/endpointlease.h):
+     * --advertise-address (NULL: --bind-address, or 127.0.0.1 when that is a wildcard), --endpoint-reconciler-type
+     * ("lease" default, "none"), --endpoint-lease-duration (kgate's; 0: 15 s) */
+    const char *advertise_address, *endpoint_reconciler_type;
+    int endpoint_lease_ms;
     unsigned worker_threads;
     int64_t watch_bookmark_ms;   /* bookmark interval for allowWatchBookmarks (default 60 s) */
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
@@ -76,6 +81,8 @@ struct kg_apiserver {
     bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */
+    /* etcd3: this replica's Lease and its place in the `kubernetes` Service endpoints */
+    struct kg_endpoint_lease *endpoint_lease;
     kg_watch_pump *pump;
     struct kg_cache_set *caches; /* watch-fed caches behind the admission services */
     struct kg_feature_gates *gates;
