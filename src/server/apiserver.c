@@ -242,7 +242,11 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     const char *ttl_prefixes[3] = {ev1 ? ev1->storage_prefix : NULL, NULL, NULL};
     if (ev2)
         ttl_prefixes[ev1 ? 1 : 0] = ev2->storage_prefix;
-    kg_store_options so = {.history_revisions = o->history_revisions,
+    if (o->encryption_provider_config && o->encryption_provider_config[0] &&
+        !(s->transformer = kg_transformer_load(o->encryption_provider_config, err)))
+        goto fail;
+    kg_store_options so = {.transformer = s->transformer,
+                           .history_revisions = o->history_revisions,
                            .compact_interval_ms = o->compaction_interval_ms,
                            .max_value_bytes = o->max_object_bytes,
                            .etcd = {.servers = o->etcd_servers,
@@ -472,6 +476,7 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_authn_free(s->authn);
     if (s->store)
         kg_store_close(s->store);
+    kg_transformer_free(s->transformer);
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
     kg_datadir_release(s->lock_fd);

@@ -16,6 +16,7 @@
 #include "server/http.h"
 #include "server/watch.h"
 #include "storage/storage.h"
+#include "storage/transformer.h"
 
 typedef struct kg_apiserver_options {
     const char *data_dir;
@@ -43,6 +44,7 @@ typedef struct kg_apiserver_options {
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
     size_t max_object_bytes;     /* largest stored object (--max-object-bytes; 0: 1.5 MiB as etcd) */
+    const char *encryption_provider_config; /* --encryption-provider-config (storage/transformer.h); NULL: none */
     const char *feature_gates;   /* --feature-gates */
     const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
@@ -62,6 +64,7 @@ void kg_apiserver_stop(kg_apiserver *s);
 struct kg_apiserver {
     kg_apiserver_options opts;
     kg_store *store;
+    kg_transformer *transformer; /* encryption at rest; outlives the store */
     kg_admission_chain *chain;
     kg_pipeline pipeline; /* the write path: store + chain (registry/pipeline.h) */
     kg_admission_services svc;

@@ -962,6 +962,7 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
         atomic_init(&b->compacted, compact);
         b->compact_target = compact;
         s->hub = kg_watch_hub_new(opts->watch_window, opts->watch_window_bytes, rev, sq_history, b);
+        kg_watch_hub_set_transformer(s->hub, opts->transformer);
     }
     if (pthread_create(&b->writer, NULL, writer_main, b) != 0) {
         kg_err_set(err, KG_EINTERNAL, "cannot start the storage writer thread");
