@@ -19,6 +19,7 @@
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
+#include "server/certreload.h"
 #include "server/datadir.h"
 #include "registry/bootstrap.h"
 #include "registry/featuregates.h"
@@ -405,8 +406,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     hc.tls_priorities = prio;
     hc.bind_address = o->bind_address;
     hc.port = o->secure_port;
-    hc.tls_cert_pem = o->insecure ? NULL : tls.cert_pem;
-    hc.tls_key_pem = o->insecure ? NULL : tls.key_pem;
+    if (!o->insecure && !(s->tls_creds = kg_tls_creds_new(tls.cert_pem, tls.key_pem, NULL, err))) {
+        free(prio);
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+    hc.tls_creds = s->tls_creds; /* reloadable: see below */
     if (o->worker_threads)
         hc.worker_threads = o->worker_threads;
     hc.authn = s->authn;
@@ -418,6 +423,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!s->http) {
         kg_tls_material_free(&tls);
         goto fail;
+    }
+    if (!o->insecure) {
+        /* new connections get the pair on disk: --tls-cert-file/--tls-private-key-file or the generated one */
+        char crt[4096], key[4096];
+        snprintf(crt, sizeof crt, "%s/apiserver.crt", o->data_dir);
+        snprintf(key, sizeof key, "%s/apiserver.key", o->data_dir);
+        bool given = o->tls_cert_file && o->tls_cert_file[0];
+        s->cert_reloader =
+            kg_cert_reloader_start(s->tls_creds, given ? o->tls_cert_file : crt, given ? o->tls_key_file : key, 0);
     }
     /* admin.kubeconfig for kubectl */
     char *url = kg_kubeconfig_server_url(o->bind_address, kg_http_server_port(s->http), !o->insecure);
@@ -462,8 +476,10 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_controllers_stop(s->controllers);
     if (s->pump)
         kg_watch_pump_stop(s->pump);
+    kg_cert_reloader_stop(s->cert_reloader);
     if (s->http)
         kg_http_server_stop(s->http);
+    kg_tls_creds_free(s->tls_creds);
     if (s->chain)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);

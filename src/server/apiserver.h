@@ -72,6 +72,8 @@ struct kg_apiserver {
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
     kg_http_server *http;
+    struct kg_tls_creds *tls_creds;         /* the serving pair, swapped by cert_reloader when its files change */
+    struct kg_cert_reloader *cert_reloader; /* server/certreload.h; NULL with --insecure-serving */
     kg_authn *authn;
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
