@@ -504,7 +504,7 @@ static bool store_write(kg_store *s, kg_write_op op, const char *key, const void
                         int64_t expected, kg_store_event **ev, kg_error *err)
 {
     bool ok = s->ops->write(s->b, op, key, value, value_len, expected, ev, err);
-    if (ok)
+    if (ok && op != KG_WRITE_DELETE) /* deletes may still succeed on a full disk (sqlite's reserve) */
         __atomic_store_n(&s->write_failing, 0, __ATOMIC_RELAXED);
     else if (err && err->code == KG_EIO)
         __atomic_store_n(&s->write_failing, 1, __ATOMIC_RELAXED);

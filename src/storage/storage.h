@@ -62,6 +62,10 @@ typedef struct kg_store_options {
     size_t watch_window_bytes;
     /* Most writes in one group-commit transaction (0 = default 1024). */
     int max_batch;
+    /* sqlite: bytes kept preallocated in <dir>/kgate.reserve and given back when the disk is full so that deletes
+     * still succeed (storage/reserve.h; 0 = default 4 MiB, < 0 = none). While it is gone only deletes are accepted;
+     * it is allocated again as soon as the filesystem has room for it plus 1 MiB. */
+    int64_t reserve_bytes;
     /* Largest value a create/update may store (etcd's --max-request-bytes; 0 = default 1.5 MiB). Larger writes
      * fail with KG_EINTERNAL "etcdserver: request is too large", the error kube-apiserver passes through as a 500
      * (the request body limit of 3 MiB applies before; this bounds what patches and mutation grow objects to). */
