@@ -336,9 +336,10 @@ static bool xf_read(const kg_store *s, kg_store_kv *kv, kg_arena *a, kg_error *e
     return true;
 }
 
+/* also sets every item's stale flag (false without a transformer) */
 static bool xf_read_all(const kg_store *s, kg_store_kv *items, size_t n, kg_arena *a, kg_error *err)
 {
-    for (size_t i = 0; s->opts.transformer && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         if (!xf_read(s, &items[i], a, err))
             return false;
     return true;
@@ -427,7 +428,7 @@ static bool filter_pages(kg_store *s, const char *prefix, const kg_store_list_op
         int64_t rev;
         if (!s->ops->list(s->b, last, true, end, out->revision, batch, opts->keys_only, a, &items, &n, &more,
                           &remaining, &rev, err) ||
-            (!opts->keys_only && !xf_read_all(s, items, n, a, err)))
+            !xf_read_all(s, items, n, a, err))
             return false;
     }
     out->items = res;
@@ -474,7 +475,7 @@ bool kg_store_list(kg_store *s, const char *prefix, const kg_store_list_opts *op
         }
         return false;
     }
-    if (!opts->keys_only && !xf_read_all(s, out->items, out->n, a, err))
+    if (!xf_read_all(s, out->items, out->n, a, err))
         return false;
     if (opts->filter)
         return filter_pages(s, prefix, opts, end, more, a, out, err);
