@@ -3,7 +3,7 @@ GEN        ?= Ninja
 DATA_DIR   ?= ./kgate-data
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run test test-quick bench fuzz format clean
+.PHONY: all deps build run test test-quick bench fuzz soak format clean
 
 all: build
 
@@ -31,8 +31,12 @@ bench: deps
 fuzz: deps
 	@scripts/run-fuzz $(FUZZ_SECONDS)
 
+# Not in CI: SOAK_MINUTES (default 30) of mixed and hostile load with periodic kill -9; bench/results/soak.md.
+soak: deps
+	@scripts/run-soak
+
 format:
 	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i
 
 clean:
-	rm -rf build build-test build-asan build-tsan build-fuzz build-bench
+	rm -rf build build-test build-asan build-tsan build-fuzz build-bench build-soak

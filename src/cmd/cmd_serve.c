@@ -111,7 +111,10 @@ static void usage(FILE *f)
             "      --max-object-bytes int            Largest object the store accepts after patches and mutation "
             "(default 1572864,\n"
             "                                        etcd's --max-request-bytes); larger writes fail with 500 "
-            "\"etcdserver: request is too large\"\n\n"
+            "\"etcdserver: request is too large\"\n"
+            "      --encryption-provider-config string  EncryptionConfiguration (apiserver.config.k8s.io/v1) for "
+            "encrypting\n"
+            "                                        resources at rest (aescbc, aesgcm, identity)\n\n"
             "Feature gates:\n"
             "      --feature-gates mapStringBool     A set of key=value pairs that describe feature gates, e.g.\n"
             "                                        PodTopologyLabelsAdmission=true (v1.33 defaults otherwise)\n"
@@ -219,6 +222,7 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--etcd-cafile", o.etcd_cafile)
         STRFLAG("--etcd-certfile", o.etcd_certfile)
         STRFLAG("--etcd-keyfile", o.etcd_keyfile)
+        STRFLAG("--encryption-provider-config", o.encryption_provider_config)
 #undef STRFLAG
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
         if (fr == KG_FLAG_ERROR)

@@ -460,7 +460,9 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     kg_json_del(nmd, "resourceVersion");
     kg_json *cmp_old = kg_json_clone(a, old);
     kg_json_del(w_metadata(a, cmp_old), "resourceVersion");
-    if (kg_json_equal(cmp_old, neu) && !finalize) { /* no-op update: nothing written, like upstream */
+    /* no-op update: nothing written, like upstream, unless the stored bytes are stale (encrypted with an older key:
+     * rewriting re-encrypts them, which is how keys are rotated) */
+    if (kg_json_equal(cmp_old, neu) && !finalize && !cur->stale) {
         wdone_stored(c, 200, cur->value, cur->value_len, cur->mod_revision);
         return UPD_DONE;
     }

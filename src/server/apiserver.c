@@ -20,6 +20,7 @@
 #include "server/loopback.h"
 #include "admission/registry.h"
 #include "server/cache.h"
+#include "server/certreload.h"
 #include "server/datadir.h"
 #include "registry/bootstrap.h"
 #include "registry/featuregates.h"
@@ -243,7 +244,11 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     const char *ttl_prefixes[3] = {ev1 ? ev1->storage_prefix : NULL, NULL, NULL};
     if (ev2)
         ttl_prefixes[ev1 ? 1 : 0] = ev2->storage_prefix;
-    kg_store_options so = {.history_revisions = o->history_revisions,
+    if (o->encryption_provider_config && o->encryption_provider_config[0] &&
+        !(s->transformer = kg_transformer_load(o->encryption_provider_config, err)))
+        goto fail;
+    kg_store_options so = {.transformer = s->transformer,
+                           .history_revisions = o->history_revisions,
                            .compact_interval_ms = o->compaction_interval_ms,
                            .max_value_bytes = o->max_object_bytes,
                            .etcd = {.servers = o->etcd_servers,
@@ -403,8 +408,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     hc.tls_priorities = prio;
     hc.bind_address = o->bind_address;
     hc.port = o->secure_port;
-    hc.tls_cert_pem = o->insecure ? NULL : tls.cert_pem;
-    hc.tls_key_pem = o->insecure ? NULL : tls.key_pem;
+    if (!o->insecure && !(s->tls_creds = kg_tls_creds_new(tls.cert_pem, tls.key_pem, NULL, err))) {
+        free(prio);
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+    hc.tls_creds = s->tls_creds; /* reloadable: see below */
     if (o->worker_threads)
         hc.worker_threads = o->worker_threads;
     hc.authn = s->authn;
@@ -416,6 +425,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!s->http) {
         kg_tls_material_free(&tls);
         goto fail;
+    }
+    if (!o->insecure) {
+        /* new connections get the pair on disk: --tls-cert-file/--tls-private-key-file or the generated one */
+        char crt[4096], key[4096];
+        snprintf(crt, sizeof crt, "%s/apiserver.crt", o->data_dir);
+        snprintf(key, sizeof key, "%s/apiserver.key", o->data_dir);
+        bool given = o->tls_cert_file && o->tls_cert_file[0];
+        s->cert_reloader =
+            kg_cert_reloader_start(s->tls_creds, given ? o->tls_cert_file : crt, given ? o->tls_key_file : key, 0);
     }
     /* admin.kubeconfig for kubectl */
     char *url = kg_kubeconfig_server_url(o->bind_address, kg_http_server_port(s->http), !o->insecure);
@@ -473,8 +491,10 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_controllers_stop(s->controllers);
     if (s->pump)
         kg_watch_pump_stop(s->pump);
+    kg_cert_reloader_stop(s->cert_reloader);
     if (s->http)
         kg_http_server_stop(s->http);
+    kg_tls_creds_free(s->tls_creds);
     if (s->chain)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);
@@ -487,6 +507,7 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_authn_free(s->authn);
     if (s->store)
         kg_store_close(s->store);
+    kg_transformer_free(s->transformer);
     if (s->metrics_reg)
         kg_metrics_registry_free(s->metrics_reg);
     kg_datadir_release(s->lock_fd);

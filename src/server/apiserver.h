@@ -16,6 +16,7 @@
 #include "server/http.h"
 #include "server/watch.h"
 #include "storage/storage.h"
+#include "storage/transformer.h"
 
 typedef struct kg_apiserver_options {
     const char *data_dir;
@@ -48,6 +49,7 @@ typedef struct kg_apiserver_options {
     int64_t history_revisions;   /* watch/list history kept by the store (0: store default, 10000) */
     int compaction_interval_ms;  /* background compaction period (0: store default, 60 s) */
     size_t max_object_bytes;     /* largest stored object (--max-object-bytes; 0: 1.5 MiB as etcd) */
+    const char *encryption_provider_config; /* --encryption-provider-config (storage/transformer.h); NULL: none */
     const char *feature_gates;   /* --feature-gates */
     const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
@@ -67,6 +69,7 @@ void kg_apiserver_stop(kg_apiserver *s);
 struct kg_apiserver {
     kg_apiserver_options opts;
     kg_store *store;
+    kg_transformer *transformer; /* encryption at rest; outlives the store */
     kg_admission_chain *chain;
     kg_pipeline pipeline; /* the write path: store + chain (registry/pipeline.h) */
     kg_admission_services svc;
@@ -74,6 +77,8 @@ struct kg_apiserver {
     kg_metrics_registry *metrics_reg;
     kg_apiserver_metrics metrics;
     kg_http_server *http;
+    struct kg_tls_creds *tls_creds;         /* the serving pair, swapped by cert_reloader when its files change */
+    struct kg_cert_reloader *cert_reloader; /* server/certreload.h; NULL with --insecure-serving */
     kg_authn *authn;
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */

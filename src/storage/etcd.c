@@ -1099,6 +1099,7 @@ static void *ek_open(kg_store *s, const char *dir, const kg_store_options *opts,
         return NULL;
     }
     s->hub = kg_watch_hub_new(opts->watch_window, opts->watch_window_bytes, rev, ek_history, b);
+    kg_watch_hub_set_transformer(s->hub, opts->transformer);
     if (pthread_create(&b->watcher, NULL, watcher_main, b) != 0) {
         kg_err_set(err, KG_EINTERNAL, "cannot start the etcd watch thread");
         kg_watch_hub_free(s->hub);

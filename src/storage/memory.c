@@ -440,7 +440,8 @@ static bool mem_write(void *bp, kg_write_op op, const char *key, const void *val
     atomic_store(&m->committed, r);
     /* publish before the caller is released (a watcher sees a write before its reply), in revision order */
     kg_store_event_retain(ev);
-    kg_watch_hub_publish(m->s->hub, &ev, 1);
+    kg_store_event *pub = ev; /* the hub may swap it for a decrypted copy */
+    kg_watch_hub_publish(m->s->hub, &pub, 1);
     if (m->bound_inline && r - atomic_load(&m->compacted) >= 2 * m->history_revisions)
         compact_locked(m, r - m->history_revisions);
     pthread_rwlock_unlock(&m->lock);
@@ -505,6 +506,7 @@ static void *mem_open(kg_store *s, const char *dir, const kg_store_options *opts
     atomic_init(&m->committed, 1);
     atomic_init(&m->compacted, 1);
     s->hub = kg_watch_hub_new(opts->watch_window, opts->watch_window_bytes, 1, mem_history, m);
+    kg_watch_hub_set_transformer(s->hub, opts->transformer);
     KG_V(2, "storage: opened an in-memory store (nothing is written to disk)");
     return m;
 }

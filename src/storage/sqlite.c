@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "storage/reserve.h"
 #include "storage/storage_internal.h"
 
 enum {
@@ -146,6 +147,8 @@ typedef struct sq {
     kg_error compact_err;   /* under qmu */
     uint64_t compact_fail_seq, compact_done_seq;
     int max_batch;
+    kg_reserve reserve; /* writer thread only after open (reserve.h) */
+    bool batch_full;    /* the last batch failed with SQLITE_FULL */
 
     atomic_llong committed;
     atomic_llong compacted;
@@ -616,6 +619,7 @@ static void run_batch(sq *b, wreq *batch)
         if (rc != SQLITE_DONE)
             ok = sql_err(&fatal, b->wdb, "commit");
     }
+    b->batch_full = !ok && sqlite3_errcode(b->wdb) == SQLITE_FULL;
     if (!ok) {
         if (!sqlite3_get_autocommit(b->wdb))
             step_done(b->w[W_ROLLBACK]);
@@ -644,6 +648,64 @@ static void run_batch(sq *b, wreq *batch)
         }
     }
     kg_watch_hub_publish(b->s->hub, evs, ne);
+}
+
+#define DISK_FULL_REFUSED "sqlite: database or disk is full: only deletes are accepted until space is freed"
+
+/* The deletes of batch alone (the others fail: with refuse_others, with DISK_FULL_REFUSED; else they keep the error
+ * of the failed batch). The list is relinked for run_batch and restored for the caller. */
+static void run_deletes_only(sq *b, wreq *batch, bool refuse_others)
+{
+    size_t n = 0;
+    for (wreq *q = batch; q; q = q->next)
+        n++;
+    wreq **all = malloc(n * sizeof *all), *dels = NULL, **tail = &dels;
+    if (!all)
+        abort();
+    n = 0;
+    for (wreq *q = batch; q; q = q->next)
+        all[n++] = q;
+    for (size_t i = 0; i < n; i++) {
+        if (all[i]->op == KG_WRITE_DELETE) {
+            *tail = all[i];
+            tail = &all[i]->next;
+        } else if (refuse_others) {
+            all[i]->ok = false;
+            kg_err_set(&all[i]->err, KG_EIO, DISK_FULL_REFUSED);
+        }
+    }
+    *tail = NULL;
+    if (dels)
+        run_batch(b, dels);
+    for (size_t i = 0; i + 1 < n; i++)
+        all[i]->next = all[i + 1];
+    all[n - 1]->next = NULL;
+    free(all);
+}
+
+/* A batch, with the disk reserve (reserve.h): when a batch holding deletes fails for lack of space, the reserve is
+ * given back and its deletes run again alone, so space can be freed through the API; until the reserve can be
+ * allocated again only deletes run (etcd's NOSPACE alarm likewise accepts deletes and compaction only). */
+static void write_batch(sq *b, wreq *batch)
+{
+    /* a reserve that could not be allocated at start (the disk was already full) does not refuse anything */
+    if (kg_reserve_refill(&b->reserve) || !b->reserve.released) {
+        run_batch(b, batch);
+        if (!b->batch_full || !b->reserve.present)
+            return;
+        bool deletes = false;
+        for (wreq *q = batch; q && !deletes; q = q->next)
+            deletes = q->op == KG_WRITE_DELETE;
+        if (!deletes)
+            return;
+        KG_WARN("storage: the disk is full: releasing the %lld-byte reserve %s so that deletes can free space; other "
+                "writes are refused until there is room for it again",
+                (long long)b->reserve.size, b->reserve.path);
+        kg_reserve_release(&b->reserve);
+        run_deletes_only(b, batch, false);
+        return;
+    }
+    run_deletes_only(b, batch, true);
 }
 
 static bool run_compact(sq *b, int64_t target, kg_error *err)
@@ -701,7 +763,7 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&b->qmu);
 
         if (batch)
-            run_batch(b, batch);
+            write_batch(b, batch);
         KG_ERROR_DECL(cerr);
         bool cfail = false;
         if (ctarget > atomic_load(&b->compacted))
@@ -782,7 +844,7 @@ static int64_t sq_compacted(void *bp) { return atomic_load(&((sq *)bp)->compacte
 
 static void sq_free(sq *b)
 {
-
+    kg_reserve_free(&b->reserve);
     for (int i = 0; i < W_NSTMT; i++)
         sqlite3_finalize(b->w[i]);
     if (b->readers) {
@@ -936,6 +998,7 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
     }
     if (!prepare_all(b->wdb, writer_sql, b->w, W_NSTMT, err))
         goto fail;
+    kg_reserve_init(&b->reserve, dir, opts->reserve_bytes);
     /* checkpoints run on their own connection and thread, not inside the writer's commits */
     /* Checkpoints stay in the writer (SQLite's automatic one every 1000 pages): a checkpoint on another thread
      * lags behind a busy writer, the WAL then never resets and every read pays for searching a huge WAL index
@@ -962,6 +1025,7 @@ static void *sq_open(kg_store *s, const char *dir, const kg_store_options *opts,
         atomic_init(&b->compacted, compact);
         b->compact_target = compact;
         s->hub = kg_watch_hub_new(opts->watch_window, opts->watch_window_bytes, rev, sq_history, b);
+        kg_watch_hub_set_transformer(s->hub, opts->transformer);
     }
     if (pthread_create(&b->writer, NULL, writer_main, b) != 0) {
         kg_err_set(err, KG_EINTERNAL, "cannot start the storage writer thread");

@@ -57,6 +57,13 @@ const char *sqlite3_errmsg(sqlite3 *db)
     return fn ? fn(db) : MISSING;
 }
 
+int sqlite3_errcode(sqlite3 *db)
+{
+    static void *p;
+    int (*fn)(sqlite3 *) = sym(&p, "sqlite3_errcode", false);
+    return fn ? fn(db) : SQLITE_ERROR;
+}
+
 const char *sqlite3_errstr(int rc)
 {
     static void *p;

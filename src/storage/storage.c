@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "json/json.h"
 #include "storage/storage_internal.h"
+#include "storage/transformer.h"
 #include "base/base64.h"
 
 /* ---- base64url without padding ---- */
@@ -318,13 +319,66 @@ bool kg_store_compact(kg_store *s, int64_t rev, kg_error *err)
     return s->ops->compact(s->b, rev, err);
 }
 
+/* ---- encryption at rest (storage/transformer.h): values only, in the front end so every backend gets it ---- */
+
+static bool xf_read(const kg_store *s, kg_store_kv *kv, kg_arena *a, kg_error *err)
+{
+    kv->stale = false;
+    if (!s->opts.transformer || !kv->value)
+        return true;
+    const char *v;
+    size_t n;
+    if (!kg_transformer_from_storage(s->opts.transformer, kv->key, strlen(kv->key), kv->value, kv->value_len, a, &v, &n,
+                                     &kv->stale, err))
+        return kg_err_prefix(err, "decrypting %s", kv->key);
+    kv->value = v;
+    kv->value_len = n;
+    return true;
+}
+
+/* also sets every item's stale flag (false without a transformer) */
+static bool xf_read_all(const kg_store *s, kg_store_kv *items, size_t n, kg_arena *a, kg_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!xf_read(s, &items[i], a, err))
+            return false;
+    return true;
+}
+
+/* the bytes to store for value; *scratch (freed by the caller) holds them when they were encrypted */
+static bool xf_write(const kg_store *s, const char *key, const void **value, size_t *len, kg_arena **scratch,
+                     kg_error *err)
+{
+    *scratch = NULL;
+    if (!s->opts.transformer || !kg_transformer_applies(s->opts.transformer, key, strlen(key)))
+        return true;
+    kg_arena *a = malloc(sizeof *a);
+    if (!a)
+        abort();
+    kg_arena_init(a, *len + 256);
+    *scratch = a;
+    const char *out;
+    if (!kg_transformer_to_storage(s->opts.transformer, key, strlen(key), *value, *len, a, &out, len, err))
+        return false;
+    *value = out;
+    return true;
+}
+
+static void scratch_free(kg_arena *a)
+{
+    if (a) {
+        kg_arena_free(a);
+        free(a);
+    }
+}
+
 /* ---- reads ---- */
 
 bool kg_store_get(kg_store *s, const char *key, kg_arena *a, kg_store_kv *out, kg_error *err)
 {
     if (!check_key(key, err))
         return false;
-    return s->ops->get(s->b, key, a, out, err);
+    return s->ops->get(s->b, key, a, out, err) && xf_read(s, out, a, err);
 }
 
 #define INCONSISTENT_CONTINUE                                                                                          \
@@ -373,7 +427,8 @@ static bool filter_pages(kg_store *s, const char *prefix, const kg_store_list_op
         int64_t remaining;
         int64_t rev;
         if (!s->ops->list(s->b, last, true, end, out->revision, batch, opts->keys_only, a, &items, &n, &more,
-                          &remaining, &rev, err))
+                          &remaining, &rev, err) ||
+            !xf_read_all(s, items, n, a, err))
             return false;
     }
     out->items = res;
@@ -420,6 +475,8 @@ bool kg_store_list(kg_store *s, const char *prefix, const kg_store_list_opts *op
         }
         return false;
     }
+    if (!xf_read_all(s, out->items, out->n, a, err))
+        return false;
     if (opts->filter)
         return filter_pages(s, prefix, opts, end, more, a, out, err);
     if (more && out->n > 0) {
@@ -448,7 +505,7 @@ static bool store_write(kg_store *s, kg_write_op op, const char *key, const void
                         int64_t expected, kg_store_event **ev, kg_error *err)
 {
     bool ok = s->ops->write(s->b, op, key, value, value_len, expected, ev, err);
-    if (ok)
+    if (ok && op != KG_WRITE_DELETE) /* deletes may still succeed on a full disk (sqlite's reserve) */
         __atomic_store_n(&s->write_failing, 0, __ATOMIC_RELAXED);
     else if (err && err->code == KG_EIO)
         __atomic_store_n(&s->write_failing, 1, __ATOMIC_RELAXED);
@@ -476,7 +533,16 @@ bool kg_store_create(kg_store *s, const char *key, const void *value, size_t val
     if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
-    if (!store_write(s, KG_WRITE_CREATE, key, value ? value : "", value_len, 0, &ev, err))
+    kg_arena *scratch;
+    if (!value)
+        value = "";
+    if (!xf_write(s, key, &value, &value_len, &scratch, err)) {
+        scratch_free(scratch);
+        return false;
+    }
+    bool ok = store_write(s, KG_WRITE_CREATE, key, value, value_len, 0, &ev, err);
+    scratch_free(scratch);
+    if (!ok)
         return false;
     if (out_rev)
         *out_rev = ev->revision;
@@ -490,7 +556,16 @@ bool kg_store_update(kg_store *s, const char *key, const void *value, size_t val
     if (!check_key(key, err) || !check_size(s, value_len, err))
         return false;
     kg_store_event *ev = NULL;
-    if (!store_write(s, KG_WRITE_UPDATE, key, value ? value : "", value_len, expected_mod_revision, &ev, err))
+    kg_arena *scratch;
+    if (!value)
+        value = "";
+    if (!xf_write(s, key, &value, &value_len, &scratch, err)) {
+        scratch_free(scratch);
+        return false;
+    }
+    bool ok = store_write(s, KG_WRITE_UPDATE, key, value, value_len, expected_mod_revision, &ev, err);
+    scratch_free(scratch);
+    if (!ok)
         return false;
     if (out_rev)
         *out_rev = ev->revision;
@@ -508,10 +583,13 @@ bool kg_store_delete(kg_store *s, const char *key, int64_t expected_mod_revision
         return false;
     if (out_rev)
         *out_rev = ev->revision;
-    if (deleted && a)
+    bool ok = true;
+    if (deleted && a) {
         copy_kv_from_prev(ev, a, deleted);
+        ok = xf_read(s, deleted, a, err);
+    }
     kg_store_event_release(ev);
-    return true;
+    return ok;
 }
 
 bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create, kg_store_update_fn fn, void *ud,
@@ -531,7 +609,7 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
         }
         kg_store_kv cur = {0};
         KG_ERROR_DECL(gerr);
-        bool exists = s->ops->get(s->b, key, a, &cur, &gerr);
+        bool exists = s->ops->get(s->b, key, a, &cur, &gerr) && xf_read(s, &cur, a, &gerr);
         if (!exists) {
             if (gerr.code != KG_ENOTFOUND || !allow_create) {
                 if (err)
@@ -550,20 +628,31 @@ bool kg_store_guaranteed_update(kg_store *s, const char *key, bool allow_create,
             nv = "";
         if (!check_size(s, nlen, err))
             return false;
-        if (exists && nlen == cur.value_len && memcmp(nv, cur.value, nlen) == 0) {
+        if (exists && !cur.stale && nlen == cur.value_len && memcmp(nv, cur.value, nlen) == 0) {
             if (out)
                 *out = cur;
             return true;
         }
         kg_store_event *ev = NULL;
         KG_ERROR_DECL(werr);
-        bool ok = exists ? store_write(s, KG_WRITE_UPDATE, key, nv, nlen, cur.mod_revision, &ev, &werr)
-                         : store_write(s, KG_WRITE_CREATE, key, nv, nlen, 0, &ev, &werr);
+        const void *sv = nv;
+        size_t slen = nlen;
+        kg_arena *scratch;
+        if (!xf_write(s, key, &sv, &slen, &scratch, &werr)) {
+            scratch_free(scratch);
+            if (err)
+                *err = werr;
+            return false;
+        }
+        bool ok = exists ? store_write(s, KG_WRITE_UPDATE, key, sv, slen, cur.mod_revision, &ev, &werr)
+                         : store_write(s, KG_WRITE_CREATE, key, sv, slen, 0, &ev, &werr);
+        scratch_free(scratch);
         if (ok) {
             if (out) {
                 out->key = kg_arena_strdup(a, key);
-                out->value = kg_arena_strndup(a, ev->value, ev->value_len);
-                out->value_len = ev->value_len;
+                out->value = kg_arena_strndup(a, nv, nlen);
+                out->value_len = nlen;
+                out->stale = false;
                 out->mod_revision = ev->revision;
                 out->create_revision = ev->create_revision;
             }

@@ -41,6 +41,7 @@
 
 typedef struct kg_store kg_store;
 typedef struct kg_store_watch kg_store_watch;
+typedef struct kg_transformer kg_transformer; /* storage/transformer.h */
 
 typedef struct kg_store_options {
     /* History kept for list-at-revision, continue tokens and watch replay: the last N revisions.
@@ -61,10 +62,18 @@ typedef struct kg_store_options {
     size_t watch_window_bytes;
     /* Most writes in one group-commit transaction (0 = default 1024). */
     int max_batch;
+    /* sqlite: bytes kept preallocated in <dir>/kgate.reserve and given back when the disk is full so that deletes
+     * still succeed (storage/reserve.h; 0 = default 4 MiB, < 0 = none). While it is gone only deletes are accepted;
+     * it is allocated again as soon as the filesystem has room for it plus 1 MiB. */
+    int64_t reserve_bytes;
     /* Largest value a create/update may store (etcd's --max-request-bytes; 0 = default 1.5 MiB). Larger writes
      * fail with KG_EINTERNAL "etcdserver: request is too large", the error kube-apiserver passes through as a 500
      * (the request body limit of 3 MiB applies before; this bounds what patches and mutation grow objects to). */
     size_t max_value_bytes;
+    /* Encryption at rest (--encryption-provider-config; storage/transformer.h). NULL = values stored as given.
+     * Values are encrypted on write and decrypted on every read (get, list, watch, the deleted object), so callers
+     * only ever see plaintext. The caller keeps it alive until kg_store_close has returned. */
+    const kg_transformer *transformer;
     /* The etcd3 backend (storage/etcd.c; see docs/storage.md). Keys "/registry/<rest>" are stored in etcd under
      * "<prefix>/<rest>"; other keys are refused. history_revisions/history_seconds do not apply: etcd keeps the
      * history and is compacted as kube-apiserver does (compaction_interval). */
@@ -88,6 +97,9 @@ typedef struct kg_store_kv {
     size_t value_len;
     int64_t mod_revision;    /* revision of the last change: serve as metadata.resourceVersion */
     int64_t create_revision; /* revision that created this incarnation of the key */
+    /* Read with an encryption provider or key other than the current first one (storage/transformer.h): a write
+     * of the same bytes must still happen, so that rewriting every object re-encrypts it (upstream's stale). */
+    bool stale;
 } kg_store_kv;
 
 /* Open (creating if needed) a store. backend: "sqlite" (dir holds kgate.db; created if missing), "memory"

@@ -33,6 +33,9 @@ typedef bool (*kg_history_fn)(void *backend, int64_t after_rev, const char *star
                               kg_store_event **out, int *n, int64_t *last_rev, kg_error *err);
 
 kg_watch_hub *kg_watch_hub_new(int window, size_t max_bytes, int64_t head, kg_history_fn history, void *backend);
+/* Values of published and replayed events are decrypted with xf (NULL: none) before any watcher sees them, once
+ * per event. Call right after kg_watch_hub_new, before the first publish. */
+void kg_watch_hub_set_transformer(kg_watch_hub *h, const kg_transformer *xf);
 /* Wakes every watcher: from now on they return KG_WATCH_CLOSED and never call the backend again. */
 void kg_watch_hub_shutdown(kg_watch_hub *h);
 /* Drops the store's reference; the hub is freed when the last watcher is closed too. */

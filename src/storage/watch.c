@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/log.h"
 #include "storage/storage_internal.h"
+#include "storage/transformer.h"
 
 #define KG_WATCH_BATCH 64     /* events taken from the ring per lock acquisition */
 #define KG_WATCH_SCAN 4096    /* most ring slots scanned per lock acquisition */
@@ -88,6 +90,7 @@ struct kg_watch_hub {
 
     kg_history_fn history;
     void *backend;
+    const kg_transformer *xf;
     atomic_int refs; /* the store's reference plus one per open watcher: a watcher may outlive the store */
 };
 
@@ -178,6 +181,39 @@ void kg_watch_hub_skip_to(kg_watch_hub *h, int64_t rev)
     pthread_mutex_unlock(&h->mu);
 }
 
+void kg_watch_hub_set_transformer(kg_watch_hub *h, const kg_transformer *xf)
+{
+    h->xf = xf;
+}
+
+/* The event with its values decrypted (a new event; ev's reference is dropped), or ev itself when nothing in it
+ * is encrypted. A value that cannot be decrypted (a key removed from the configuration) is left as stored and
+ * logged: the client gets undecodable data instead of the stream stopping. */
+static kg_store_event *decrypt_event(const kg_watch_hub *h, kg_store_event *ev)
+{
+    if (!h->xf || !ev ||
+        (!(ev->value && kg_transformer_is_encrypted(ev->value, ev->value_len)) &&
+         !(ev->prev_value && kg_transformer_is_encrypted(ev->prev_value, ev->prev_value_len))))
+        return ev;
+    kg_arena a;
+    kg_arena_init(&a, ev->value_len + ev->prev_value_len + 256);
+    const char *v = ev->value, *pv = ev->prev_value;
+    size_t vn = ev->value_len, pvn = ev->prev_value_len;
+    bool stale;
+    KG_ERROR_DECL(e);
+    kg_store_event *out = ev;
+    if ((!v || kg_transformer_from_storage(h->xf, ev->key, ev->key_len, v, vn, &a, &v, &vn, &stale, &e)) &&
+        (!pv || kg_transformer_from_storage(h->xf, ev->key, ev->key_len, pv, pvn, &a, &pv, &pvn, &stale, &e))) {
+        out = kg_event_new(ev->type, ev->revision, ev->create_revision, ev->prev_revision, ev->key, ev->key_len, v, vn,
+                           pv, pvn);
+        kg_store_event_release(ev);
+    } else {
+        KG_WARN("storage: watch event for %s at revision %lld: %s", ev->key, (long long)ev->revision, e.msg);
+    }
+    kg_arena_free(&a);
+    return out;
+}
+
 int64_t kg_watch_hub_head(kg_watch_hub *h) { return atomic_load_explicit(&h->head_pub, memory_order_acquire); }
 
 static bool key_in(const kg_store_watch *w, const char *key, size_t klen)
@@ -189,6 +225,8 @@ void kg_watch_hub_publish(kg_watch_hub *h, kg_store_event **evs, size_t n)
 {
     if (n == 0)
         return;
+    for (size_t i = 0; i < n; i++)
+        evs[i] = decrypt_event(h, evs[i]);
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; i < n; i++) {
         int64_t rev = evs[i]->revision;
@@ -393,7 +431,7 @@ static bool replay_batch(kg_store_watch *w)
         return false;
     }
     for (int i = 0; i < n; i++)
-        w->buf[w->buf_n++] = evs[i];
+        w->buf[w->buf_n++] = decrypt_event(w->h, evs[i]);
     if (last + 1 > w->next_rev)
         w->next_rev = last + 1;
     return true;

@@ -20,7 +20,7 @@
 #include "server/http.h"
 #include "server/tls.h"
 #include "server/tlscreds.h"
-#include "webhookdoor/certreload.h"
+#include "server/certreload.h"
 #include "webhookdoor/live.h"
 #include "webhookdoor/review.h"
 

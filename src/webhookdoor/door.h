@@ -4,7 +4,7 @@
  * ValidatingAdmissionPolicies, bindings and params loaded from --policy-dir at start, and/or listed and watched from a
  * live cluster with --kubeconfig (webhookdoor/live.h).
  *
- * TLS: the serving pair is re-read when its files change (webhookdoor/certreload.h) and served per handshake
+ * TLS: the serving pair is re-read when its files change (server/certreload.h) and served per handshake
  * (server/tlscreds.h); --client-ca-file requires client certificates signed by that CA.
  *
  * Endpoints (one HTTPS port, server/http.h with authentication and authorization off; --health-port adds a plain-HTTP

@@ -1,5 +1,5 @@
 /* Serving certificate reload (see certreload.h). */
-#include "webhookdoor/certreload.h"
+#include "server/certreload.h"
 
 #include <errno.h>
 #include <pthread.h>
