@@ -2,7 +2,8 @@
 # The Node authorizer and NodeRestriction as a kubelet sees them (issue 16): a token-file user system:node:n1 in
 # group system:nodes registers its Node, reads the secret and configmap of a pod bound to it (once the graph has
 # seen the pod), lists its pods with the spec.nodeName selector, keeps its Lease, and is refused unrelated secrets,
-# other nodes, ordinary pods, restricted labels and other nodes' leases, with upstream's texts. kubectl where the
+# other nodes, ordinary pods, restricted labels and other nodes' leases, with upstream's texts; its CSR records it as
+# the requester, and approving needs approve on the signer (CertificateApproval over real RBAC). kubectl where the
 # user would use it; curl for the rest (each kubectl run re-reads discovery, which is slow on a loaded machine).
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ MERGE() { curl -sk -X PATCH -H "Authorization: Bearer $1" -H "Content-Type: appl
 
 {
   printf 'n1-token,system:node:n1,n1,"system:nodes"\nn2-token,system:node:n2,n2,"system:nodes"\n'
-  printf 'n3-token,system:node:n3,n3,"system:nodes"\n'
+  printf 'n3-token,system:node:n3,n3,"system:nodes"\nbob-token,bob,1001\n'
 } >"$W/tokens.csv"
 start_kgate "$W/data" --token-auth-file "$W/tokens.csv" --enable-admission-plugins=NodeRestriction || exit 1
 SERVER=$(K config view --raw -o jsonpath='{.clusters[0].cluster.server}')
@@ -91,6 +92,40 @@ expect_out "n1 may not create n2's Lease" \
 expect_out "n1 may not touch leases elsewhere" \
   'in the namespace \"default\": can only access leases in the \"kube-node-lease\" system namespace' \
   C n1-token POST $L/default/leases "$(lease n1)"
+
+# CSRs record their requester (PrepareForCreate); approving needs `approve` on the signer (CertificateApproval)
+REQ=LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIV01INENBUUF3SERFTU1Bb0dBMVVFQXd3RFltOWlNUXd3Q2dZRFZRUUtEQU5rWlhZd1dUQVRCZ2NxaGtqTwpQUUlCQmdncWhrak9QUU1CQndOQ0FBUlFQN1JMNkxOVGVBRHY4K1p6OVpudm42MTAyellzZlRzQWp4V21kcklxCjg4V2F0VUdyWWpoNHF4SWVnT2NxeWc3Y2paT1pGbURvU2pxcUlYUkJxWmRtb0FBd0NnWUlLb1pJemowRUF3SUQKU0FBd1JRSWdYeUN5L3V6REtOZzZnV01RVGJFVXF0b1M3NnZiQ05EN3lOOXd0ZFRtekdVQ0lRQ2hXdzBCd2pkbAovVTBMdVNSNWowRk5OMUkydnMzZnFNV3RObUpOVEtOV3l3PT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==
+expect_out "a CSR records its requester, not what the client claimed" '"username":"system:node:n1"' \
+  C n1-token POST /apis/certificates.k8s.io/v1/certificatesigningrequests "{\"apiVersion\":\"certificates.k8s.io/v1\",
+  \"kind\":\"CertificateSigningRequest\",\"metadata\":{\"name\":\"csr1\"},\"spec\":{\"signerName\":\"example.com/foo\",
+  \"request\":\"$REQ\",\"usages\":[\"client auth\"],\"username\":\"evil\"}}"
+expect_out "... with its groups" '"groups":["system:nodes"' C "$ADMIN" GET /apis/certificates.k8s.io/v1/certificatesigningrequests/csr1
+# grant ClusterRole ROLE to bob (curl: a kubectl run costs a discovery round on a loaded machine)
+grant() {
+  C "$ADMIN" POST /apis/rbac.authorization.k8s.io/v1/clusterrolebindings "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",
+  \"kind\":\"ClusterRoleBinding\",\"metadata\":{\"name\":\"bob-$1\"},\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",
+  \"kind\":\"ClusterRole\",\"name\":\"$1\"},\"subjects\":[{\"kind\":\"User\",\"name\":\"bob\"}]}" >/dev/null
+}
+C "$ADMIN" POST /apis/rbac.authorization.k8s.io/v1/clusterroles '{"apiVersion":"rbac.authorization.k8s.io/v1",
+  "kind":"ClusterRole","metadata":{"name":"csr-approver"},"rules":[{"apiGroups":["certificates.k8s.io"],
+  "resources":["certificatesigningrequests","certificatesigningrequests/approval"],"verbs":["get","list","update"]}]}' >/dev/null
+grant csr-approver
+for _ in $(seq 1 200); do C bob-token GET /apis/certificates.k8s.io/v1/certificatesigningrequests/csr1 | grep -q '"kind":"CertificateSigningRequest"' && break; sleep 0.02; done
+expect_out "bob may not approve for a signer he holds no approve on (kubectl)" \
+  'user not permitted to approve requests with signerName "example.com/foo"' \
+  kubectl --token bob-token certificate approve csr1
+C "$ADMIN" POST /apis/rbac.authorization.k8s.io/v1/clusterroles '{"apiVersion":"rbac.authorization.k8s.io/v1",
+  "kind":"ClusterRole","metadata":{"name":"signer-approver"},"rules":[{"apiGroups":["certificates.k8s.io"],
+  "resources":["signers"],"resourceNames":["example.com/*"],"verbs":["approve"]}]}' >/dev/null
+grant signer-approver
+SAR='{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"bob","resourceAttributes":
+  {"group":"certificates.k8s.io","resource":"signers","verb":"approve","name":"example.com/*"}}}'
+for _ in $(seq 1 200); do
+  C "$ADMIN" POST /apis/authorization.k8s.io/v1/subjectaccessreviews "$SAR" | grep -q '"allowed":true' && break
+  sleep 0.02
+done
+expect_out "with approve on example.com/* he may (the domain wildcard)" "approved" \
+  kubectl --token bob-token certificate approve csr1
 
 # the pod is deleted: the edge goes with it
 C "$ADMIN" DELETE "/api/v1/namespaces/ns1/pods/p1?gracePeriodSeconds=0" >/dev/null
