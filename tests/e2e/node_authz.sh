@@ -127,6 +127,28 @@ done
 expect_out "with approve on example.com/* he may (the domain wildcard)" "approved" \
   kubectl --token bob-token certificate approve csr1
 
+# CEL's authorizer library asks the server's authorizer: here the Node graph decides for the requesting node
+C "$ADMIN" POST /apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies '{"apiVersion":
+  "admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"needs-s1"},"spec":{
+  "failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],
+  "operations":["CREATE"],"resources":["events"]}]},"validations":[{"expression":
+  "authorizer.group(\"\").resource(\"secrets\").namespace(\"ns1\").name(\"s1\").check(\"get\").allowed()",
+  "message":"may not read s1"}]}}' >/dev/null
+C "$ADMIN" POST /apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings '{"apiVersion":
+  "admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"needs-s1"},
+  "spec":{"policyName":"needs-s1","validationActions":["Deny"]}}' >/dev/null
+ev() { printf '{"apiVersion":"v1","kind":"Event","metadata":{"name":"%s"},"involvedObject":{"kind":"Node","name":"x"},"reason":"R","message":"m"}' "$1"; }
+for i in $(seq 1 200); do
+  C n2-token POST /api/v1/namespaces/ns1/events "$(ev probe$i)" | grep -q 'may not read s1' && break
+  sleep 0.02
+done
+expect_out "CEL authorizer: n2 is denied by the Node graph's answer" \
+  'events \"e2\" is forbidden: ValidatingAdmissionPolicy '"'needs-s1'"' with binding '"'needs-s1'"' denied request: may not read s1' \
+  C n2-token POST /api/v1/namespaces/ns1/events "$(ev e2)"
+expect_out "CEL authorizer: n1 (whose pod uses s1) passes" '"kind":"Event"' \
+  C n1-token POST /api/v1/namespaces/ns1/events "$(ev e3)"
+C "$ADMIN" DELETE /apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/needs-s1 >/dev/null
+
 # the pod is deleted: the edge goes with it
 C "$ADMIN" DELETE "/api/v1/namespaces/ns1/pods/p1?gracePeriodSeconds=0" >/dev/null
 for _ in $(seq 1 200); do C n1-token GET /api/v1/namespaces/ns1/secrets/s1 | grep -q 'no relationship' && break; sleep 0.02; done
