@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "admission/plugins/noderestriction/noderestriction.h"
+#include "auth/node/podrefs.h"
 
 #define MIRROR "kubernetes.io/config.mirror"
 
@@ -26,66 +27,16 @@ static const char *node_name_of(const kg_json *pod)
     return n ? n : "";
 }
 
-/* podutil.VisitPodSecretNames / VisitPodConfigmapNames over every container kind and volume */
-static bool container_refs(const kg_json *spec, const char *list, bool secrets)
+/* whether the pod references an object of kind (auth/node/podrefs.h: the visitor the Node graph uses) */
+static bool stop_at(void *ud, kg_podref_kind kind, const char *name)
 {
-    const kg_json *cs = kg_json_get(spec, list);
-    for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
-        const kg_json *c = kg_json_at(cs, i);
-        const kg_json *ef = kg_json_get(c, "envFrom");
-        for (size_t j = 0; kg_json_is(ef, KG_JSON_ARRAY) && j < ef->len; j++)
-            if (kg_json_get(kg_json_at(ef, j), secrets ? "secretRef" : "configMapRef"))
-                return true;
-        const kg_json *env = kg_json_get(c, "env");
-        for (size_t j = 0; kg_json_is(env, KG_JSON_ARRAY) && j < env->len; j++)
-            if (kg_json_path(kg_json_at(env, j), secrets ? "valueFrom.secretKeyRef" : "valueFrom.configMapKeyRef"))
-                return true;
-    }
-    return false;
+    (void)name;
+    return kind != *(const kg_podref_kind *)ud;
 }
 
-static bool refs_secrets(const kg_json *spec)
+static bool references(const kg_json *pod, kg_podref_kind kind)
 {
-    const kg_json *ips = kg_json_get(spec, "imagePullSecrets");
-    if (kg_json_is(ips, KG_JSON_ARRAY) && ips->len)
-        return true;
-    if (container_refs(spec, "initContainers", true) || container_refs(spec, "containers", true) ||
-        container_refs(spec, "ephemeralContainers", true))
-        return true;
-    static const char *const paths[] = {"azureFile.secretName",    "cephfs.secretRef", "cinder.secretRef",
-                                        "flexVolume.secretRef",    "rbd.secretRef",    "secret",
-                                        "scaleIO.secretRef",       "iscsi.secretRef",  "storageos.secretRef",
-                                        "csi.nodePublishSecretRef"};
-    const kg_json *vols = kg_json_get(spec, "volumes");
-    for (size_t i = 0; kg_json_is(vols, KG_JSON_ARRAY) && i < vols->len; i++) {
-        const kg_json *v = kg_json_at(vols, i);
-        for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++)
-            if (kg_json_path(v, paths[k]))
-                return true;
-        const kg_json *srcs = kg_json_path(v, "projected.sources");
-        for (size_t j = 0; kg_json_is(srcs, KG_JSON_ARRAY) && j < srcs->len; j++)
-            if (kg_json_get(kg_json_at(srcs, j), "secret"))
-                return true;
-    }
-    return false;
-}
-
-static bool refs_configmaps(const kg_json *spec)
-{
-    if (container_refs(spec, "initContainers", false) || container_refs(spec, "containers", false) ||
-        container_refs(spec, "ephemeralContainers", false))
-        return true;
-    const kg_json *vols = kg_json_get(spec, "volumes");
-    for (size_t i = 0; kg_json_is(vols, KG_JSON_ARRAY) && i < vols->len; i++) {
-        const kg_json *v = kg_json_at(vols, i);
-        if (kg_json_get(v, "configMap"))
-            return true;
-        const kg_json *srcs = kg_json_path(v, "projected.sources");
-        for (size_t j = 0; kg_json_is(srcs, KG_JSON_ARRAY) && j < srcs->len; j++)
-            if (kg_json_get(kg_json_at(srcs, j), "configMap"))
-                return true;
-    }
-    return false;
+    return !kg_podrefs_visit(pod, stop_at, &kind);
 }
 
 static bool volumes_have(const kg_json *spec, const char *projected_source, const char *volume_field)
@@ -150,9 +101,9 @@ static kg_status *admit_create(const char *node, const kg_admission_attributes *
     const char *sa = kg_json_get_str(spec, "serviceAccountName");
     if (sa && *sa)
         return kg_admission_forbidden(a, "node %s can not create pods that reference a service account", qn);
-    if (refs_secrets(spec))
+    if (references(pod, KG_PODREF_SECRET))
         return kg_admission_forbidden(a, "node %s can not create pods that reference secrets", qn);
-    if (refs_configmaps(spec))
+    if (references(pod, KG_PODREF_CONFIGMAP))
         return kg_admission_forbidden(a, "node %s can not create pods that reference configmaps", qn);
     if (volumes_have(spec, "clusterTrustBundle", NULL))
         return kg_admission_forbidden(a, "node %s can not create pods that reference clustertrustbundles", qn);
