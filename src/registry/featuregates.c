@@ -22,6 +22,12 @@ static const struct {
     {"UserNamespacesSupport", false},
     {"StrictCostEnforcementForVAP", true},
     {"StrictCostEnforcementForWebhooks", true},
+    /* the Node authorizer and the node/certificate admission plugins */
+    {"ClusterTrustBundle", false},
+    {"ServiceAccountNodeAudienceRestriction", true},
+    {"AuthorizeNodeWithSelectors", true},
+    {"RecoverVolumeExpansionFailure", true},
+    {"AllowInsecureKubeletCertificateSigningRequests", false},
 };
 #define NKNOWN (sizeof known / sizeof known[0])
 

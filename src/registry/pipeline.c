@@ -341,6 +341,8 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     }
     c.name = name ? name : "";
     prepare_create(&c, obj, md);
+    if (c.strat->prepare_for_create)
+        c.strat->prepare_for_create(c.a, &rq->user, obj);
     if (c.strat->default_on_write)
         c.strat->default_on_write(c.a, obj);
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;

@@ -6,6 +6,7 @@
 #include "admission/policy/mutating/mutating.h"
 #include "admission/policy/policy.h"
 #include "admission/webhook/validation.h"
+#include "registry/csrstrategy.h"
 #include "registry/rbacstrategy.h"
 
 static const kg_strategy generic = {0};
@@ -41,10 +42,14 @@ static const kg_strategy roles = {.authorize_write = kg_rbac_authorize_role_writ
 static const kg_strategy bindings = {.authorize_write = kg_rbac_authorize_binding_write,
                                      .validate = kg_rbac_validate_binding};
 
+/* CSRs: the requesting user is recorded in the spec (registry/csrstrategy.h). */
+static const kg_strategy csrs = {.prepare_for_create = kg_csr_prepare_for_create};
+
 static const struct {
     const char *group, *plural;
     const kg_strategy *s;
 } table[] = {
+    {"certificates.k8s.io", "certificatesigningrequests", &csrs},
     {"", "limitranges", &limitranges},
     {"", "namespaces", &namespaces},
     {"", "pods", &pods},

@@ -38,6 +38,9 @@ typedef struct kg_strategy {
      * admission; old NULL on create): RBAC's escalation checks. Returns a 403/404 Status, or NULL to go on. */
     kg_status *(*authorize_write)(kg_arena *a, const kg_write_authz *az, const kg_user_info *user, const char *ns,
                                   const char *url_name, const kg_json *obj, const kg_json *old);
+    /* Create only, after mutating admission and before validation (upstream PrepareForCreate with the request's
+     * user): e.g. a CSR's spec.username/uid/groups/extra. */
+    void (*prepare_for_create)(kg_arena *a, const kg_user_info *user, kg_json *obj);
     /* Defaulting applied to the object written, after admission and before validation (idempotent). */
     void (*default_on_write)(kg_arena *a, kg_json *obj);
     /* Validation beyond api/validation.h's (e.g. admissionregistration objects, whose CEL expressions are compiled

@@ -26,6 +26,8 @@
 #include "registry/featuregates.h"
 #include "server/authz.h"
 #include "server/kubeconfig.h"
+#include "auth/node/authorizer.h"
+#include "server/nodefeed.h"
 #include "server/rbacfeed.h"
 #include "server/reviews.h"
 #include "server/tls.h"
@@ -315,6 +317,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
             }
         } else if (modes[i] == KG_AUTHZ_MODE_ALWAYS_DENY) {
             members[nm++] = kg_authz_new_always_deny();
+        } else if (modes[i] == KG_AUTHZ_MODE_NODE) {
+            /* the graph is fed from the pod/PV caches once they run (kg_node_feed_start below) */
+            s->node_graph = kg_node_graph_new();
+            kg_node_authorizer_options no = {.authorize_with_selectors =
+                                                 kg_feature_enabled(s->gates, "AuthorizeNodeWithSelectors")};
+            members[nm++] = kg_node_authorizer_new(s->node_graph, &no);
         } else {
             s->rbac = kg_rbac_new();
             members[nm++] = kg_rbac_authorizer(s->rbac);
@@ -384,6 +392,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         kg_controllers_config ccfg = {.root_ca_pem = s->ca_pem};
         s->controllers = kg_controllers_start(&cc, &ccfg, err);
         if (!s->controllers) {
+            kg_tls_material_free(&tls);
+            goto fail;
+        }
+    }
+
+    /* the Node authorizer decides from its graph: serve only once the pod and PV caches have filled it */
+    if (s->node_graph) {
+        s->node_feed = kg_node_feed_start(s->caches, s->node_graph, 30000, err);
+        if (!s->node_feed) {
             kg_tls_material_free(&tls);
             goto fail;
         }
@@ -498,11 +515,13 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (s->chain)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);
+    kg_node_feed_stop(s->node_feed);
     if (s->caches)
         kg_cache_set_free(s->caches);
     if (s->authz)
         kg_authorizer_free(s->authz);
     kg_rbac_free(s->rbac);
+    kg_node_graph_free(s->node_graph); /* after the union that borrowed it */
     if (s->authn)
         kg_authn_free(s->authn);
     if (s->store)

@@ -83,6 +83,8 @@ struct kg_apiserver {
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;
+    struct kg_node_graph *node_graph; /* NULL unless Node is a mode */
+    struct kg_node_feed *node_feed;
     bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */

@@ -32,7 +32,7 @@ bool kg_authz_parse_modes(const char *s, kg_authz_mode *modes, size_t *n, kg_err
                  {"RBAC", KG_AUTHZ_MODE_RBAC},
                  {"ABAC", 0},
                  {"Webhook", 0},
-                 {"Node", 0}};
+                 {"Node", KG_AUTHZ_MODE_NODE}};
     *n = 0;
     const char *p = s ? s : "";
     while (*p) {

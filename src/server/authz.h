@@ -12,19 +12,21 @@
 #include "server/authn.h"
 #include "server/requestinfo.h"
 
-/* --authorization-mode values kgate knows (upstream's modes minus ABAC, Webhook and Node). */
+/* --authorization-mode values kgate knows (upstream's modes minus ABAC and Webhook). */
 typedef enum kg_authz_mode {
     KG_AUTHZ_MODE_ALWAYS_ALLOW = 1,
     KG_AUTHZ_MODE_ALWAYS_DENY,
     KG_AUTHZ_MODE_RBAC,
+    KG_AUTHZ_MODE_NODE,
 } kg_authz_mode;
-#define KG_AUTHZ_MAX_MODES 3
-/* kgate's default: RBAC (upstream's kubeadm default is Node,RBAC; kgate has no Node authorizer). */
-#define KG_AUTHZ_DEFAULT_MODES "RBAC"
+#define KG_AUTHZ_MAX_MODES 4
+/* kgate's default: Node,RBAC (kubeadm's and every conformant cluster's; kube-apiserver's bare flag default is
+ * AlwaysAllow). */
+#define KG_AUTHZ_DEFAULT_MODES "Node,RBAC"
 
 /* Parse the comma-separated list (upstream's validation texts: `authorization-mode "X" is not a valid mode`,
  * `authorization-mode "RBAC" has mode specified more than once`, `at least one authorization-mode must be passed`;
- * ABAC, Webhook and Node are valid upstream but `not supported by kgate`). */
+ * ABAC and Webhook are valid upstream but `not supported by kgate`). */
 bool kg_authz_parse_modes(const char *s, kg_authz_mode *modes, size_t *n, kg_error *err);
 
 /* Fill attributes from a parsed request (all strings borrowed). */

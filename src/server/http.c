@@ -937,6 +937,9 @@ static void first_call(rq *r, const char *method)
     if (srv->cfg.authz) {
         kg_authz_attributes at;
         kg_authz_attributes_from_request(&at, &r->user, &r->info);
+        /* AuthorizeWithSelectors: the Node authorizer lets kubelets list/watch pods with spec.nodeName=<self> */
+        at.field_selector = kg_http_query(q, "fieldSelector");
+        at.label_selector = kg_http_query(q, "labelSelector");
         const char *reason = NULL;
         KG_ERROR_DECL(zerr);
         kg_authz_decision d = kg_authz_authorize(srv->cfg.authz, &at, a, &reason, &zerr);
