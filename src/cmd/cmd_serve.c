@@ -178,6 +178,13 @@ int kg_cmd_serve(int argc, char **argv)
             }
             continue;
         }
+        if (!strncmp(arg, "--enable-bootstrap-token-auth", 29) && (arg[29] == 0 || arg[29] == '=')) {
+            if (!kg_flag_parse_bool(arg[29] ? arg + 30 : NULL, &o.enable_bootstrap_token_auth)) {
+                fprintf(stderr, "Error: invalid argument for \"--enable-bootstrap-token-auth\" flag\n");
+                return 1;
+            }
+            continue;
+        }
         if (!strncmp(arg, "--insecure-serving", 18) && (arg[18] == 0 || arg[18] == '=')) {
             if (!kg_flag_parse_bool(arg[18] ? arg + 19 : NULL, &o.insecure)) {
                 fprintf(stderr, "Error: invalid argument for \"--insecure-serving\" flag\n");
@@ -203,6 +210,9 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-cipher-suites", o.tls_cipher_suites)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--authorization-mode", o.authorization_mode)
+        STRFLAG("--client-ca-file", o.client_ca_file)
+        STRFLAG("--audit-policy-file", o.audit_policy_file)
+        STRFLAG("--audit-log-path", o.audit_log_path)
         STRFLAG("--storage-backend", o.storage_backend)
         STRFLAG("--runtime-config", o.runtime_config)
         STRFLAG("--etcd-servers", o.etcd_servers)
@@ -231,6 +241,23 @@ int kg_cmd_serve(int argc, char **argv)
             else
                 o.default_unreachable_toleration_seconds = n;
             continue;
+        }
+        { /* --audit-log-maxsize (MB), --audit-log-maxbackup, --audit-log-maxage (days) */
+            static const char *const al[] = {"--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage"};
+            int *alf[] = {&o.audit_log_maxsize_mb, &o.audit_log_maxbackup, &o.audit_log_maxage_days};
+            int k = 0;
+            for (; k < 3 && !(v = kg_flag_value(argc, argv, &i, al[k], &m), m); k++)
+                ;
+            if (k < 3) {
+                char *end;
+                long n = v ? strtol(v, &end, 10) : -1;
+                if (!v || *end || n < 0 || n > 1000000) {
+                    fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", v ? v : "", al[k]);
+                    return 1;
+                }
+                *alf[k] = (int)n;
+                continue;
+            }
         }
         v = kg_flag_value(argc, argv, &i, "--secure-port", &m);
         if (m) {

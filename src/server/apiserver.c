@@ -329,6 +329,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
+    ac.client_ca_file = o->client_ca_file;
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -406,6 +407,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (o->worker_threads)
         hc.worker_threads = o->worker_threads;
     hc.authn = s->authn;
+    hc.client_ca_pem = o->insecure ? NULL : kg_authn_client_ca_pem(s->authn);
     hc.authz = s->authz;
     hc.handler = handle;
     hc.handler_ud = s;

@@ -894,7 +894,16 @@ static void first_call(rq *r, const char *method)
     }
     /* authentication */
     if (srv->cfg.authn) {
-        kg_authn_result ar = kg_authn_authenticate(srv->cfg.authn, kg_http_header_get(q, "Authorization"), a, &r->user);
+        /* the client certificate chain, when the server asked for one */
+        const unsigned char *der[8];
+        size_t dlen[8];
+        kg_x509_chain chain = {der, dlen, 0};
+        if (srv->tls && srv->cfg.client_ca_pem) {
+            const union MHD_ConnectionInfo *gi = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+            chain.n = gi ? kg_tls_peer_certs(gi->tls_session, der, dlen, 8) : 0;
+        }
+        kg_authn_result ar = kg_authn_authenticate_request(srv->cfg.authn, &chain,
+                                                           kg_http_header_get(q, "Authorization"), a, &r->user);
         if (ar == KG_AUTHN_UNAUTHORIZED) {
             reject(r, 401, "Unauthorized", "Unauthorized");
             return;
@@ -1458,6 +1467,8 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     } else if (srv->tls) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
+        if (cfg->client_ca_pem) /* libmicrohttpd then requests (GNUTLS_CERT_REQUEST), never requires, a certificate */
+            opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)cfg->client_ca_pem};
     }
     if (srv->tls)
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv->priorities};

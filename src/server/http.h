@@ -166,6 +166,8 @@ typedef struct kg_http_config {
     const char *tls_key_pem;
     struct kg_tls_creds *tls_creds; /* instead of the PEMs: reloadable pair and optional client-certificate
                                        verification (server/tlscreds.h); borrowed, must outlive the server */
+    const char *client_ca_pem;      /* with the PEMs: ask clients for a certificate (CertificateRequest naming these
+                                       CAs) without requiring or verifying it in the handshake; authn verifies it */
     const char *tls_priorities;     /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
     unsigned network_threads;       /* MHD thread pool size; 0: number of CPUs */
     unsigned worker_threads;        /* handler threads; 0: run handlers on the network threads. Default 8. */
