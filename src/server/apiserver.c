@@ -18,6 +18,7 @@
 #include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
+#include "server/authn_bootstrap.h"
 #include "server/cache.h"
 #include "server/datadir.h"
 #include "registry/bootstrap.h"
@@ -330,6 +331,14 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
     ac.client_ca_file = o->client_ca_file;
+    if (o->enable_bootstrap_token_auth) { /* token authenticator 0: bootstrap tokens from the Secret cache */
+        kg_cache_start(s->caches, kg_resource_find("", "v1", "secrets"));
+        s->bootstrap_authn = calloc(1, sizeof(*s->bootstrap_authn));
+        *s->bootstrap_authn = (kg_bootstrap_authn){.lookup = kg_bootstrap_cache_lookup, .ud = s->caches};
+        ac.token_authenticators[0] = (kg_token_authenticator){kg_bootstrap_token_authenticate, s->bootstrap_authn};
+        if (ac.ntoken_authenticators < 1)
+            ac.ntoken_authenticators = 1;
+    }
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -472,6 +481,7 @@ void kg_apiserver_stop(kg_apiserver *s)
     kg_rbac_free(s->rbac);
     if (s->authn)
         kg_authn_free(s->authn);
+    free(s->bootstrap_authn);
     if (s->store)
         kg_store_close(s->store);
     if (s->metrics_reg)

@@ -902,8 +902,8 @@ static void first_call(rq *r, const char *method)
             const union MHD_ConnectionInfo *gi = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
             chain.n = gi ? kg_tls_peer_certs(gi->tls_session, der, dlen, 8) : 0;
         }
-        kg_authn_result ar = kg_authn_authenticate_request(srv->cfg.authn, &chain,
-                                                           kg_http_header_get(q, "Authorization"), a, &r->user);
+        kg_authn_result ar =
+            kg_authn_authenticate_request(srv->cfg.authn, &chain, kg_http_header_get(q, "Authorization"), a, &r->user);
         if (ar == KG_AUTHN_UNAUTHORIZED) {
             reject(r, 401, "Unauthorized", "Unauthorized");
             return;
