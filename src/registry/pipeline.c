@@ -164,6 +164,8 @@ void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const cha
     at->user = c->rq->user;
     at->warnings = c->rq->warnings;
     at->tracer = c->rq->tracer;
+    if (c->rq->audit_annotations) /* the door's audit record collects them directly */
+        at->annotations = c->rq->audit_annotations;
 }
 
 kg_status *w_admit(wctx *c, kg_admission_attributes *at)

@@ -18,6 +18,7 @@
 #include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
+#include "server/audit.h"
 #include "server/authn_bootstrap.h"
 #include "server/cache.h"
 #include "server/datadir.h"
@@ -342,6 +343,15 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
+    if (o->audit_policy_file && o->audit_log_path) { /* both, as upstream: no log backend, no audit */
+        kg_audit_log_config lc = {.path = o->audit_log_path,
+                                  .max_size_mb = o->audit_log_maxsize_mb,
+                                  .max_backups = o->audit_log_maxbackup,
+                                  .max_age_days = o->audit_log_maxage_days};
+        s->audit = kg_audit_new(o->audit_policy_file, &lc, err);
+        if (!s->audit)
+            goto fail;
+    }
 
     kg_tls_material tls = {0};
     if (!o->insecure) {
@@ -416,6 +426,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (o->worker_threads)
         hc.worker_threads = o->worker_threads;
     hc.authn = s->authn;
+    hc.audit = s->audit;
     hc.client_ca_pem = o->insecure ? NULL : kg_authn_client_ca_pem(s->authn);
     hc.authz = s->authz;
     hc.handler = handle;
@@ -482,6 +493,7 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (s->authn)
         kg_authn_free(s->authn);
     free(s->bootstrap_authn);
+    kg_audit_free(s->audit);
     if (s->store)
         kg_store_close(s->store);
     if (s->metrics_reg)

@@ -76,7 +76,8 @@ struct kg_apiserver {
     kg_apiserver_metrics metrics;
     kg_http_server *http;
     kg_authn *authn;
-    struct kg_bootstrap_authn *bootstrap_authn; /* --enable-bootstrap-token-auth (authn_bootstrap.h) */
+    struct kg_bootstrap_authn *bootstrap_authn;
+    struct kg_audit *audit; /* --audit-policy-file + --audit-log-path (audit.h) */ /* --enable-bootstrap-token-auth (authn_bootstrap.h) */
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;

@@ -37,6 +37,7 @@
 #include "server/impersonation.h"
 #include "server/conntrack.h"
 #include "server/tlsconfig.h"
+#include "server/audit.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -109,7 +110,9 @@ typedef struct rq {
     kg_http_response resp;
     kg_request_info info;
     kg_user user;
-    struct rq *next; /* worker queue */
+    kg_user authn_user;         /* before impersonation (the audit event's user) */
+    struct kg_audit_ctx *audit; /* NULL: not audited */
+    struct rq *next;            /* worker queue */
 } rq;
 
 struct kg_http_server {
@@ -916,11 +919,13 @@ static void first_call(rq *r, const char *method)
         r->user.ngroups = 1;
     }
     /* impersonation: authorized as the real user, then the request runs as the impersonated one */
+    r->authn_user = r->user;
+    bool impersonated = false;
     if (srv->cfg.authz) {
         const char *ibody = NULL;
         switch (kg_impersonate(srv->cfg.authz, q->headers, q->nheaders, r->raw_uri, a, &r->user, &ibody)) {
-        case KG_IMPERSONATION_NONE:
-        case KG_IMPERSONATION_OK: break;
+        case KG_IMPERSONATION_NONE: break;
+        case KG_IMPERSONATION_OK: impersonated = true; break;
         case KG_IMPERSONATION_FORBIDDEN:
             r->rejected = true;
             kg_http_respond_bytes(&r->resp, 403, "application/json", ibody, strlen(ibody));
@@ -930,6 +935,19 @@ static void first_call(rq *r, const char *method)
             kg_http_respond_bytes(&r->resp, 500, "text/plain; charset=utf-8", ibody, strlen(ibody));
             return;
         }
+    }
+    /* audit (WithAudit: after authentication and impersonation) */
+    if (srv->cfg.audit) {
+        kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
+                                  .request_uri = r->raw_uri,
+                                  .info = &r->info,
+                                  .user = &r->authn_user,
+                                  .impersonated_user = impersonated ? &r->user : NULL,
+                                  .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
+                                  .user_agent = kg_http_header_get(q, "User-Agent")};
+        r->audit = kg_audit_begin(srv->cfg.audit, a, &aa);
+        if (r->audit)
+            q->audit_annotations = kg_audit_annotations(r->audit);
     }
     /* max in flight (WithMaxInFlightLimit: after authentication, before authorization); long-running requests and
      * probes are not counted */
@@ -949,6 +967,10 @@ static void first_call(rq *r, const char *method)
         const char *reason = NULL;
         KG_ERROR_DECL(zerr);
         kg_authz_decision d = kg_authz_authorize(srv->cfg.authz, &at, a, &reason, &zerr);
+        if (r->audit) {
+            kg_audit_annotate(r->audit, "authorization.k8s.io/decision", d == KG_AUTHZ_ALLOW ? "allow" : "forbid");
+            kg_audit_annotate(r->audit, "authorization.k8s.io/reason", reason ? reason : "");
+        }
         if (d != KG_AUTHZ_ALLOW && zerr.code) { /* upstream WithAuthorization: an error is a 500, not a 403 */
             reject(r, 500, "InternalError", kg_arena_sprintf(a, "Internal error occurred: %s", zerr.msg));
             return;
@@ -997,6 +1019,12 @@ static enum MHD_Result queue(rq *r)
     kg_http_response *resp = &r->resp;
     r->queued = true;
     atomic_fetch_add(&srv->n_requests, 1);
+    if (r->audit) {
+        kg_http_add_header(&r->req, resp, "Audit-Id", kg_audit_id(r->audit));
+        kg_audit_response(r->audit, resp->status ? resp->status : 500, resp->content_type,
+                          resp->stream_ ? NULL : resp->body, resp->stream_ ? 0 : resp->body_len, r->body.data,
+                          r->body.len, resp->stream_ != NULL);
+    }
     if (resp->stream_) {
         kg_http_stream *s = resp->stream_;
         struct MHD_Response *mr =
@@ -1242,6 +1270,8 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
+    if (r->audit)
+        kg_audit_complete(r->audit);
     if (r->counted)
         atomic_fetch_sub(&srv->inflight, 1);
     /* after a timeout the (maybe still running) worker owns resp */

@@ -1,0 +1,59 @@
+/* Auditing of API requests (kube-apiserver's WithAuditInit + WithAudit filters with the log backend): ties the policy
+ * (audit_policy.h), the event encoding (audit_event.h) and the log (audit_log.h) to the HTTP layer.
+ *
+ * For every request that passed authentication (and impersonation) the policy decides a level; level None is not
+ * audited. An audited request emits, unless the stage is omitted by the policy:
+ *   RequestReceived   when its headers have been read and it was authenticated;
+ *   ResponseStarted   when a long-running response (watch) starts streaming;
+ *   ResponseComplete  when the response has been sent (with responseStatus);
+ * requestObject (Request and RequestResponse levels) is the JSON request body, responseObject (RequestResponse) the
+ * JSON response body; managedFields are dropped from both when the policy omits them. Annotations collect the
+ * authorizer's decision (authorization.k8s.io/decision, authorization.k8s.io/reason) and whatever handlers add to
+ * kg_http_request.audit_annotations (admission's audit annotations: PodSecurity, webhooks, ValidatingAdmissionPolicy).
+ * The audit ID is the request's Audit-ID header, or a fresh UUID, and is returned in the Audit-Id response header.
+ * Everything per request lives in the request arena except the event line, built in a private buffer. */
+#ifndef KG_SERVER_AUDIT_H
+#define KG_SERVER_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth/user.h"
+#include "base/arena.h"
+#include "base/error.h"
+#include "json/json.h"
+#include "server/audit_log.h"
+#include "server/audit_policy.h"
+#include "server/requestinfo.h"
+
+typedef struct kg_audit kg_audit;
+typedef struct kg_audit_ctx kg_audit_ctx;
+
+/* Load the policy file and open the log. Errors name the file. */
+kg_audit *kg_audit_new(const char *policy_file, const kg_audit_log_config *log, kg_error *err);
+void kg_audit_free(kg_audit *au);
+
+typedef struct kg_audit_begin_args {
+    const char *audit_id; /* the Audit-ID request header, NULL: a new UUID */
+    const char *request_uri;
+    const kg_request_info *info;
+    const kg_user_info *user;              /* the authenticated user */
+    const kg_user_info *impersonated_user; /* NULL without impersonation */
+    const char *source_ip, *user_agent;
+} kg_audit_begin_args;
+
+/* Decide the level and emit RequestReceived. NULL when the request is not audited (level None). */
+kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args);
+const char *kg_audit_id(const kg_audit_ctx *c);
+/* The annotations object (in the request arena) handlers add string members to. */
+kg_json *kg_audit_annotations(kg_audit_ctx *c);
+void kg_audit_annotate(kg_audit_ctx *c, const char *key, const char *value);
+/* The response is about to be sent: status, its body (bytes; NULL for a stream) and the request body. stream: emit
+ * ResponseStarted. */
+void kg_audit_response(kg_audit_ctx *c, int status, const char *content_type, const char *body, size_t body_len,
+                       const char *req_body, size_t req_body_len, bool stream);
+/* The response has been sent: ResponseComplete. */
+void kg_audit_complete(kg_audit_ctx *c);
+
+#endif
