@@ -7,8 +7,10 @@
 #include <sys/time.h>
 
 #include "base/buf.h"
+#include "api/protobuf.h"
 #include "meta/object.h"
 #include "server/audit_event.h"
+#include "yaml/yaml.h"
 
 struct kg_audit {
     kg_audit_policy *policy;
@@ -156,13 +158,28 @@ static kg_json *body_object(kg_audit_ctx *c, const char *body, size_t len)
     return v;
 }
 
+void kg_audit_request_body(kg_audit_ctx *c, const char *content_type, const char *body, size_t len)
+{
+    if (c->d.level < KG_AUDIT_REQUEST || !len)
+        return;
+    KG_ERROR_DECL(err);
+    kg_json *v = NULL;
+    if (content_type && !strncasecmp(content_type, "application/vnd.kubernetes.protobuf", 35))
+        v = kg_protobuf_decode(c->a, body, len, &err);
+    else if (content_type && strstr(content_type, "yaml"))
+        v = kg_yaml_parse(c->a, body, len, &err);
+    else
+        v = body_object(c, body, len);
+    if (v && c->d.omit_managed_fields)
+        kg_json_del(kg_json_get(v, "metadata"), "managedFields");
+    c->ev.request_object = v;
+}
+
 void kg_audit_response(kg_audit_ctx *c, int status, const char *content_type, const char *body, size_t body_len,
-                       const char *req_body, size_t req_body_len, bool stream)
+                       bool stream)
 {
     kg_audit_event *e = &c->ev;
     e->code = status;
-    if (c->d.level >= KG_AUDIT_REQUEST)
-        e->request_object = body_object(c, req_body, req_body_len);
     /* a failure Status: copy its bounded fields (LogResponseObject) */
     const kg_json *obj = is_json(content_type) ? body_object(c, body, body_len) : NULL;
     const char *kind = kg_json_get_str(obj, "kind");

@@ -49,10 +49,12 @@ const char *kg_audit_id(const kg_audit_ctx *c);
 /* The annotations object (in the request arena) handlers add string members to. */
 kg_json *kg_audit_annotations(kg_audit_ctx *c);
 void kg_audit_annotate(kg_audit_ctx *c, const char *key, const char *value);
-/* The response is about to be sent: status, its body (bytes; NULL for a stream) and the request body. stream: emit
- * ResponseStarted. */
+/* The request body and its Content-Type, before the handler runs (handlers may decode it in place): decoded (JSON,
+ * YAML or Kubernetes protobuf) and kept as requestObject at the Request and RequestResponse levels. */
+void kg_audit_request_body(kg_audit_ctx *c, const char *content_type, const char *body, size_t len);
+/* The response is about to be sent: status and its body (bytes; NULL for a stream). stream: emit ResponseStarted. */
 void kg_audit_response(kg_audit_ctx *c, int status, const char *content_type, const char *body, size_t body_len,
-                       const char *req_body, size_t req_body_len, bool stream);
+                       bool stream);
 /* The response has been sent: ResponseComplete. */
 void kg_audit_complete(kg_audit_ctx *c);
 

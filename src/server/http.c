@@ -1022,8 +1022,7 @@ static enum MHD_Result queue(rq *r)
     if (r->audit) {
         kg_http_add_header(&r->req, resp, "Audit-Id", kg_audit_id(r->audit));
         kg_audit_response(r->audit, resp->status ? resp->status : 500, resp->content_type,
-                          resp->stream_ ? NULL : resp->body, resp->stream_ ? 0 : resp->body_len, r->body.data,
-                          r->body.len, resp->stream_ != NULL);
+                          resp->stream_ ? NULL : resp->body, resp->stream_ ? 0 : resp->body_len, resp->stream_ != NULL);
     }
     if (resp->stream_) {
         kg_http_stream *s = resp->stream_;
@@ -1065,6 +1064,8 @@ static void run_handler(rq *r)
     kg_http_request *q = &r->req;
     q->body = r->body.len ? kg_buf_cstr(&r->body) : "";
     q->body_len = r->body.len;
+    if (r->audit)
+        kg_audit_request_body(r->audit, kg_http_header_get(q, "Content-Type"), q->body, q->body_len);
     r->srv->cfg.handler(r->srv->cfg.handler_ud, q, &r->resp);
 }
 
