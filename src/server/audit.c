@@ -74,7 +74,7 @@ static void emit(kg_audit_ctx *c, unsigned stage)
     kg_buf_free(&b);
 }
 
-kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args)
+static kg_audit_ctx *begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args, bool emit_received)
 {
     const kg_request_info *ri = args->info;
     /* the policy sees the user the request runs as (upstream's attributes come after impersonation) */
@@ -117,8 +117,45 @@ kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_arg
         e->object_ref = &c->ref;
     }
     e->received_us = now_us();
-    emit(c, KG_AUDIT_STAGE_REQUEST_RECEIVED);
+    if (emit_received)
+        emit(c, KG_AUDIT_STAGE_REQUEST_RECEIVED);
     return c;
+}
+
+kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args)
+{
+    return begin(au, a, args, true);
+}
+
+const char *kg_audit_failed_authentication(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args,
+                                           const char *authorization, bool client_cert)
+{
+    static const kg_user_info nobody = {.name = ""};
+    kg_audit_begin_args na = *args;
+    na.user = &nobody;
+    na.impersonated_user = NULL;
+    kg_audit_ctx *c = begin(au, a, &na, false);
+    if (!c)
+        return NULL;
+    /* getAuthMethods */
+    const char *m[2];
+    size_t n = 0;
+    if (authorization) {
+        while (*authorization == ' ' || *authorization == '\t')
+            authorization++;
+        const char *sp = strchr(authorization, ' ');
+        if (sp && sp - authorization == 6 && !strncasecmp(authorization, "bearer", 6))
+            m[n++] = "bearer";
+    }
+    if (client_cert)
+        m[n++] = "x509";
+    c->ev.code = 401;
+    c->ev.message = n == 0   ? "Authentication failed, no credentials provided"
+                    : n == 1 ? kg_arena_sprintf(a, "Authentication failed, attempted: %s", m[0])
+                             : kg_arena_sprintf(a, "Authentication failed, attempted: %s, %s", m[0], m[1]);
+    c->annotations = NULL;
+    emit(c, KG_AUDIT_STAGE_RESPONSE_STARTED);
+    return c->ev.audit_id;
 }
 
 const char *kg_audit_id(const kg_audit_ctx *c)

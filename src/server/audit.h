@@ -43,6 +43,12 @@ typedef struct kg_audit_begin_args {
     const char *source_ip, *user_agent;
 } kg_audit_begin_args;
 
+/* A request that failed authentication (upstream's WithFailedAuthenticationAudit): the policy is evaluated without a
+ * user; when audited, one ResponseStarted event with code 401 and the message "Authentication failed, attempted:
+ * bearer, x509" (or "..., no credentials provided"). args->user is ignored. Returns the audit ID (for the Audit-Id
+ * header), NULL when not audited. */
+const char *kg_audit_failed_authentication(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args,
+                                           const char *authorization, bool client_cert);
 /* Decide the level and emit RequestReceived. NULL when the request is not audited (level None). */
 kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args);
 const char *kg_audit_id(const kg_audit_ctx *c);

@@ -34,11 +34,19 @@ static void opt_field(kg_buf *b, const char *key, const char *v)
 
 static void user_info(kg_buf *b, const kg_user_info *u)
 {
-    kg_buf_puts(b, "{\"username\":");
-    str(b, u->name);
-    opt_field(b, "uid", u->uid);
+    /* UserInfo: every field omitempty */
+    kg_buf_putc(b, '{');
+    size_t mark = b->len;
+    if (u->name && *u->name) {
+        kg_buf_puts(b, "\"username\":");
+        str(b, u->name);
+    }
+    if (u->uid && *u->uid) {
+        kg_buf_puts(b, b->len != mark ? ",\"uid\":" : "\"uid\":");
+        str(b, u->uid);
+    }
     if (u->ngroups) {
-        kg_buf_puts(b, ",\"groups\":[");
+        kg_buf_puts(b, b->len != mark ? ",\"groups\":[" : "\"groups\":[");
         for (size_t i = 0; i < u->ngroups; i++) {
             if (i)
                 kg_buf_putc(b, ',');
@@ -47,7 +55,7 @@ static void user_info(kg_buf *b, const kg_user_info *u)
         kg_buf_putc(b, ']');
     }
     if (u->nextra) {
-        kg_buf_puts(b, ",\"extra\":{");
+        kg_buf_puts(b, b->len != mark ? ",\"extra\":{" : "\"extra\":{");
         for (size_t i = 0; i < u->nextra; i++) {
             if (i)
                 kg_buf_putc(b, ',');

@@ -909,6 +909,17 @@ static void first_call(rq *r, const char *method)
             kg_authn_authenticate_request(srv->cfg.authn, &chain, kg_http_header_get(q, "Authorization"), a, &r->user);
         if (ar == KG_AUTHN_UNAUTHORIZED) {
             reject(r, 401, "Unauthorized", "Unauthorized");
+            if (srv->cfg.audit) { /* WithFailedAuthenticationAudit */
+                kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
+                                          .request_uri = r->raw_uri,
+                                          .info = &r->info,
+                                          .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
+                                          .user_agent = kg_http_header_get(q, "User-Agent")};
+                const char *id = kg_audit_failed_authentication(srv->cfg.audit, a, &aa,
+                                                                kg_http_header_get(q, "Authorization"), chain.n > 0);
+                if (id)
+                    kg_http_add_header(q, &r->resp, "Audit-Id", id);
+            }
             return;
         }
     } else {

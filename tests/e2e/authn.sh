@@ -119,8 +119,16 @@ def check(name, ok):
     if not ok: fails.append(name)
 def find(**kw):
     return [e for e in evs if all(e.get(k) == v for k, v in kw.items())]
-check("every event is an audit.k8s.io/v1 Event with a ResponseComplete stage only (RequestReceived omitted)",
-      evs and all(e["apiVersion"] == "audit.k8s.io/v1" and e["kind"] == "Event" and e["stage"] == "ResponseComplete" for e in evs))
+for e in evs:
+    e["user"].setdefault("username", "")
+ok = [e for e in evs if e["responseStatus"]["code"] != 401]
+check("every event is an audit.k8s.io/v1 Event, ResponseComplete only (RequestReceived omitted)",
+      evs and all(e["apiVersion"] == "audit.k8s.io/v1" and e["kind"] == "Event" and e["stage"] == "ResponseComplete" for e in ok))
+f = [e for e in evs if e["responseStatus"]["code"] == 401]
+check("failed authentications: ResponseStarted, no user, upstream's message",
+      f and all(e["stage"] == "ResponseStarted" and e["user"] == {"username": ""} for e in f)
+      and "Authentication failed, attempted: x509" in [e["responseStatus"].get("message") for e in f]
+      and "Authentication failed, attempted: bearer" in [e["responseStatus"].get("message") for e in f])
 check("probes are level None (not logged)", not [e for e in evs if e["requestURI"].startswith("/healthz")])
 a = find(auditID="e2e-audit-1")
 check("anonymous /api: Metadata, 403, forbid", len(a) == 1 and a[0]["level"] == "Metadata" and a[0]["responseStatus"]["code"] == 403

@@ -212,6 +212,73 @@ static void test_glue_and_rotation(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A watch (ResponseStarted then ResponseComplete) and a failed authentication (one ResponseStarted, 401, no user). */
+static void test_stream_and_failed_authentication(void **state)
+{
+    (void)state;
+    char d[] = "/tmp/kg-audit2-XXXXXX";
+    assert_non_null(mkdtemp(d));
+    char policy[128], log[128];
+    snprintf(policy, sizeof policy, "%s/policy.json", d);
+    snprintf(log, sizeof log, "%s/audit.log", d);
+    FILE *f = fopen(policy, "w");
+    fputs("{\"apiVersion\":\"audit.k8s.io/v1\",\"kind\":\"Policy\",\"rules\":[{\"level\":\"None\",\"userGroups\":"
+          "[\"quiet\"]},{\"level\":\"Metadata\",\"omitStages\":[\"RequestReceived\"]}]}",
+          f);
+    fclose(f);
+    kg_audit_log_config lc = {.path = log};
+    kg_error err = {0};
+    kg_audit *au = kg_audit_new(policy, &lc, &err);
+    assert_non_null(au);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    kg_request_info ri = {.is_resource_request = true,
+                          .path = "/api/v1/pods",
+                          .verb = "watch",
+                          .api_version = "v1",
+                          .api_group = "",
+                          .namespace_ = "",
+                          .resource = "pods",
+                          .subresource = "",
+                          .name = ""};
+    kg_user_info bob = {.name = "bob"};
+    kg_audit_begin_args args = {.request_uri = "/api/v1/pods?watch=1", .info = &ri, .user = &bob};
+    kg_audit_ctx *c = kg_audit_begin(au, &a, &args);
+    kg_audit_response(c, 200, "application/json", NULL, 0, true);
+    kg_audit_complete(c);
+    args.audit_id = "failed-1";
+    assert_string_equal(kg_audit_failed_authentication(au, &a, &args, "Bearer nope", true), "failed-1");
+    assert_non_null(kg_audit_failed_authentication(au, &a, &args, NULL, false));
+    size_t len = 0;
+    char *text = kg_read_file(log, &len);
+    const char *stages[4] = {0};
+    const char *msgs[4] = {0};
+    size_t n = 0;
+    for (char *line = text, *nl; line && (nl = strchr(line, '\n')) && n < 4; line = nl + 1) {
+        kg_json *e = kg_json_parse(&a, line, (size_t)(nl - line), &err);
+        assert_non_null(e);
+        stages[n] = kg_json_get_str(e, "stage");
+        msgs[n] = kg_json_path_str(e, "responseStatus.message");
+        if (n >= 2) {
+            assert_int_equal(kg_json_path(e, "responseStatus.code")->u.i, 401);
+            assert_int_equal(kg_json_get(e, "user")->len, 0); /* "user":{} */
+        }
+        n++;
+    }
+    assert_int_equal(n, 4);
+    assert_string_equal(stages[0], "ResponseStarted");
+    assert_string_equal(stages[1], "ResponseComplete");
+    assert_string_equal(stages[2], "ResponseStarted");
+    assert_string_equal(msgs[2], "Authentication failed, attempted: bearer, x509");
+    assert_string_equal(msgs[3], "Authentication failed, no credentials provided");
+    free(text);
+    kg_audit_free(au);
+    kg_arena_free(&a);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_log_errors(void **state)
 {
     (void)state;
@@ -226,6 +293,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode),
         cmocka_unit_test(test_glue_and_rotation),
+        cmocka_unit_test(test_stream_and_failed_authentication),
         cmocka_unit_test(test_log_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
