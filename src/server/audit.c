@@ -231,7 +231,15 @@ void kg_audit_response(kg_audit_ctx *c, int status, const char *content_type, co
         emit(c, KG_AUDIT_STAGE_RESPONSE_STARTED);
 }
 
-void kg_audit_complete(kg_audit_ctx *c)
+void kg_audit_complete(kg_audit_ctx *c, bool timed_out)
 {
+    if (timed_out) {
+        c->annotations = NULL;
+        c->ev.code = 504;
+        c->ev.status = "Failure";
+        c->ev.reason = "Timeout";
+        c->ev.message = NULL;
+        c->ev.response_object = NULL;
+    }
     emit(c, KG_AUDIT_STAGE_RESPONSE_COMPLETE);
 }

@@ -61,7 +61,8 @@ void kg_audit_request_body(kg_audit_ctx *c, const char *content_type, const char
 /* The response is about to be sent: status and its body (bytes; NULL for a stream). stream: emit ResponseStarted. */
 void kg_audit_response(kg_audit_ctx *c, int status, const char *content_type, const char *body, size_t body_len,
                        bool stream);
-/* The response has been sent: ResponseComplete. */
-void kg_audit_complete(kg_audit_ctx *c);
+/* The response has been sent: ResponseComplete. timed_out: the handler is still running after the request deadline
+ * (the client got a 504): nothing it may still be writing (annotations) is read, the code is 504. */
+void kg_audit_complete(kg_audit_ctx *c, bool timed_out);
 
 #endif

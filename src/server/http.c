@@ -1282,8 +1282,8 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
-    if (r->audit)
-        kg_audit_complete(r->audit);
+    if (r->audit) /* a timed-out handler may still be adding annotations: then the 504 is recorded without them */
+        kg_audit_complete(r->audit, atomic_load(&r->wstate) == W_TIMED_OUT);
     if (r->counted)
         atomic_fetch_sub(&srv->inflight, 1);
     /* after a timeout the (maybe still running) worker owns resp */

@@ -154,7 +154,7 @@ static void test_glue_and_rotation(void **state)
     const char *resp = "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\",\"uid\":\"1\"}}";
     kg_audit_request_body(c, "application/json", req, strlen(req));
     kg_audit_response(c, 201, "application/json", resp, strlen(resp), false);
-    kg_audit_complete(c);
+    kg_audit_complete(c, false);
     size_t len = 0;
     char *text = kg_read_file(log, &len);
     assert_non_null(text);
@@ -185,7 +185,7 @@ static void test_glue_and_rotation(void **state)
         assert_non_null(ci);
         assert_int_equal(strlen(kg_audit_id(ci)), 36); /* a fresh UUID */
         kg_audit_response(ci, 200, "application/json", resp, strlen(resp), false);
-        kg_audit_complete(ci);
+        kg_audit_complete(ci, false);
         kg_arena_reset(&a);
         if (i % 20 == 19)
             usleep(2000); /* distinct backup timestamps (milliseconds) */
@@ -245,7 +245,7 @@ static void test_stream_and_failed_authentication(void **state)
     kg_audit_begin_args args = {.request_uri = "/api/v1/pods?watch=1", .info = &ri, .user = &bob};
     kg_audit_ctx *c = kg_audit_begin(au, &a, &args);
     kg_audit_response(c, 200, "application/json", NULL, 0, true);
-    kg_audit_complete(c);
+    kg_audit_complete(c, false);
     args.audit_id = "failed-1";
     assert_string_equal(kg_audit_failed_authentication(au, &a, &args, "Bearer nope", true), "failed-1");
     assert_non_null(kg_audit_failed_authentication(au, &a, &args, NULL, false));
