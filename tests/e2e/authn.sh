@@ -108,7 +108,9 @@ expect_out "anonymous /api: 403 with upstream's text" \
 expect_out "Audit-Id response header echoes Audit-ID" "Audit-Id: e2e-audit-1" printf '%s' "$OUT"
 kubectl create configmap audited -n default --from-literal=k=v >/dev/null
 kubectl get configmap audited -n default --as=bob >/dev/null 2>&1
-curl "${ADMIN[@]}" -A kubectl/e2e -o /dev/null "$SERVER/api/v1/namespaces/default/pods"
+curl "${ADMIN[@]}" -A kubectl/e2e -o /dev/null "$SERVER/api/v1/namespaces/default/pods" \
+  --next "${ADMIN[@]}" "${JSON[@]}" "$SERVER/api/v1/namespaces/default/pods?dryRun=All" \
+  -d '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}'
 check_audit() {
   python3 - "$W/audit.log" <<'PY'
 import json, sys
@@ -151,12 +153,15 @@ p = [e for e in find(verb="list") if e.get("objectRef", {}).get("resource") == "
 check("pods list: Metadata level, no objects, allow annotation", p and p[-1]["level"] == "Metadata" and "requestObject" not in p[-1]
       and "responseObject" not in p[-1] and p[-1]["annotations"]["authorization.k8s.io/decision"] == "allow"
       and p[-1]["sourceIPs"] == ["127.0.0.1"] and p[-1]["userAgent"].startswith("kubectl/"))
+pc = [e for e in find(verb="create") if e.get("objectRef", {}).get("resource") == "pods"]
+check("admission's audit annotations reach the event (PodSecurity)",
+      len(pc) == 1 and pc[0]["annotations"].get("pod-security.kubernetes.io/enforce-policy") == "privileged:latest")
 sys.exit(1 if fails else 0)
 PY
 }
 # the last event is written when its response completes: poll briefly
 for _ in $(seq 1 30); do
-  grep -q '"resource":"pods"' "$W/audit.log" 2>/dev/null && break
+  [ "$(grep -c '"resource":"pods"' "$W/audit.log" 2>/dev/null)" = 2 ] && break
   sleep 0.1
 done
 if out=$(check_audit 2>&1); then pass "audit log content"; else failx "audit log content" "$out"; fi
