@@ -11,7 +11,7 @@
  *
  * A presented certificate that does not verify (other CA, expired, wrong usage) is an error, not "no credentials":
  * the request gets 401 even when anonymous requests are allowed (upstream's union of request authenticators fails on
- * the x509 error). Verification runs on every request of the connection (no cache yet). */
+ * the x509 error). Verification runs on every request of the connection, as upstream's. */
 #ifndef KG_SERVER_AUTHN_X509_H
 #define KG_SERVER_AUTHN_X509_H
 
