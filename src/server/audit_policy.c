@@ -194,13 +194,18 @@ kg_audit_policy *kg_audit_policy_load(const char *path, kg_error *err)
     size_t len = 0;
     char *data = kg_read_file(path, &len);
     if (!data) {
-        kg_err_set(err, KG_EIO, "failed to read file path \"%s\": %s", path, strerror(errno));
+        char eb[128];
+        snprintf(eb, sizeof eb, "%s", strerror(errno));
+        if (eb[0] >= 'A' && eb[0] <= 'Z') /* Go prints OS errors in lower case */
+            eb[0] = (char)(eb[0] - 'A' + 'a');
+        kg_err_set(err, KG_EIO, "loading audit policy file: failed to read file path \"%s\": open %s: %s", path, path,
+                   eb);
         return NULL;
     }
     kg_audit_policy *p = kg_audit_policy_parse(data, len, err);
     free(data);
     if (!p)
-        kg_err_prefix(err, "loading audit policy file %s", path);
+        kg_err_prefix(err, "loading audit policy file: %s", path);
     return p;
 }
 
