@@ -77,8 +77,8 @@ static void emit(kg_audit_ctx *c, unsigned stage)
 static kg_audit_ctx *begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args, bool emit_received)
 {
     const kg_request_info *ri = args->info;
-    /* the policy sees the user the request runs as (upstream's attributes come after impersonation) */
-    kg_audit_request q = {.user = args->impersonated_user ? args->impersonated_user : args->user,
+    /* WithAudit runs before impersonation: the policy sees the authenticated user */
+    kg_audit_request q = {.user = args->user,
                           .verb = ri->verb,
                           .is_resource = ri->is_resource_request,
                           .api_group = ri->api_group,
@@ -161,6 +161,11 @@ const char *kg_audit_failed_authentication(kg_audit *au, kg_arena *a, const kg_a
 const char *kg_audit_id(const kg_audit_ctx *c)
 {
     return c->ev.audit_id;
+}
+
+void kg_audit_set_impersonated_user(kg_audit_ctx *c, const kg_user_info *u)
+{
+    c->ev.impersonated_user = u;
 }
 
 kg_json *kg_audit_annotations(kg_audit_ctx *c)

@@ -38,8 +38,8 @@ typedef struct kg_audit_begin_args {
     const char *audit_id; /* the Audit-ID request header, NULL: a new UUID */
     const char *request_uri;
     const kg_request_info *info;
-    const kg_user_info *user;              /* the authenticated user */
-    const kg_user_info *impersonated_user; /* NULL without impersonation */
+    const kg_user_info *user;              /* the authenticated user (the policy matches on it, as upstream) */
+    const kg_user_info *impersonated_user; /* NULL without impersonation (or set later) */
     const char *source_ip, *user_agent;
 } kg_audit_begin_args;
 
@@ -52,6 +52,8 @@ const char *kg_audit_failed_authentication(kg_audit *au, kg_arena *a, const kg_a
 /* Decide the level and emit RequestReceived. NULL when the request is not audited (level None). */
 kg_audit_ctx *kg_audit_begin(kg_audit *au, kg_arena *a, const kg_audit_begin_args *args);
 const char *kg_audit_id(const kg_audit_ctx *c);
+/* After impersonation: the user the request runs as (recorded as impersonatedUser; u must outlive the request). */
+void kg_audit_set_impersonated_user(kg_audit_ctx *c, const kg_user_info *u);
 /* The annotations object (in the request arena) handlers add string members to. */
 kg_json *kg_audit_annotations(kg_audit_ctx *c);
 void kg_audit_annotate(kg_audit_ctx *c, const char *key, const char *value);

@@ -929,8 +929,20 @@ static void first_call(rq *r, const char *method)
         r->user.groups = anon_groups;
         r->user.ngroups = 1;
     }
-    /* impersonation: authorized as the real user, then the request runs as the impersonated one */
+    /* audit (WithAudit: after authentication, before impersonation; the policy sees the authenticated user) */
     r->authn_user = r->user;
+    if (srv->cfg.audit) {
+        kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
+                                  .request_uri = r->raw_uri,
+                                  .info = &r->info,
+                                  .user = &r->authn_user,
+                                  .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
+                                  .user_agent = kg_http_header_get(q, "User-Agent")};
+        r->audit = kg_audit_begin(srv->cfg.audit, a, &aa);
+        if (r->audit)
+            q->audit_annotations = kg_audit_annotations(r->audit);
+    }
+    /* impersonation: authorized as the real user, then the request runs as the impersonated one */
     bool impersonated = false;
     if (srv->cfg.authz) {
         const char *ibody = NULL;
@@ -947,19 +959,8 @@ static void first_call(rq *r, const char *method)
             return;
         }
     }
-    /* audit (WithAudit: after authentication and impersonation) */
-    if (srv->cfg.audit) {
-        kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
-                                  .request_uri = r->raw_uri,
-                                  .info = &r->info,
-                                  .user = &r->authn_user,
-                                  .impersonated_user = impersonated ? &r->user : NULL,
-                                  .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
-                                  .user_agent = kg_http_header_get(q, "User-Agent")};
-        r->audit = kg_audit_begin(srv->cfg.audit, a, &aa);
-        if (r->audit)
-            q->audit_annotations = kg_audit_annotations(r->audit);
-    }
+    if (r->audit && impersonated)
+        kg_audit_set_impersonated_user(r->audit, &r->user);
     /* max in flight (WithMaxInFlightLimit: after authentication, before authorization); long-running requests and
      * probes are not counted */
     if (srv->cfg.max_inflight && !q->long_running && !probe_path(q->path)) {

@@ -244,6 +244,9 @@ static void test_stream_and_failed_authentication(void **state)
     kg_user_info bob = {.name = "bob"};
     kg_audit_begin_args args = {.request_uri = "/api/v1/pods?watch=1", .info = &ri, .user = &bob};
     kg_audit_ctx *c = kg_audit_begin(au, &a, &args);
+    static const char *const quiet_groups[] = {"quiet"};
+    kg_user_info imp = {.name = "carol", .groups = quiet_groups, .ngroups = 1};
+    kg_audit_set_impersonated_user(c, &imp); /* the policy already matched on bob */
     kg_audit_response(c, 200, "application/json", NULL, 0, true);
     kg_audit_complete(c, false);
     args.audit_id = "failed-1";
@@ -259,6 +262,10 @@ static void test_stream_and_failed_authentication(void **state)
         assert_non_null(e);
         stages[n] = kg_json_get_str(e, "stage");
         msgs[n] = kg_json_path_str(e, "responseStatus.message");
+        if (n < 2) {
+            assert_string_equal(kg_json_path_str(e, "user.username"), "bob");
+            assert_string_equal(kg_json_path_str(e, "impersonatedUser.username"), "carol");
+        }
         if (n >= 2) {
             assert_int_equal(kg_json_path(e, "responseStatus.code")->u.i, 401);
             assert_int_equal(kg_json_get(e, "user")->len, 0); /* "user":{} */
