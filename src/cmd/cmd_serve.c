@@ -51,7 +51,27 @@ static void usage(FILE *f)
         "      --anonymous-auth                  Enables anonymous requests to the secure port (default true)\n"
         "      --token-auth-file string          If set, the file that will be used to secure the secure port "
         "of the API server\n"
-        "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n\n"
+        "                                        via token authentication (CSV: token,user,uid,\"group1,group2\")\n"
+        "      --client-ca-file string           If set, any request presenting a client certificate signed by one of "
+        "the authorities\n"
+        "                                        in the client-ca-file is authenticated with an identity corresponding "
+        "to the CommonName\n"
+        "      --enable-bootstrap-token-auth     Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the "
+        "'kube-system'\n"
+        "                                        namespace to be used for TLS bootstrapping authentication.\n\n"
+        "Auditing flags:\n"
+        "      --audit-policy-file string        Path to the file that defines the audit policy configuration.\n"
+        "      --audit-log-path string           If set, all requests coming to the apiserver will be logged to this "
+        "file.\n"
+        "                                        '-' means standard out.\n"
+        "      --audit-log-maxsize int           The maximum size in megabytes of the audit log file before it gets "
+        "rotated.\n"
+        "      --audit-log-maxbackup int         The maximum number of old audit log files to retain. Setting a value "
+        "of 0 will\n"
+        "                                        mean there's no restriction on the number of files.\n"
+        "      --audit-log-maxage int            The maximum number of days to retain old audit log files based on the "
+        "timestamp\n"
+        "                                        encoded in their filename.\n\n"
         "Authorization flags:\n"
         "      --authorization-mode strings      Ordered list of plug-ins to do authorization on secure port. "
         "Comma-delimited list of:\n"
@@ -189,6 +209,13 @@ int kg_cmd_serve(int argc, char **argv)
             }
             continue;
         }
+        if (!strncmp(arg, "--enable-bootstrap-token-auth", 29) && (arg[29] == 0 || arg[29] == '=')) {
+            if (!kg_flag_parse_bool(arg[29] ? arg + 30 : NULL, &o.enable_bootstrap_token_auth)) {
+                fprintf(stderr, "Error: invalid argument for \"--enable-bootstrap-token-auth\" flag\n");
+                return 1;
+            }
+            continue;
+        }
         if (!strncmp(arg, "--insecure-serving", 18) && (arg[18] == 0 || arg[18] == '=')) {
             if (!kg_flag_parse_bool(arg[18] ? arg + 19 : NULL, &o.insecure)) {
                 fprintf(stderr, "Error: invalid argument for \"--insecure-serving\" flag\n");
@@ -216,6 +243,9 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--tls-cipher-suites", o.tls_cipher_suites)
         STRFLAG("--token-auth-file", o.token_auth_file)
         STRFLAG("--authorization-mode", o.authorization_mode)
+        STRFLAG("--client-ca-file", o.client_ca_file)
+        STRFLAG("--audit-policy-file", o.audit_policy_file)
+        STRFLAG("--audit-log-path", o.audit_log_path)
         STRFLAG("--storage-backend", o.storage_backend)
         STRFLAG("--runtime-config", o.runtime_config)
         STRFLAG("--etcd-servers", o.etcd_servers)
@@ -245,6 +275,23 @@ int kg_cmd_serve(int argc, char **argv)
             else
                 o.default_unreachable_toleration_seconds = n;
             continue;
+        }
+        { /* --audit-log-maxsize (MB), --audit-log-maxbackup, --audit-log-maxage (days) */
+            static const char *const al[] = {"--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage"};
+            int *alf[] = {&o.audit_log_maxsize_mb, &o.audit_log_maxbackup, &o.audit_log_maxage_days};
+            int k = 0;
+            for (; k < 3 && !(v = kg_flag_value(argc, argv, &i, al[k], &m), m); k++)
+                ;
+            if (k < 3) {
+                char *end;
+                long n = v ? strtol(v, &end, 10) : -1;
+                if (!v || *end || n < 0 || n > 1000000) {
+                    fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", v ? v : "", al[k]);
+                    return 1;
+                }
+                *alf[k] = (int)n;
+                continue;
+            }
         }
         v = kg_flag_value(argc, argv, &i, "--secure-port", &m);
         if (m) {

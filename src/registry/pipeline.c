@@ -166,14 +166,30 @@ void w_attrs(wctx *c, kg_admission_attributes *at, kg_admission_op op, const cha
     at->tracer = c->rq->tracer;
 }
 
+/* Copy what admission annotated into the door's audit record (the last attempt's value wins on a retry). */
+static void w_audit_annotations(wctx *c, const kg_admission_attributes *at)
+{
+    kg_json *dst = c->rq->audit_annotations;
+    if (!dst || !at->annotations)
+        return;
+    for (uint32_t i = 0; i < at->annotations->len; i++) {
+        const kg_json_member *m = &at->annotations->u.members[i];
+        kg_json_set(c->a, dst, m->key, m->val);
+    }
+}
+
 kg_status *w_admit(wctx *c, kg_admission_attributes *at)
 {
-    return c->p->chain ? kg_admission_chain_admit(c->p->chain, at) : NULL;
+    kg_status *st = c->p->chain ? kg_admission_chain_admit(c->p->chain, at) : NULL;
+    w_audit_annotations(c, at);
+    return st;
 }
 
 kg_status *w_validate(wctx *c, kg_admission_attributes *at)
 {
-    return c->p->chain ? kg_admission_chain_validate(c->p->chain, at) : NULL;
+    kg_status *st = c->p->chain ? kg_admission_chain_validate(c->p->chain, at) : NULL;
+    w_audit_annotations(c, at);
+    return st;
 }
 
 /* ---- decode checks ---- */

@@ -82,6 +82,7 @@ typedef struct kg_write_request {
      * included); 0: now + KG_ADMISSION_DEFAULT_DEADLINE_S when the pipeline starts. Admission sees it. */
     int64_t deadline_ns;
     const kg_admission_tracer *tracer; /* admission's decision trace (admission/trace.h), or NULL */
+    kg_json *audit_annotations;        /* an object admission's audit annotations go to (serve's audit log), or NULL */
 } kg_write_request;
 
 /* Initialise with the arena and resource; everything else zero/"" (field validation Warn). */

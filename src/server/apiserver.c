@@ -19,6 +19,8 @@
 #include "controllers/leaderelection.h"
 #include "server/loopback.h"
 #include "admission/registry.h"
+#include "server/audit.h"
+#include "server/authn_bootstrap.h"
 #include "server/cache.h"
 #include "server/certreload.h"
 #include "server/datadir.h"
@@ -344,9 +346,27 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
+    ac.client_ca_file = o->client_ca_file;
+    if (o->enable_bootstrap_token_auth) { /* token authenticator 0: bootstrap tokens from the Secret cache */
+        kg_cache_start(s->caches, kg_resource_find("", "v1", "secrets"));
+        s->bootstrap_authn = calloc(1, sizeof(*s->bootstrap_authn));
+        *s->bootstrap_authn = (kg_bootstrap_authn){.lookup = kg_bootstrap_cache_lookup, .ud = s->caches};
+        ac.token_authenticators[0] = (kg_token_authenticator){kg_bootstrap_token_authenticate, s->bootstrap_authn};
+        if (ac.ntoken_authenticators < 1)
+            ac.ntoken_authenticators = 1;
+    }
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
+    if (o->audit_policy_file && o->audit_log_path) { /* both, as upstream: no log backend, no audit */
+        kg_audit_log_config lc = {.path = o->audit_log_path,
+                                  .max_size_mb = o->audit_log_maxsize_mb,
+                                  .max_backups = o->audit_log_maxbackup,
+                                  .max_age_days = o->audit_log_maxage_days};
+        s->audit = kg_audit_new(o->audit_policy_file, &lc, err);
+        if (!s->audit)
+            goto fail;
+    }
 
     kg_tls_material tls = {0};
     if (!o->insecure) {
@@ -434,6 +454,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (o->worker_threads)
         hc.worker_threads = o->worker_threads;
     hc.authn = s->authn;
+    hc.audit = s->audit;
+    hc.client_ca_pem = o->insecure ? NULL : kg_authn_client_ca_pem(s->authn);
     hc.authz = s->authz;
     hc.handler = handle;
     hc.handler_ud = s;
@@ -524,6 +546,8 @@ void kg_apiserver_stop(kg_apiserver *s)
     kg_node_graph_free(s->node_graph); /* after the union that borrowed it */
     if (s->authn)
         kg_authn_free(s->authn);
+    free(s->bootstrap_authn);
+    kg_audit_free(s->audit);
     if (s->store)
         kg_store_close(s->store);
     kg_transformer_free(s->transformer);

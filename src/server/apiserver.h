@@ -30,6 +30,12 @@ typedef struct kg_apiserver_options {
     const char *token_auth_file;
     bool anonymous_auth;
     const char *authorization_mode; /* --authorization-mode (NULL: KG_AUTHZ_DEFAULT_MODES) */
+    /* authentication and audit (docs/security.md) */
+    const char *client_ca_file;       /* --client-ca-file: x509 client certificates */
+    bool enable_bootstrap_token_auth; /* --enable-bootstrap-token-auth */
+    const char *audit_policy_file;    /* --audit-policy-file (no audit log without it) */
+    const char *audit_log_path;       /* --audit-log-path ("-": stdout) */
+    int audit_log_maxsize_mb, audit_log_maxbackup, audit_log_maxage_days; /* --audit-log-max{size,backup,age} */
     kg_admission_options admission;
     const char *storage_backend; /* "sqlite" or "etcd3" */
     /* etcd3 (as kube-apiserver names the flags): --etcd-servers, --etcd-prefix (default /registry),
@@ -80,6 +86,8 @@ struct kg_apiserver {
     struct kg_tls_creds *tls_creds;         /* the serving pair, swapped by cert_reloader when its files change */
     struct kg_cert_reloader *cert_reloader; /* server/certreload.h; NULL with --insecure-serving */
     kg_authn *authn;
+    struct kg_bootstrap_authn *bootstrap_authn;
+    struct kg_audit *audit; /* --audit-policy-file + --audit-log-path (audit.h) */ /* --enable-bootstrap-token-auth (authn_bootstrap.h) */
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;

@@ -268,6 +268,8 @@ struct kg_authn {
     uint64_t k0, k1; /* random SipHash key: bucket positions reveal nothing and cannot be aimed at */
     kg_token_authenticator more[KG_AUTHN_MAX_TOKEN_AUTHENTICATORS]; /* after the static tokens */
     size_t nmore;
+    kg_x509_authn *x509; /* --client-ca-file */
+    char *client_ca_pem;
 };
 
 /* SipHash-2-4 (Aumasson & Bernstein). A keyed hash costs ~20 ns; a SHA-256 through OpenSSL 3's EVP with the
@@ -464,6 +466,22 @@ kg_authn *kg_authn_new(const kg_authn_config *cfg, kg_error *err)
         }
         a->path = NULL;
     }
+    if (cfg->client_ca_file) {
+        size_t n = 0;
+        a->client_ca_pem = kg_read_file(cfg->client_ca_file, &n);
+        if (!a->client_ca_pem) {
+            char eb[128];
+            kg_err_set(err, KG_EIO, "open %s: %s", cfg->client_ca_file, go_strerror(errno, eb, sizeof(eb)));
+            kg_authn_free(a);
+            return NULL;
+        }
+        a->x509 = kg_x509_authn_new(a->client_ca_pem, err);
+        if (!a->x509) {
+            kg_err_prefix(err, "%s", cfg->client_ca_file);
+            kg_authn_free(a);
+            return NULL;
+        }
+    }
     if (cfg->data_dir) {
         if (!load_admin_token(a, cfg->data_dir, err)) {
             kg_authn_free(a);
@@ -487,6 +505,8 @@ void kg_authn_free(kg_authn *a)
         if (a->tab[i].used)
             OPENSSL_cleanse((void *)a->tab[i].token, a->tab[i].token_len);
     free(a->tab);
+    kg_x509_authn_free(a->x509);
+    free(a->client_ca_pem);
     if (a->admin_token) {
         OPENSSL_cleanse(a->admin_token, strlen(a->admin_token));
         free(a->admin_token);
@@ -513,10 +533,25 @@ static void set_anonymous(kg_user *out)
     out->ngroups = 1;
 }
 
+/* AuthenticatedGroupAdder: system:authenticated appended unless the user already is (un)authenticated. */
+static void add_authenticated(kg_user *u, kg_arena *ar)
+{
+    if (kg_user_in_group(u, KG_GROUP_AUTHENTICATED) || kg_user_in_group(u, KG_GROUP_UNAUTHENTICATED))
+        return;
+    const char **g = kg_arena_alloc(ar, (u->ngroups + 1) * sizeof(*g));
+    for (size_t j = 0; j < u->ngroups; j++)
+        g[j] = u->groups[j];
+    g[u->ngroups] = KG_GROUP_AUTHENTICATED;
+    u->groups = g;
+    u->ngroups++;
+}
+
 /* The token authenticators after the static tokens; system:authenticated appended as for every user. */
 static kg_authn_result authenticate_more(const kg_authn *an, const char *token, size_t len, kg_arena *ar, kg_user *out)
 {
     for (size_t i = 0; i < an->nmore; i++) {
+        if (!an->more[i].fn) /* an unused slot */
+            continue;
         const char *reason = NULL;
         kg_user u = {0};
         kg_token_verdict v = an->more[i].fn(an->more[i].ud, token, len, ar, &u, &reason);
@@ -527,14 +562,7 @@ static kg_authn_result authenticate_more(const kg_authn *an, const char *token, 
                 KG_V(2, "authn: token rejected: %s", reason);
             return KG_AUTHN_UNAUTHORIZED;
         }
-        if (!kg_user_in_group(&u, KG_GROUP_AUTHENTICATED) && !kg_user_in_group(&u, KG_GROUP_UNAUTHENTICATED)) {
-            const char **g = kg_arena_alloc(ar, (u.ngroups + 1) * sizeof(*g));
-            for (size_t j = 0; j < u.ngroups; j++)
-                g[j] = u.groups[j];
-            g[u.ngroups] = KG_GROUP_AUTHENTICATED;
-            u.groups = g;
-            u.ngroups++;
-        }
+        add_authenticated(&u, ar);
         *out = u;
         return KG_AUTHN_OK;
     }
@@ -573,4 +601,31 @@ kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorizat
         return authenticate_more(an, token, tlen, ar, out);
     *out = e->user;
     return KG_AUTHN_OK;
+}
+
+const char *kg_authn_client_ca_pem(const kg_authn *an)
+{
+    return an->client_ca_pem;
+}
+
+kg_authn_result kg_authn_authenticate_request(const kg_authn *an, const kg_x509_chain *certs, const char *authorization,
+                                              kg_arena *ar, kg_user *out)
+{
+    bool cert_error = false;
+    if (an->x509 && certs && certs->n) {
+        const char *reason = NULL;
+        switch (kg_x509_authn_verify(an->x509, certs, 0, ar, out, &reason)) {
+        case KG_X509_OK: add_authenticated(out, ar); return KG_AUTHN_OK;
+        case KG_X509_INVALID:
+            KG_V(2, "authn: client certificate rejected: %s", reason ? reason : "");
+            cert_error = true;
+            break;
+        case KG_X509_NONE: break;
+        }
+    }
+    kg_authn_result r = kg_authn_authenticate(an, authorization, ar, out);
+    /* union.New then NewFailOnError(..., anonymous): the certificate's error stands unless a token authenticated */
+    if (cert_error && r == KG_AUTHN_ANONYMOUS)
+        return KG_AUTHN_UNAUTHORIZED;
+    return r;
 }

@@ -23,6 +23,7 @@
 #include "auth/user.h"
 #include "base/arena.h"
 #include "base/error.h"
+#include "server/authn_x509.h"
 
 /* The authenticated user is the shared user.Info type (auth/user.h; KG_USER_ANONYMOUS, KG_GROUP_* live there too).
  * kg_user is its name in the server code. */
@@ -52,6 +53,7 @@ typedef struct kg_authn_config {
     /* tried after the static tokens, in array order (bootstrap tokens, then service-account tokens) */
     kg_token_authenticator token_authenticators[KG_AUTHN_MAX_TOKEN_AUTHENTICATORS];
     size_t ntoken_authenticators;
+    const char *client_ca_file; /* --client-ca-file: x509 client certificates, tried first (authn_x509.h) */
 } kg_authn_config;
 
 typedef struct kg_authn kg_authn;
@@ -74,6 +76,15 @@ typedef enum kg_authn_result {
 /* Authenticate from the Authorization header value (NULL when absent). The user's group array is built in
  * `a` when system:authenticated has to be appended. Thread-safe (read-only after kg_authn_new). */
 kg_authn_result kg_authn_authenticate(const kg_authn *an, const char *authorization, kg_arena *a, kg_user *out);
+
+/* The whole chain in upstream order: the client certificate (certs: the chain the client presented, NULL or empty
+ * when none; ignored without --client-ca-file), then the bearer token, then anonymous. As upstream's union, a
+ * certificate that fails verification is an error only when no later authenticator accepts the request: a valid
+ * token still authenticates, and without one the request gets 401 even when anonymous requests are allowed. */
+kg_authn_result kg_authn_authenticate_request(const kg_authn *an, const kg_x509_chain *certs, const char *authorization,
+                                              kg_arena *a, kg_user *out);
+/* Whether client certificates are verified (--client-ca-file given): the server then asks for them. */
+const char *kg_authn_client_ca_pem(const kg_authn *an);
 
 /* Token file parsing alone (used by kg_authn_new and by tests). Calls fn for every accepted row in file order
  * (groups NULL/0 when the row has 3 columns); returns false with "token file '<path>' ..." style errors. */

@@ -30,6 +30,7 @@ void *kg_gnutls_sym(const char *name);
 #define gnutls_transport_get_int KG_GNUTLS(gnutls_transport_get_int)
 #define gnutls_certificate_server_set_request KG_GNUTLS(gnutls_certificate_server_set_request)
 #define gnutls_session_set_verify_cert KG_GNUTLS(gnutls_session_set_verify_cert)
+#define gnutls_certificate_get_peers KG_GNUTLS(gnutls_certificate_get_peers)
 /* gnutls_free is a variable holding a function pointer (and a macro over it) */
 #undef gnutls_free
 #define gnutls_free(p) ((*(gnutls_free_function *)kg_gnutls_sym("gnutls_free"))((void *)(p)))

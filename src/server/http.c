@@ -37,6 +37,7 @@
 #include "server/impersonation.h"
 #include "server/conntrack.h"
 #include "server/tlsconfig.h"
+#include "server/audit.h"
 
 #define STREAM_BLOCK (32 * 1024)
 #ifndef KG_HTTP_CONN_MEMORY
@@ -109,7 +110,9 @@ typedef struct rq {
     kg_http_response resp;
     kg_request_info info;
     kg_user user;
-    struct rq *next; /* worker queue */
+    kg_user authn_user;         /* before impersonation (the audit event's user) */
+    struct kg_audit_ctx *audit; /* NULL: not audited */
+    struct rq *next;            /* worker queue */
 } rq;
 
 struct kg_http_server {
@@ -894,9 +897,29 @@ static void first_call(rq *r, const char *method)
     }
     /* authentication */
     if (srv->cfg.authn) {
-        kg_authn_result ar = kg_authn_authenticate(srv->cfg.authn, kg_http_header_get(q, "Authorization"), a, &r->user);
+        /* the client certificate chain, when the server asked for one */
+        const unsigned char *der[8];
+        size_t dlen[8];
+        kg_x509_chain chain = {der, dlen, 0};
+        if (srv->tls && srv->cfg.client_ca_pem) {
+            const union MHD_ConnectionInfo *gi = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+            chain.n = gi ? kg_tls_peer_certs(gi->tls_session, der, dlen, 8) : 0;
+        }
+        kg_authn_result ar =
+            kg_authn_authenticate_request(srv->cfg.authn, &chain, kg_http_header_get(q, "Authorization"), a, &r->user);
         if (ar == KG_AUTHN_UNAUTHORIZED) {
             reject(r, 401, "Unauthorized", "Unauthorized");
+            if (srv->cfg.audit) { /* WithFailedAuthenticationAudit */
+                kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
+                                          .request_uri = r->raw_uri,
+                                          .info = &r->info,
+                                          .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
+                                          .user_agent = kg_http_header_get(q, "User-Agent")};
+                const char *id = kg_audit_failed_authentication(srv->cfg.audit, a, &aa,
+                                                                kg_http_header_get(q, "Authorization"), chain.n > 0);
+                if (id)
+                    kg_http_add_header(q, &r->resp, "Audit-Id", id);
+            }
             return;
         }
     } else {
@@ -906,12 +929,26 @@ static void first_call(rq *r, const char *method)
         r->user.groups = anon_groups;
         r->user.ngroups = 1;
     }
+    /* audit (WithAudit: after authentication, before impersonation; the policy sees the authenticated user) */
+    r->authn_user = r->user;
+    if (srv->cfg.audit) {
+        kg_audit_begin_args aa = {.audit_id = kg_http_header_get(q, "Audit-ID"),
+                                  .request_uri = r->raw_uri,
+                                  .info = &r->info,
+                                  .user = &r->authn_user,
+                                  .source_ip = addr[0] != '?' ? kg_arena_strdup(a, addr) : NULL,
+                                  .user_agent = kg_http_header_get(q, "User-Agent")};
+        r->audit = kg_audit_begin(srv->cfg.audit, a, &aa);
+        if (r->audit)
+            q->audit_annotations = kg_audit_annotations(r->audit);
+    }
     /* impersonation: authorized as the real user, then the request runs as the impersonated one */
+    bool impersonated = false;
     if (srv->cfg.authz) {
         const char *ibody = NULL;
         switch (kg_impersonate(srv->cfg.authz, q->headers, q->nheaders, r->raw_uri, a, &r->user, &ibody)) {
-        case KG_IMPERSONATION_NONE:
-        case KG_IMPERSONATION_OK: break;
+        case KG_IMPERSONATION_NONE: break;
+        case KG_IMPERSONATION_OK: impersonated = true; break;
         case KG_IMPERSONATION_FORBIDDEN:
             r->rejected = true;
             kg_http_respond_bytes(&r->resp, 403, "application/json", ibody, strlen(ibody));
@@ -922,6 +959,8 @@ static void first_call(rq *r, const char *method)
             return;
         }
     }
+    if (r->audit && impersonated)
+        kg_audit_set_impersonated_user(r->audit, &r->user);
     /* max in flight (WithMaxInFlightLimit: after authentication, before authorization); long-running requests and
      * probes are not counted */
     if (srv->cfg.max_inflight && !q->long_running && !probe_path(q->path)) {
@@ -943,6 +982,10 @@ static void first_call(rq *r, const char *method)
         const char *reason = NULL;
         KG_ERROR_DECL(zerr);
         kg_authz_decision d = kg_authz_authorize(srv->cfg.authz, &at, a, &reason, &zerr);
+        if (r->audit) {
+            kg_audit_annotate(r->audit, "authorization.k8s.io/decision", d == KG_AUTHZ_ALLOW ? "allow" : "forbid");
+            kg_audit_annotate(r->audit, "authorization.k8s.io/reason", reason ? reason : "");
+        }
         if (d != KG_AUTHZ_ALLOW && zerr.code) { /* upstream WithAuthorization: an error is a 500, not a 403 */
             reject(r, 500, "InternalError", kg_arena_sprintf(a, "Internal error occurred: %s", zerr.msg));
             return;
@@ -991,6 +1034,11 @@ static enum MHD_Result queue(rq *r)
     kg_http_response *resp = &r->resp;
     r->queued = true;
     atomic_fetch_add(&srv->n_requests, 1);
+    if (r->audit) {
+        kg_http_add_header(&r->req, resp, "Audit-Id", kg_audit_id(r->audit));
+        kg_audit_response(r->audit, resp->status ? resp->status : 500, resp->content_type,
+                          resp->stream_ ? NULL : resp->body, resp->stream_ ? 0 : resp->body_len, resp->stream_ != NULL);
+    }
     if (resp->stream_) {
         kg_http_stream *s = resp->stream_;
         struct MHD_Response *mr =
@@ -1031,6 +1079,8 @@ static void run_handler(rq *r)
     kg_http_request *q = &r->req;
     q->body = r->body.len ? kg_buf_cstr(&r->body) : "";
     q->body_len = r->body.len;
+    if (r->audit)
+        kg_audit_request_body(r->audit, kg_http_header_get(q, "Content-Type"), q->body, q->body_len);
     r->srv->cfg.handler(r->srv->cfg.handler_ud, q, &r->resp);
 }
 
@@ -1236,6 +1286,8 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
+    if (r->audit) /* a timed-out handler may still be adding annotations: then the 504 is recorded without them */
+        kg_audit_complete(r->audit, atomic_load(&r->wstate) == W_TIMED_OUT);
     if (r->counted)
         atomic_fetch_sub(&srv->inflight, 1);
     /* after a timeout the (maybe still running) worker owns resp */
@@ -1461,6 +1513,8 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     } else if (srv->tls) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
+        if (cfg->client_ca_pem) /* libmicrohttpd then requests (GNUTLS_CERT_REQUEST), never requires, a certificate */
+            opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)cfg->client_ca_pem};
     }
     if (srv->tls)
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv->priorities};

@@ -82,6 +82,8 @@ typedef struct kg_http_request {
     int64_t deadline_ms;         /* CLOCK_MONOTONIC ms (kg_http_now_ms()); 0 when long-running. An offloaded
                                     handler still running then: the client gets a 504 Timeout Status and
                                     whatever the handler answers is dropped */
+    struct kg_json *audit_annotations; /* audited requests (cfg.audit): an object handlers add string members to
+                                          (admission's audit annotations); NULL when the request is not audited */
     struct kg_http_conn *conn_;  /* private */
 } kg_http_request;
 
@@ -166,6 +168,8 @@ typedef struct kg_http_config {
     const char *tls_key_pem;
     struct kg_tls_creds *tls_creds; /* instead of the PEMs: reloadable pair and optional client-certificate
                                        verification (server/tlscreds.h); borrowed, must outlive the server */
+    const char *client_ca_pem;      /* with the PEMs: ask clients for a certificate (CertificateRequest naming these
+                                       CAs) without requiring or verifying it in the handshake; authn verifies it */
     const char *tls_priorities;     /* GnuTLS priority string (tlsconfig.h); NULL: kg_tls_priorities' default */
     unsigned network_threads;       /* MHD thread pool size; 0: number of CPUs */
     unsigned worker_threads;        /* handler threads; 0: run handlers on the network threads. Default 8. */
@@ -184,6 +188,7 @@ typedef struct kg_http_config {
                                        (long-running requests and /healthz, /livez, /readyz, /metrics not counted);
                                        0 = no limit (default) */
     int64_t request_timeout_ms;     /* default and maximum ?timeout= (default 60000) */
+    struct kg_audit *audit;         /* NULL: no audit log (server/audit.h) */
     const kg_authn *authn;          /* NULL: every request is system:anonymous (no 401) */
     const kg_authorizer *authz;     /* NULL: everything allowed */
     kg_http_handler_fn handler;

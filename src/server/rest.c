@@ -197,6 +197,7 @@ static void write_request(rctx *c, kg_write_request *rq)
     rq->body = c->req->body;
     rq->body_len = c->req->body_len;
     rq->warnings = &c->warnings;
+    rq->audit_annotations = c->req->audit_annotations;
     rq->deadline_ns = c->req->deadline_ms > 0 ? c->req->deadline_ms * 1000000 : 0; /* ?timeout= included */
     rq->user = *c->req->user; /* the one user type (auth/user.h): name, uid, groups and extra */
     if (!rq->user.name)

@@ -262,3 +262,17 @@ void *kg_tls_creds_callback(void)
     memcpy(&p, &fn, sizeof p);
     return p;
 }
+
+size_t kg_tls_peer_certs(void *session, const unsigned char **der, size_t *len, size_t max)
+{
+    if (!session)
+        return 0;
+    unsigned n = 0;
+    const gnutls_datum_t *d = gnutls_certificate_get_peers((gnutls_session_t)session, &n);
+    size_t k = 0;
+    for (; d && k < n && k < max; k++) {
+        der[k] = d[k].data;
+        len[k] = d[k].size;
+    }
+    return k;
+}

@@ -14,6 +14,7 @@
 #define KG_SERVER_TLSCREDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -40,5 +41,10 @@ void kg_tls_creds_free(kg_tls_creds *c);
 bool kg_tls_creds_bind(kg_tls_creds *c, int port, kg_error *err);
 void kg_tls_creds_unbind(kg_tls_creds *c);
 void *kg_tls_creds_callback(void);
+
+/* The certificate chain a TLS client presented (leaf first), from a connection's GnuTLS session (libmicrohttpd's
+ * MHD_CONNECTION_INFO_GNUTLS_SESSION): up to max DER certificates, pointing into the session (valid while the
+ * connection lives). 0 when the client sent none. */
+size_t kg_tls_peer_certs(void *session, const unsigned char **der, size_t *len, size_t max);
 
 #endif
