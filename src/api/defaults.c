@@ -381,6 +381,9 @@ const char *kg_api_pod_qos(const kg_json *spec)
 
 void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
 {
+    /* custom resources with a status subresource and CRDs: status is not written by a create */
+    if ((r->ext && r->has_status) || is(r, "apiextensions.k8s.io", "customresourcedefinitions"))
+        kg_json_del(obj, "status");
     if (is(r, "", "pods")) {
         kg_json *st = kg_json_new_object(a);
         kg_json_set(a, st, "phase", sref(a, "Pending"));

@@ -8,6 +8,7 @@
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "api/validation.h"
+#include "apiext/crd.h"
 #include "meta/names.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
@@ -225,16 +226,18 @@ static bool check_namespace(wctx *c, kg_json *md)
     return true;
 }
 
-bool w_field_validation(wctx *c, const kg_json *obj, const char *schema_type)
+bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
 {
     const kg_write_request *rq = c->rq;
-    if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
-        return true;
     const char **unknown = NULL;
     size_t nunknown = 0;
+    if (!schema_type && c->r->ext) /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
+        kg_cr_decode(c->a, c->r, obj, &unknown, &nunknown);
+    if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
+        return true;
     if (schema_type)
         kg_schema_unknown_fields_type(c->a, schema_type, obj, &unknown, &nunknown);
-    else
+    else if (!c->r->ext)
         kg_schema_unknown_fields(c->a, c->r, obj, &unknown, &nunknown);
     if (!nunknown && !rq->ndup_fields)
         return true;

@@ -73,6 +73,7 @@ struct kg_apiserver {
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;
+    struct kg_crd_feed *crd_feed; /* CRDs → the served custom resources */
     bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */
