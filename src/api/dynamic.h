@@ -16,6 +16,30 @@
 #include "base/arena.h"
 #include "json/json.h"
 
+/* What the built-in parts of the API (tables, field selectors, scale) need of a custom resource: r->ext points to
+ * this (apiext's compiled CRD version embeds it first). */
+typedef struct kg_dynamic_column {
+    const char *name, *type, *format, *description, *json_path;
+    int priority;
+} kg_dynamic_column;
+typedef struct kg_dynamic_info {
+    const kg_dynamic_column *columns; /* additionalPrinterColumns */
+    size_t ncolumns;
+    const char *const *selectable; /* selectableFields' jsonPaths without the leading dot */
+    size_t nselectable;
+    const char *spec_replicas_path, *status_replicas_path, *label_selector_path; /* scale subresource or NULL */
+} kg_dynamic_info;
+
+static inline const kg_dynamic_info *kg_dynamic_info_of(const kg_resource *r)
+{
+    return r ? (const kg_dynamic_info *)r->ext : NULL;
+}
+
+/* A simple JSONPath (".spec.replicas", ".status.conditions[0].type") into obj; NULL when absent. */
+const kg_json *kg_dynamic_json_path(const kg_json *obj, const char *path);
+/* Set the field at a dotted path (".spec.replicas"; no indexes), creating objects on the way. */
+void kg_dynamic_set_path(kg_arena *a, kg_json *obj, const char *path, kg_json *v);
+
 typedef struct kg_dynamic_set {
     kg_arena arena;     /* everything below (resources, strings, compiled schemas) lives here */
     kg_resource *res;   /* served versions of established CRDs, each CRD's storage version first */

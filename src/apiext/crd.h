@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api/dynamic.h"
 #include "api/resources.h"
 #include "apiext/schema.h"
 #include "base/arena.h"
@@ -27,22 +28,13 @@
 #define KG_CRD_GROUP "apiextensions.k8s.io"
 #define KG_CRD_FINALIZER "customresourcecleanup.apiextensions.k8s.io"
 
-typedef struct kg_crd_column {
-    const char *name, *type, *format, *description, *json_path;
-    int priority;
-} kg_crd_column;
-
 /* One served version of a CRD, compiled (the ext of its kg_resource). Immutable once published. */
 typedef struct kg_crd_version {
+    kg_dynamic_info pub; /* first: what api/ reads through kg_dynamic_info_of */
     const char *crd_name;
     const char *list_kind;
     const kg_xs *schema;        /* the version's openAPIV3Schema, compiled */
     const kg_json *schema_json; /* ... as written (for OpenAPI) */
-    const char *spec_replicas_path, *status_replicas_path, *label_selector_path; /* scale subresource or NULL */
-    const kg_crd_column *columns;
-    size_t ncolumns;
-    const char *const *selectable; /* selectable fields' jsonPaths without the leading dot */
-    size_t nselectable;
     const char *const *short_names; /* all of them (kg_resource keeps at most 3), NULL-terminated */
     const char *const *categories;
     bool deprecated;

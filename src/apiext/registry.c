@@ -60,9 +60,9 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
     if (scale) {
         r->subresources[ns++] =
             (kg_subresource){"scale", KG_SUB_SCALE, KG_VERBS_GET_PATCH_UPDATE, "autoscaling", "v1", "Scale"};
-        v->spec_replicas_path = kg_json_get_str(scale, "specReplicasPath");
-        v->status_replicas_path = kg_json_get_str(scale, "statusReplicasPath");
-        v->label_selector_path = kg_json_get_str(scale, "labelSelectorPath");
+        v->pub.spec_replicas_path = kg_json_get_str(scale, "specReplicasPath");
+        v->pub.status_replicas_path = kg_json_get_str(scale, "statusReplicasPath");
+        v->pub.label_selector_path = kg_json_get_str(scale, "labelSelectorPath");
     }
     r->tracks_generation = true;
     v->crd_name = str_or(kg_json_get(crd, "metadata"), "name", "");
@@ -76,18 +76,18 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
     v->schema = kg_xs_compile(a, v->schema_json);
     const kg_json *cols = kg_json_get(ver, "additionalPrinterColumns");
     if (cols && cols->type == KG_JSON_ARRAY && cols->len) {
-        kg_crd_column *c = kg_arena_alloc(a, cols->len * sizeof *c);
+        kg_dynamic_column *c = kg_arena_alloc(a, cols->len * sizeof *c);
         for (uint32_t i = 0; i < cols->len; i++) {
             const kg_json *col = cols->u.items[i];
             kg_json *prio = kg_json_get(col, "priority");
-            c[v->ncolumns++] = (kg_crd_column){str_or(col, "name", ""),
+            c[v->pub.ncolumns++] = (kg_dynamic_column){str_or(col, "name", ""),
                                                str_or(col, "type", "string"),
                                                kg_json_get_str(col, "format"),
                                                str_or(col, "description", ""),
                                                str_or(col, "jsonPath", ""),
                                                prio && prio->type == KG_JSON_INT ? (int)prio->u.i : 0};
         }
-        v->columns = c;
+        v->pub.columns = c;
     }
     const kg_json *sel = kg_json_get(ver, "selectableFields");
     if (sel && sel->type == KG_JSON_ARRAY && sel->len) {
@@ -95,9 +95,9 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
         for (uint32_t i = 0; i < sel->len; i++) {
             const char *jp = kg_json_get_str(sel->u.items[i], "jsonPath");
             if (jp && jp[0] == '.')
-                f[v->nselectable++] = jp + 1;
+                f[v->pub.nselectable++] = jp + 1;
         }
-        v->selectable = f;
+        v->pub.selectable = f;
     }
     v->deprecated = bool_true(ver, "deprecated");
     v->deprecation_warning = kg_json_get_str(ver, "deprecationWarning");
@@ -183,9 +183,9 @@ void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_fiel
     kg_json_del(body, "kind");
     kg_xs_validate(a, v->schema, body, "", errs);
     /* the scale subresource's replicas field */
-    if (v->spec_replicas_path && v->spec_replicas_path[0] == '.') {
-        kg_json *rep = kg_json_path(obj, v->spec_replicas_path + 1);
-        const char *fp = v->spec_replicas_path + 1;
+    if (v->pub.spec_replicas_path && v->pub.spec_replicas_path[0] == '.') {
+        kg_json *rep = kg_json_path(obj, v->pub.spec_replicas_path + 1);
+        const char *fp = v->pub.spec_replicas_path + 1;
         if (rep && rep->type == KG_JSON_INT && rep->u.i < 0)
             kg_field_invalid_int(a, errs, fp, rep->u.i, "should be a non-negative integer");
         else if (rep && rep->type == KG_JSON_INT && rep->u.i > 2147483647)

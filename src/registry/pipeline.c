@@ -580,6 +580,11 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
         return wfail(&c, kg_status_request_entity_too_large(
                              c.a, kg_arena_sprintf(c.a, "The allowed maximum operations in a JSON patch is %d, got %u",
                                                    KG_PATCH_JSON_MAX_OPS, patch->len)));
+    if (c.r->ext && type == KG_PATCH_FORMAT_STRATEGIC) { /* custom resources have no patch strategies */
+        static const char *const cr_patch_types[] = {"application/json-patch+json", "application/merge-patch+json",
+                                                     "application/apply-patch+yaml"};
+        return wfail(&c, kg_status_unsupported_media_type(c.a, cr_patch_types, 3));
+    }
     if (c.sub && c.sub->kind == KG_SUB_SCALE)
         return w_scale_write(&c, NULL, type, patch);
     if (c.sub && c.sub->kind == KG_SUB_BINDING)
