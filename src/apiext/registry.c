@@ -5,6 +5,7 @@
 
 #include "api/dynamic.h"
 #include "apiext/crd.h"
+#include "apiext/rules.h"
 #include "base/hash.h"
 
 static const char *str_or(const kg_json *o, const char *key, const char *def)
@@ -169,9 +170,24 @@ void kg_cr_default(kg_arena *a, kg_json *obj)
     kg_cr_decode(a, r, obj, NULL, NULL);
 }
 
+/* The root object as CEL rules see it. */
+static kg_json *rule_view(kg_arena *a, const kg_json *obj)
+{
+    kg_json *v = kg_json_clone_nodes(a, obj);
+    kg_json *md = kg_json_new_object(a);
+    const kg_json *omd = kg_json_get(obj, "metadata");
+    kg_json *x = kg_json_get(omd, "name");
+    if (x)
+        kg_json_set(a, md, "name", x);
+    x = kg_json_get(omd, "generateName");
+    if (x)
+        kg_json_set(a, md, "generateName", x);
+    kg_json_set(a, v, "metadata", md);
+    return v;
+}
+
 void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
-    (void)old;
     const kg_resource *r = kg_cr_resolve(kg_json_get_str(obj, "apiVersion"), kg_json_get_str(obj, "kind"));
     const kg_crd_version *v = kg_crd_version_of(r);
     if (!v)
@@ -181,7 +197,24 @@ void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_fiel
     kg_json_del(body, "metadata");
     kg_json_del(body, "apiVersion");
     kg_json_del(body, "kind");
+    size_t before = errs->len;
     kg_xs_validate(a, v->schema, body, "", errs);
+    /* CEL rules are skipped when the schema already found the object malformed */
+    bool malformed = false;
+    for (size_t i = before; i < errs->len; i++) {
+        kg_field_error_type t = errs->items[i].type;
+        malformed = malformed || t == KG_FIELD_NOT_SUPPORTED || t == KG_FIELD_REQUIRED || t == KG_FIELD_TOO_LONG ||
+                    t == KG_FIELD_TOO_MANY || t == KG_FIELD_TYPE_INVALID;
+    }
+    if (malformed) {
+        kg_field_invalid(a, errs, "<nil>", NULL,
+                         "some validation rules were not checked because the object was invalid; correct the "
+                         "existing errors to complete validation");
+    } else {
+        /* at the root self has apiVersion, kind, metadata.name and metadata.generateName besides the schema's */
+        kg_json *self = rule_view(a, obj), *old_self = old ? rule_view(a, old) : NULL;
+        kg_xs_validate_rules(a, v->schema, self, old_self, errs);
+    }
     /* the scale subresource's replicas field */
     if (v->pub.spec_replicas_path && v->pub.spec_replicas_path[0] == '.') {
         kg_json *rep = kg_json_path(obj, v->pub.spec_replicas_path + 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiext/rules.h"
 #include "cel/regex/cel_regex.h"
 
 /* ---- compile ---- */
@@ -128,6 +129,7 @@ kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
     kg_json *no = kg_json_get(schema, "not");
     if (no && no->type == KG_JSON_OBJECT)
         s->not_ = kg_xs_compile(a, no);
+    kg_xs_rules_compile(a, s, kg_json_get(schema, "x-kubernetes-validations"));
     return s;
 }
 

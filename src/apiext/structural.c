@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "apiext/crd.h"
+#include "apiext/rules.h"
 #include "cel/regex/cel_regex.h"
 
 typedef struct sctx {
@@ -215,6 +216,8 @@ static void walk(sctx *c, const kg_json *s, const char *path, bool root, bool in
     if (ap && ap->type == KG_JSON_OBJECT)
         walk(c, ap, sub(c, path, "additionalProperties"), false, in_junctor, false);
     junctors(c, s, path);
+    if (!in_junctor)
+        kg_xs_rules_check(c->a, kg_json_get(s, "x-kubernetes-validations"), path, c->errs);
     /* a default must validate against its own schema */
     kg_json *def = kg_json_get(s, "default");
     if (def && !in_junctor) {
