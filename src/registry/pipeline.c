@@ -314,6 +314,9 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
             return false;
         return w_bind(&c, obj);
     }
+    if (c.r->ext && ((const kg_crd_version *)c.r->ext)->terminating)
+        return wfail(&c, kg_status_new(c.a, 405, KG_REASON_METHOD_NOT_ALLOWED,
+                                       "create not allowed while custom resource definition is terminating"));
     if (!check_type(&c, obj, c.r->api_version, c.r->kind))
         return false;
     if (!w_field_validation(&c, obj, NULL))
