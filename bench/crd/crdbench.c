@@ -120,8 +120,8 @@ static void establish(int n, double *p50_est, double *max_est, double *p50_serve
         if (request(c, "POST", target, data, &b) != 201)
             continue;
         /* Established as written (kgate sets it with the create) or by a later update: poll the CRD */
-        snprintf(target, sizeof target, "%s/apis/apiextensions.k8s.io/v1/customresourcedefinitions/%s.bench.example.com",
-                 url, plural);
+        snprintf(target, sizeof target,
+                 "%s/apis/apiextensions.k8s.io/v1/customresourcedefinitions/%s.bench.example.com", url, plural);
         const char *mark = "\"type\":\"Established\",\"status\":\"True\"";
         while (!(b.p && strstr(b.p, mark)) && now() - t0 < 10)
             request(c, "GET", target, NULL, &b);

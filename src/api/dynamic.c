@@ -31,7 +31,10 @@ void kg_dynamic_publish(kg_dynamic_set *s)
     pthread_mutex_unlock(&publish_mu);
 }
 
-const kg_dynamic_set *kg_dynamic_current(void) { return __atomic_load_n(&current, __ATOMIC_ACQUIRE); }
+const kg_dynamic_set *kg_dynamic_current(void)
+{
+    return __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+}
 
 static void free_set(kg_dynamic_set *s)
 {
@@ -57,8 +60,7 @@ const kg_resource *kg_dynamic_find(const char *group, const char *version, const
 {
     const kg_dynamic_set *s = kg_dynamic_current();
     for (size_t i = 0; s && i < s->n; i++)
-        if (!strcmp(s->res[i].group, group) && !strcmp(s->res[i].version, version) &&
-            !strcmp(s->res[i].plural, plural))
+        if (!strcmp(s->res[i].group, group) && !strcmp(s->res[i].version, version) && !strcmp(s->res[i].plural, plural))
             return &s->res[i];
     return NULL;
 }

@@ -41,8 +41,8 @@ const kg_json *kg_dynamic_json_path(const kg_json *obj, const char *path);
 void kg_dynamic_set_path(kg_arena *a, kg_json *obj, const char *path, kg_json *v);
 
 typedef struct kg_dynamic_set {
-    kg_arena arena;     /* everything below (resources, strings, compiled schemas) lives here */
-    kg_resource *res;   /* served versions of established CRDs, each CRD's storage version first */
+    kg_arena arena;          /* everything below (resources, strings, compiled schemas) lives here */
+    kg_resource *res;        /* served versions of established CRDs, each CRD's storage version first */
     const kg_json **schemas; /* res[i]'s openAPIV3Schema as written in the CRD (NULL: none), for OpenAPI */
     size_t n;
     uint64_t generation; /* bumps with every published snapshot */

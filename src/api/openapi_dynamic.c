@@ -6,7 +6,10 @@
 #include "api/dynamic.h"
 #include "api/schema.h"
 
-static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+static kg_json *sref(kg_arena *a, const char *s)
+{
+    return kg_json_new_str_ref(a, s, strlen(s));
+}
 
 char *kg_dynamic_definition_name(kg_arena *a, const kg_resource *r)
 {
@@ -113,8 +116,8 @@ void kg_dynamic_openapi_v3(kg_arena *a, kg_json *schemas, const kg_dynamic_set *
     kg_json_set(a, schemas, name, s);
 
     kg_json *list = kg_json_new_object(a);
-    kg_json_set(a, list, "description", kg_json_new_str(a, kg_arena_sprintf(a, "%s is a list of %s", r->list_kind,
-                                                                             r->kind)));
+    kg_json_set(a, list, "description",
+                kg_json_new_str(a, kg_arena_sprintf(a, "%s is a list of %s", r->list_kind, r->kind)));
     kg_json_set(a, list, "type", sref(a, "object"));
     kg_json *req = kg_json_new_array(a);
     kg_json_array_append(a, req, sref(a, "items"));
@@ -123,9 +126,10 @@ void kg_dynamic_openapi_v3(kg_arena *a, kg_json *schemas, const kg_dynamic_set *
     kg_json_set(a, lp, "apiVersion", str_prop(a, API_VERSION_DESC));
     kg_json *items = kg_json_new_object(a);
     kg_json_set(a, items, "description",
-                kg_json_new_str(a, kg_arena_sprintf(a, "List of %s. More info: "
-                                                       "https://git.k8s.io/community/contributors/devel/"
-                                                       "sig-architecture/api-conventions.md",
+                kg_json_new_str(a, kg_arena_sprintf(a,
+                                                    "List of %s. More info: "
+                                                    "https://git.k8s.io/community/contributors/devel/"
+                                                    "sig-architecture/api-conventions.md",
                                                     r->plural)));
     kg_json_set(a, items, "type", sref(a, "array"));
     kg_json *iref = kg_json_new_object(a);
@@ -133,10 +137,11 @@ void kg_dynamic_openapi_v3(kg_arena *a, kg_json *schemas, const kg_dynamic_set *
     kg_json_set(a, items, "items", iref);
     kg_json_set(a, lp, "items", items);
     kg_json_set(a, lp, "kind", str_prop(a, KIND_DESC));
-    kg_json_set(a, lp, "metadata",
-                meta_ref(a, "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
-                         "Standard list metadata. More info: "
-                         "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"));
+    kg_json_set(
+        a, lp, "metadata",
+        meta_ref(a, "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+                 "Standard list metadata. More info: "
+                 "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"));
     kg_json_set(a, list, "properties", lp);
     kg_json_set(a, list, "x-kubernetes-group-version-kind", gvk(a, r, r->list_kind));
     kg_json_set(a, schemas, kg_arena_sprintf(a, "%sList", name), list);

@@ -8,7 +8,10 @@
 #include "api/table.h"
 #include "api/table_dynamic.h"
 
-static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+static kg_json *sref(kg_arena *a, const char *s)
+{
+    return kg_json_new_str_ref(a, s, strlen(s));
+}
 
 const kg_json *kg_dynamic_json_path(const kg_json *obj, const char *path)
 {

@@ -7,7 +7,10 @@
 #include "api/dynamic.h"
 #include "meta/names.h"
 
-static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+static kg_json *sref(kg_arena *a, const char *s)
+{
+    return kg_json_new_str_ref(a, s, strlen(s));
+}
 
 static char *lower(kg_arena *a, const char *s)
 {
@@ -224,13 +227,15 @@ static void validate_names(kg_arena *a, const kg_json *names, kg_field_errors *e
     }
 }
 
-static bool simple_json_path(const char *p) { return p && p[0] == '.' && p[1]; }
+static bool simple_json_path(const char *p)
+{
+    return p && p[0] == '.' && p[1];
+}
 
 static void validate_columns(kg_arena *a, const kg_json *cols, const char *path, kg_field_errors *errs)
 {
     static const char *const types[] = {"boolean", "date", "integer", "number", "string"};
-    static const char *const formats[] = {"byte", "date", "date-time", "double", "float", "int32", "int64",
-                                          "password"};
+    static const char *const formats[] = {"byte", "date", "date-time", "double", "float", "int32", "int64", "password"};
     for (uint32_t i = 0; cols && cols->type == KG_JSON_ARRAY && i < cols->len; i++) {
         const kg_json *c = cols->u.items[i];
         const char *cp = kg_arena_sprintf(a, "%s[%u]", path, i);
@@ -326,14 +331,14 @@ void kg_crd_validate(kg_arena *a, const kg_json *crd, const kg_json *old, kg_fie
         if (!strchr(group, '.'))
             kg_field_invalid(a, errs, "spec.group", group, "should be a domain with at least one dot");
         size_t gl = strlen(group);
-        bool protected_group = (gl >= 6 && !strcmp(group + gl - 6, "k8s.io")) ||
-                               (gl >= 13 && !strcmp(group + gl - 13, "kubernetes.io"));
+        bool protected_group =
+            (gl >= 6 && !strcmp(group + gl - 6, "k8s.io")) || (gl >= 13 && !strcmp(group + gl - 13, "kubernetes.io"));
         kg_json *ann = kg_json_path(crd, "metadata.annotations");
         const char *approval = ann ? kg_json_get_str(ann, "api-approved.kubernetes.io") : NULL;
         if (protected_group && !approval)
             kg_field_required(a, errs, "metadata.annotations[api-approved.kubernetes.io]",
                               "protected groups must have approval annotation \"api-approved.kubernetes.io\", see "
-                             "https://github.com/kubernetes/enhancements/pull/1111");
+                              "https://github.com/kubernetes/enhancements/pull/1111");
     }
     const char *scope = kg_json_get_str(spec, "scope");
     if (!scope || !scope[0]) {
@@ -399,16 +404,15 @@ void kg_crd_validate(kg_arena *a, const kg_json *crd, const kg_json *old, kg_fie
         if (!schema) {
             kg_field_required(a, errs, kg_arena_sprintf(a, "%s.schema.openAPIV3Schema", vp), "schemas are required");
         } else if (!same_schema || i == 0) {
-            const char *sp = same_schema ? "spec.validation.openAPIV3Schema"
-                                         : kg_arena_sprintf(a, "%s.schema.openAPIV3Schema", vp);
+            const char *sp =
+                same_schema ? "spec.validation.openAPIV3Schema" : kg_arena_sprintf(a, "%s.schema.openAPIV3Schema", vp);
             kg_crd_validate_schema(a, schema, sp, has_status, errs);
         }
         if (!same_sub || i == 0) {
             const kg_json *scale = sub ? kg_json_get(sub, "scale") : NULL;
             if (scale)
                 validate_scale(a, scale,
-                               same_sub ? "spec.subresources.scale"
-                                        : kg_arena_sprintf(a, "%s.subresources.scale", vp),
+                               same_sub ? "spec.subresources.scale" : kg_arena_sprintf(a, "%s.subresources.scale", vp),
                                errs);
         }
         if (!same_cols || i == 0)

@@ -33,8 +33,8 @@ typedef struct kg_crd_version {
     kg_dynamic_info pub; /* first: what api/ reads through kg_dynamic_info_of */
     const char *crd_name;
     const char *list_kind;
-    const kg_xs *schema;        /* the version's openAPIV3Schema, compiled */
-    const kg_json *schema_json; /* ... as written (for OpenAPI) */
+    const kg_xs *schema;            /* the version's openAPIV3Schema, compiled */
+    const kg_json *schema_json;     /* ... as written (for OpenAPI) */
     const char *const *short_names; /* all of them (kg_resource keeps at most 3), NULL-terminated */
     const char *const *categories;
     bool deprecated;

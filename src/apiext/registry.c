@@ -81,12 +81,10 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
         for (uint32_t i = 0; i < cols->len; i++) {
             const kg_json *col = cols->u.items[i];
             kg_json *prio = kg_json_get(col, "priority");
-            c[v->pub.ncolumns++] = (kg_dynamic_column){str_or(col, "name", ""),
-                                               str_or(col, "type", "string"),
-                                               kg_json_get_str(col, "format"),
-                                               str_or(col, "description", ""),
-                                               str_or(col, "jsonPath", ""),
-                                               prio && prio->type == KG_JSON_INT ? (int)prio->u.i : 0};
+            c[v->pub.ncolumns++] = (kg_dynamic_column){
+                str_or(col, "name", ""),        str_or(col, "type", "string"),
+                kg_json_get_str(col, "format"), str_or(col, "description", ""),
+                str_or(col, "jsonPath", ""),    prio && prio->type == KG_JSON_INT ? (int)prio->u.i : 0};
         }
         v->pub.columns = c;
     }

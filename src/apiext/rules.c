@@ -55,7 +55,10 @@ static cel_env *rules_env(void)
     return env;
 }
 
-static void free_program(void *p) { cel_program_free(p); }
+static void free_program(void *p)
+{
+    cel_program_free(p);
+}
 
 static const char *str_of(const kg_json *o, const char *key)
 {
@@ -194,8 +197,7 @@ void kg_xs_rules_check(kg_arena *a, const kg_json *validations, const char *path
             continue;
         }
         if (msg && !msg[0])
-            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.message", vp),
-                              "message must be non-empty if specified");
+            kg_field_required(a, errs, kg_arena_sprintf(a, "%s.message", vp), "message must be non-empty if specified");
         else if (msg && strchr(msg, '\n'))
             kg_field_invalid(a, errs, kg_arena_sprintf(a, "%s.message", vp), msg,
                              "message must not contain line breaks");
@@ -371,8 +373,7 @@ static void run_rules(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *
             uint64_t mcost = 0;
             if (cel_eval_slots(r->msg_prog, c->a, vals, (size_t)nslots, CEL_PER_CALL_LIMIT, &m, &mcost) ==
                     CEL_EVAL_OK &&
-                m.kind == CEL_STRING && m.n > 0 && m.n <= MAX_MESSAGE_EXPRESSION_BYTES &&
-                !memchr(m.u.s, '\n', m.n))
+                m.kind == CEL_STRING && m.n > 0 && m.n <= MAX_MESSAGE_EXPRESSION_BYTES && !memchr(m.u.s, '\n', m.n))
                 msg = kg_arena_strndup(c->a, m.u.s, m.n);
             c->budget = mcost > c->budget ? 0 : c->budget - mcost;
         }

@@ -11,7 +11,10 @@
 
 /* ---- compile ---- */
 
-static void free_regex(void *p) { cel_regex_free(p); }
+static void free_regex(void *p)
+{
+    cel_regex_free(p);
+}
 
 static bool num_of(const kg_json *v, double *d, const char **text, kg_arena *a)
 {
@@ -275,7 +278,10 @@ static void default_node(kg_arena *a, const kg_xs *s, kg_json *v)
     }
 }
 
-void kg_xs_default(kg_arena *a, const kg_xs *s, kg_json *obj) { default_node(a, s, obj); }
+void kg_xs_default(kg_arena *a, const kg_xs *s, kg_json *obj)
+{
+    default_node(a, s, obj);
+}
 
 /* ---- Go value printing ---- */
 
@@ -339,21 +345,11 @@ static int cmp_members(const void *x, const void *y)
 static void go_repr(kg_arena *a, kg_buf *b, const kg_json *v, bool top)
 {
     switch (v->type) {
-    case KG_JSON_NULL:
-        kg_buf_puts(b, top ? "<nil>" : "interface {}(nil)");
-        break;
-    case KG_JSON_BOOL:
-        kg_buf_puts(b, v->b ? "true" : "false");
-        break;
-    case KG_JSON_INT:
-        kg_buf_printf(b, "%lld", (long long)v->u.i);
-        break;
-    case KG_JSON_NUMBER:
-        kg_buf_puts(b, kg_xs_go_float(a, v->u.num.d));
-        break;
-    case KG_JSON_STRING:
-        go_quote(b, v->u.s, v->len);
-        break;
+    case KG_JSON_NULL: kg_buf_puts(b, top ? "<nil>" : "interface {}(nil)"); break;
+    case KG_JSON_BOOL: kg_buf_puts(b, v->b ? "true" : "false"); break;
+    case KG_JSON_INT: kg_buf_printf(b, "%lld", (long long)v->u.i); break;
+    case KG_JSON_NUMBER: kg_buf_puts(b, kg_xs_go_float(a, v->u.num.d)); break;
+    case KG_JSON_STRING: go_quote(b, v->u.s, v->len); break;
     case KG_JSON_ARRAY:
         kg_buf_puts(b, "[]interface {}{");
         for (uint32_t i = 0; i < v->len; i++) {
@@ -422,7 +418,10 @@ static void invalid_value(kg_arena *a, kg_field_errors *errs, const char *path, 
 }
 
 /* kube-openapi names the field by its path from the validated root; the root itself is "body". */
-static const char *oa_name(const char *path) { return path[0] ? path : "body"; }
+static const char *oa_name(const char *path)
+{
+    return path[0] ? path : "body";
+}
 
 static bool type_ok(const kg_xs *s, const kg_json *v)
 {
@@ -526,7 +525,10 @@ static bool valid_format(const char *format, const char *s)
     return true; /* formats kgate does not check are accepted, as unknown formats are upstream */
 }
 
-static double num_value(const kg_json *v) { return v->type == KG_JSON_INT ? (double)v->u.i : v->u.num.d; }
+static double num_value(const kg_json *v)
+{
+    return v->type == KG_JSON_INT ? (double)v->u.i : v->u.num.d;
+}
 
 /* Validation errors of v against s into a scratch list (for junctors). */
 static size_t count_errors(kg_arena *a, const kg_xs *s, const kg_json *v, const char *path)
@@ -602,8 +604,8 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
     if (!type_ok(s, v)) {
         const char *want = s->int_or_string ? "integer,string" : s->type;
         const char *got = kg_xs_json_type(v);
-        kg_field_type_invalid(a, errs, path, got, kg_arena_sprintf(a, "%s in body must be of type %s: \"%s\"", name,
-                                                                   want, got));
+        kg_field_type_invalid(a, errs, path, got,
+                              kg_arena_sprintf(a, "%s in body must be of type %s: \"%s\"", name, want, got));
         return;
     }
     /* enum */
@@ -650,16 +652,16 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         if (s->has_max_length && runes > s->max_length)
             kg_field_too_long(a, errs, path, s->max_length);
         if (s->has_min_length && runes < s->min_length)
-            kg_field_invalid(a, errs, path, v->u.s,
-                             kg_arena_sprintf(a, "%s in body should be at least %lld chars long", name,
-                                              (long long)s->min_length));
+            kg_field_invalid(
+                a, errs, path, v->u.s,
+                kg_arena_sprintf(a, "%s in body should be at least %lld chars long", name, (long long)s->min_length));
         if (s->re && !cel_regex_partial_match(s->re, v->u.s, v->len))
             kg_field_invalid(a, errs, path, v->u.s,
                              kg_arena_sprintf(a, "%s in body should match '%s'", name, s->pattern));
         if (s->format && !s->int_or_string && !valid_format(s->format, v->u.s))
-            kg_field_type_invalid(a, errs, path, v->u.s,
-                                  kg_arena_sprintf(a, "%s in body must be of type %s: \"%s\"", name, s->format,
-                                                   v->u.s));
+            kg_field_type_invalid(
+                a, errs, path, v->u.s,
+                kg_arena_sprintf(a, "%s in body must be of type %s: \"%s\"", name, s->format, v->u.s));
         break;
     }
     case KG_JSON_INT:
@@ -679,8 +681,7 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
             double q = d / s->multiple_of;
             if (fabs(q - nearbyint(q)) > 1e-9)
                 invalid_value(a, errs, path, v,
-                              kg_arena_sprintf(a, "%s in body should be a multiple of %s", name,
-                                               s->multiple_of_text));
+                              kg_arena_sprintf(a, "%s in body should be a multiple of %s", name, s->multiple_of_text));
         }
         break;
     }
@@ -688,9 +689,9 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         if (s->has_max_items && v->len > s->max_items)
             kg_field_too_many(a, errs, path, v->len, s->max_items);
         if (s->has_min_items && v->len < s->min_items)
-            invalid_value(a, errs, path, v,
-                          kg_arena_sprintf(a, "%s in body should have at least %lld items", name,
-                                           (long long)s->min_items));
+            invalid_value(
+                a, errs, path, v,
+                kg_arena_sprintf(a, "%s in body should have at least %lld items", name, (long long)s->min_items));
         validate_list_type(a, s, v, path, errs);
         if (s->items)
             for (uint32_t i = 0; i < v->len; i++)
@@ -701,9 +702,9 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         if (s->has_max_props && v->len > s->max_props)
             kg_field_too_many(a, errs, path, v->len, s->max_props);
         if (s->has_min_props && v->len < s->min_props)
-            invalid_value(a, errs, path, v,
-                          kg_arena_sprintf(a, "%s in body should have at least %lld properties", name,
-                                           (long long)s->min_props));
+            invalid_value(
+                a, errs, path, v,
+                kg_arena_sprintf(a, "%s in body should have at least %lld properties", name, (long long)s->min_props));
         for (size_t i = 0; i < s->nrequired; i++)
             if (!kg_json_get(v, s->required[i]))
                 kg_field_required(a, errs, child(a, path, s->required[i]), NULL);
@@ -724,8 +725,7 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         }
         break;
     }
-    default:
-        break;
+    default: break;
     }
     /* junctors */
     for (size_t i = 0; i < s->nall_of; i++)
@@ -735,8 +735,8 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         for (size_t i = 0; i < s->nany_of && !any; i++)
             any = count_errors(a, s->any_of[i], v, path) == 0;
         if (!any)
-            invalid_value(a, errs, path, v, kg_arena_sprintf(a, "%s in body must validate at least one schema (anyOf)",
-                                                             name));
+            invalid_value(a, errs, path, v,
+                          kg_arena_sprintf(a, "%s in body must validate at least one schema (anyOf)", name));
     }
     if (s->none_of) {
         size_t ok = 0;

@@ -47,7 +47,7 @@ struct kg_xs {
     /* array */
     kg_xs *items;
     /* value validations */
-    const kg_json *def;  /* default, or NULL */
+    const kg_json *def;   /* default, or NULL */
     const kg_json *enum_; /* array, or NULL */
     bool has_min_length, has_max_length, has_min_items, has_max_items, has_min_props, has_max_props;
     int64_t min_length, max_length, min_items, max_items, min_props, max_props;

@@ -13,7 +13,10 @@ typedef struct sctx {
     kg_field_errors *errs;
 } sctx;
 
-static const char *sub(sctx *c, const char *path, const char *what) { return kg_arena_sprintf(c->a, "%s.%s", path, what); }
+static const char *sub(sctx *c, const char *path, const char *what)
+{
+    return kg_arena_sprintf(c->a, "%s.%s", path, what);
+}
 
 static bool flag(const kg_json *s, const char *key)
 {
@@ -24,8 +27,8 @@ static bool flag(const kg_json *s, const char *key)
 /* Keyword checks, every node (junctors included). */
 static void keywords(sctx *c, const kg_json *s, const char *path, bool in_junctor)
 {
-    static const char *const unsupported[] = {"id", "$ref", "definitions", "dependencies", "additionalItems",
-                                              "patternProperties"};
+    static const char *const unsupported[] = {
+        "id", "$ref", "definitions", "dependencies", "additionalItems", "patternProperties"};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
         if (kg_json_get(s, unsupported[i]))
             kg_field_forbidden(c->a, c->errs, sub(c, path, unsupported[i]),
@@ -253,11 +256,28 @@ void kg_crd_validate_schema(kg_arena *a, const kg_json *schema, const char *path
     if (flag(schema, "nullable"))
         kg_field_forbidden(a, &local, sub(&c, path, "nullable"), "nullable cannot be true at the root");
     if (status_subresource) {
-        static const char *const allowed[] = {"description", "type", "format", "title", "maximum", "exclusiveMaximum",
-                                              "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-                                              "maxItems", "minItems", "uniqueItems", "multipleOf", "required", "items",
-                                              "properties", "externalDocs", "example",
-                                              "x-kubernetes-preserve-unknown-fields", "x-kubernetes-validations"};
+        static const char *const allowed[] = {"description",
+                                              "type",
+                                              "format",
+                                              "title",
+                                              "maximum",
+                                              "exclusiveMaximum",
+                                              "minimum",
+                                              "exclusiveMinimum",
+                                              "maxLength",
+                                              "minLength",
+                                              "pattern",
+                                              "maxItems",
+                                              "minItems",
+                                              "uniqueItems",
+                                              "multipleOf",
+                                              "required",
+                                              "items",
+                                              "properties",
+                                              "externalDocs",
+                                              "example",
+                                              "x-kubernetes-preserve-unknown-fields",
+                                              "x-kubernetes-validations"};
         for (uint32_t i = 0; i < schema->len; i++) {
             bool ok = false;
             for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)

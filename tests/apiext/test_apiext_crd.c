@@ -34,7 +34,10 @@ static kg_json *J(const char *s)
     return v;
 }
 
-static const char *S(const kg_json *v) { return kg_json_to_string(&A, v, KG_JSON_WRITE_NO_ESCAPE_HTML, NULL); }
+static const char *S(const kg_json *v)
+{
+    return kg_json_to_string(&A, v, KG_JSON_WRITE_NO_ESCAPE_HTML, NULL);
+}
 
 /* A CRD for group stable.example.com, kind CronTab, with `versions` as given. */
 static kg_json *crd(const char *name, const char *plural, const char *kind, const char *versions)

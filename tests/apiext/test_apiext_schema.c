@@ -31,7 +31,10 @@ static kg_json *J(const char *s)
     return v;
 }
 
-static const char *S(const kg_json *v) { return kg_json_to_string(&A, v, KG_JSON_WRITE_NO_ESCAPE_HTML, NULL); }
+static const char *S(const kg_json *v)
+{
+    return kg_json_to_string(&A, v, KG_JSON_WRITE_NO_ESCAPE_HTML, NULL);
+}
 
 /* The aggregate error text of validating value against schema at path. */
 static const char *validate(const char *schema, const char *value, const char *path)
@@ -160,21 +163,25 @@ static void pruning(void **state)
     const char **paths = NULL;
     size_t n = 0;
     kg_xs_prune(&A, s, obj, &paths, &n);
-    const char *want[] = {"spec.bogus", "spec.free.known.drop", "spec.workers[0].extra", "spec.template.spec.y",
-                          "spec.template.junk", "status.other", "top"};
+    const char *want[] = {"spec.bogus",
+                          "spec.free.known.drop",
+                          "spec.workers[0].extra",
+                          "spec.template.spec.y",
+                          "spec.template.junk",
+                          "status.other",
+                          "top"};
     assert_int_equal(n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < n; i++)
         assert_string_equal(paths[i], want[i]);
-    assert_string_equal(S(obj),
-                        "{\"apiVersion\":\"stable.example.com/v1\",\"kind\":\"CronTab\","
-                        "\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"b\"}},"
-                        "\"spec\":{\"cronSpec\":\"* * * * *\",\"labels\":{\"any\":\"v\"},"
-                        "\"free\":{\"whatever\":{\"deep\":1},\"known\":{\"k\":\"v\"}},"
-                        "\"workers\":[{\"name\":\"a\"}],"
-                        "\"template\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
-                        "\"spec\":{\"x\":\"1\"}},"
-                        "\"replicas\":null},"
-                        "\"status\":{\"ready\":true}}");
+    assert_string_equal(S(obj), "{\"apiVersion\":\"stable.example.com/v1\",\"kind\":\"CronTab\","
+                                "\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"b\"}},"
+                                "\"spec\":{\"cronSpec\":\"* * * * *\",\"labels\":{\"any\":\"v\"},"
+                                "\"free\":{\"whatever\":{\"deep\":1},\"known\":{\"k\":\"v\"}},"
+                                "\"workers\":[{\"name\":\"a\"}],"
+                                "\"template\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+                                "\"spec\":{\"x\":\"1\"}},"
+                                "\"replicas\":null},"
+                                "\"status\":{\"ready\":true}}");
 }
 
 static void defaulting(void **state)
