@@ -204,7 +204,9 @@ void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_fiel
         malformed = malformed || t == KG_FIELD_NOT_SUPPORTED || t == KG_FIELD_REQUIRED || t == KG_FIELD_TOO_LONG ||
                     t == KG_FIELD_TOO_MANY || t == KG_FIELD_TYPE_INVALID;
     }
-    if (malformed) {
+    if (!v->schema->any_rules) {
+        /* no CEL rules: nothing more to check */
+    } else if (malformed) {
         kg_field_invalid(a, errs, "<nil>", NULL,
                          "some validation rules were not checked because the object was invalid; correct the "
                          "existing errors to complete validation");

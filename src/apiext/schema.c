@@ -133,6 +133,9 @@ kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
     if (no && no->type == KG_JSON_OBJECT)
         s->not_ = kg_xs_compile(a, no);
     kg_xs_rules_compile(a, s, kg_json_get(schema, "x-kubernetes-validations"));
+    s->any_rules = s->nrules > 0 || (s->items && s->items->any_rules) || (s->additional && s->additional->any_rules);
+    for (size_t i = 0; i < s->nprops; i++)
+        s->any_rules = s->any_rules || s->props[i]->any_rules;
     return s;
 }
 

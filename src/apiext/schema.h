@@ -62,6 +62,7 @@ struct kg_xs {
     /* x-kubernetes-validations (compiled by apiext/rules.c; NULL when none) */
     const kg_xs_rule *const *rules;
     size_t nrules;
+    bool any_rules; /* this node or one below it has rules */
     const kg_json *raw; /* the source schema (copied into the compile arena) */
 };
 
