@@ -7,7 +7,7 @@
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
-trap 'stop_kgate; rm -rf "$W"' EXIT
+trap 'stop_kgate; [ -n "${KEEP_LOG:-}" ] && cp "$W/data/serve.log" "$KEEP_LOG"; rm -rf "$W"' EXIT
 D=$(dirname "$0")/testdata/crd
 start_kgate "$W/data" || exit 1
 TOKEN=$(awk '/token:/ {print $2}' "$W/data/admin.kubeconfig")
