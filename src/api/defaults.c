@@ -381,6 +381,24 @@ const char *kg_api_pod_qos(const kg_json *spec)
 
 void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
 {
+    /* custom resources with a status subresource and CRDs: status is not written by a create */
+    if ((r->ext && r->has_status) || is(r, "apiextensions.k8s.io", "customresourcedefinitions"))
+        kg_json_del(obj, "status");
+    /* a CRD carries the cleanup finalizer from the start: its deletion first deletes its custom resources */
+    if (is(r, "apiextensions.k8s.io", "customresourcedefinitions")) {
+        kg_json *md = obj_at(a, obj, "metadata");
+        kg_json *fins = kg_json_get(md, "finalizers");
+        if (!fins || fins->type != KG_JSON_ARRAY) {
+            fins = kg_json_new_array(a);
+            kg_json_set(a, md, "finalizers", fins);
+        }
+        bool have = false;
+        for (uint32_t i = 0; i < fins->len; i++)
+            have = have || (fins->u.items[i]->type == KG_JSON_STRING &&
+                            !strcmp(fins->u.items[i]->u.s, "customresourcecleanup.apiextensions.k8s.io"));
+        if (!have)
+            kg_json_array_append(a, fins, sref(a, "customresourcecleanup.apiextensions.k8s.io"));
+    }
     if (is(r, "", "pods")) {
         kg_json *st = kg_json_new_object(a);
         kg_json_set(a, st, "phase", sref(a, "Pending"));

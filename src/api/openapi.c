@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/dynamic.h"
 #include "api/resources.h"
 #include "api/schema.h"
 
@@ -139,6 +140,17 @@ static kg_json *v3_root(kg_arena *a)
                     kg_json_new_str(a, kg_arena_sprintf(a, "/openapi/v3/%s?hash=%s", key, kg_schema_hash())));
         kg_json_set(a, paths, key, e);
     }
+    /* custom resources: the hash follows the CRDs' schemas */
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; d && i < d->n; i++) {
+        char *key = kg_arena_sprintf(a, "apis/%s/%s", d->res[i].group, d->res[i].version);
+        if (kg_json_get(paths, key))
+            continue;
+        kg_json *e = kg_json_new_object(a);
+        kg_json_set(a, e, "serverRelativeURL",
+                    kg_json_new_str(a, kg_arena_sprintf(a, "/openapi/v3/%s?hash=%s", key, d->hash)));
+        kg_json_set(a, paths, key, e);
+    }
     kg_json *root = kg_json_new_object(a);
     kg_json_set(a, root, "paths", paths);
     return root;
@@ -156,6 +168,15 @@ static kg_json *v3_group_version(kg_arena *a, const char *group, const char *ver
         any = true;
         add_paths(a, paths, r, true);
         kg_schema_add_resource(a, schemas, r, true);
+    }
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; d && i < d->n; i++) {
+        const kg_resource *r = &d->res[i];
+        if (strcmp(r->group, group) || strcmp(r->version, version))
+            continue;
+        any = true;
+        add_paths(a, paths, r, true);
+        kg_dynamic_openapi_v3(a, schemas, d, i);
     }
     if (!any)
         return NULL;

@@ -1,5 +1,7 @@
 #include "api/resources.h"
 
+#include "api/dynamic.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -88,6 +90,9 @@ static kg_resource table[] = {
     {"coordination.k8s.io", "v1", "Lease", "leases", "lease", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
     /* events.k8s.io/v1 */
     {"events.k8s.io", "v1", "Event", "events", "event", SN("ev"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    /* apiextensions.k8s.io/v1 (the custom resources themselves are the dynamic set, api/dynamic.h) */
+    {"apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition",
+     SN("crd", "crds"), {"api-extensions", NULL}, false, KG_VERBS_ALL, {STATUS}, true, true},
     /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
      * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
     {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",
@@ -163,7 +168,7 @@ const kg_resource *kg_resource_find(const char *group, const char *version, cons
     for (size_t i = 0; i < NRES; i++)
         if (!strcmp(table[i].group, group) && !strcmp(table[i].version, version) && !strcmp(table[i].plural, plural))
             return &table[i];
-    return NULL;
+    return kg_dynamic_find(group, version, plural);
 }
 
 const kg_resource *kg_resource_find_kind(const char *group, const char *kind)
@@ -174,7 +179,7 @@ const kg_resource *kg_resource_find_kind(const char *group, const char *kind)
     for (size_t i = 0; i < NRES; i++)
         if (!strcmp(table[i].group, group) && !strcmp(table[i].kind, kind))
             return &table[i];
-    return NULL;
+    return kg_dynamic_find_kind(group, kind);
 }
 
 const kg_resource *kg_resource_find_plural(const char *plural)
@@ -183,7 +188,7 @@ const kg_resource *kg_resource_find_plural(const char *plural)
     for (size_t i = 0; i < NRES; i++)
         if (!strcmp(table[i].plural, plural))
             return &table[i];
-    return NULL;
+    return kg_dynamic_find_plural(plural);
 }
 
 const kg_subresource *kg_resource_subresource(const kg_resource *r, const char *name)
@@ -246,27 +251,36 @@ kg_json *kg_discovery_api_versions(kg_arena *a)
     return o;
 }
 
+/* Built-in resources then custom ones (the current dynamic set d, may be NULL), for discovery. */
+static size_t nall(const kg_dynamic_set *d) { return NRES + (d ? d->n : 0); }
+static const kg_resource *res_at(const kg_dynamic_set *d, size_t i)
+{
+    return i < NRES ? &table[i] : &d->res[i - NRES];
+}
+
 static kg_json *group_object(kg_arena *a, const char *group)
 {
     kg_json *g = kg_json_new_object(a);
     kg_json_set(a, g, "name", sref(a, group));
     kg_json *versions = kg_json_new_array(a);
     const char *version = NULL;
-    for (size_t i = 0; i < NRES; i++) {
-        if (strcmp(table[i].group, group))
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; i < nall(d); i++) {
+        const kg_resource *t = res_at(d, i);
+        if (strcmp(t->group, group))
             continue;
         bool seen = false;
         for (uint32_t k = 0; k < versions->len; k++)
-            if (!strcmp(kg_json_get_str(versions->u.items[k], "version"), table[i].version))
+            if (!strcmp(kg_json_get_str(versions->u.items[k], "version"), t->version))
                 seen = true;
         if (seen)
             continue;
         kg_json *gv = kg_json_new_object(a);
-        kg_json_set(a, gv, "groupVersion", sref(a, table[i].api_version));
-        kg_json_set(a, gv, "version", sref(a, table[i].version));
+        kg_json_set(a, gv, "groupVersion", sref(a, t->api_version));
+        kg_json_set(a, gv, "version", sref(a, t->version));
         kg_json_array_append(a, versions, gv);
         if (!version)
-            version = table[i].version;
+            version = t->version;
     }
     if (!version)
         return NULL;
@@ -282,15 +296,17 @@ kg_json *kg_discovery_api_groups(kg_arena *a)
     kg_json_set(a, o, "kind", sref(a, "APIGroupList"));
     kg_json_set(a, o, "apiVersion", sref(a, "v1"));
     kg_json *groups = kg_json_new_array(a);
-    for (size_t i = 0; i < NRES; i++) {
-        if (!table[i].group[0])
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; i < nall(d); i++) {
+        const kg_resource *t = res_at(d, i);
+        if (!t->group[0])
             continue;
         bool seen = false;
         for (size_t k = 0; k < i; k++)
-            if (!strcmp(table[k].group, table[i].group))
+            if (!strcmp(res_at(d, k)->group, t->group))
                 seen = true;
         if (!seen)
-            kg_json_array_append(a, groups, group_object(a, table[i].group));
+            kg_json_array_append(a, groups, group_object(a, t->group));
     }
     kg_json_set(a, o, "groups", groups);
     return o;
@@ -344,8 +360,9 @@ kg_json *kg_discovery_resource_list(kg_arena *a, const char *group, const char *
     init_table();
     kg_json *res = kg_json_new_array(a);
     const char *gv = NULL;
-    for (size_t i = 0; i < NRES; i++) {
-        const kg_resource *r = &table[i];
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; i < nall(d); i++) {
+        const kg_resource *r = res_at(d, i);
         if (strcmp(r->group, group) || strcmp(r->version, version))
             continue;
         gv = r->api_version;
@@ -372,8 +389,9 @@ kg_json *kg_discovery_aggregated(kg_arena *a, bool core)
     kg_json_set(a, o, "apiVersion", sref(a, "apidiscovery.k8s.io/v2"));
     kg_json_set(a, o, "metadata", kg_json_new_object(a));
     kg_json *items = kg_json_new_array(a);
-    for (size_t i = 0; i < NRES; i++) {
-        const kg_resource *r = &table[i];
+    const kg_dynamic_set *d = kg_dynamic_current();
+    for (size_t i = 0; i < nall(d); i++) {
+        const kg_resource *r = res_at(d, i);
         if (core != (r->group[0] == 0))
             continue;
         /* find or create the group item */

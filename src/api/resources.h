@@ -58,9 +58,14 @@ typedef struct kg_resource {
     const char *api_version;  /* "v1" / "apps/v1" */
     const char *storage_prefix; /* "/registry/<plural>/" (core) or "/registry/<group>/<plural>/" */
     int index;
+    /* Custom resources (api/dynamic.h) only: index is -1, ext is apiext's compiled CRD version (apiext/registry.h)
+     * and storage_version marks the CRD's storage version (listed first). NULL/false for built-in resources. */
+    const void *ext;
+    bool storage_version;
 } kg_resource;
 
-/* All served resources, in table order. */
+/* All served built-in resources, in table order (custom resources are found by the lookups below and listed by
+ * discovery, but are not part of this index). */
 size_t kg_resources_count(void);
 /* Serve MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding (admissionregistration.k8s.io) in version
  * "v1beta1" or "v1alpha1" (NULL: not served, the default). Process-wide; call at start-up, before the resources

@@ -4,6 +4,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/dynamic.h"
+#include "api/table_dynamic.h"
+
 static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
 
 char *kg_api_human_duration(kg_arena *a, int64_t s)
@@ -406,8 +409,8 @@ kg_json *kg_api_table(kg_arena *a, const kg_resource *r, kg_json *const *objs, s
     if (list_rv && list_rv[0])
         kg_json_set(a, md, "resourceVersion", kg_json_new_str(a, list_rv));
     kg_json_set(a, t, "metadata", md);
-    kg_json *cols = kg_json_new_array(a);
-    for (int i = 0; i < 10 && pr->cols[i]; i++) {
+    kg_json *cols = r->ext ? kg_dynamic_table_columns(a, r) : kg_json_new_array(a);
+    for (int i = 0; !r->ext && i < 10 && pr->cols[i]; i++) {
         kg_json *c = kg_json_new_object(a);
         kg_json_set(a, c, "name", sref(a, pr->cols[i]->name));
         kg_json_set(a, c, "type", sref(a, pr->cols[i]->type));
@@ -422,7 +425,10 @@ kg_json *kg_api_table(kg_arena *a, const kg_resource *r, kg_json *const *objs, s
     for (size_t i = 0; i < n; i++) {
         kg_json *row = kg_json_new_object(a);
         kg_json *cells = kg_json_new_array(a);
-        row_cells(a, r, objs[i], cells, now);
+        if (r->ext)
+            kg_dynamic_table_cells(a, r, objs[i], cells, now);
+        else
+            row_cells(a, r, objs[i], cells, now);
         kg_json_set(a, row, "cells", cells);
         if (!include_object || !include_object[0] || !strcmp(include_object, "Metadata")) {
             kg_json *pom = kg_json_new_object(a);
@@ -465,7 +471,18 @@ kg_json *kg_api_scale_from(kg_arena *a, const kg_resource *r, const kg_json *obj
         if (strcmp(ss, "<none>"))
             kg_json_set(a, st, "selector", kg_json_new_str(a, ss));
     }
+    const kg_dynamic_info *info = r->ext ? kg_dynamic_info_of(r) : NULL;
+    if (info && info->spec_replicas_path) { /* a custom resource: its CRD's scale paths */
+        const kg_json *v = kg_dynamic_json_path(obj, info->spec_replicas_path);
+        kg_json_set(a, spec, "replicas", kg_json_new_int(a, v && v->type == KG_JSON_INT ? v->u.i : 0));
+        v = info->status_replicas_path ? kg_dynamic_json_path(obj, info->status_replicas_path) : NULL;
+        kg_json_set(a, st, "replicas", kg_json_new_int(a, v && v->type == KG_JSON_INT ? v->u.i : 0));
+        v = info->label_selector_path ? kg_dynamic_json_path(obj, info->label_selector_path) : NULL;
+        if (v && v->type == KG_JSON_STRING)
+            kg_json_set(a, st, "selector", (kg_json *)v);
+        else
+            kg_json_del(st, "selector");
+    }
     kg_json_set(a, s, "status", st);
-    (void)r;
     return s;
 }

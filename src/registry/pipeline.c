@@ -8,6 +8,7 @@
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "api/validation.h"
+#include "apiext/crd.h"
 #include "meta/names.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
@@ -241,16 +242,18 @@ static bool check_namespace(wctx *c, kg_json *md)
     return true;
 }
 
-bool w_field_validation(wctx *c, const kg_json *obj, const char *schema_type)
+bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
 {
     const kg_write_request *rq = c->rq;
-    if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
-        return true;
     const char **unknown = NULL;
     size_t nunknown = 0;
+    if (!schema_type && c->r->ext) /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
+        kg_cr_decode(c->a, c->r, obj, &unknown, &nunknown);
+    if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
+        return true;
     if (schema_type)
         kg_schema_unknown_fields_type(c->a, schema_type, obj, &unknown, &nunknown);
-    else
+    else if (!c->r->ext)
         kg_schema_unknown_fields(c->a, c->r, obj, &unknown, &nunknown);
     if (!nunknown && !rq->ndup_fields)
         return true;
@@ -327,6 +330,9 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
             return false;
         return w_bind(&c, obj);
     }
+    if (c.r->ext && ((const kg_crd_version *)c.r->ext)->terminating)
+        return wfail(&c, kg_status_new(c.a, 405, KG_REASON_METHOD_NOT_ALLOWED,
+                                       "create not allowed while custom resource definition is terminating"));
     if (!check_type(&c, obj, c.r->api_version, c.r->kind))
         return false;
     if (!w_field_validation(&c, obj, NULL))
@@ -597,6 +603,11 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
         return wfail(&c, kg_status_request_entity_too_large(
                              c.a, kg_arena_sprintf(c.a, "The allowed maximum operations in a JSON patch is %d, got %u",
                                                    KG_PATCH_JSON_MAX_OPS, patch->len)));
+    if (c.r->ext && type == KG_PATCH_FORMAT_STRATEGIC) { /* custom resources have no patch strategies */
+        static const char *const cr_patch_types[] = {"application/json-patch+json", "application/merge-patch+json",
+                                                     "application/apply-patch+yaml"};
+        return wfail(&c, kg_status_unsupported_media_type(c.a, cr_patch_types, 3));
+    }
     if (c.sub && c.sub->kind == KG_SUB_SCALE)
         return w_scale_write(&c, NULL, type, patch);
     if (c.sub && c.sub->kind == KG_SUB_BINDING)

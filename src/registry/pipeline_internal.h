@@ -47,7 +47,7 @@ bool w_load(wctx *c, kg_store_kv *kv, kg_json **old);
 
 /* Field validation of obj (unknown fields from the schema, duplicate fields from the decoder). schema_type: the
  * type to check against when it is not the resource's kind (Scale). */
-bool w_field_validation(wctx *c, const kg_json *obj, const char *schema_type);
+bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type);
 
 /* The shared tail of update and patch (see pipeline.c). */
 typedef enum { UPD_DONE, UPD_RETRY } upd_result;

@@ -7,6 +7,8 @@
 #include "admission/policy/policy.h"
 #include "admission/webhook/validation.h"
 #include "registry/csrstrategy.h"
+#include "apiext/crd.h"
+#include "registry/codec.h"
 #include "registry/rbacstrategy.h"
 
 static const kg_strategy generic = {0};
@@ -44,6 +46,11 @@ static const kg_strategy bindings = {.authorize_write = kg_rbac_authorize_bindin
 
 /* CSRs: the requesting user is recorded in the spec (registry/csrstrategy.h). */
 static const kg_strategy csrs = {.prepare_for_create = kg_csr_prepare_for_create};
+/* CustomResourceDefinitions: defaults and the status the naming and establishing controllers write, computed
+ * synchronously (apiext/crd.h); custom resources: pruning, schema defaults and OpenAPI / CEL validation. */
+static void crd_default(kg_arena *a, kg_json *obj) { kg_crd_default(a, obj, kg_obj_now_rfc3339(a)); }
+static const kg_strategy crds = {.default_on_write = crd_default, .validate = kg_crd_validate};
+static const kg_strategy custom_resources = {.default_on_write = kg_cr_default, .validate = kg_cr_validate};
 
 static const struct {
     const char *group, *plural;
@@ -63,10 +70,13 @@ static const struct {
     {"rbac.authorization.k8s.io", "clusterroles", &roles},
     {"rbac.authorization.k8s.io", "rolebindings", &bindings},
     {"rbac.authorization.k8s.io", "clusterrolebindings", &bindings},
+    {KG_CRD_GROUP, "customresourcedefinitions", &crds},
 };
 
 const kg_strategy *kg_strategy_for(const kg_resource *r)
 {
+    if (r->ext)
+        return &custom_resources;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(r->plural, table[i].plural) && !strcmp(r->group, table[i].group))
             return table[i].s;

@@ -3,6 +3,7 @@
  * entry (api/resources.h kg_subresource_kind). */
 #include <string.h>
 
+#include "api/dynamic.h"
 #include "api/table.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
@@ -70,7 +71,12 @@ bool w_scale_write(wctx *c, kg_json *scale_in, kg_patch_format patch_type, const
         }
         const char *rv_pre = kg_json_path_str(in, "metadata.resourceVersion");
         kg_json *neu = kg_json_clone(c->a, old);
-        kg_json_set(c->a, kg_json_get_or_add_object(c->a, neu, "spec"), "replicas", kg_json_new_int(c->a, rep->u.i));
+        const kg_dynamic_info *info = c->r->ext ? kg_dynamic_info_of(c->r) : NULL;
+        if (info && info->spec_replicas_path) /* a custom resource: its CRD's specReplicasPath */
+            kg_dynamic_set_path(c->a, neu, info->spec_replicas_path, kg_json_new_int(c->a, rep->u.i));
+        else
+            kg_json_set(c->a, kg_json_get_or_add_object(c->a, neu, "spec"), "replicas",
+                        kg_json_new_int(c->a, rep->u.i));
         const kg_subresource *sub = c->sub;
         c->sub = NULL;
         c->out->status = NULL;

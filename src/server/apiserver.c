@@ -31,6 +31,7 @@
 #include "auth/node/authorizer.h"
 #include "server/nodefeed.h"
 #include "server/rbacfeed.h"
+#include "server/crdfeed.h"
 #include "server/reviews.h"
 #include "server/tls.h"
 #include "server/tlsconfig.h"
@@ -133,6 +134,13 @@ static void discovery(kg_http_request *req, kg_http_response *resp, const kg_req
     kg_http_respond_json(req, resp, 200, doc);
 }
 
+/* An Accept header naming protobuf and neither JSON nor a wildcard. */
+static bool openapi_protobuf_only(const kg_http_request *req)
+{
+    const char *acc = kg_http_header_get(req, "Accept");
+    return acc && strstr(acc, "protobuf") && !strstr(acc, "json") && !strstr(acc, "*/*");
+}
+
 static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
 {
     kg_apiserver *s = ud;
@@ -166,6 +174,11 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
             char *body = kg_arena_strndup(req->arena, kg_buf_cstr(&b), b.len);
             kg_http_respond_bytes(resp, 200, "text/plain; version=0.0.4; charset=utf-8", body, b.len);
             kg_buf_free(&b);
+        } else if (!strncmp(p, "/openapi/", 9) && openapi_protobuf_only(req)) {
+            /* kgate serves OpenAPI as JSON only: a client asking for protobuf alone (kubectl's first request for
+             * /openapi/v2) gets the 406 that makes it fall back to JSON */
+            static const char *const types[] = {"application/json"};
+            kg_respond_status(req, resp, kg_status_not_acceptable(req->arena, types, 1));
         } else if (!strncmp(p, "/openapi/", 9)) {
             kg_json *doc = kg_openapi_document(req->arena, p);
             if (doc)
@@ -426,6 +439,13 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         }
     }
 
+    /* custom resources: the served set follows the stored CRDs (server/crdfeed.h) */
+    s->crd_feed = kg_crd_feed_start(s->caches, s->store, 30000, err);
+    if (!s->crd_feed) {
+        kg_tls_material_free(&tls);
+        goto fail;
+    }
+
     /* RBAC decides from the caches: serve only once it has seen the policy (bootstrap and aggregation included) */
     if (s->rbac) {
         s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac, 30000, err);
@@ -538,6 +558,7 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);
     kg_node_feed_stop(s->node_feed);
+    kg_crd_feed_stop(s->crd_feed);
     if (s->caches)
         kg_cache_set_free(s->caches);
     if (s->authz)

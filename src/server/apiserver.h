@@ -93,6 +93,7 @@ struct kg_apiserver {
     struct kg_rbac_feed *rbac_feed;
     struct kg_node_graph *node_graph; /* NULL unless Node is a mode */
     struct kg_node_feed *node_feed;
+    struct kg_crd_feed *crd_feed; /* CRDs → the served custom resources */
     bool authz_always_allow;      /* AlwaysAllow is a mode (its rules show in SelfSubjectRulesReviews) */
     struct kg_controllers *controllers;
     struct kg_leader_elector *elector; /* etcd3: controllers run while this replica holds the Lease */

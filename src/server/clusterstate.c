@@ -31,6 +31,8 @@ static bool use_cache(kg_apiserver *s, const kg_resource *r, unsigned flags)
 {
     if (flags & KG_ADMISSION_GET_LIVE)
         return false;
+    if (r->index < 0) /* custom resources have no cache: read from the store */
+        return false;
     return kg_cache_wait_synced(s->caches, r, 10000);
 }
 
@@ -89,7 +91,7 @@ static bool svc_ready(void *ctx, const char *resource)
 {
     kg_apiserver *s = ctx;
     const kg_resource *r = res_by_plural(resource);
-    if (!r)
+    if (!r || r->index < 0)
         return true;
     kg_cache_start(s->caches, r);
     return kg_cache_synced(s->caches, r);
@@ -122,6 +124,10 @@ static uint64_t svc_subscribe(void *ctx, const char *resource, kg_admission_even
     const kg_resource *r = res_by_plural(resource);
     if (!r || !fn) {
         kg_err_set(err, r ? KG_EINVAL : KG_ENOTFOUND, "subscribe: %s", r ? "no callback" : "unknown resource");
+        return 0;
+    }
+    if (r->index < 0) {
+        kg_err_set(err, KG_EINVAL, "subscribe: %s: custom resources are not cached", resource);
         return 0;
     }
     return kg_cache_subscribe(s->caches, r, fn, ud);

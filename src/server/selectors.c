@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "api/dynamic.h"
+
 /* Field labels each resource supports besides metadata.name / metadata.namespace (AddFieldLabelConversionFunc
  * registrations in pkg/apis/<group>/v1/conversion.go). */
 static const char *const pod_fields[] = {"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
@@ -47,6 +49,10 @@ static bool field_supported(const kg_resource *r, const char *f)
 {
     if (!strcmp(f, "metadata.name") || !strcmp(f, "metadata.namespace"))
         return true;
+    const kg_dynamic_info *info = r->ext ? kg_dynamic_info_of(r) : NULL; /* a CRD's selectableFields */
+    for (size_t i = 0; info && i < info->nselectable; i++)
+        if (!strcmp(info->selectable[i], f))
+            return true;
     const char *const *ex = extra_fields(r);
     for (; ex && *ex; ex++)
         if (!strcmp(*ex, f))
