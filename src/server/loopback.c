@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/dynamic.h"
 #include "server/apiserver.h"
 #include "registry/storeservices.h"
 #include "server/loopback.h"
@@ -79,23 +80,38 @@ static kg_client_watch *lb_watch_open(void *ctx, const char *resource, bool with
 
 /* Resource, namespace and name of a storage key ("/registry/[group/]plural/[ns/]name"): the watch's own resource
  * (only), else the namespaced (or, all, any) resource whose prefix the key starts with. */
+/* Whether key (n bytes) is an object key of r; its namespace and name then. */
+static bool key_of(const kg_resource *r, kg_arena *a, const char *key, size_t n, const char **ns, const char **name)
+{
+    size_t pl = strlen(r->storage_prefix);
+    if (n <= pl || strncmp(key, r->storage_prefix, pl))
+        return false;
+    const char *rest = key + pl;
+    const char *slash = r->namespaced ? memchr(rest, '/', n - pl) : NULL;
+    if (r->namespaced && !slash)
+        return false;
+    *ns = slash ? kg_arena_strndup(a, rest, (size_t)(slash - rest)) : "";
+    const char *nm = slash ? slash + 1 : rest;
+    *name = kg_arena_strndup(a, nm, (size_t)(key + n - nm));
+    return true;
+}
+
+/* Resource, namespace and name of a storage key ("/registry/[group/]plural/[ns/]name"): the watch's own resource
+ * (only), else the namespaced (or, all, any) built-in or custom resource whose prefix the key starts with. */
 static const kg_resource *split_key(const kg_resource *only, bool all, kg_arena *a, const char *key, size_t n,
                                     const char **ns, const char **name)
 {
-    for (size_t i = 0; i < (only ? 1 : kg_resources_count()); i++) {
-        const kg_resource *r = only ? only : kg_resource_at(i);
-        size_t pl = strlen(r->storage_prefix);
-        if ((!only && !all && !r->namespaced) || n <= pl || strncmp(key, r->storage_prefix, pl))
-            continue;
-        const char *rest = key + pl;
-        const char *slash = r->namespaced ? memchr(rest, '/', n - pl) : NULL;
-        if (r->namespaced && !slash)
-            continue;
-        *ns = slash ? kg_arena_strndup(a, rest, (size_t)(slash - rest)) : "";
-        const char *nm = slash ? slash + 1 : rest;
-        *name = kg_arena_strndup(a, nm, (size_t)(key + n - nm));
-        return r;
+    if (only)
+        return key_of(only, a, key, n, ns, name) ? only : NULL;
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i);
+        if ((all || r->namespaced) && key_of(r, a, key, n, ns, name))
+            return r;
     }
+    const kg_dynamic_set *d = kg_dynamic_current(); /* custom resources: the storage version comes first */
+    for (size_t i = 0; d && i < d->n; i++)
+        if ((all || d->res[i].namespaced) && key_of(&d->res[i], a, key, n, ns, name))
+            return &d->res[i];
     return NULL;
 }
 

@@ -113,6 +113,35 @@ expect_eq "on an existing node the pod waits for its kubelet (grace 0)" 200 pcod
 K delete pod p-real --grace-period=0 --force >/dev/null 2>&1
 expect_eq "--grace-period=0 --force deletes it" 404 pcode p-real
 
+# --- custom resources as owners and as dependents
+cat <<Y | K apply -f - >/dev/null
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.gc.example.com}
+spec:
+  group: gc.example.com
+  names: {kind: Widget, plural: widgets, singular: widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+Y
+K wait --for condition=established crd/widgets.gc.example.com --timeout=20s >/dev/null
+W_API=/apis/gc.example.com/v1/namespaces/default/widgets
+api POST $W_API '{"apiVersion":"gc.example.com/v1","kind":"Widget","metadata":{"name":"w-owner"}}' >/dev/null
+UW=$(curl -sk -H "Authorization: Bearer $TOKEN" "$URL$W_API/w-owner" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["uid"])')
+cm d7 '"ownerReferences":[{"apiVersion":"gc.example.com/v1","kind":"Widget","name":"w-owner","uid":"'"$UW"'"}]'
+cm owner8
+U8=$(uid configmaps owner8)
+api POST $W_API '{"apiVersion":"gc.example.com/v1","kind":"Widget","metadata":{"name":"w-dep","ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"owner8","uid":"'"$U8"'"}]}}' >/dev/null
+K delete widget w-owner >/dev/null
+gone d7 && pass "a custom resource owner: its dependent is collected" || failx "custom resource owner: d7 left"
+K delete configmap owner8 >/dev/null
+for _ in $(seq 1 100); do [ "$(api GET $W_API/w-dep)" = 404 ] && break; sleep 0.1; done
+expect_eq "a custom resource dependent is collected" 404 api GET $W_API/w-dep
+
 # --- DeleteOptions with both orphanDependents and propagationPolicy: 422
 expect_out "orphanDependents with propagationPolicy is rejected" \
   'propagationPolicy: Invalid value: \"Background\": orphanDependents and deletionPropagation cannot be both set' \
