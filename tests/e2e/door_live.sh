@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # kgate webhook --kubeconfig and kgate check --kubeconfig against a live cluster (a kgate serve started here): the
 # door lists and watches namespaces, ValidatingAdmissionPolicies and bindings into its in-memory cluster, /readyz
-# waits for the first lists, a namespace label set with kubectl changes the door's PodSecurity verdict within a
-# second, a policy created or unbound in the cluster takes effect in the door, and the door keeps following the
+# waits for the first lists, a namespace label set with kubectl changes the door's PodSecurity verdict within
+# seconds, a policy created or unbound in the cluster takes effect in the door, and the door keeps following the
 # cluster after the API server restarts. kgate check reads the same context once.
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
@@ -47,19 +47,20 @@ PRIV='{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x","namespace":"live"}
 CM='{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","namespace":"live"},"data":{"a":"1","b":"2"}}'
 pod() { review Pod pods live "$PRIV"; }
 cm() { review ConfigMap configmaps live "$CM"; }
-# follows NAME WANT CMD...: CMD's output contains WANT within a second
+# follows NAME WANT CMD...: CMD's output contains WANT promptly — within 5 s, far below any resync period, so the
+# change came through the watch (typically ~10 ms; the bound leaves room for a loaded CI machine)
 follows() {
   local name=$1 want=$2 start end
   shift 2
   start=$(date +%s%N)
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 500); do
     "$@" 2>&1 | grep -qF -- "$want" && break
     sleep 0.01
   done
   end=$(date +%s%N)
   expect_out "$name" "$want" "$@"
-  if [ $(((end - start) / 1000000)) -le 1000 ]; then pass "$name: within a second ($(((end - start) / 1000000)) ms)"
-  else failx "$name: within a second" "took $(((end - start) / 1000000)) ms"; fi
+  if [ $(((end - start) / 1000000)) -le 5000 ]; then pass "$name: through the watch ($(((end - start) / 1000000)) ms)"
+  else failx "$name: through the watch" "took $(((end - start) / 1000000)) ms"; fi
 }
 
 expect_out "an unlabelled namespace admits a privileged pod" '"allowed":true' pod
