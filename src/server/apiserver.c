@@ -133,7 +133,9 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     const kg_request_info *ri = req->info;
     double t0 = kg_metrics_now();
     const kg_resource *r = NULL;
-    if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
+    if (s->satoken && kg_satoken_handle(s->satoken, req, resp)) {
+        /* answered: TokenRequest, TokenReview or an OIDC discovery document */
+    } else if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
         /* answered: an access review */
     } else if (ri->is_resource_request) {
         r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
@@ -329,6 +331,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
+    s->satoken = kg_satoken_start(s, &o->satoken, err);
+    if (!s->satoken)
+        goto fail;
+    ac.token_authenticators[1] = kg_satoken_authenticator(s->satoken); /* after the bootstrap tokens (index 0) */
+    if (ac.ntoken_authenticators < 2)
+        ac.ntoken_authenticators = 2;
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -470,6 +478,7 @@ void kg_apiserver_stop(kg_apiserver *s)
     kg_rbac_free(s->rbac);
     if (s->authn)
         kg_authn_free(s->authn);
+    kg_satoken_stop(s->satoken);
     if (s->store)
         kg_store_close(s->store);
     if (s->metrics_reg)

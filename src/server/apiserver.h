@@ -14,6 +14,7 @@
 #include "registry/codec.h"
 #include "registry/pipeline.h"
 #include "server/http.h"
+#include "server/satoken.h"
 #include "server/watch.h"
 #include "storage/storage.h"
 
@@ -47,6 +48,7 @@ typedef struct kg_apiserver_options {
     const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
     int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
+    kg_satoken_options satoken; /* --service-account-*, --api-audiences (satoken.h) */
 } kg_apiserver_options;
 
 typedef struct kg_apiserver kg_apiserver;
@@ -70,6 +72,7 @@ struct kg_apiserver {
     kg_apiserver_metrics metrics;
     kg_http_server *http;
     kg_authn *authn;
+    kg_satoken *satoken; /* service-account tokens: keys, authenticator, TokenRequest/TokenReview, OIDC */
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;

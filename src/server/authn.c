@@ -517,6 +517,8 @@ static void set_anonymous(kg_user *out)
 static kg_authn_result authenticate_more(const kg_authn *an, const char *token, size_t len, kg_arena *ar, kg_user *out)
 {
     for (size_t i = 0; i < an->nmore; i++) {
+        if (!an->more[i].fn) /* an unused slot */
+            continue;
         const char *reason = NULL;
         kg_user u = {0};
         kg_token_verdict v = an->more[i].fn(an->more[i].ud, token, len, ar, &u, &reason);
