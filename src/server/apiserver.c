@@ -351,6 +351,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
             goto fail;
     }
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
+    s->satoken->tokens = kg_satokens_controller_start(s->satoken, s->ca_pem); /* legacy token Secrets */
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
     kg_controller_client cc = kg_apiserver_loopback_client(s);
     if (!strcmp(o->storage_backend, "etcd3")) {
@@ -468,6 +469,8 @@ void kg_apiserver_stop(kg_apiserver *s)
         kg_watch_pump_stop(s->pump);
     if (s->http)
         kg_http_server_stop(s->http);
+    kg_satoken_stop(s->satoken); /* before the caches it subscribes to */
+    s->satoken = NULL;
     if (s->chain)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);
@@ -478,7 +481,6 @@ void kg_apiserver_stop(kg_apiserver *s)
     kg_rbac_free(s->rbac);
     if (s->authn)
         kg_authn_free(s->authn);
-    kg_satoken_stop(s->satoken);
     if (s->store)
         kg_store_close(s->store);
     if (s->metrics_reg)

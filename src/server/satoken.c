@@ -176,6 +176,7 @@ void kg_satoken_stop(kg_satoken *t)
 {
     if (!t)
         return;
+    kg_satokens_controller_stop(t->tokens);
     kg_sa_authenticator_free(t->auth);
     kg_sa_keys_free(t->keys);
     kg_arena_free(&t->mem);

@@ -51,6 +51,8 @@ struct kg_apiserver;
 struct kg_http_request;
 struct kg_http_response;
 
+typedef struct kg_satokens_controller kg_satokens_controller;
+
 typedef struct kg_satoken {
     struct kg_apiserver *s;
     kg_arena mem;
@@ -64,6 +66,7 @@ typedef struct kg_satoken {
     bool extend_expiration;
     char *openid_config, *jwks; /* rendered once; NULL: discovery not served */
     size_t openid_config_len, jwks_len;
+    kg_satokens_controller *tokens; /* the legacy tokens controller, once started */
 } kg_satoken;
 
 /* Load the keys and start the caches (waits for them to sync). s->caches and s->store must exist. */
@@ -74,6 +77,11 @@ kg_token_authenticator kg_satoken_authenticator(kg_satoken *t);
 
 /* True when the request was one of ours (TokenRequest, TokenReview, the OIDC documents) and has been answered. */
 bool kg_satoken_handle(kg_satoken *t, struct kg_http_request *req, struct kg_http_response *resp);
+
+/* The legacy tokens controller (satokens_controller.c): fills Secrets of type kubernetes.io/service-account-token.
+ * Start once the server's CA is known; kg_satoken_stop stops it. */
+kg_satokens_controller *kg_satokens_controller_start(kg_satoken *t, const char *ca_pem);
+void kg_satokens_controller_stop(kg_satokens_controller *c);
 
 /* tokenrequest.c */
 void kg_satoken_token_request(kg_satoken *t, struct kg_http_request *req, struct kg_http_response *resp);

@@ -131,6 +131,23 @@ expect_out "TokenReview: the admin's static token" '"username":"kgate-admin"' re
 expect_out "TokenReview: an unknown token" '"status":{"user":{}}' review garbage
 expect_out "TokenReview: a token is required" "token is required for TokenReview in authentication" review ""
 
+# --- legacy Secret-based tokens: the tokens controller fills them; the Secret's deletion revokes them ---
+mksecret() { C "$ADMIN" /api/v1/namespaces/team/secrets -X POST -H 'Content-Type: application/json' -o /dev/null -d \
+  "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"$1\",\"annotations\":{\"kubernetes.io/service-account.name\":\"$2\"}},\"type\":\"kubernetes.io/service-account-token\"}"; }
+mksecret bot-token bot
+mksecret ghost-token ghost
+for _ in $(seq 1 100); do LEGACY=$(field "$(C "$ADMIN" /api/v1/namespaces/team/secrets/bot-token)" token); [ -n "$LEGACY" ] && break; sleep 0.1; done
+LEGACY=$(base64 -d <<<"$LEGACY")
+expect_out "legacy token: issuer kubernetes/serviceaccount" '"iss":"kubernetes/serviceaccount","kubernetes.io/serviceaccount/namespace":"team","kubernetes.io/serviceaccount/secret.name":"bot-token"' payload "$LEGACY"
+expect_out "the controller sets ca.crt, namespace and the uid annotation" '"kubernetes.io/service-account.uid":"'"$SA_UID"'"' \
+  C "$ADMIN" /api/v1/namespaces/team/secrets/bot-token
+expect_out "legacy token authenticates" '"username":"system:serviceaccount:team:bot"' whoami_raw "$LEGACY"
+for _ in $(seq 1 100); do C "$ADMIN" /api/v1/namespaces/team/secrets/ghost-token -o /dev/null -w '%{http_code}' | grep -q 404 && break; sleep 0.1; done
+expect_out "a token Secret of a missing service account is deleted" '"code":404' C "$ADMIN" /api/v1/namespaces/team/secrets/ghost-token
+C "$ADMIN" /api/v1/namespaces/team/secrets/bot-token -X DELETE -o /dev/null
+expect_out "the Secret deleted: its token → 401" '"code":401' whoami_raw "$LEGACY"
+expect_out "TokenReview: the Secret deleted" '"error":"Token has been invalidated"' review "$LEGACY"
+
 # --- OIDC discovery: readable by service accounts; the JWKS verifies a token ---
 expect_out "openid-configuration (as a service account)" \
   '{"issuer":"https://kubernetes.default.svc.cluster.local","jwks_uri":"https://kubernetes.default.svc.cluster.local/openid/v1/jwks","response_types_supported":["id_token"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}' \
