@@ -4,16 +4,13 @@
 #include <time.h>
 
 #include "auth/serviceaccount/jwt.h"
+#include "auth/serviceaccount/request.h"
 #include "meta/object.h"
 #include "server/apiserver.h"
 #include "server/reviews.h"
 #include "server/satoken.h"
 
 #define AUTHN_GROUP "authentication.k8s.io"
-#define MIN_EXPIRATION_S 600
-#define DEFAULT_EXPIRATION_S 3600
-#define WARN_ONLY_EXPIRATION_S 3607             /* the ServiceAccount admission plugin's projected-volume value */
-#define EXTENDED_EXPIRATION_S (24 * 365 * 3600) /* token.ExpirationExtensionSeconds */
 
 static const char *nz(const char *s)
 {
@@ -106,27 +103,16 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
     kg_json_del(obj, "status");
 
     /* defaults and validation */
-    const kg_json *es = kg_json_get(spec, "expirationSeconds");
-    int64_t exp_s = DEFAULT_EXPIRATION_S;
-    if (es && !kg_json_is(es, KG_JSON_NULL)) {
-        if (!kg_json_is_number(es)) {
-            invalid(req, resp, "", "spec.expirationSeconds", "", "must be an integer");
-            return;
-        }
-        exp_s = (int64_t)kg_json_number(es);
-    }
-    kg_json_set(a, spec, "expirationSeconds", kg_json_new_int(a, exp_s));
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
-    if (exp_s < MIN_EXPIRATION_S)
-        kg_field_invalid_int(a, &errs, "spec.expirationSeconds", exp_s,
-                             "may not specify a duration less than 10 minutes");
-    if (exp_s > (1LL << 32))
-        kg_field_invalid_int(a, &errs, "spec.expirationSeconds", exp_s,
-                             "may not specify a duration larger than 2^32 seconds");
-    if (errs.len) {
+    kg_sa_expiration ex;
+    const kg_json *ref = kg_json_get(spec, "boundObjectRef");
+    bool pod_ref = kg_json_is(ref, KG_JSON_OBJECT) && !strcmp(nz(kg_json_get_str(ref, "kind")), "Pod");
+    if (!kg_sa_token_expiration(a, kg_json_get(spec, "expirationSeconds"), t->max_expiration_s, t->extend_expiration,
+                                pod_ref, kube_audiences(t, auds, naud), &ex, &errs)) {
         kg_respond_status(req, resp, kg_status_invalid(a, (kg_gk){AUTHN_GROUP, "TokenRequest"}, "", &errs));
         return;
     }
+    kg_json_set(a, spec, "expirationSeconds", kg_json_new_int(a, ex.requested));
 
     kg_sa_token_spec ts_spec = {.issuer = t->issuers[0],
                                 .audiences = auds,
@@ -135,26 +121,13 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
                                 .sa_name = name,
                                 .sa_uid = nz(kg_meta_uid(sa))};
     /* the bound object */
-    const kg_json *ref = kg_json_get(spec, "boundObjectRef");
-    bool pod_bound = false;
     if (kg_json_is(ref, KG_JSON_OBJECT)) {
-        const char *kind = nz(kg_json_get_str(ref, "kind")), *av = nz(kg_json_get_str(ref, "apiVersion"));
+        const char *kind = nz(kg_json_get_str(ref, "kind"));
         const char *rname = nz(kg_json_get_str(ref, "name")), *ruid = nz(kg_json_get_str(ref, "uid"));
-        const char *slash = strrchr(av, '/');
-        const char *group = slash ? kg_arena_strndup(a, av, (size_t)(slash - av)) : "";
-        const char *version = slash ? slash + 1 : av;
-        const char *plural = NULL;
-        if (!*group && !strcmp(kind, "Pod"))
-            plural = "pods";
-        else if (!*group && !strcmp(kind, "Secret"))
-            plural = "secrets";
-        else if (!*group && !strcmp(kind, "Node"))
-            plural = "nodes";
+        const char *bad = NULL;
+        const char *plural = kg_sa_bound_plural(a, kg_json_get_str(ref, "apiVersion"), kind, &bad);
         if (!plural) {
-            kg_respond_status(
-                req, resp,
-                kg_status_bad_request(a, kg_arena_sprintf(a, "cannot bind token to object of type %s/%s, Kind=%s",
-                                                          group, version, kind)));
+            kg_respond_status(req, resp, kg_status_bad_request(a, bad));
             return;
         }
         const kg_json *o = kg_satoken_store_get(t, plural, ns, rname, a);
@@ -173,7 +146,6 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
                                                                             name)));
                 return;
             }
-            pod_bound = true;
             ts_spec.pod_name = rname;
             ts_spec.pod_uid = uid;
             const char *node = kg_json_path_str(o, "spec.nodeName");
@@ -191,7 +163,7 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
         }
         if (*ruid && strcmp(ruid, uid)) {
             kg_respond_status(req, resp,
-                              kg_status_conflict(a, (kg_gr){group, kind}, rname,
+                              kg_status_conflict(a, (kg_gr){"", kind}, rname,
                                                  kg_arena_sprintf(a,
                                                                   "the UID in the bound object reference (%s) does not "
                                                                   "match the UID in record. The object might have been "
@@ -200,23 +172,19 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
             return;
         }
     }
-    if (t->max_expiration_s > 0 && exp_s > t->max_expiration_s) {
+    if (ex.shortened) {
         char *w = kg_arena_sprintf(a, "299 - \"requested expiration of %lld seconds shortened to %lld seconds\"",
-                                   (long long)exp_s, (long long)t->max_expiration_s);
+                                   (long long)ex.requested, (long long)ex.seconds);
         kg_http_add_header(req, resp, "Warning", w);
-        exp_s = t->max_expiration_s;
-        kg_json_set(a, spec, "expirationSeconds", kg_json_new_int(a, exp_s));
+        kg_json_set(a, spec, "expirationSeconds", kg_json_new_int(a, ex.seconds));
     }
-    int64_t token_exp = exp_s;
-    if (t->extend_expiration && pod_bound && exp_s == WARN_ONLY_EXPIRATION_S && kube_audiences(t, auds, naud)) {
-        ts_spec.warnafter = (int64_t)now + exp_s;
-        token_exp = EXTENDED_EXPIRATION_S;
-    }
+    if (ex.warnafter_s)
+        ts_spec.warnafter = (int64_t)now + ex.warnafter_s;
     char jti[37];
     kg_uuid_v4(jti);
     ts_spec.jti = jti;
     ts_spec.iat = (int64_t)now;
-    ts_spec.exp = (int64_t)now + token_exp;
+    ts_spec.exp = (int64_t)now + ex.token_seconds;
     KG_ERROR_DECL(err);
     char *tok = kg_jwt_sign(a, &t->keys->signing, kg_sa_bound_claims(a, &ts_spec), &err);
     if (!tok) {
@@ -229,7 +197,7 @@ void kg_satoken_token_request(kg_satoken *t, kg_http_request *req, kg_http_respo
         kg_json_set(a, spec, "boundObjectRef", kg_json_new_null(a));
     kg_json *st = kg_json_new_object(a);
     kg_json_set(a, st, "token", kg_json_new_str(a, tok));
-    kg_json_set(a, st, "expirationTimestamp", kg_json_new_str(a, kg_time_format(now + exp_s, ts)));
+    kg_json_set(a, st, "expirationTimestamp", kg_json_new_str(a, kg_time_format(now + ex.seconds, ts)));
     kg_json_set(a, obj, "status", st);
     kg_http_respond_json(req, resp, 201, obj);
 }
