@@ -29,6 +29,7 @@ typedef enum kg_subresource_kind {
     KG_SUB_BINDING,           /* pods/binding: create a Binding → sets spec.nodeName */
     KG_SUB_EPHEMERAL,         /* pods/ephemeralcontainers: only spec.ephemeralContainers changes */
     KG_SUB_APPROVAL,          /* certificatesigningrequests/approval: only status.conditions change */
+    KG_SUB_TOKEN,             /* serviceaccounts/token: a TokenRequest, answered by server/satoken.h */
 } kg_subresource_kind;
 
 typedef struct kg_subresource {

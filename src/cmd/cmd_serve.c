@@ -72,6 +72,22 @@ static void usage(FILE *f)
         "      --audit-log-maxage int            The maximum number of days to retain old audit log files based on the "
         "timestamp\n"
         "                                        encoded in their filename.\n\n"
+        "      --api-audiences strings           Identifiers of the API; service account tokens must carry one "
+        "(default: the issuers)\n"
+        "      --service-account-issuer stringArray   Identifier of the service account token issuer; repeatable, "
+        "the first signs\n"
+        "                                        (default https://kubernetes.default.svc.cluster.local)\n"
+        "      --service-account-signing-key-file string   PEM private key (RSA or ECDSA) that signs service "
+        "account tokens;\n"
+        "                                        without it a key is generated in --data-dir on first start\n"
+        "      --service-account-key-file stringArray   PEM public/private keys that verify service account "
+        "tokens (default: the signing key)\n"
+        "      --service-account-max-token-expiration duration   Maximum validity of a requested token (0: no "
+        "cap; else 1h..2^32s)\n"
+        "      --service-account-extend-token-expiration   Extend pod-bound projected tokens to 1 year, warning "
+        "after 3607s (default true)\n"
+        "      --service-account-lookup          Check that legacy Secret-based tokens still exist (default true)\n"
+        "      --service-account-jwks-uri string  Overrides jwks_uri of /.well-known/openid-configuration (https)\n\n"
         "Authorization flags:\n"
         "      --authorization-mode strings      Ordered list of plug-ins to do authorization on secure port. "
         "Comma-delimited list of:\n"
@@ -186,6 +202,66 @@ static bool parse_duration_ms(const char *v, int64_t *out)
     return true;
 }
 
+/* The service-account token flags (server/satoken.h): 1 consumed, 0 not one of them, -1 error (printed). */
+static int satoken_flag(int argc, char **argv, int *i, kg_satoken_options *o)
+{
+    const char *arg = argv[*i];
+    static const char *const bools[] = {"--service-account-extend-token-expiration", "--service-account-lookup"};
+    bool *bf[] = {&o->no_extend_token_expiration, &o->no_lookup};
+    for (int k = 0; k < 2; k++) {
+        size_t n = strlen(bools[k]);
+        if (!strncmp(arg, bools[k], n) && (arg[n] == 0 || arg[n] == '=')) {
+            bool on;
+            if (!kg_flag_parse_bool(arg[n] ? arg + n + 1 : NULL, &on)) {
+                fprintf(stderr, "Error: invalid argument \"%s\" for \"%s\" flag\n", arg + n + 1, bools[k]);
+                return -1;
+            }
+            *bf[k] = !on;
+            return 1;
+        }
+    }
+    static const char *const lists[] = {"--service-account-key-file", "--service-account-issuer", "--api-audiences"};
+    const char **lv[] = {o->key_files, o->issuers, o->api_audiences};
+    size_t *ln[] = {&o->nkey_files, &o->nissuers, &o->napi_audiences};
+    bool m;
+    const char *v;
+    for (int k = 0; k < 3; k++) {
+        v = kg_flag_value(argc, argv, i, lists[k], &m);
+        if (!m)
+            continue;
+        if (!v || *ln[k] == KG_SATOKEN_MAX_VALUES) {
+            fprintf(stderr, v ? "Error: too many %s flags\n" : "Error: flag needs an argument: %s\n", lists[k]);
+            return -1;
+        }
+        lv[k][(*ln[k])++] = v;
+        return 1;
+    }
+    static const char *const strs[] = {"--service-account-signing-key-file", "--service-account-jwks-uri"};
+    const char **sv[] = {&o->signing_key_file, &o->jwks_uri};
+    for (int k = 0; k < 2; k++) {
+        v = kg_flag_value(argc, argv, i, strs[k], &m);
+        if (!m)
+            continue;
+        if (!v) {
+            fprintf(stderr, "Error: flag needs an argument: %s\n", strs[k]);
+            return -1;
+        }
+        *sv[k] = v;
+        return 1;
+    }
+    v = kg_flag_value(argc, argv, i, "--service-account-max-token-expiration", &m);
+    if (!m)
+        return 0;
+    int64_t ms = -1;
+    if (!parse_duration_ms(v, &ms) || ms < 0) {
+        fprintf(stderr, "Error: invalid argument \"%s\" for \"--service-account-max-token-expiration\" flag\n",
+                v ? v : "");
+        return -1;
+    }
+    o->max_token_expiration_s = ms / 1000;
+    return 1;
+}
+
 int kg_cmd_serve(int argc, char **argv)
 {
     kg_apiserver_options o;
@@ -255,6 +331,11 @@ int kg_cmd_serve(int argc, char **argv)
         STRFLAG("--etcd-keyfile", o.etcd_keyfile)
         STRFLAG("--encryption-provider-config", o.encryption_provider_config)
 #undef STRFLAG
+        int sf = satoken_flag(argc, argv, &i, &o.satoken);
+        if (sf < 0)
+            return 1;
+        if (sf > 0)
+            continue;
         kg_flag_result fr = kg_flags_engine(argc, argv, &i, &o.admission, &o.feature_gates);
         if (fr == KG_FLAG_ERROR)
             return 1;

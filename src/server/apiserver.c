@@ -147,7 +147,9 @@ static void handle(void *ud, kg_http_request *req, kg_http_response *resp)
     const kg_request_info *ri = req->info;
     double t0 = kg_metrics_now();
     const kg_resource *r = NULL;
-    if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
+    if (s->satoken && kg_satoken_handle(s->satoken, req, resp)) {
+        /* answered: TokenRequest, TokenReview or an OIDC discovery document */
+    } else if (ri->is_resource_request && kg_reviews_handle(s, req, resp)) {
         /* answered: an access review */
     } else if (ri->is_resource_request) {
         r = kg_resource_find(ri->api_group, ri->api_version, ri->resource);
@@ -368,6 +370,12 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         if (ac.ntoken_authenticators < 1)
             ac.ntoken_authenticators = 1;
     }
+    s->satoken = kg_satoken_start(s, &o->satoken, err);
+    if (!s->satoken)
+        goto fail;
+    ac.token_authenticators[1] = kg_satoken_authenticator(s->satoken); /* after the bootstrap tokens (index 0) */
+    if (ac.ntoken_authenticators < 2)
+        ac.ntoken_authenticators = 2;
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
@@ -391,6 +399,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
             goto fail;
     }
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
+    s->satoken->tokens = kg_satokens_controller_start(s->satoken, s->ca_pem); /* legacy token Secrets */
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
     kg_controller_client cc = kg_apiserver_loopback_client(s);
     if (!strcmp(o->storage_backend, "etcd3")) {
@@ -554,6 +563,8 @@ void kg_apiserver_stop(kg_apiserver *s)
     if (s->http)
         kg_http_server_stop(s->http);
     kg_tls_creds_free(s->tls_creds);
+    kg_satoken_stop(s->satoken); /* before the caches it subscribes to */
+    s->satoken = NULL;
     if (s->chain)
         kg_admission_chain_free(s->chain);
     kg_rbac_feed_stop(s->rbac_feed);

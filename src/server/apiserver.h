@@ -14,6 +14,7 @@
 #include "registry/codec.h"
 #include "registry/pipeline.h"
 #include "server/http.h"
+#include "server/satoken.h"
 #include "server/watch.h"
 #include "storage/storage.h"
 #include "storage/transformer.h"
@@ -60,6 +61,7 @@ typedef struct kg_apiserver_options {
     const char *runtime_config;  /* --runtime-config (api/runtimeconfig.h) */
     int64_t default_not_ready_toleration_seconds;   /* --default-not-ready-toleration-seconds (300) */
     int64_t default_unreachable_toleration_seconds; /* --default-unreachable-toleration-seconds (300) */
+    kg_satoken_options satoken; /* --service-account-*, --api-audiences (satoken.h) */
 } kg_apiserver_options;
 
 typedef struct kg_apiserver kg_apiserver;
@@ -86,8 +88,9 @@ struct kg_apiserver {
     struct kg_tls_creds *tls_creds;         /* the serving pair, swapped by cert_reloader when its files change */
     struct kg_cert_reloader *cert_reloader; /* server/certreload.h; NULL with --insecure-serving */
     kg_authn *authn;
-    struct kg_bootstrap_authn *bootstrap_authn;
-    struct kg_audit *audit; /* --audit-policy-file + --audit-log-path (audit.h) */ /* --enable-bootstrap-token-auth (authn_bootstrap.h) */
+    struct kg_bootstrap_authn *bootstrap_authn; /* --enable-bootstrap-token-auth (authn_bootstrap.h) */
+    struct kg_audit *audit; /* --audit-policy-file + --audit-log-path (audit.h) */
+    kg_satoken *satoken; /* service-account tokens: keys, authenticator, TokenRequest/TokenReview, OIDC */
     kg_authorizer *authz;         /* the union: system:masters, then the --authorization-mode authorizers */
     struct kg_rbac *rbac;         /* NULL unless RBAC is a mode */
     struct kg_rbac_feed *rbac_feed;

@@ -33,7 +33,7 @@ static void respond_invalid(kg_http_request *req, kg_http_response *resp, const 
 }
 
 /* The request body as an object of kind (apiVersion group/v1), or NULL after answering 400. */
-static kg_json *read_body(kg_http_request *req, kg_http_response *resp, const char *group, const char *kind)
+kg_json *kg_reviews_read_body(kg_http_request *req, kg_http_response *resp, const char *group, const char *kind)
 {
     KG_ERROR_DECL(err);
     const char *ct = kg_http_header_get(req, "Content-Type");
@@ -176,7 +176,7 @@ static void access_review(kg_apiserver *s, kg_http_request *req, kg_http_respons
     bool self = !strcmp(resource, "selfsubjectaccessreviews");
     bool local = !strcmp(resource, "localsubjectaccessreviews");
     const char *kind = self ? "SelfSubjectAccessReview" : local ? "LocalSubjectAccessReview" : "SubjectAccessReview";
-    kg_json *obj = read_body(req, resp, AUTHZ_GROUP, kind);
+    kg_json *obj = kg_reviews_read_body(req, resp, AUTHZ_GROUP, kind);
     if (!obj)
         return;
     const kg_json *spec = kg_json_get(obj, "spec");
@@ -264,7 +264,7 @@ static void add_error(void *ud, const char *msg)
 static void rules_review(kg_apiserver *s, kg_http_request *req, kg_http_response *resp)
 {
     kg_arena *a = req->arena;
-    kg_json *obj = read_body(req, resp, AUTHZ_GROUP, "SelfSubjectRulesReview");
+    kg_json *obj = kg_reviews_read_body(req, resp, AUTHZ_GROUP, "SelfSubjectRulesReview");
     if (!obj)
         return;
     const char *ns = nz(kg_json_path_str(obj, "spec.namespace"));
@@ -298,7 +298,7 @@ static void rules_review(kg_apiserver *s, kg_http_request *req, kg_http_response
 static void self_review(kg_http_request *req, kg_http_response *resp)
 {
     kg_arena *a = req->arena;
-    kg_json *obj = read_body(req, resp, AUTHN_GROUP, "SelfSubjectReview");
+    kg_json *obj = kg_reviews_read_body(req, resp, AUTHN_GROUP, "SelfSubjectReview");
     if (!obj)
         return;
     const kg_user_info *u = req->user;

@@ -14,4 +14,8 @@
 /* True when the request is for one of the review resources (then it has been answered). */
 bool kg_reviews_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *resp);
 
+/* A review-style request body (JSON or protobuf) as an object of kind in group/v1 (kind and apiVersion set,
+ * metadata.creationTimestamp null), or NULL after answering 400. */
+kg_json *kg_reviews_read_body(kg_http_request *req, kg_http_response *resp, const char *group, const char *kind);
+
 #endif
