@@ -225,24 +225,31 @@ static bool check_namespace(wctx *c, kg_json *md)
     return true;
 }
 
-bool w_field_validation(wctx *c, const kg_json *obj, const char *schema_type)
+bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
 {
     const kg_write_request *rq = c->rq;
+    /* the typed decode: wrong JSON types are a 400 in every mode; unknown fields are dropped unless Strict */
+    kg_schema_decode d;
+    const char *type = schema_type ? schema_type : kg_schema_type_name(c->a, c->r);
+    kg_schema_decode_check(c->a, type, obj, rq->field_validation != KG_FIELD_VALIDATION_STRICT, &d);
+    /* runtime.NewStrictDecodingError and decode errors, wrapped by the handler's "cannot be handled as" */
+    const char *kind = schema_type ? strrchr(schema_type, '.') + 1 : c->r->kind;
+    const char *version = schema_type ? "v1" : c->r->version; /* only Scale (autoscaling/v1) passes a type */
+    if (d.error) {
+        if (c->patched)
+            return wfail(c, w_patch_decode_failure(c, obj, d.error));
+        return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "%s in version \"%s\" cannot be handled as "
+                                                                            "a %s: %s",
+                                                                     kind, version, kind, d.error)));
+    }
     if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
         return true;
-    const char **unknown = NULL;
-    size_t nunknown = 0;
-    if (schema_type)
-        kg_schema_unknown_fields_type(c->a, schema_type, obj, &unknown, &nunknown);
-    else
-        kg_schema_unknown_fields(c->a, c->r, obj, &unknown, &nunknown);
+    const char **unknown = d.unknown;
+    size_t nunknown = d.nunknown;
     if (!nunknown && !rq->ndup_fields)
         return true;
     if (rq->field_validation == KG_FIELD_VALIDATION_STRICT) {
         kg_buf b = KG_BUF_INIT;
-        /* runtime.NewStrictDecodingError wrapped by the handler's "cannot be handled as" */
-        const char *kind = schema_type ? strrchr(schema_type, '.') + 1 : c->r->kind;
-        const char *version = schema_type ? "autoscaling/v1" : c->r->api_version; /* only Scale passes a type */
         kg_buf_printf(&b, "%s in version \"%s\" cannot be handled as a %s: strict decoding error: ", kind, version,
                       kind);
         for (size_t i = 0; i < nunknown; i++)
@@ -258,6 +265,18 @@ bool w_field_validation(wctx *c, const kg_json *obj, const char *schema_type)
     for (size_t i = 0; i < rq->ndup_fields && rq->warnings; i++)
         kg_warnings_addf(rq->warnings, "duplicate field \"%s\"", rq->dup_fields[i]);
     return true;
+}
+
+/* A patched object that does not decode: upstream's patcher reports it as 422 Invalid with an empty kind and
+ * name, on the field "patch" with the patched object as the value (kubectl: "The request is invalid: patch: ..."). */
+kg_status *w_patch_decode_failure(wctx *c, const kg_json *obj, const char *err)
+{
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_buf b = KG_BUF_INIT;
+    kg_json_write(&b, obj, 0);
+    kg_field_invalid(c->a, &errs, "patch", kg_arena_strdup(c->a, kg_buf_cstr(&b)), err);
+    kg_buf_free(&b);
+    return kg_status_invalid(c->a, KG_GK("", ""), "", &errs);
 }
 
 bool w_load(wctx *c, kg_store_kv *kv, kg_json **old)
@@ -596,8 +615,10 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
         const char *pav = kg_json_get_str(neu, "apiVersion"), *pk = kg_json_get_str(neu, "kind");
         if (!pav || strcmp(pav, c.r->api_version) || !pk || strcmp(pk, c.r->kind))
             return wfail(&c, kg_status_bad_request(c.a, "the patch may not change apiVersion or kind"));
-        if (attempt == 0 && !w_field_validation(&c, neu, NULL))
+        c.patched = true;
+        if (!w_field_validation(&c, neu, NULL)) /* every attempt: unknown fields are dropped from neu */
             return false;
+        c.patched = false;
         kg_json *nmd = w_metadata(c.a, neu);
         const char *nname = kg_json_get_str(nmd, "name");
         if (!nname || strcmp(nname, c.name))
