@@ -46,8 +46,7 @@ typedef struct kg_schema_decode {
     const char **unknown;
     size_t nunknown;
 } kg_schema_decode;
-bool kg_schema_decode_check(kg_arena *a, const char *type_name, kg_json *obj, bool drop_unknown,
-                            kg_schema_decode *out);
+bool kg_schema_decode_check(kg_arena *a, const char *type_name, kg_json *obj, bool drop_unknown, kg_schema_decode *out);
 
 /* Field lookup, mainly for tests and tools: the schema of `type_name`'s field `field`. */
 typedef struct kg_schema_field_info {

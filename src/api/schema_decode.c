@@ -302,8 +302,7 @@ static void walk_struct(dctx *c, int t, kg_json *v, int level)
     v->len = w;
 }
 
-bool kg_schema_decode_check(kg_arena *a, const char *type_name, kg_json *obj, bool drop_unknown,
-                            kg_schema_decode *out)
+bool kg_schema_decode_check(kg_arena *a, const char *type_name, kg_json *obj, bool drop_unknown, kg_schema_decode *out)
 {
     memset(out, 0, sizeof *out);
     int t = kg_schema_i_find_type(type_name);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/convert.h"
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "api/validation.h"
@@ -178,26 +179,37 @@ kg_status *w_validate(wctx *c, kg_admission_attributes *at)
 
 /* ---- decode checks ---- */
 
-static const char *quoted_body(wctx *c)
-{
-    size_t n = c->rq->body_len > 512 ? 512 : c->rq->body_len;
-    return kg_arena_strndup(c->a, c->rq->body ? c->rq->body : "", c->rq->body ? n : 0);
-}
-
-/* apiVersion and kind of the body against what the URL expects (a missing pair is an error, as upstream). */
+/* apiVersion and kind of the body against what the URL expects. A missing kind, or a missing apiVersion, is taken
+ * from the URL as upstream's decoder defaults them (typed clients commonly send objects without them). */
 static bool check_type(wctx *c, kg_json *obj, const char *want_api_version, const char *want_kind)
 {
     kg_json *av = kg_json_get(obj, "apiVersion"), *k = kg_json_get(obj, "kind");
-    if (av && av->type != KG_JSON_STRING)
-        av = NULL;
-    if (k && k->type != KG_JSON_STRING)
-        k = NULL;
-    if (!k || !k->len)
-        return wfail(
-            c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "Object 'Kind' is missing in '%s'", quoted_body(c))));
-    if (!av || !av->len)
-        return wfail(c, kg_status_bad_request(
-                            c->a, kg_arena_sprintf(c->a, "Object 'apiVersion' is missing in '%s'", quoted_body(c))));
+    if (!k || k->type != KG_JSON_STRING || !k->len) {
+        if (k && k->type != KG_JSON_STRING && k->type != KG_JSON_NULL)
+            return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                         "couldn't get version/kind; json parse "
+                                                                         "error: json: cannot unmarshal %s into Go "
+                                                                         "struct field .kind of type string",
+                                                                         k->type == KG_JSON_OBJECT  ? "object"
+                                                                         : k->type == KG_JSON_ARRAY ? "array"
+                                                                         : k->type == KG_JSON_BOOL  ? "bool"
+                                                                                                    : "number")));
+        k = w_sref(c->a, want_kind);
+        kg_json_set(c->a, obj, "kind", k);
+    }
+    if (!av || av->type != KG_JSON_STRING || !av->len) {
+        if (av && av->type != KG_JSON_STRING && av->type != KG_JSON_NULL)
+            return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                         "couldn't get version/kind; json parse "
+                                                                         "error: json: cannot unmarshal %s into Go "
+                                                                         "struct field .apiVersion of type string",
+                                                                         av->type == KG_JSON_OBJECT  ? "object"
+                                                                         : av->type == KG_JSON_ARRAY ? "array"
+                                                                         : av->type == KG_JSON_BOOL  ? "bool"
+                                                                                                     : "number")));
+        av = w_sref(c->a, want_api_version);
+        kg_json_set(c->a, obj, "apiVersion", av);
+    }
     if (strcmp(av->u.s, want_api_version))
         return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
                                                                      "the API version in the data (%s) does not "
@@ -238,8 +250,9 @@ bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
     if (d.error) {
         if (c->patched)
             return wfail(c, w_patch_decode_failure(c, obj, d.error));
-        return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "%s in version \"%s\" cannot be handled as "
-                                                                            "a %s: %s",
+        return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                     "%s in version \"%s\" cannot be handled as "
+                                                                     "a %s: %s",
                                                                      kind, version, kind, d.error)));
     }
     if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
@@ -334,6 +347,7 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
         return false;
     if (!w_field_validation(&c, obj, NULL))
         return false;
+    kg_api_convert_in(c.a, c.r, obj);
     kg_json *md = w_metadata(c.a, obj);
     if (!check_namespace(&c, md))
         return false;
@@ -527,6 +541,7 @@ bool kg_pipeline_update(const kg_pipeline *p, const kg_write_request *rq, kg_jso
         return false;
     if (!w_field_validation(&c, obj, NULL))
         return false;
+    kg_api_convert_in(c.a, c.r, obj);
     kg_json *md = w_metadata(c.a, obj);
     const char *oname = kg_json_get_str(md, "name");
     if (!oname || strcmp(oname, c.name))
@@ -618,6 +633,7 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
         c.patched = true;
         if (!w_field_validation(&c, neu, NULL)) /* every attempt: unknown fields are dropped from neu */
             return false;
+        kg_api_convert_in(c.a, c.r, neu);
         c.patched = false;
         kg_json *nmd = w_metadata(c.a, neu);
         const char *nname = kg_json_get_str(nmd, "name");

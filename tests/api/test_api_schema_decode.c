@@ -74,7 +74,8 @@ static void test_decode_errors(void **s)
          "json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type v1.Container"},
         {CM, "{'metadata':{'labels':{'a':true}}}",
          "json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string"},
-        {CM, "{'immutable':'yes'}", "json: cannot unmarshal string into Go struct field ConfigMap.immutable of type bool"},
+        {CM, "{'immutable':'yes'}",
+         "json: cannot unmarshal string into Go struct field ConfigMap.immutable of type bool"},
         /* integer ranges and literals */
         {DEPLOY, "{'spec':{'replicas':3000000000}}",
          "json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32"},

@@ -282,10 +282,10 @@ static void test_create_decode_checks(void **state)
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message,
                         "the namespace of the provided object does not match the namespace sent on the request");
-    rq.body = "{\"metadata\":{}}";
-    rq.body_len = strlen(rq.body);
-    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, rq.body), &res));
-    assert_string_equal(res.status->message, "Object 'Kind' is missing in '{\"metadata\":{}}'");
+    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, "{\"kind\":5,\"metadata\":{\"name\":\"x\"}}"), &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "couldn't get version/kind; json parse error: json: cannot unmarshal "
+                                             "number into Go struct field .kind of type string");
     assert_int_equal(g_seen.admits, 0); /* nothing reached admission */
 }
 
@@ -333,6 +333,118 @@ static void test_field_validation_warn_and_strict(void **state)
     assert_int_equal(kg_status_http_code(st), 400);
     assert_true(kg_field_validation_parse(&f->a, NULL, &fv, &st));
     assert_int_equal(fv, KG_FIELD_VALIDATION_WARN);
+}
+
+/* Typed decode: wrong JSON types are 400 on create and update with upstream's text, 422 on the field "patch" for a
+ * patch result; unknown fields are dropped (never stored) under Warn and Ignore. */
+static void test_typed_decode_errors_and_unknown_dropping(void **state)
+{
+    fixture *f = *state;
+    kg_write_request rq;
+    req(f, &rq, "", "configmaps", "default", "");
+    kg_write_result res;
+    assert_false(kg_pipeline_create(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"data\":{\"a\":1}}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: "
+                                             "cannot unmarshal number into Go struct field ConfigMap.data of type "
+                                             "string");
+    assert_null(stored(f, "", "configmaps", "default", "t"));
+    /* Ignore still checks types */
+    rq.field_validation = KG_FIELD_VALIDATION_IGNORE;
+    assert_false(kg_pipeline_create(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"data\":{\"a\":1}}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    /* Warn: warned and dropped */
+    rq.field_validation = KG_FIELD_VALIDATION_WARN;
+    assert_true(kg_pipeline_create(&f->p, &rq,
+                                   tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                                             "\"t\",\"foo\":1},\"spec\":{\"x\":1}}"),
+                                   &res));
+    assert_int_equal(f->w.n, 3);
+    assert_string_equal(f->w.items[0], "unknown field \"metadata.foo\"");
+    assert_string_equal(f->w.items[1], "unknown field \"spec\"");
+    kg_json *st = stored(f, "", "configmaps", "default", "t");
+    assert_null(kg_json_get(st, "spec"));
+    assert_null(kg_json_path(st, "metadata.foo"));
+    /* update: 400 with the same text */
+    req(f, &rq, "", "configmaps", "default", "t");
+    assert_false(kg_pipeline_update(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"immutable\":\"x\"}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: "
+                                             "cannot unmarshal string into Go struct field ConfigMap.immutable of "
+                                             "type bool");
+    /* patch: the patched object is checked; 422 on "patch" */
+    assert_false(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"data\":{\"n\":[1]}}"), &res));
+    assert_int_equal(res.code, 422);
+    assert_non_null(strstr(res.status->message, " \"\" is invalid: patch: Invalid value: \"{"));
+    assert_non_null(strstr(res.status->message, "\": json: cannot unmarshal array into Go struct field ConfigMap.data "
+                                                "of type string"));
+    /* an unknown field added by a patch is dropped too */
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"bogus\":{\"n\":1}}"), &res));
+    assert_null(kg_json_get(stored(f, "", "configmaps", "default", "t"), "bogus"));
+    /* a Deployment: int32 overflow, group version in the message */
+    req(f, &rq, "apps", "deployments", "default", "");
+    assert_false(kg_pipeline_create(&f->p, &rq,
+                                    tj(&f->a, "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{"
+                                              "\"name\":\"d\"},\"spec\":{\"replicas\":\"two\"}}"),
+                                    &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message,
+                        "Deployment in version \"v1\" cannot be handled as a Deployment: json: "
+                        "cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas "
+                        "of type int32");
+}
+
+/* Secret stringData is merged into data (base64) and never stored; a body without apiVersion/kind takes the URL's. */
+static void test_secret_string_data_and_missing_type(void **state)
+{
+    fixture *f = *state;
+    kg_write_request rq;
+    req(f, &rq, "", "secrets", "default", "");
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq,
+                                   tj(&f->a, "{\"metadata\":{\"name\":\"s\"},\"data\":{\"a\":\"eA==\",\"b\":\"eQ==\"},"
+                                             "\"stringData\":{\"b\":\"hello\",\"c\":\"\"}}"),
+                                   &res));
+    kg_json *st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_get_str(st, "apiVersion"), "v1");
+    assert_string_equal(kg_json_get_str(st, "kind"), "Secret");
+    assert_null(kg_json_get(st, "stringData"));
+    assert_string_equal(kg_json_path_str(st, "data.a"), "eA==");
+    assert_string_equal(kg_json_path_str(st, "data.b"), "aGVsbG8=");
+    assert_string_equal(kg_json_path_str(st, "data.c"), "");
+    /* on update and patch too */
+    req(f, &rq, "", "secrets", "default", "s");
+    assert_true(
+        kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"stringData\":{\"a\":\"z\"}}"), &res));
+    st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_path_str(st, "data.a"), "eg==");
+    assert_null(kg_json_get(st, "stringData"));
+    assert_true(kg_pipeline_update(&f->p, &rq,
+                                   tj(&f->a, "{\"metadata\":{\"name\":\"s\"},\"stringData\":{\"only\":\"1\"}}"), &res));
+    st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_path_str(st, "data.only"), "MQ==");
+    assert_null(kg_json_path(st, "data.a"));
+    /* the 1 MiB limit applies to the merged data */
+    size_t big = 1024 * 1024 + 1;
+    char *body = malloc(big + 128);
+    int n = snprintf(body, 128, "{\"metadata\":{\"name\":\"big\"},\"stringData\":{\"k\":\"");
+    memset(body + n, 'x', big);
+    strcpy(body + n + big, "\"}}");
+    req(f, &rq, "", "secrets", "default", "");
+    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+    free(body);
+    assert_int_equal(res.code, 422);
+    assert_string_equal(res.status->message,
+                        "Secret \"big\" is invalid: data: Too long: may not be more than 1048576 bytes");
 }
 
 static void test_dry_run_create_stores_nothing(void **state)
@@ -667,6 +779,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_decode_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_invalid_object_is_422, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_validation_warn_and_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_typed_decode_errors_and_unknown_dropping, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_secret_string_data_and_missing_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dry_run_create_stores_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_precondition_conflict_and_noop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_of_missing_object_is_404, setup, teardown),
