@@ -17,7 +17,8 @@ static kg_resource table[] = {
      {STATUS, {"finalize", KG_SUB_STATUS, KG_VERB_UPDATE, NULL, NULL, NULL}}, true, false},
     {"", "v1", "Pod", "pods", "pod", SN("po"), ALL, true, KG_VERBS_ALL,
      {STATUS, {"binding", KG_SUB_BINDING, KG_VERB_CREATE, "", "v1", "Binding"},
-      {"ephemeralcontainers", KG_SUB_EPHEMERAL, KG_VERBS_GET_PATCH_UPDATE, NULL, NULL, NULL}},
+      {"ephemeralcontainers", KG_SUB_EPHEMERAL, KG_VERBS_GET_PATCH_UPDATE, NULL, NULL, NULL},
+      {"eviction", KG_SUB_EVICTION, KG_VERB_CREATE, "policy", "v1", "Eviction"}},
      true, false},
     {"", "v1", "Service", "services", "service", SN("svc"), ALL, true, KG_VERBS_ALL, {STATUS}, true, false},
     {"", "v1", "ConfigMap", "configmaps", "configmap", SN("cm"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
@@ -88,6 +89,9 @@ static kg_resource table[] = {
     {"coordination.k8s.io", "v1", "Lease", "leases", "lease", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
     /* events.k8s.io/v1 */
     {"events.k8s.io", "v1", "Event", "events", "event", SN("ev"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    /* policy/v1 */
+    {"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", "poddisruptionbudget", SN("pdb"), NOCAT, true,
+     KG_VERBS_ALL, {STATUS}, true, true},
     /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
      * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
     {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",

@@ -13,5 +13,6 @@ extern const char *const kg_schema_data_apps[];
 extern const char *const kg_schema_data_batch[];
 extern const char *const kg_schema_data_groups[];
 extern const char *const kg_schema_data_admission[];
+extern const char *const kg_schema_data_policy[];
 
 #endif

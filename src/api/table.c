@@ -202,6 +202,9 @@ static const col C_VALUE = {"Value", "integer", "", "The value of this priority 
 static const col C_GLOBALDEFAULT = {"Global-Default", "boolean", "", "globalDefault specifies whether this PriorityClass should be considered as the default priority.", 0};
 static const col C_PROVISIONER = {"Provisioner", "string", "", "Indicates the type of the provisioner.", 0};
 static const col C_HOLDER = {"Holder", "string", "", "The holder of the lease.", 0};
+static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
+static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
+static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
 
 static const printer printers[] = {
     {"", "pods", {&NAME, &C_READY, &C_STATUS, &C_RESTARTS, &AGE, &C_IP, &C_NODE, &C_NOMINATED, &C_GATES}},
@@ -222,6 +225,7 @@ static const printer printers[] = {
     {"scheduling.k8s.io", "priorityclasses", {&NAME, &C_VALUE, &C_GLOBALDEFAULT, &AGE}},
     {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &AGE}},
     {"coordination.k8s.io", "leases", {&NAME, &C_HOLDER, &AGE}},
+    {"policy", "poddisruptionbudgets", {&NAME, &C_MINAVAIL, &C_MAXUNAVAIL, &C_ALLOWED, &AGE}},
 };
 
 static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
@@ -389,6 +393,16 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "leases")) {
         kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.holderIdentity")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "poddisruptionbudgets")) {
+        static const char *const f[] = {"spec.minAvailable", "spec.maxUnavailable"};
+        for (int i = 0; i < 2; i++) {
+            const kg_json *v = kg_json_path(o, f[i]);
+            kg_json_array_append(a, cells, v && v->type == KG_JSON_INT      ? kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)v->u.i))
+                                           : v && v->type == KG_JSON_STRING ? str_cell(a, v->u.s)
+                                                                            : str_cell(a, "N/A"));
+        }
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.disruptionsAllowed")));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else {
         kg_json_array_append(a, cells, str_cell(a, age));

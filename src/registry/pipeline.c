@@ -335,6 +335,14 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
 {
     wctx c;
     wctx_init(&c, p, rq, out);
+    if (c.sub && c.sub->kind == KG_SUB_EVICTION) {
+        c.options = write_options(&c, "CreateOptions");
+        const char *eav = kg_json_get_str(obj, "apiVersion");
+        bool beta = eav && !strcmp(eav, "policy/v1beta1");
+        if (!check_type(&c, obj, beta ? "policy/v1beta1" : "policy/v1", "Eviction"))
+            return false;
+        return w_evict(&c, obj);
+    }
     if (c.sub) {
         if (c.sub->kind != KG_SUB_BINDING)
             return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "create"));
@@ -389,8 +397,14 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     st = w_validate(&c, &at);
     if (st)
         return wfail(&c, st);
-    if (rq->dry_run)
+    if (rq->dry_run) {
+        /* DryRunnableStorage.Create: an existing object is a conflict even though nothing would be written */
+        kg_store_kv kv;
+        kg_error gerr;
+        if (kg_store_get(p->store, kg_resource_key(c.a, c.r, c.ns, c.name), c.a, &kv, &gerr))
+            return wfail(&c, kg_status_already_exists(c.a, c.gr, c.name));
         return wdone_obj(&c, 201, obj);
+    }
     size_t len;
     const char *bytes = kg_obj_encode(c.a, obj, &len);
     kg_error err;

@@ -64,5 +64,7 @@ bool w_apply_patch(wctx *c, kg_patch_format type, const kg_json *doc, const kg_j
 kg_json *w_merge_for_subresource(wctx *c, kg_json *old, kg_json *neu);
 bool w_scale_write(wctx *c, kg_json *scale_in, kg_patch_format patch_type, const kg_json *patch);
 bool w_bind(wctx *c, kg_json *binding);
+/* eviction.c: CREATE pods/eviction (the body is the Eviction). */
+bool w_evict(wctx *c, kg_json *eviction);
 
 #endif

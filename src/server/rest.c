@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "meta/patch.h"
 #include "server/apiserver.h"
+#include "server/negotiate.h"
 #include "server/selectors.h"
 #include "yaml/yaml.h"
 
@@ -292,8 +293,14 @@ static void do_list(rctx *c)
             fail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "invalid resource version: %s", rvs)));
             return;
         }
-        if (!match || strcmp(match, "Exact"))
+        if (!match || strcmp(match, "Exact")) {
+            kg_status *tl = kg_negotiate_too_large_rv(c->a, rv, kg_store_current_revision(c->s->store));
+            if (tl) {
+                fail(c, tl);
+                return;
+            }
             rv = 0; /* NotOlderThan / legacy semantics: the latest state is not older than rv */
+        }
     }
     kg_store_list_opts lo = {.revision = rv,
                              .limit = sel.empty ? limit : 0,
@@ -452,6 +459,11 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
             return;
         }
     }
+    kg_status *nst = kg_negotiate_accept(req->arena, kg_http_header_get(req, "Accept"), !strcmp(ri->verb, "watch"));
+    if (nst) {
+        kg_respond_status(req, resp, nst);
+        return;
+    }
     const char *dr = kg_http_query(req, "dryRun");
     if (dr) {
         if (strcmp(dr, "All")) {
@@ -490,7 +502,7 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
     }
     kg_warnings_init(&c.warnings, req->arena);
     if (c.sub) {
-        if (c.sub->kind == KG_SUB_BINDING) {
+        if (c.sub->kind == KG_SUB_BINDING || c.sub->kind == KG_SUB_EVICTION) {
             do_create(&c);
             return;
         }

@@ -462,6 +462,13 @@ static void test_dry_run_create_stores_nothing(void **state)
     assert_null(res.bytes);
     assert_true(g_seen.dry_run);
     assert_null(stored(f, "", "configmaps", "default", "d"));
+    /* a dry-run create of an existing object: 409 AlreadyExists as the real create */
+    create_cm(f, "d", NULL);
+    assert_false(kg_pipeline_create(
+            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
+            &res));
+    assert_int_equal(res.code, 409);
+    assert_string_equal(res.status->message, "configmaps \"d\" already exists");
 }
 
 /* ---- update / patch ---- */
