@@ -447,6 +447,104 @@ static void test_secret_string_data_and_missing_type(void **state)
                         "Secret \"big\" is invalid: data: Too long: may not be more than 1048576 bytes");
 }
 
+/* A pod in the default namespace with label app=a, given a status (NULL: the created one, Pending). */
+static void create_pod(fixture *f, const char *name, const char *status)
+{
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", "");
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"labels\":{\"app\":\"a\"}},"
+             "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}",
+             name);
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+    if (!status)
+        return;
+    req(f, &rq, "", "pods", "default", name);
+    rq.sub = kg_resource_subresource(rq.resource, "status");
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, status), &res));
+}
+
+static void create_pdb(fixture *f, const char *name)
+{
+    kg_write_request rq;
+    req(f, &rq, "policy", "poddisruptionbudgets", "default", "");
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"%s\"},"
+             "\"spec\":{\"minAvailable\":1,\"selector\":{\"matchLabels\":{\"app\":\"a\"}}}}",
+             name);
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+}
+
+static bool evict(fixture *f, const char *pod, kg_write_result *res)
+{
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", pod);
+    rq.sub = kg_resource_subresource(rq.resource, "eviction");
+    assert_non_null(rq.sub);
+    char body[256];
+    snprintf(body, sizeof body, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"%s\"}}",
+             pod);
+    return kg_pipeline_create(&f->p, &rq, tj(&f->a, body), res);
+}
+
+#define READY "{\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+
+/* pods/eviction: budgets honoured (429 with the cause), status written, pods deleted when allowed. */
+static void test_eviction_honours_budgets(void **state)
+{
+    fixture *f = *state;
+    create_pdb(f, "pdb1");
+    create_pod(f, "p1", READY);
+    kg_write_result res;
+    assert_false(evict(f, "p1", &res));
+    assert_int_equal(res.code, 429);
+    assert_string_equal(res.status->message, "Cannot evict pod as it would violate the pod's disruption budget.");
+    assert_int_equal(res.status->details.ncauses, 1);
+    assert_string_equal(res.status->details.causes[0].reason, "DisruptionBudget");
+    assert_string_equal(res.status->details.causes[0].message,
+                        "The disruption budget pdb1 needs 1 healthy pods and has 1 currently");
+    assert_non_null(stored(f, "", "pods", "default", "p1"));
+    kg_json *pdb = stored(f, "policy", "poddisruptionbudgets", "default", "pdb1");
+    assert_int_equal(kg_json_path(pdb, "status.disruptionsAllowed")->u.i, 0);
+    assert_int_equal(kg_json_path(pdb, "status.expectedPods")->u.i, 1);
+    /* a second healthy pod: one disruption allowed */
+    create_pod(f, "p2", READY);
+    assert_true(evict(f, "p1", &res));
+    assert_int_equal(res.code, 201);
+    assert_true(res.object_is_status);
+    assert_string_equal(kg_json_get_str(res.object, "status"), "Success");
+    assert_null(stored(f, "", "pods", "default", "p1"));
+    pdb = stored(f, "policy", "poddisruptionbudgets", "default", "pdb1");
+    assert_non_null(kg_json_path(pdb, "status.disruptedPods.p1"));
+    assert_int_equal(kg_json_path(pdb, "status.disruptionsAllowed")->u.i, 0);
+    /* a Pending pod is evicted without a budget check */
+    create_pod(f, "p3", NULL);
+    assert_true(evict(f, "p3", &res));
+    assert_null(stored(f, "", "pods", "default", "p3"));
+    /* the Eviction must name the pod */
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", "p2");
+    rq.sub = kg_resource_subresource(rq.resource, "eviction");
+    assert_false(kg_pipeline_create(
+            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"x\"}}"),
+            &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "name in URL does not match name in Eviction object");
+    /* two budgets: a Status with code 500 in a 201 */
+    create_pdb(f, "pdb2");
+    assert_true(evict(f, "p2", &res));
+    assert_int_equal(res.code, 201);
+    assert_int_equal(kg_json_get(res.object, "code")->u.i, 500);
+    assert_string_equal(kg_json_get_str(res.object, "message"),
+                        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not "
+                        "support.");
+    assert_non_null(stored(f, "", "pods", "default", "p2"));
+}
+
 static void test_dry_run_create_stores_nothing(void **state)
 {
     fixture *f = *state;
@@ -788,6 +886,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_field_validation_warn_and_strict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_decode_errors_and_unknown_dropping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_secret_string_data_and_missing_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eviction_honours_budgets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dry_run_create_stores_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_precondition_conflict_and_noop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_of_missing_object_is_404, setup, teardown),
