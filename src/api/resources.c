@@ -92,6 +92,15 @@ static kg_resource table[] = {
     /* policy/v1 */
     {"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", "poddisruptionbudget", SN("pdb"), NOCAT, true,
      KG_VERBS_ALL, {STATUS}, true, true},
+    /* appended: core/v1 podtemplates, apps/v1 controllerrevisions, networking.k8s.io/v1 networkpolicies,
+     * discovery.k8s.io/v1 endpointslices */
+    {"", "v1", "PodTemplate", "podtemplates", "podtemplate", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    {"apps", "v1", "ControllerRevision", "controllerrevisions", "controllerrevision", {NULL}, NOCAT, true,
+     KG_VERBS_ALL, {{0}}, false, false},
+    {"networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", "networkpolicy", SN("netpol"), NOCAT, true,
+     KG_VERBS_ALL, {{0}}, false, true},
+    {"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", "endpointslice", {NULL}, NOCAT, true, KG_VERBS_ALL,
+     {{0}}, false, false},
     /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
      * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
     {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",

@@ -202,6 +202,15 @@ static const col C_VALUE = {"Value", "integer", "", "The value of this priority 
 static const col C_GLOBALDEFAULT = {"Global-Default", "boolean", "", "globalDefault specifies whether this PriorityClass should be considered as the default priority.", 0};
 static const col C_PROVISIONER = {"Provisioner", "string", "", "Indicates the type of the provisioner.", 0};
 static const col C_HOLDER = {"Holder", "string", "", "The holder of the lease.", 0};
+static const col C_TCONTAINERS = {"Containers", "string", "", "Names of each container in the template.", 0};
+static const col C_TIMAGES = {"Images", "string", "", "Images referenced by each container in the template.", 0};
+static const col C_PODLABELS = {"Pod Labels", "string", "", "The labels for the pod template.", 0};
+static const col C_CONTROLLER = {"Controller", "string", "", "Controller of the object.", 0};
+static const col C_REVISION = {"Revision", "string", "", "Revision of the ControllerRevision.", 0};
+static const col C_PODSELECTOR = {"Pod-Selector", "string", "", "Selects the pods to which this NetworkPolicy object applies. The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.", 0};
+static const col C_ADDRTYPE = {"AddressType", "string", "", "The IP protocol for this slice", 0};
+static const col C_EPSPORTS = {"Ports", "string", "", "The ports for this slice", 0};
+static const col C_EPSENDPOINTS = {"Endpoints", "string", "", "The endpoints of this slice", 0};
 static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
@@ -226,6 +235,10 @@ static const printer printers[] = {
     {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &AGE}},
     {"coordination.k8s.io", "leases", {&NAME, &C_HOLDER, &AGE}},
     {"policy", "poddisruptionbudgets", {&NAME, &C_MINAVAIL, &C_MAXUNAVAIL, &C_ALLOWED, &AGE}},
+    {"", "podtemplates", {&NAME, &C_TCONTAINERS, &C_TIMAGES, &C_PODLABELS}},
+    {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
+    {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
+    {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
 };
 
 static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
@@ -393,6 +406,66 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "leases")) {
         kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.holderIdentity")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "podtemplates")) {
+        add_containers_images(a, kg_json_path(o, "template.spec"), cells);
+        const char *pl = selector_string(a, kg_json_path(o, "template.metadata.labels"));
+        kg_json_array_append(a, cells, str_cell(a, pl));
+    } else if (!strcmp(p, "controllerrevisions")) {
+        const char *ctl = "<none>";
+        kg_json *refs = kg_json_path(o, "metadata.ownerReferences");
+        for (uint32_t i = 0; refs && refs->type == KG_JSON_ARRAY && i < refs->len; i++) {
+            kg_json *c = kg_json_get(refs->u.items[i], "controller");
+            if (!c || c->type != KG_JSON_BOOL || !c->b)
+                continue;
+            const char *av = kg_json_get_str(refs->u.items[i], "apiVersion"), *kind = kg_json_get_str(refs->u.items[i], "kind");
+            const char *slash = av ? strchr(av, '/') : NULL;
+            char *lk = kg_arena_strdup(a, kind ? kind : "");
+            for (char *q = lk; *q; q++)
+                if (*q >= 'A' && *q <= 'Z')
+                    *q = (char)(*q - 'A' + 'a');
+            const char *rn = kg_json_get_str(refs->u.items[i], "name");
+            ctl = slash ? kg_arena_sprintf(a, "%s.%.*s/%s", lk, (int)(slash - av), av, rn ? rn : "")
+                        : kg_arena_sprintf(a, "%s/%s", lk, rn ? rn : "");
+            break;
+        }
+        kg_json_array_append(a, cells, str_cell(a, ctl));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "revision")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "networkpolicies")) {
+        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.podSelector"))));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "endpointslices")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "addressType")));
+        kg_buf b = KG_BUF_INIT;
+        kg_json *ports = kg_json_get(o, "ports");
+        uint32_t np = ports && ports->type == KG_JSON_ARRAY ? ports->len : 0;
+        for (uint32_t i = 0; i < np && i < 3; i++) {
+            kg_json *pn = kg_json_get(ports->u.items[i], "port");
+            if (pn && pn->type == KG_JSON_INT)
+                kg_buf_printf(&b, "%s%lld", b.len ? "," : "", (long long)pn->u.i);
+        }
+        if (np > 3)
+            kg_buf_printf(&b, " + %u more...", np - 3);
+        kg_json_array_append(a, cells, str_cell(a, b.len ? kg_buf_cstr(&b) : "<unset>"));
+        kg_buf_free(&b);
+        kg_buf e = KG_BUF_INIT;
+        kg_json *eps = kg_json_get(o, "endpoints");
+        uint32_t shown = 0, total = 0;
+        for (uint32_t i = 0; eps && eps->type == KG_JSON_ARRAY && i < eps->len; i++) {
+            kg_json *addrs = kg_json_get(eps->u.items[i], "addresses");
+            for (uint32_t k = 0; addrs && addrs->type == KG_JSON_ARRAY && k < addrs->len; k++) {
+                total++;
+                if (shown < 3 && addrs->u.items[k]->type == KG_JSON_STRING) {
+                    kg_buf_printf(&e, "%s%s", e.len ? "," : "", addrs->u.items[k]->u.s);
+                    shown++;
+                }
+            }
+        }
+        if (total > shown)
+            kg_buf_printf(&e, " + %u more...", total - shown);
+        kg_json_array_append(a, cells, str_cell(a, e.len ? kg_buf_cstr(&e) : "<unset>"));
+        kg_buf_free(&e);
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "poddisruptionbudgets")) {
         static const char *const f[] = {"spec.minAvailable", "spec.maxUnavailable"};

@@ -232,12 +232,10 @@ static void validate_service_ports(kg_arena *a, const kg_json *obj, kg_field_err
         const kg_json *p = ports->u.items[i];
         char *pp = kg_arena_sprintf(a, "spec.ports[%u]", i);
         const char *proto = kg_json_get_str(p, "protocol");
-        if (!proto || !proto[0]) {
-            kg_field_required(a, errs, P(a, pp, "protocol"), NULL);
-        } else if (strcmp(proto, "TCP") && strcmp(proto, "UDP") && strcmp(proto, "SCTP")) {
+        if (proto && strcmp(proto, "TCP") && strcmp(proto, "UDP") && strcmp(proto, "SCTP")) {
             static const char *const valid[] = {"SCTP", "TCP", "UDP"};
             kg_field_not_supported(a, errs, P(a, pp, "protocol"), proto, valid, 3);
-        }
+        } /* a missing protocol is defaulted to TCP before validation */
         const kg_json *tp = kg_json_get(p, "targetPort");
         if (tp && !(tp->type == KG_JSON_INT && tp->u.i == 0) && !(tp->type == KG_JSON_STRING && !tp->len))
             validate_port_num_or_name(a, tp, P(a, pp, "targetPort"), errs);
