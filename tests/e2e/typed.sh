@@ -50,6 +50,13 @@ printf '{"metadata":{"name":"s2"},"stringData":{"user":"admin"}}' >"$W/s2.json"
 K create --raw /api/v1/namespaces/default/secrets -f "$W/s2.json" >/dev/null
 expect_eq "Secret stringData merged into data" "YWRtaW4=" K get secret s2 -o 'jsonpath={.data.user}{.stringData}'
 
+expect_out "dry-run create of an existing object: 409" 'Error from server (AlreadyExists): error when creating' \
+  K create --dry-run=server -f "$W/dep.yaml"
+expect_out "list at a future resourceVersion: 504" 'Error from server (Timeout): Timeout: Too large resource version: 999999999, current:' \
+  K get --raw '/api/v1/namespaces/default/configmaps?resourceVersion=999999999&resourceVersionMatch=NotOlderThan'
+expect_out "sendInitialEvents watch ends its initial events with a bookmark" '"annotations":{"k8s.io/initial-events-end":"true"}' \
+  K get --raw '/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1'
+
 # drain with a PodDisruptionBudget
 cat >"$W/drain.yaml" <<'Y'
 apiVersion: v1
