@@ -101,6 +101,13 @@ static kg_resource table[] = {
      KG_VERBS_ALL, {{0}}, false, true},
     {"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", "endpointslice", {NULL}, NOCAT, true, KG_VERBS_ALL,
      {{0}}, false, false},
+    /* appended: storage.k8s.io/v1 CSI kinds */
+    {"storage.k8s.io", "v1", "CSIDriver", "csidrivers", "csidriver", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
+     false},
+    {"storage.k8s.io", "v1", "CSINode", "csinodes", "csinode", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
+     false},
+    {"storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments", "volumeattachment", {NULL}, NOCAT, false,
+     KG_VERBS_ALL, {STATUS}, true, false},
     /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
      * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
     {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",

@@ -1,5 +1,5 @@
 /* core/v1 PodTemplate, apps/v1 ControllerRevision, networking.k8s.io/v1 NetworkPolicy, discovery.k8s.io/v1
- * EndpointSlice. */
+ * EndpointSlice, storage.k8s.io/v1 CSIDriver, CSINode and VolumeAttachment. */
 #include "api/schema_data.h"
 
 #define TM ">io.k8s.apimachinery.pkg.apis.meta.v1._TypeMeta"
@@ -103,5 +103,76 @@ const char *const kg_schema_data_more[] = {
     ".port i32 |port represents the port number of the endpoint.",
     ".protocol s e=SCTP,TCP,UDP |protocol represents the IP protocol for this port. Must be UDP, TCP, or SCTP. "
     "Default is TCP.",
+
+    "=io.k8s.api.storage.v1",
+    "@CSIDriver CSIDriver captures information about a Container Storage Interface (CSI) volume driver deployed on "
+    "the cluster.",
+    TM,
+    META,
+    ".spec CSIDriverSpec ! |spec represents the specification of the CSI Driver.",
+    "@CSIDriverSpec CSIDriverSpec is the specification of a CSIDriver.",
+    ".attachRequired b |attachRequired indicates this CSI volume driver requires an attach operation (because it "
+    "implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should "
+    "call the attach volume interface which checks the volumeattachment status and waits until the volume is "
+    "attached before proceeding to mounting.",
+    ".fsGroupPolicy s |fsGroupPolicy defines if the underlying volume supports changing ownership and permission of "
+    "the volume before being mounted.",
+    ".podInfoOnMount b |podInfoOnMount indicates this CSI volume driver requires additional pod information (like "
+    "podName, podUID, etc.) during mount operations, if set to true.",
+    ".requiresRepublish b |requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically "
+    "called to reflect any possible change in the mounted volume.",
+    ".seLinuxMount b |seLinuxMount specifies if the CSI driver supports \"-o context\" mount option.",
+    ".storageCapacity b |storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the "
+    "storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity "
+    "information, if set to true.",
+    ".tokenRequests []TokenRequest lt=atomic |tokenRequests indicates the CSI driver needs pods' service account "
+    "tokens it is mounting volume for to do necessary authentication.",
+    ".volumeLifecycleModes []s lt=set |volumeLifecycleModes defines what kind of volumes this CSI volume driver "
+    "supports. The default if the list is empty is \"Persistent\".",
+    "@TokenRequest TokenRequest contains parameters of a service account token.",
+    ".audience s ! |audience is the intended audience of the token in \"TokenRequestSpec\".",
+    ".expirationSeconds i64 |expirationSeconds is the duration of validity of the token in \"TokenRequestSpec\".",
+    "@CSINode CSINode holds information about all CSI drivers installed on a node.",
+    TM,
+    ".metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta |Standard object's metadata. metadata.name must be "
+    "the Kubernetes node name.",
+    ".spec CSINodeSpec ! |spec is the specification of CSINode",
+    "@CSINodeSpec CSINodeSpec holds information about the specification of all CSI drivers installed on a node",
+    ".drivers []CSINodeDriver ! mk=name ps=merge |drivers is a list of information of all CSI Drivers existing on a "
+    "node. If all drivers in the list are uninstalled, this can become empty.",
+    "@CSINodeDriver CSINodeDriver holds information about the specification of one CSI driver installed on a node",
+    ".allocatable VolumeNodeResources |allocatable represents the volume resources of a node that are available for "
+    "scheduling. This field is beta.",
+    ".name s ! |name represents the name of the CSI driver that this object refers to.",
+    ".nodeID s ! |nodeID of the node from the driver point of view.",
+    ".topologyKeys []s lt=atomic |topologyKeys is the list of keys supported by the driver.",
+    "@VolumeNodeResources VolumeNodeResources is a set of resource limits for scheduling of volumes.",
+    ".count i32 |count indicates the maximum number of unique volumes managed by the CSI driver that can be used on "
+    "a node.",
+    "@VolumeAttachment VolumeAttachment captures the intent to attach or detach the specified volume to/from the "
+    "specified node.",
+    TM,
+    META,
+    ".spec VolumeAttachmentSpec ! |spec represents specification of the desired attach/detach volume behavior.",
+    ".status VolumeAttachmentStatus |status represents status of the VolumeAttachment request.",
+    "@VolumeAttachmentSpec VolumeAttachmentSpec is the specification of a VolumeAttachment request.",
+    ".attacher s ! |attacher indicates the name of the volume driver that MUST handle this request.",
+    ".nodeName s ! |nodeName represents the node that the volume should be attached to.",
+    ".source VolumeAttachmentSource ! |source represents the volume that should be attached.",
+    "@VolumeAttachmentSource VolumeAttachmentSource represents a volume that should be attached.",
+    ".inlineVolumeSpec io.k8s.api.core.v1.PersistentVolumeSpec |inlineVolumeSpec contains all the information "
+    "necessary to attach a persistent volume defined by a pod's inline VolumeSource.",
+    ".persistentVolumeName s |persistentVolumeName represents the name of the persistent volume to attach.",
+    "@VolumeAttachmentStatus VolumeAttachmentStatus is the status of a VolumeAttachment request.",
+    ".attachError VolumeError |attachError represents the last error encountered during attach operation, if any.",
+    ".attached b ! |attached indicates the volume is successfully attached.",
+    ".attachmentMetadata {}s |attachmentMetadata is populated with any information returned by the attach operation, "
+    "upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls.",
+    ".detachError VolumeError |detachError represents the last error encountered during detach operation, if any.",
+    "@VolumeError VolumeError captures an error encountered during a volume operation.",
+    ".errorCode i32 |errorCode is a numeric gRPC code representing the error encountered during Attach or Detach "
+    "operations.",
+    ".message s |message represents the error encountered during Attach or Detach operation.",
+    ".time io.k8s.apimachinery.pkg.apis.meta.v1.Time |time represents the time the error was encountered.",
     NULL,
 };

@@ -211,6 +211,17 @@ static const col C_PODSELECTOR = {"Pod-Selector", "string", "", "Selects the pod
 static const col C_ADDRTYPE = {"AddressType", "string", "", "The IP protocol for this slice", 0};
 static const col C_EPSPORTS = {"Ports", "string", "", "The ports for this slice", 0};
 static const col C_EPSENDPOINTS = {"Endpoints", "string", "", "The endpoints of this slice", 0};
+static const col C_ATTACHREQ = {"AttachRequired", "boolean", "", "Indicates this CSI volume driver requires an attach operation, and that Kubernetes should call attach and wait for any attach operation to complete before proceeding to mounting.", 0};
+static const col C_PODINFO = {"PodInfoOnMount", "boolean", "", "Indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations.", 0};
+static const col C_STORAGECAP = {"StorageCapacity", "boolean", "", "Indicates that the CSI volume driver wants pod scheduling to consider the storage capacity.", 0};
+static const col C_TOKENREQ = {"TokenRequests", "string", "", "Indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication.", 0};
+static const col C_REPUBLISH = {"RequiresRepublish", "boolean", "", "RequiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume.", 0};
+static const col C_MODES = {"Modes", "string", "", "Defines what kind of volumes this CSI volume driver supports.", 0};
+static const col C_DRIVERS = {"Drivers", "integer", "", "Drivers indicates the number of CSI drivers registered on the node", 0};
+static const col C_ATTACHER = {"Attacher", "string", "", "Attacher indicates the name of the volume driver that MUST handle this request.", 0};
+static const col C_PV = {"PV", "string", "", "Name of the persistent volume to attach.", 0};
+static const col C_VANODE = {"Node", "string", "", "The node that the volume should be attached to.", 0};
+static const col C_ATTACHED = {"Attached", "boolean", "", "Attached indicates the volume is successfully attached.", 0};
 static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
@@ -239,6 +250,9 @@ static const printer printers[] = {
     {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
     {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
     {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
+    {"storage.k8s.io", "csidrivers", {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
+    {"storage.k8s.io", "csinodes", {&NAME, &C_DRIVERS, &AGE}},
+    {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
 };
 
 static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
@@ -466,6 +480,32 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
             kg_buf_printf(&e, " + %u more...", total - shown);
         kg_json_array_append(a, cells, str_cell(a, e.len ? kg_buf_cstr(&e) : "<unset>"));
         kg_buf_free(&e);
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "csidrivers")) {
+        kg_json *ar = kg_json_path(o, "spec.attachRequired");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, !ar || ar->type != KG_JSON_BOOL || ar->b));
+        static const char *const flags[] = {"spec.podInfoOnMount", "spec.storageCapacity"};
+        for (int i = 0; i < 2; i++) {
+            kg_json *v = kg_json_path(o, flags[i]);
+            kg_json_array_append(a, cells, kg_json_new_bool(a, v && v->type == KG_JSON_BOOL && v->b));
+        }
+        char *tr = join_field(a, kg_json_path(o, "spec.tokenRequests"), "audience", ",");
+        kg_json_array_append(a, cells, str_cell(a, tr[0] ? tr : "<unset>"));
+        kg_json *rr = kg_json_path(o, "spec.requiresRepublish");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, rr && rr->type == KG_JSON_BOOL && rr->b));
+        char *modes = join_field(a, kg_json_path(o, "spec.volumeLifecycleModes"), NULL, ",");
+        kg_json_array_append(a, cells, str_cell(a, modes[0] ? modes : "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "csinodes")) {
+        kg_json *d = kg_json_path(o, "spec.drivers");
+        kg_json_array_append(a, cells, kg_json_new_int(a, d && d->type == KG_JSON_ARRAY ? d->len : 0));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "volumeattachments")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.attacher")));
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.source.persistentVolumeName")));
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.nodeName")));
+        kg_json *at = kg_json_path(o, "status.attached");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, at && at->type == KG_JSON_BOOL && at->b));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "poddisruptionbudgets")) {
         static const char *const f[] = {"spec.minAvailable", "spec.maxUnavailable"};

@@ -81,6 +81,17 @@ static void test_tables(void **s)
           "'10.0.0.4']}]}",
           "Name|AddressType|Ports|Endpoints|Age",
           "[\"e\",\"IPv4\",\"80,443\",\"10.0.0.1,10.0.0.2,10.0.0.3 + 1 more...\",\"<unknown>\"]");
+    check("storage.k8s.io", "csidrivers",
+          "{'metadata':{'name':'d'},'spec':{'podInfoOnMount':true,'volumeLifecycleModes':['Persistent','Ephemeral']}}",
+          "Name|AttachRequired|PodInfoOnMount|StorageCapacity|TokenRequests|RequiresRepublish|Modes|Age",
+          "[\"d\",true,true,false,\"<unset>\",false,\"Persistent,Ephemeral\",\"<unknown>\"]");
+    check("storage.k8s.io", "csinodes", "{'metadata':{'name':'n'},'spec':{'drivers':[{'name':'a','nodeID':'x'}]}}",
+          "Name|Drivers|Age", "[\"n\",1,\"<unknown>\"]");
+    check(
+        "storage.k8s.io", "volumeattachments",
+        "{'metadata':{'name':'v'},'spec':{'attacher':'csi.x','nodeName':'n1','source':{'persistentVolumeName':'pv1'}},"
+        "'status':{'attached':true}}",
+        "Name|Attacher|PV|Node|Attached|Age", "[\"v\",\"csi.x\",\"pv1\",\"n1\",true,\"<unknown>\"]");
 }
 
 static void test_schemas(void **s)
