@@ -101,6 +101,9 @@ static kg_resource table[] = {
      KG_VERBS_ALL, {{0}}, false, true},
     {"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", "endpointslice", {NULL}, NOCAT, true, KG_VERBS_ALL,
      {{0}}, false, false},
+    /* appended: autoscaling/v2 (v1, which shares its storage upstream, is not served: it needs conversion) */
+    {"autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "horizontalpodautoscaler",
+     SN("hpa"), ALL, true, KG_VERBS_ALL, {STATUS}, true, true},
     /* appended: storage.k8s.io/v1 CSI kinds */
     {"storage.k8s.io", "v1", "CSIDriver", "csidrivers", "csidriver", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
      false},

@@ -222,6 +222,11 @@ static const col C_ATTACHER = {"Attacher", "string", "", "Attacher indicates the
 static const col C_PV = {"PV", "string", "", "Name of the persistent volume to attach.", 0};
 static const col C_VANODE = {"Node", "string", "", "The node that the volume should be attached to.", 0};
 static const col C_ATTACHED = {"Attached", "boolean", "", "Attached indicates the volume is successfully attached.", 0};
+static const col C_REFERENCE = {"Reference", "string", "", "Reference to the target resource.", 0};
+static const col C_TARGETS = {"Targets", "string", "", "Current and target values of the metrics used to scale.", 0};
+static const col C_MINPODS = {"MinPods", "string", "", "Lower limit for the number of pods that can be set by the autoscaler, default 1.", 0};
+static const col C_MAXPODS = {"MaxPods", "integer", "", "Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinPods.", 0};
+static const col C_HPAREPLICAS = {"Replicas", "integer", "", "Current number of replicas of pods managed by this autoscaler.", 0};
 static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
@@ -250,6 +255,7 @@ static const printer printers[] = {
     {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
     {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
     {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
+    {"autoscaling", "horizontalpodautoscalers", {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
     {"storage.k8s.io", "csidrivers", {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
     {"storage.k8s.io", "csinodes", {&NAME, &C_DRIVERS, &AGE}},
     {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
@@ -263,6 +269,48 @@ static const printer *printer_for(const kg_resource *r)
         if (!strcmp(printers[i].group, r->group) && !strcmp(printers[i].plural, r->plural))
             return &printers[i];
     return &default_printer;
+}
+
+/* printers' formatHPAMetrics: "<name>: <current>/<target>" per metric, at most 3 then " + N more...". */
+static const char *hpa_targets(kg_arena *a, const kg_json *o)
+{
+    const kg_json *specs = kg_json_path(o, "spec.metrics"), *stats = kg_json_path(o, "status.currentMetrics");
+    if (!specs || specs->type != KG_JSON_ARRAY || !specs->len)
+        return "<none>";
+    kg_buf b = KG_BUF_INIT;
+    uint32_t n = specs->len;
+    for (uint32_t i = 0; i < n && i < 3; i++) {
+        const kg_json *m = specs->u.items[i];
+        const char *type = kg_json_get_str(m, "type");
+        const char *src = !type ? "" : !strcmp(type, "Resource") ? "resource" : !strcmp(type, "ContainerResource") ? "containerResource"
+                                   : !strcmp(type, "Pods") ? "pods" : !strcmp(type, "Object") ? "object" : "external";
+        const kg_json *ms = kg_json_get(m, src);
+        const kg_json *st = stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
+        const char *name = kg_json_get_str(ms, "name");
+        if (!name)
+            name = kg_json_path_str(ms, "metric.name");
+        const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
+        const char *tv = kg_json_path_str(ms, "target.averageValue");
+        if (!tv)
+            tv = kg_json_path_str(ms, "target.value");
+        const char *cur = "<unknown>";
+        if (tu && tu->type == KG_JSON_INT) {
+            const kg_json *cu = kg_json_path(st, "current.averageUtilization");
+            if (cu && cu->type == KG_JSON_INT)
+                cur = kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i);
+            kg_buf_printf(&b, "%s%s: %s/%lld%%", b.len ? ", " : "", name ? name : "", cur, (long long)tu->u.i);
+        } else {
+            const char *cv = kg_json_path_str(st, "current.averageValue");
+            if (!cv)
+                cv = kg_json_path_str(st, "current.value");
+            kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", name ? name : "", cv ? cv : cur, tv ? tv : "<unknown>");
+        }
+    }
+    if (n > 3)
+        kg_buf_printf(&b, " + %u more...", n - 3);
+    char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
 }
 
 static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_json *cells, int64_t now)
@@ -480,6 +528,16 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
             kg_buf_printf(&e, " + %u more...", total - shown);
         kg_json_array_append(a, cells, str_cell(a, e.len ? kg_buf_cstr(&e) : "<unset>"));
         kg_buf_free(&e);
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "horizontalpodautoscalers")) {
+        const char *rk = kg_json_path_str(o, "spec.scaleTargetRef.kind"), *rn = kg_json_path_str(o, "spec.scaleTargetRef.name");
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%s/%s", rk ? rk : "", rn ? rn : "")));
+        kg_json_array_append(a, cells, str_cell(a, hpa_targets(a, o)));
+        kg_json *minr = kg_json_path(o, "spec.minReplicas");
+        kg_json_array_append(a, cells, minr && minr->type == KG_JSON_INT ? kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)minr->u.i))
+                                                                         : str_cell(a, "<unset>"));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "spec.maxReplicas")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.currentReplicas")));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "csidrivers")) {
         kg_json *ar = kg_json_path(o, "spec.attachRequired");

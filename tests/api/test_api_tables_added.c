@@ -92,6 +92,17 @@ static void test_tables(void **s)
         "{'metadata':{'name':'v'},'spec':{'attacher':'csi.x','nodeName':'n1','source':{'persistentVolumeName':'pv1'}},"
         "'status':{'attached':true}}",
         "Name|Attacher|PV|Node|Attached|Age", "[\"v\",\"csi.x\",\"pv1\",\"n1\",true,\"<unknown>\"]");
+    const kg_resource *hpa = kg_resource_find("autoscaling", "v2", "horizontalpodautoscalers");
+    assert_non_null(hpa);
+    kg_json *h = J("{'metadata':{'name':'h'},'spec':{'scaleTargetRef':{'kind':'Deployment','name':'web'},"
+                   "'maxReplicas':5,'metrics':[{'type':'Resource','resource':{'name':'cpu','target':{'type':"
+                   "'Utilization','averageUtilization':50}}}]},'status':{'currentReplicas':2,'currentMetrics':[{'type':"
+                   "'Resource','resource':{'name':'cpu','current':{'averageUtilization':12}}}]}}");
+    kg_json *t = kg_api_table(&A, hpa, &h, 1, "None", "");
+    kg_buf c = KG_BUF_INIT;
+    kg_json_write(&c, kg_json_get(kg_json_get(t, "rows")->u.items[0], "cells"), KG_JSON_WRITE_NO_ESCAPE_HTML);
+    assert_string_equal(kg_buf_cstr(&c), "[\"h\",\"Deployment/web\",\"cpu: 12%/50%\",\"<unset>\",5,2,\"<unknown>\"]");
+    kg_buf_free(&c);
 }
 
 static void test_schemas(void **s)
