@@ -104,6 +104,11 @@ static kg_resource table[] = {
     /* appended: autoscaling/v2 (v1, which shares its storage upstream, is not served: it needs conversion) */
     {"autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "horizontalpodautoscaler",
      SN("hpa"), ALL, true, KG_VERBS_ALL, {STATUS}, true, true},
+    /* appended: flowcontrol.apiserver.k8s.io/v1 (stored and served; no priority and fairness is done) */
+    {"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas", "flowschema", {NULL}, NOCAT, false,
+     KG_VERBS_ALL, {STATUS}, true, true},
+    {"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "prioritylevelconfigurations",
+     "prioritylevelconfiguration", {NULL}, NOCAT, false, KG_VERBS_ALL, {STATUS}, true, true},
     /* appended: storage.k8s.io/v1 CSI kinds */
     {"storage.k8s.io", "v1", "CSIDriver", "csidrivers", "csidriver", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
      false},

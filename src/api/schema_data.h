@@ -16,5 +16,6 @@ extern const char *const kg_schema_data_admission[];
 extern const char *const kg_schema_data_policy[];
 extern const char *const kg_schema_data_more[];
 extern const char *const kg_schema_data_autoscaling[];
+extern const char *const kg_schema_data_flowcontrol[];
 
 #endif

@@ -227,6 +227,15 @@ static const col C_TARGETS = {"Targets", "string", "", "Current and target value
 static const col C_MINPODS = {"MinPods", "string", "", "Lower limit for the number of pods that can be set by the autoscaler, default 1.", 0};
 static const col C_MAXPODS = {"MaxPods", "integer", "", "Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinPods.", 0};
 static const col C_HPAREPLICAS = {"Replicas", "integer", "", "Current number of replicas of pods managed by this autoscaler.", 0};
+static const col C_PRIOLEVEL = {"PriorityLevel", "string", "", "The name of the PriorityLevelConfiguration this FlowSchema refers to.", 0};
+static const col C_MATCHPREC = {"MatchingPrecedence", "string", "", "The matching precedence of this FlowSchema.", 0};
+static const col C_DISTMETHOD = {"DistinguisherMethod", "string", "", "The distinguisher method of this FlowSchema.", 0};
+static const col C_MISSINGPL = {"MissingPL", "string", "", "indicates whether the PriorityLevelConfiguration this FlowSchema refers to is missing", 0};
+static const col C_PLTYPE = {"Type", "string", "", "The type of the PriorityLevelConfiguration", 0};
+static const col C_NCS = {"NominalConcurrencyShares", "string", "", "The nominal concurrency shares of the PriorityLevelConfiguration", 0};
+static const col C_QUEUES = {"Queues", "string", "", "The number of queues of the PriorityLevelConfiguration", 0};
+static const col C_HANDSIZE = {"HandSize", "string", "", "The hand size of the PriorityLevelConfiguration", 0};
+static const col C_QLL = {"QueueLengthLimit", "string", "", "The queue length limit of the PriorityLevelConfiguration", 0};
 static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
@@ -256,6 +265,8 @@ static const printer printers[] = {
     {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
     {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
     {"autoscaling", "horizontalpodautoscalers", {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
+    {"flowcontrol.apiserver.k8s.io", "flowschemas", {&NAME, &C_PRIOLEVEL, &C_MATCHPREC, &C_DISTMETHOD, &AGE, &C_MISSINGPL}},
+    {"flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", {&NAME, &C_PLTYPE, &C_NCS, &C_QUEUES, &C_HANDSIZE, &C_QLL, &AGE}},
     {"storage.k8s.io", "csidrivers", {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
     {"storage.k8s.io", "csinodes", {&NAME, &C_DRIVERS, &AGE}},
     {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
@@ -538,6 +549,42 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
                                                                          : str_cell(a, "<unset>"));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "spec.maxReplicas")));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.currentReplicas")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "flowschemas")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.priorityLevelConfiguration.name")));
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.matchingPrecedence"))));
+        const char *dm = kg_json_path_str(o, "spec.distinguisherMethod.type");
+        kg_json_array_append(a, cells, str_cell(a, dm ? dm : "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        const char *missing = "?";
+        kg_json *conds = kg_json_path(o, "status.conditions");
+        for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+            const char *ct = kg_json_get_str(conds->u.items[i], "type");
+            if (ct && !strcmp(ct, "Dangling")) {
+                const char *cs = kg_json_get_str(conds->u.items[i], "status");
+                missing = cs ? cs : "?";
+            }
+        }
+        kg_json_array_append(a, cells, str_cell(a, missing));
+    } else if (!strcmp(p, "prioritylevelconfigurations")) {
+        const char *type = kg_json_path_str(o, "spec.type");
+        kg_json_array_append(a, cells, str_cell(a, type));
+        const char *ncs = "<none>", *queues = "<none>", *hand = "<none>", *qll = "<none>";
+        if (type && !strcmp(type, "Limited")) {
+            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.nominalConcurrencyShares"));
+            const char *lr = kg_json_path_str(o, "spec.limited.limitResponse.type");
+            if (lr && !strcmp(lr, "Queue")) {
+                queues = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queues"));
+                hand = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.handSize"));
+                qll = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queueLengthLimit"));
+            }
+        } else if (type && !strcmp(type, "Exempt")) {
+            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.exempt.nominalConcurrencyShares"));
+        }
+        kg_json_array_append(a, cells, str_cell(a, ncs));
+        kg_json_array_append(a, cells, str_cell(a, queues));
+        kg_json_array_append(a, cells, str_cell(a, hand));
+        kg_json_array_append(a, cells, str_cell(a, qll));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "csidrivers")) {
         kg_json *ar = kg_json_path(o, "spec.attachRequired");

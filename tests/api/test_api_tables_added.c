@@ -103,6 +103,16 @@ static void test_tables(void **s)
     kg_json_write(&c, kg_json_get(kg_json_get(t, "rows")->u.items[0], "cells"), KG_JSON_WRITE_NO_ESCAPE_HTML);
     assert_string_equal(kg_buf_cstr(&c), "[\"h\",\"Deployment/web\",\"cpu: 12%/50%\",\"<unset>\",5,2,\"<unknown>\"]");
     kg_buf_free(&c);
+    check("flowcontrol.apiserver.k8s.io", "flowschemas",
+          "{'metadata':{'name':'f'},'spec':{'priorityLevelConfiguration':{'name':'workload-low'},'matchingPrecedence':"
+          "9000,'distinguisherMethod':{'type':'ByUser'}}}",
+          "Name|PriorityLevel|MatchingPrecedence|DistinguisherMethod|Age|MissingPL",
+          "[\"f\",\"workload-low\",\"9000\",\"ByUser\",\"<unknown>\",\"?\"]");
+    check("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations",
+          "{'metadata':{'name':'p'},'spec':{'type':'Limited','limited':{'nominalConcurrencyShares':30,'limitResponse':"
+          "{'type':'Queue','queuing':{'queues':64,'handSize':6,'queueLengthLimit':50}}}}}",
+          "Name|Type|NominalConcurrencyShares|Queues|HandSize|QueueLengthLimit|Age",
+          "[\"p\",\"Limited\",\"30\",\"64\",\"6\",\"50\",\"<unknown>\"]");
 }
 
 static void test_schemas(void **s)
