@@ -57,3 +57,25 @@ kg_status *kg_negotiate_too_large_rv(kg_arena *a, int64_t rv, int64_t current)
     kg_status_add_cause(a, st, "ResourceVersionTooLarge", "Too large resource version", NULL);
     return st;
 }
+
+kg_status *kg_negotiate_list_options(kg_arena *a, const char *rv, const char *match, const char *cont)
+{
+    if (!match || !match[0])
+        return NULL;
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    if (!rv || !rv[0])
+        kg_field_forbidden(a, &errs, "resourceVersionMatch",
+                           "resourceVersionMatch is forbidden unless resourceVersion is provided");
+    if (cont && cont[0])
+        kg_field_forbidden(a, &errs, "resourceVersionMatch",
+                           "resourceVersionMatch is forbidden when continue is provided");
+    if (!strcmp(match, "Exact")) {
+        if (rv && !strcmp(rv, "0"))
+            kg_field_forbidden(a, &errs, "resourceVersionMatch",
+                               "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+    } else if (strcmp(match, "NotOlderThan")) {
+        static const char *const valid[] = {"Exact", "NotOlderThan", ""};
+        kg_field_not_supported(a, &errs, "resourceVersionMatch", match, valid, 3);
+    }
+    return errs.len ? kg_status_invalid(a, KG_GK("meta.k8s.io", "ListOptions"), "", &errs) : NULL;
+}

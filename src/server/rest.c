@@ -286,6 +286,11 @@ static void do_list(rctx *c)
         return;
     const char *rvs = kg_http_query(c->req, "resourceVersion");
     const char *match = kg_http_query(c->req, "resourceVersionMatch");
+    kg_status *lo_err = kg_negotiate_list_options(c->a, rvs, match, kg_http_query(c->req, "continue"));
+    if (lo_err) {
+        fail(c, lo_err);
+        return;
+    }
     if (rvs && rvs[0] && strcmp(rvs, "0")) {
         char *end;
         rv = strtoll(rvs, &end, 10);

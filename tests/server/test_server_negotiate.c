@@ -56,11 +56,33 @@ static void test_too_large_rv(void **s)
     kg_arena_free(&a);
 }
 
+static void test_list_options(void **s)
+{
+    (void)s;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    assert_null(kg_negotiate_list_options(&a, "5", "NotOlderThan", NULL));
+    assert_null(kg_negotiate_list_options(&a, NULL, NULL, "tok"));
+    kg_status *st = kg_negotiate_list_options(&a, NULL, "NotOlderThan", NULL);
+    assert_non_null(st);
+    assert_int_equal(kg_status_http_code(st), 422);
+    assert_string_equal(st->message, "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                                     "resourceVersionMatch is forbidden unless resourceVersion is provided");
+    st = kg_negotiate_list_options(&a, "0", "Exact", NULL);
+    assert_string_equal(st->message, "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                                     "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+    st = kg_negotiate_list_options(&a, "3", "Newest", NULL);
+    assert_string_equal(st->message, "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Unsupported "
+                                     "value: \"Newest\": supported values: \"Exact\", \"NotOlderThan\", \"\"");
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accept),
         cmocka_unit_test(test_too_large_rv),
+        cmocka_unit_test(test_list_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
