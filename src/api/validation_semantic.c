@@ -214,6 +214,10 @@ static const kg_json *pod_spec_of(const kg_resource *r, const kg_json *obj, cons
         *path = "template.spec";
         return kg_json_path(obj, "template.spec");
     }
+    /* upstream does not validate a StatefulSet's pod spec (ValidatePodTemplateSpecForStatefulSet): its containers
+     * mount volumeClaimTemplates that are not among the template's volumes */
+    if (is(r, "apps", "statefulsets"))
+        return NULL;
     if (!strcmp(r->group, "apps") || is(r, "batch", "jobs") || is(r, "", "replicationcontrollers")) {
         *path = "spec.template.spec";
         return kg_json_path(obj, "spec.template.spec");

@@ -103,6 +103,15 @@ static void test_containers(void **s)
                    "'spec':{'containers':[" C(",'volumeMounts':[{'name':'nope','mountPath':'/x'}]") "]}}}}",
                    NULL),
           "spec.template.spec.containers[0].volumeMounts[0].name: Not found: \"nope\"", "deployment template");
+    /* a StatefulSet's containers mount its volumeClaimTemplates: its pod spec is not checked, as upstream */
+    check(validate("apps", "v1", "statefulsets",
+                   "{" MD ",'spec':{'serviceName':'s','selector':{'matchLabels':{'a':'b'}},'template':{'metadata':{"
+                   "'labels':{'a':'b'}},'spec':{'containers':[" C(
+                       ",'volumeMounts':[{'name':'data','mountPath':'/d'}]") "]}},"
+                                                                             "'volumeClaimTemplates':[{'metadata':{'"
+                                                                             "name':'data'}}]}}",
+                   NULL),
+          "", "statefulset claim templates");
 }
 
 #define CJ(sched, extra)                                                                                               \
