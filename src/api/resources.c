@@ -19,7 +19,8 @@ static kg_resource table[] = {
      {STATUS, {"finalize", KG_SUB_STATUS, KG_VERB_UPDATE, NULL, NULL, NULL}}, true, false},
     {"", "v1", "Pod", "pods", "pod", SN("po"), ALL, true, KG_VERBS_ALL,
      {STATUS, {"binding", KG_SUB_BINDING, KG_VERB_CREATE, "", "v1", "Binding"},
-      {"ephemeralcontainers", KG_SUB_EPHEMERAL, KG_VERBS_GET_PATCH_UPDATE, NULL, NULL, NULL}},
+      {"ephemeralcontainers", KG_SUB_EPHEMERAL, KG_VERBS_GET_PATCH_UPDATE, NULL, NULL, NULL},
+      {"eviction", KG_SUB_EVICTION, KG_VERB_CREATE, "policy", "v1", "Eviction"}},
      true, false},
     {"", "v1", "Service", "services", "service", SN("svc"), ALL, true, KG_VERBS_ALL, {STATUS}, true, false},
     {"", "v1", "ConfigMap", "configmaps", "configmap", SN("cm"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
@@ -93,6 +94,33 @@ static kg_resource table[] = {
     /* apiextensions.k8s.io/v1 (the custom resources themselves are the dynamic set, api/dynamic.h) */
     {"apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition",
      SN("crd", "crds"), {"api-extensions", NULL}, false, KG_VERBS_ALL, {STATUS}, true, true},
+    /* policy/v1 */
+    {"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", "poddisruptionbudget", SN("pdb"), NOCAT, true,
+     KG_VERBS_ALL, {STATUS}, true, true},
+    /* appended: core/v1 podtemplates, apps/v1 controllerrevisions, networking.k8s.io/v1 networkpolicies,
+     * discovery.k8s.io/v1 endpointslices */
+    {"", "v1", "PodTemplate", "podtemplates", "podtemplate", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    {"apps", "v1", "ControllerRevision", "controllerrevisions", "controllerrevision", {NULL}, NOCAT, true,
+     KG_VERBS_ALL, {{0}}, false, false},
+    {"networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", "networkpolicy", SN("netpol"), NOCAT, true,
+     KG_VERBS_ALL, {{0}}, false, true},
+    {"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", "endpointslice", {NULL}, NOCAT, true, KG_VERBS_ALL,
+     {{0}}, false, false},
+    /* appended: autoscaling/v2 (v1, which shares its storage upstream, is not served: it needs conversion) */
+    {"autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "horizontalpodautoscaler",
+     SN("hpa"), ALL, true, KG_VERBS_ALL, {STATUS}, true, true},
+    /* appended: flowcontrol.apiserver.k8s.io/v1 (stored and served; no priority and fairness is done) */
+    {"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas", "flowschema", {NULL}, NOCAT, false,
+     KG_VERBS_ALL, {STATUS}, true, true},
+    {"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "prioritylevelconfigurations",
+     "prioritylevelconfiguration", {NULL}, NOCAT, false, KG_VERBS_ALL, {STATUS}, true, true},
+    /* appended: storage.k8s.io/v1 CSI kinds */
+    {"storage.k8s.io", "v1", "CSIDriver", "csidrivers", "csidriver", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
+     false},
+    {"storage.k8s.io", "v1", "CSINode", "csinodes", "csinode", {NULL}, NOCAT, false, KG_VERBS_ALL, {{0}}, false,
+     false},
+    {"storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments", "volumeattachment", {NULL}, NOCAT, false,
+     KG_VERBS_ALL, {STATUS}, true, false},
     /* Optional resources, last: served only once enabled (kg_resources_serve_mutating_policies). The version is the
      * enabled one (admissionregistration.k8s.io v1beta1 or v1alpha1). */
     {"admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies",

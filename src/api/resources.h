@@ -30,6 +30,7 @@ typedef enum kg_subresource_kind {
     KG_SUB_EPHEMERAL,         /* pods/ephemeralcontainers: only spec.ephemeralContainers changes */
     KG_SUB_APPROVAL,          /* certificatesigningrequests/approval: only status.conditions change */
     KG_SUB_TOKEN,             /* serviceaccounts/token: a TokenRequest, answered by server/satoken.h */
+    KG_SUB_EVICTION,          /* pods/eviction: create a policy/v1 Eviction → the pod is deleted if PDBs allow */
 } kg_subresource_kind;
 
 typedef struct kg_subresource {
@@ -39,7 +40,7 @@ typedef struct kg_subresource {
     const char *group, *version, *obj_kind; /* kind served by the subresource (Scale, Binding, ...) */
 } kg_subresource;
 
-#define KG_MAX_SUBRESOURCES 3
+#define KG_MAX_SUBRESOURCES 4
 
 typedef struct kg_resource {
     const char *group;

@@ -13,33 +13,9 @@
 #include <string.h>
 
 #include "api/schema_data.h"
+#include "api/schema_internal.h"
 #include "base/log.h"
 #include "base/hash.h"
-
-enum { K_STRING, K_INT32, K_INT64, K_BOOL, K_NUMBER, K_BYTE, K_OBJ, K_REF };
-enum { SH_SCALAR, SH_ARRAY, SH_MAP };
-
-typedef struct sfield {
-    const char *name;
-    uint32_t name_len;
-    uint8_t kind, shape;
-    bool required;
-    bool inner_array; /* {}[]X: map of lists */
-    int ref;          /* type index for K_REF */
-    const char *ref_token;
-    const char *desc;
-    const char *mk, *ps, *lt, *lk, *en;
-} sfield;
-
-typedef struct stype {
-    const char *name;
-    const char *desc;
-    const char *prim_type, *prim_format; /* set for non-struct definitions (Time, Quantity, IntOrString, ...) */
-    const char *pkg;
-    const char *include_token;
-    int include; /* type whose fields come first (EphemeralContainer = Container + ...), -1 if none */
-    uint32_t first, nfields;
-} stype;
 
 #define MAX_TYPES 640
 #define MAX_FIELDS 6144
@@ -62,6 +38,8 @@ static const char *const *data_sets[] = {
     kg_schema_data_core_volume, kg_schema_data_core_misc, kg_schema_data_apps,
     kg_schema_data_batch,       kg_schema_data_groups,    kg_schema_data_admission,
     kg_schema_data_apiext,
+    kg_schema_data_policy,      kg_schema_data_more,      kg_schema_data_autoscaling,
+    kg_schema_data_flowcontrol,
 };
 
 static void note_problem(const char *fmt, const char *a1, const char *a2)
@@ -417,6 +395,24 @@ static const sfield *find_field(int t, const char *name, size_t n)
 static bool is_struct(int t)
 {
     return t >= 0 && !types[t].prim_type;
+}
+
+/* ---- read-only access for the decode check (schema_internal.h) ---- */
+
+int kg_schema_i_find_type(const char *name)
+{
+    ensure_loaded();
+    return find_type(name);
+}
+
+const kg_schema_i_type *kg_schema_i_type_at(int t)
+{
+    return &types[t];
+}
+
+const kg_schema_i_field *kg_schema_i_find_field(int t, const char *name, size_t n)
+{
+    return find_field(t, name, n);
 }
 
 char *kg_schema_type_name(kg_arena *a, const kg_resource *r)

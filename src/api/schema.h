@@ -36,6 +36,18 @@ bool kg_schema_unknown_fields(kg_arena *a, const kg_resource *r, const kg_json *
 bool kg_schema_unknown_fields_type(kg_arena *a, const char *type_name, const kg_json *obj, const char ***paths,
                                    size_t *n);
 
+/* The typed decode check (schema_decode.c): decodes obj against the named type ("io.k8s.api.apps.v1.Deployment")
+ * as upstream's JSON decoder would. error: Go's text for the first value whose JSON type (or integer range, base64,
+ * quantity) does not fit, e.g. `json: cannot unmarshal number into Go struct field ConfigMap.data of type string`,
+ * NULL when it decodes; unknown: the unknown fields' paths (as kg_schema_unknown_fields), removed from obj when
+ * drop_unknown. Returns false when the type is not a struct of the index (nothing checked). */
+typedef struct kg_schema_decode {
+    const char *error;
+    const char **unknown;
+    size_t nunknown;
+} kg_schema_decode;
+bool kg_schema_decode_check(kg_arena *a, const char *type_name, kg_json *obj, bool drop_unknown, kg_schema_decode *out);
+
 /* Field lookup, mainly for tests and tools: the schema of `type_name`'s field `field`. */
 typedef struct kg_schema_field_info {
     const char *type;   /* "string", "integer", "boolean", "number", "object", "array" or the ref'd type name */

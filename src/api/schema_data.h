@@ -14,5 +14,9 @@ extern const char *const kg_schema_data_batch[];
 extern const char *const kg_schema_data_groups[];
 extern const char *const kg_schema_data_admission[];
 extern const char *const kg_schema_data_apiext[];
+extern const char *const kg_schema_data_policy[];
+extern const char *const kg_schema_data_more[];
+extern const char *const kg_schema_data_autoscaling[];
+extern const char *const kg_schema_data_flowcontrol[];
 
 #endif

@@ -205,6 +205,43 @@ static const col C_VALUE = {"Value", "integer", "", "The value of this priority 
 static const col C_GLOBALDEFAULT = {"Global-Default", "boolean", "", "globalDefault specifies whether this PriorityClass should be considered as the default priority.", 0};
 static const col C_PROVISIONER = {"Provisioner", "string", "", "Indicates the type of the provisioner.", 0};
 static const col C_HOLDER = {"Holder", "string", "", "The holder of the lease.", 0};
+static const col C_TCONTAINERS = {"Containers", "string", "", "Names of each container in the template.", 0};
+static const col C_TIMAGES = {"Images", "string", "", "Images referenced by each container in the template.", 0};
+static const col C_PODLABELS = {"Pod Labels", "string", "", "The labels for the pod template.", 0};
+static const col C_CONTROLLER = {"Controller", "string", "", "Controller of the object.", 0};
+static const col C_REVISION = {"Revision", "string", "", "Revision of the ControllerRevision.", 0};
+static const col C_PODSELECTOR = {"Pod-Selector", "string", "", "Selects the pods to which this NetworkPolicy object applies. The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.", 0};
+static const col C_ADDRTYPE = {"AddressType", "string", "", "The IP protocol for this slice", 0};
+static const col C_EPSPORTS = {"Ports", "string", "", "The ports for this slice", 0};
+static const col C_EPSENDPOINTS = {"Endpoints", "string", "", "The endpoints of this slice", 0};
+static const col C_ATTACHREQ = {"AttachRequired", "boolean", "", "Indicates this CSI volume driver requires an attach operation, and that Kubernetes should call attach and wait for any attach operation to complete before proceeding to mounting.", 0};
+static const col C_PODINFO = {"PodInfoOnMount", "boolean", "", "Indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations.", 0};
+static const col C_STORAGECAP = {"StorageCapacity", "boolean", "", "Indicates that the CSI volume driver wants pod scheduling to consider the storage capacity.", 0};
+static const col C_TOKENREQ = {"TokenRequests", "string", "", "Indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication.", 0};
+static const col C_REPUBLISH = {"RequiresRepublish", "boolean", "", "RequiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume.", 0};
+static const col C_MODES = {"Modes", "string", "", "Defines what kind of volumes this CSI volume driver supports.", 0};
+static const col C_DRIVERS = {"Drivers", "integer", "", "Drivers indicates the number of CSI drivers registered on the node", 0};
+static const col C_ATTACHER = {"Attacher", "string", "", "Attacher indicates the name of the volume driver that MUST handle this request.", 0};
+static const col C_PV = {"PV", "string", "", "Name of the persistent volume to attach.", 0};
+static const col C_VANODE = {"Node", "string", "", "The node that the volume should be attached to.", 0};
+static const col C_ATTACHED = {"Attached", "boolean", "", "Attached indicates the volume is successfully attached.", 0};
+static const col C_REFERENCE = {"Reference", "string", "", "Reference to the target resource.", 0};
+static const col C_TARGETS = {"Targets", "string", "", "Current and target values of the metrics used to scale.", 0};
+static const col C_MINPODS = {"MinPods", "string", "", "Lower limit for the number of pods that can be set by the autoscaler, default 1.", 0};
+static const col C_MAXPODS = {"MaxPods", "integer", "", "Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinPods.", 0};
+static const col C_HPAREPLICAS = {"Replicas", "integer", "", "Current number of replicas of pods managed by this autoscaler.", 0};
+static const col C_PRIOLEVEL = {"PriorityLevel", "string", "", "The name of the PriorityLevelConfiguration this FlowSchema refers to.", 0};
+static const col C_MATCHPREC = {"MatchingPrecedence", "string", "", "The matching precedence of this FlowSchema.", 0};
+static const col C_DISTMETHOD = {"DistinguisherMethod", "string", "", "The distinguisher method of this FlowSchema.", 0};
+static const col C_MISSINGPL = {"MissingPL", "string", "", "indicates whether the PriorityLevelConfiguration this FlowSchema refers to is missing", 0};
+static const col C_PLTYPE = {"Type", "string", "", "The type of the PriorityLevelConfiguration", 0};
+static const col C_NCS = {"NominalConcurrencyShares", "string", "", "The nominal concurrency shares of the PriorityLevelConfiguration", 0};
+static const col C_QUEUES = {"Queues", "string", "", "The number of queues of the PriorityLevelConfiguration", 0};
+static const col C_HANDSIZE = {"HandSize", "string", "", "The hand size of the PriorityLevelConfiguration", 0};
+static const col C_QLL = {"QueueLengthLimit", "string", "", "The queue length limit of the PriorityLevelConfiguration", 0};
+static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum number or percentage of available pods this budget requires.", 0};
+static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
+static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
 
 static const printer printers[] = {
     {"", "pods", {&NAME, &C_READY, &C_STATUS, &C_RESTARTS, &AGE, &C_IP, &C_NODE, &C_NOMINATED, &C_GATES}},
@@ -225,6 +262,17 @@ static const printer printers[] = {
     {"scheduling.k8s.io", "priorityclasses", {&NAME, &C_VALUE, &C_GLOBALDEFAULT, &AGE}},
     {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &AGE}},
     {"coordination.k8s.io", "leases", {&NAME, &C_HOLDER, &AGE}},
+    {"policy", "poddisruptionbudgets", {&NAME, &C_MINAVAIL, &C_MAXUNAVAIL, &C_ALLOWED, &AGE}},
+    {"", "podtemplates", {&NAME, &C_TCONTAINERS, &C_TIMAGES, &C_PODLABELS}},
+    {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
+    {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
+    {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
+    {"autoscaling", "horizontalpodautoscalers", {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
+    {"flowcontrol.apiserver.k8s.io", "flowschemas", {&NAME, &C_PRIOLEVEL, &C_MATCHPREC, &C_DISTMETHOD, &AGE, &C_MISSINGPL}},
+    {"flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", {&NAME, &C_PLTYPE, &C_NCS, &C_QUEUES, &C_HANDSIZE, &C_QLL, &AGE}},
+    {"storage.k8s.io", "csidrivers", {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
+    {"storage.k8s.io", "csinodes", {&NAME, &C_DRIVERS, &AGE}},
+    {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
 };
 
 static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
@@ -235,6 +283,48 @@ static const printer *printer_for(const kg_resource *r)
         if (!strcmp(printers[i].group, r->group) && !strcmp(printers[i].plural, r->plural))
             return &printers[i];
     return &default_printer;
+}
+
+/* printers' formatHPAMetrics: "<name>: <current>/<target>" per metric, at most 3 then " + N more...". */
+static const char *hpa_targets(kg_arena *a, const kg_json *o)
+{
+    const kg_json *specs = kg_json_path(o, "spec.metrics"), *stats = kg_json_path(o, "status.currentMetrics");
+    if (!specs || specs->type != KG_JSON_ARRAY || !specs->len)
+        return "<none>";
+    kg_buf b = KG_BUF_INIT;
+    uint32_t n = specs->len;
+    for (uint32_t i = 0; i < n && i < 3; i++) {
+        const kg_json *m = specs->u.items[i];
+        const char *type = kg_json_get_str(m, "type");
+        const char *src = !type ? "" : !strcmp(type, "Resource") ? "resource" : !strcmp(type, "ContainerResource") ? "containerResource"
+                                   : !strcmp(type, "Pods") ? "pods" : !strcmp(type, "Object") ? "object" : "external";
+        const kg_json *ms = kg_json_get(m, src);
+        const kg_json *st = stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
+        const char *name = kg_json_get_str(ms, "name");
+        if (!name)
+            name = kg_json_path_str(ms, "metric.name");
+        const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
+        const char *tv = kg_json_path_str(ms, "target.averageValue");
+        if (!tv)
+            tv = kg_json_path_str(ms, "target.value");
+        const char *cur = "<unknown>";
+        if (tu && tu->type == KG_JSON_INT) {
+            const kg_json *cu = kg_json_path(st, "current.averageUtilization");
+            if (cu && cu->type == KG_JSON_INT)
+                cur = kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i);
+            kg_buf_printf(&b, "%s%s: %s/%lld%%", b.len ? ", " : "", name ? name : "", cur, (long long)tu->u.i);
+        } else {
+            const char *cv = kg_json_path_str(st, "current.averageValue");
+            if (!cv)
+                cv = kg_json_path_str(st, "current.value");
+            kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", name ? name : "", cv ? cv : cur, tv ? tv : "<unknown>");
+        }
+    }
+    if (n > 3)
+        kg_buf_printf(&b, " + %u more...", n - 3);
+    char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return r;
 }
 
 static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_json *cells, int64_t now)
@@ -392,6 +482,148 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "leases")) {
         kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.holderIdentity")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "podtemplates")) {
+        add_containers_images(a, kg_json_path(o, "template.spec"), cells);
+        const char *pl = selector_string(a, kg_json_path(o, "template.metadata.labels"));
+        kg_json_array_append(a, cells, str_cell(a, pl));
+    } else if (!strcmp(p, "controllerrevisions")) {
+        const char *ctl = "<none>";
+        kg_json *refs = kg_json_path(o, "metadata.ownerReferences");
+        for (uint32_t i = 0; refs && refs->type == KG_JSON_ARRAY && i < refs->len; i++) {
+            kg_json *c = kg_json_get(refs->u.items[i], "controller");
+            if (!c || c->type != KG_JSON_BOOL || !c->b)
+                continue;
+            const char *av = kg_json_get_str(refs->u.items[i], "apiVersion"), *kind = kg_json_get_str(refs->u.items[i], "kind");
+            const char *slash = av ? strchr(av, '/') : NULL;
+            char *lk = kg_arena_strdup(a, kind ? kind : "");
+            for (char *q = lk; *q; q++)
+                if (*q >= 'A' && *q <= 'Z')
+                    *q = (char)(*q - 'A' + 'a');
+            const char *rn = kg_json_get_str(refs->u.items[i], "name");
+            ctl = slash ? kg_arena_sprintf(a, "%s.%.*s/%s", lk, (int)(slash - av), av, rn ? rn : "")
+                        : kg_arena_sprintf(a, "%s/%s", lk, rn ? rn : "");
+            break;
+        }
+        kg_json_array_append(a, cells, str_cell(a, ctl));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "revision")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "networkpolicies")) {
+        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.podSelector"))));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "endpointslices")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "addressType")));
+        kg_buf b = KG_BUF_INIT;
+        kg_json *ports = kg_json_get(o, "ports");
+        uint32_t np = ports && ports->type == KG_JSON_ARRAY ? ports->len : 0;
+        for (uint32_t i = 0; i < np && i < 3; i++) {
+            kg_json *pn = kg_json_get(ports->u.items[i], "port");
+            if (pn && pn->type == KG_JSON_INT)
+                kg_buf_printf(&b, "%s%lld", b.len ? "," : "", (long long)pn->u.i);
+        }
+        if (np > 3)
+            kg_buf_printf(&b, " + %u more...", np - 3);
+        kg_json_array_append(a, cells, str_cell(a, b.len ? kg_buf_cstr(&b) : "<unset>"));
+        kg_buf_free(&b);
+        kg_buf e = KG_BUF_INIT;
+        kg_json *eps = kg_json_get(o, "endpoints");
+        uint32_t shown = 0, total = 0;
+        for (uint32_t i = 0; eps && eps->type == KG_JSON_ARRAY && i < eps->len; i++) {
+            kg_json *addrs = kg_json_get(eps->u.items[i], "addresses");
+            for (uint32_t k = 0; addrs && addrs->type == KG_JSON_ARRAY && k < addrs->len; k++) {
+                total++;
+                if (shown < 3 && addrs->u.items[k]->type == KG_JSON_STRING) {
+                    kg_buf_printf(&e, "%s%s", e.len ? "," : "", addrs->u.items[k]->u.s);
+                    shown++;
+                }
+            }
+        }
+        if (total > shown)
+            kg_buf_printf(&e, " + %u more...", total - shown);
+        kg_json_array_append(a, cells, str_cell(a, e.len ? kg_buf_cstr(&e) : "<unset>"));
+        kg_buf_free(&e);
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "horizontalpodautoscalers")) {
+        const char *rk = kg_json_path_str(o, "spec.scaleTargetRef.kind"), *rn = kg_json_path_str(o, "spec.scaleTargetRef.name");
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%s/%s", rk ? rk : "", rn ? rn : "")));
+        kg_json_array_append(a, cells, str_cell(a, hpa_targets(a, o)));
+        kg_json *minr = kg_json_path(o, "spec.minReplicas");
+        kg_json_array_append(a, cells, minr && minr->type == KG_JSON_INT ? kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)minr->u.i))
+                                                                         : str_cell(a, "<unset>"));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "spec.maxReplicas")));
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.currentReplicas")));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "flowschemas")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.priorityLevelConfiguration.name")));
+        kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.matchingPrecedence"))));
+        const char *dm = kg_json_path_str(o, "spec.distinguisherMethod.type");
+        kg_json_array_append(a, cells, str_cell(a, dm ? dm : "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+        const char *missing = "?";
+        kg_json *conds = kg_json_path(o, "status.conditions");
+        for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+            const char *ct = kg_json_get_str(conds->u.items[i], "type");
+            if (ct && !strcmp(ct, "Dangling")) {
+                const char *cs = kg_json_get_str(conds->u.items[i], "status");
+                missing = cs ? cs : "?";
+            }
+        }
+        kg_json_array_append(a, cells, str_cell(a, missing));
+    } else if (!strcmp(p, "prioritylevelconfigurations")) {
+        const char *type = kg_json_path_str(o, "spec.type");
+        kg_json_array_append(a, cells, str_cell(a, type));
+        const char *ncs = "<none>", *queues = "<none>", *hand = "<none>", *qll = "<none>";
+        if (type && !strcmp(type, "Limited")) {
+            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.nominalConcurrencyShares"));
+            const char *lr = kg_json_path_str(o, "spec.limited.limitResponse.type");
+            if (lr && !strcmp(lr, "Queue")) {
+                queues = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queues"));
+                hand = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.handSize"));
+                qll = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queueLengthLimit"));
+            }
+        } else if (type && !strcmp(type, "Exempt")) {
+            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.exempt.nominalConcurrencyShares"));
+        }
+        kg_json_array_append(a, cells, str_cell(a, ncs));
+        kg_json_array_append(a, cells, str_cell(a, queues));
+        kg_json_array_append(a, cells, str_cell(a, hand));
+        kg_json_array_append(a, cells, str_cell(a, qll));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "csidrivers")) {
+        kg_json *ar = kg_json_path(o, "spec.attachRequired");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, !ar || ar->type != KG_JSON_BOOL || ar->b));
+        static const char *const flags[] = {"spec.podInfoOnMount", "spec.storageCapacity"};
+        for (int i = 0; i < 2; i++) {
+            kg_json *v = kg_json_path(o, flags[i]);
+            kg_json_array_append(a, cells, kg_json_new_bool(a, v && v->type == KG_JSON_BOOL && v->b));
+        }
+        char *tr = join_field(a, kg_json_path(o, "spec.tokenRequests"), "audience", ",");
+        kg_json_array_append(a, cells, str_cell(a, tr[0] ? tr : "<unset>"));
+        kg_json *rr = kg_json_path(o, "spec.requiresRepublish");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, rr && rr->type == KG_JSON_BOOL && rr->b));
+        char *modes = join_field(a, kg_json_path(o, "spec.volumeLifecycleModes"), NULL, ",");
+        kg_json_array_append(a, cells, str_cell(a, modes[0] ? modes : "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "csinodes")) {
+        kg_json *d = kg_json_path(o, "spec.drivers");
+        kg_json_array_append(a, cells, kg_json_new_int(a, d && d->type == KG_JSON_ARRAY ? d->len : 0));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "volumeattachments")) {
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.attacher")));
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.source.persistentVolumeName")));
+        kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.nodeName")));
+        kg_json *at = kg_json_path(o, "status.attached");
+        kg_json_array_append(a, cells, kg_json_new_bool(a, at && at->type == KG_JSON_BOOL && at->b));
+        kg_json_array_append(a, cells, str_cell(a, age));
+    } else if (!strcmp(p, "poddisruptionbudgets")) {
+        static const char *const f[] = {"spec.minAvailable", "spec.maxUnavailable"};
+        for (int i = 0; i < 2; i++) {
+            const kg_json *v = kg_json_path(o, f[i]);
+            kg_json_array_append(a, cells, v && v->type == KG_JSON_INT      ? kg_json_new_str(a, kg_arena_sprintf(a, "%lld", (long long)v->u.i))
+                                           : v && v->type == KG_JSON_STRING ? str_cell(a, v->u.s)
+                                                                            : str_cell(a, "N/A"));
+        }
+        kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.disruptionsAllowed")));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else {
         kg_json_array_append(a, cells, str_cell(a, age));

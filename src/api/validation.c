@@ -303,4 +303,5 @@ void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, cons
         if (total > 1024 * 1024)
             kg_field_too_long(a, errs, secret ? "data" : "[]", 1024 * 1024);
     }
+    kg_api_validate_semantic(a, r, obj, old, errs);
 }

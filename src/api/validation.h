@@ -9,5 +9,9 @@
 
 /* Validate obj (old NULL on create). Appends field errors. */
 void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
+/* The semantic checks users hit most (validation_semantic.c: resources, volume mounts, probes, Service ports,
+ * CronJob schedule and time zone, Lease durations, immutable selectors); called by kg_api_validate. */
+void kg_api_validate_semantic(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old,
+                              kg_field_errors *errs);
 
 #endif

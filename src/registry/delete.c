@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "meta/object.h"
+#include "api/protobuf.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
 
@@ -13,7 +14,15 @@ bool kg_delete_options_build(kg_arena *a, const char *body, size_t body_len, con
                              const char *propagation_q, bool dry_run_q, kg_json **out, kg_status **st)
 {
     kg_json *o = NULL;
-    if (body && body_len) {
+    if (body && body_len >= 4 && !memcmp(body, "k8s\0", 4)) {
+        /* client-go typed clients send DeleteOptions as protobuf (k8s\0 + runtime.Unknown) */
+        kg_error err;
+        o = kg_protobuf_decode(a, body, body_len, &err);
+        if (!o || o->type != KG_JSON_OBJECT) {
+            *st = kg_status_bad_request(a, kg_arena_sprintf(a, "error decoding DeleteOptions: %s", err.msg));
+            return false;
+        }
+    } else if (body && body_len) {
         kg_error err;
         o = kg_json_parse(a, body, body_len, &err);
         if (!o || o->type != KG_JSON_OBJECT) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/convert.h"
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "api/validation.h"
@@ -195,26 +196,37 @@ kg_status *w_validate(wctx *c, kg_admission_attributes *at)
 
 /* ---- decode checks ---- */
 
-static const char *quoted_body(wctx *c)
-{
-    size_t n = c->rq->body_len > 512 ? 512 : c->rq->body_len;
-    return kg_arena_strndup(c->a, c->rq->body ? c->rq->body : "", c->rq->body ? n : 0);
-}
-
-/* apiVersion and kind of the body against what the URL expects (a missing pair is an error, as upstream). */
+/* apiVersion and kind of the body against what the URL expects. A missing kind, or a missing apiVersion, is taken
+ * from the URL as upstream's decoder defaults them (typed clients commonly send objects without them). */
 static bool check_type(wctx *c, kg_json *obj, const char *want_api_version, const char *want_kind)
 {
     kg_json *av = kg_json_get(obj, "apiVersion"), *k = kg_json_get(obj, "kind");
-    if (av && av->type != KG_JSON_STRING)
-        av = NULL;
-    if (k && k->type != KG_JSON_STRING)
-        k = NULL;
-    if (!k || !k->len)
-        return wfail(
-            c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "Object 'Kind' is missing in '%s'", quoted_body(c))));
-    if (!av || !av->len)
-        return wfail(c, kg_status_bad_request(
-                            c->a, kg_arena_sprintf(c->a, "Object 'apiVersion' is missing in '%s'", quoted_body(c))));
+    if (!k || k->type != KG_JSON_STRING || !k->len) {
+        if (k && k->type != KG_JSON_STRING && k->type != KG_JSON_NULL)
+            return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                         "couldn't get version/kind; json parse "
+                                                                         "error: json: cannot unmarshal %s into Go "
+                                                                         "struct field .kind of type string",
+                                                                         k->type == KG_JSON_OBJECT  ? "object"
+                                                                         : k->type == KG_JSON_ARRAY ? "array"
+                                                                         : k->type == KG_JSON_BOOL  ? "bool"
+                                                                                                    : "number")));
+        k = w_sref(c->a, want_kind);
+        kg_json_set(c->a, obj, "kind", k);
+    }
+    if (!av || av->type != KG_JSON_STRING || !av->len) {
+        if (av && av->type != KG_JSON_STRING && av->type != KG_JSON_NULL)
+            return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                         "couldn't get version/kind; json parse "
+                                                                         "error: json: cannot unmarshal %s into Go "
+                                                                         "struct field .apiVersion of type string",
+                                                                         av->type == KG_JSON_OBJECT  ? "object"
+                                                                         : av->type == KG_JSON_ARRAY ? "array"
+                                                                         : av->type == KG_JSON_BOOL  ? "bool"
+                                                                                                     : "number")));
+        av = w_sref(c->a, want_api_version);
+        kg_json_set(c->a, obj, "apiVersion", av);
+    }
     if (strcmp(av->u.s, want_api_version))
         return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
                                                                      "the API version in the data (%s) does not "
@@ -245,23 +257,37 @@ static bool check_namespace(wctx *c, kg_json *md)
 bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
 {
     const kg_write_request *rq = c->rq;
+    /* runtime.NewStrictDecodingError and decode errors, wrapped by the handler's "cannot be handled as" */
+    const char *kind = schema_type ? strrchr(schema_type, '.') + 1 : c->r->kind;
+    const char *version = schema_type ? "v1" : c->r->version; /* only Scale (autoscaling/v1) passes a type */
     const char **unknown = NULL;
     size_t nunknown = 0;
-    if (!schema_type && c->r->ext) /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
+    if (!schema_type && c->r->ext) { /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
         kg_cr_decode(c->a, c->r, obj, &unknown, &nunknown);
-    if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
-        return true;
-    if (schema_type)
-        kg_schema_unknown_fields_type(c->a, schema_type, obj, &unknown, &nunknown);
-    else if (!c->r->ext)
-        kg_schema_unknown_fields(c->a, c->r, obj, &unknown, &nunknown);
+        if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
+            return true;
+    } else {
+        /* the typed decode: wrong JSON types are a 400 in every mode; unknown fields are dropped unless Strict */
+        kg_schema_decode d;
+        const char *type = schema_type ? schema_type : kg_schema_type_name(c->a, c->r);
+        kg_schema_decode_check(c->a, type, obj, rq->field_validation != KG_FIELD_VALIDATION_STRICT, &d);
+        if (d.error) {
+            if (c->patched)
+                return wfail(c, w_patch_decode_failure(c, obj, d.error));
+            return wfail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a,
+                                                                         "%s in version \"%s\" cannot be handled as "
+                                                                         "a %s: %s",
+                                                                         kind, version, kind, d.error)));
+        }
+        if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
+            return true;
+        unknown = d.unknown;
+        nunknown = d.nunknown;
+    }
     if (!nunknown && !rq->ndup_fields)
         return true;
     if (rq->field_validation == KG_FIELD_VALIDATION_STRICT) {
         kg_buf b = KG_BUF_INIT;
-        /* runtime.NewStrictDecodingError wrapped by the handler's "cannot be handled as" */
-        const char *kind = schema_type ? strrchr(schema_type, '.') + 1 : c->r->kind;
-        const char *version = schema_type ? "autoscaling/v1" : c->r->api_version; /* only Scale passes a type */
         kg_buf_printf(&b, "%s in version \"%s\" cannot be handled as a %s: strict decoding error: ", kind, version,
                       kind);
         for (size_t i = 0; i < nunknown; i++)
@@ -277,6 +303,18 @@ bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
     for (size_t i = 0; i < rq->ndup_fields && rq->warnings; i++)
         kg_warnings_addf(rq->warnings, "duplicate field \"%s\"", rq->dup_fields[i]);
     return true;
+}
+
+/* A patched object that does not decode: upstream's patcher reports it as 422 Invalid with an empty kind and
+ * name, on the field "patch" with the patched object as the value (kubectl: "The request is invalid: patch: ..."). */
+kg_status *w_patch_decode_failure(wctx *c, const kg_json *obj, const char *err)
+{
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_buf b = KG_BUF_INIT;
+    kg_json_write(&b, obj, 0);
+    kg_field_invalid(c->a, &errs, "patch", kg_arena_strdup(c->a, kg_buf_cstr(&b)), err);
+    kg_buf_free(&b);
+    return kg_status_invalid(c->a, KG_GK("", ""), "", &errs);
 }
 
 bool w_load(wctx *c, kg_store_kv *kv, kg_json **old)
@@ -322,6 +360,14 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
 {
     wctx c;
     wctx_init(&c, p, rq, out);
+    if (c.sub && c.sub->kind == KG_SUB_EVICTION) {
+        c.options = write_options(&c, "CreateOptions");
+        const char *eav = kg_json_get_str(obj, "apiVersion");
+        bool beta = eav && !strcmp(eav, "policy/v1beta1");
+        if (!check_type(&c, obj, beta ? "policy/v1beta1" : "policy/v1", "Eviction"))
+            return false;
+        return w_evict(&c, obj);
+    }
     if (c.sub) {
         if (c.sub->kind != KG_SUB_BINDING)
             return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "create"));
@@ -337,6 +383,7 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
         return false;
     if (!w_field_validation(&c, obj, NULL))
         return false;
+    kg_api_convert_in(c.a, c.r, obj);
     kg_json *md = w_metadata(c.a, obj);
     if (!check_namespace(&c, md))
         return false;
@@ -380,8 +427,14 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     st = w_validate(&c, &at);
     if (st)
         return wfail(&c, st);
-    if (rq->dry_run)
+    if (rq->dry_run) {
+        /* DryRunnableStorage.Create: an existing object is a conflict even though nothing would be written */
+        kg_store_kv kv;
+        kg_error gerr;
+        if (kg_store_get(p->store, kg_resource_key(c.a, c.r, c.ns, c.name), c.a, &kv, &gerr))
+            return wfail(&c, kg_status_already_exists(c.a, c.gr, c.name));
         return wdone_obj(&c, 201, obj);
+    }
     size_t len;
     const char *bytes = kg_obj_encode(c.a, obj, &len);
     kg_error err;
@@ -534,6 +587,7 @@ bool kg_pipeline_update(const kg_pipeline *p, const kg_write_request *rq, kg_jso
         return false;
     if (!w_field_validation(&c, obj, NULL))
         return false;
+    kg_api_convert_in(c.a, c.r, obj);
     kg_json *md = w_metadata(c.a, obj);
     const char *oname = kg_json_get_str(md, "name");
     if (!oname || strcmp(oname, c.name))
@@ -627,8 +681,11 @@ bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patc
         const char *pav = kg_json_get_str(neu, "apiVersion"), *pk = kg_json_get_str(neu, "kind");
         if (!pav || strcmp(pav, c.r->api_version) || !pk || strcmp(pk, c.r->kind))
             return wfail(&c, kg_status_bad_request(c.a, "the patch may not change apiVersion or kind"));
-        if (attempt == 0 && !w_field_validation(&c, neu, NULL))
+        c.patched = true;
+        if (!w_field_validation(&c, neu, NULL)) /* every attempt: unknown fields are dropped from neu */
             return false;
+        kg_api_convert_in(c.a, c.r, neu);
+        c.patched = false;
         kg_json *nmd = w_metadata(c.a, neu);
         const char *nname = kg_json_get_str(nmd, "name");
         if (!nname || strcmp(nname, c.name))

@@ -21,6 +21,7 @@ typedef struct wctx {
     const kg_json *options; /* Create/Update/DeleteOptions */
     kg_write_result *out;
     int64_t deadline_ns; /* the request's (kg_write_request.deadline_ns, defaulted) */
+    bool patched;        /* field validation is checking the result of a patch */
 } wctx;
 
 void wctx_init(wctx *c, const kg_pipeline *p, const kg_write_request *rq, kg_write_result *out);
@@ -45,9 +46,11 @@ kg_status *w_validate(wctx *c, kg_admission_attributes *at);
 /* The stored object at c's key, decoded. False (failure recorded) when absent or corrupt. */
 bool w_load(wctx *c, kg_store_kv *kv, kg_json **old);
 
-/* Field validation of obj (unknown fields from the schema, duplicate fields from the decoder). schema_type: the
- * type to check against when it is not the resource's kind (Scale). */
+/* The typed decode of obj (wrong JSON types: 400, or 422 for a patch result) and field validation (unknown fields
+ * from the schema, dropped from obj unless Strict; duplicate fields from the decoder). schema_type: the type to
+ * check against when it is not the resource's kind (Scale). */
 bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type);
+kg_status *w_patch_decode_failure(wctx *c, const kg_json *obj, const char *err);
 
 /* The shared tail of update and patch (see pipeline.c). */
 typedef enum { UPD_DONE, UPD_RETRY } upd_result;
@@ -61,5 +64,7 @@ bool w_apply_patch(wctx *c, kg_patch_format type, const kg_json *doc, const kg_j
 kg_json *w_merge_for_subresource(wctx *c, kg_json *old, kg_json *neu);
 bool w_scale_write(wctx *c, kg_json *scale_in, kg_patch_format patch_type, const kg_json *patch);
 bool w_bind(wctx *c, kg_json *binding);
+/* eviction.c: CREATE pods/eviction (the body is the Eviction). */
+bool w_evict(wctx *c, kg_json *eviction);
 
 #endif

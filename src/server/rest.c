@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "meta/patch.h"
 #include "server/apiserver.h"
+#include "server/negotiate.h"
 #include "server/selectors.h"
 #include "yaml/yaml.h"
 
@@ -286,6 +287,11 @@ static void do_list(rctx *c)
         return;
     const char *rvs = kg_http_query(c->req, "resourceVersion");
     const char *match = kg_http_query(c->req, "resourceVersionMatch");
+    kg_status *lo_err = kg_negotiate_list_options(c->a, rvs, match, kg_http_query(c->req, "continue"));
+    if (lo_err) {
+        fail(c, lo_err);
+        return;
+    }
     if (rvs && rvs[0] && strcmp(rvs, "0")) {
         char *end;
         rv = strtoll(rvs, &end, 10);
@@ -293,8 +299,14 @@ static void do_list(rctx *c)
             fail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "invalid resource version: %s", rvs)));
             return;
         }
-        if (!match || strcmp(match, "Exact"))
+        if (!match || strcmp(match, "Exact")) {
+            kg_status *tl = kg_negotiate_too_large_rv(c->a, rv, kg_store_current_revision(c->s->store));
+            if (tl) {
+                fail(c, tl);
+                return;
+            }
             rv = 0; /* NotOlderThan / legacy semantics: the latest state is not older than rv */
+        }
     }
     kg_store_list_opts lo = {.revision = rv,
                              .limit = sel.empty ? limit : 0,
@@ -453,6 +465,11 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
             return;
         }
     }
+    kg_status *nst = kg_negotiate_accept(req->arena, kg_http_header_get(req, "Accept"), !strcmp(ri->verb, "watch"));
+    if (nst) {
+        kg_respond_status(req, resp, nst);
+        return;
+    }
     const char *dr = kg_http_query(req, "dryRun");
     if (dr) {
         if (strcmp(dr, "All")) {
@@ -491,7 +508,7 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
     }
     kg_warnings_init(&c.warnings, req->arena);
     if (c.sub) {
-        if (c.sub->kind == KG_SUB_BINDING) {
+        if (c.sub->kind == KG_SUB_BINDING || c.sub->kind == KG_SUB_EVICTION) {
             do_create(&c);
             return;
         }

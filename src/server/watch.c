@@ -38,6 +38,8 @@ typedef struct wctx {
     int64_t last_bookmark_ms;
     int64_t blocked_since_ms; /* stream at the high-water mark since (0: not blocked); atomic: the ticker reads it */
     char *list_cont;          /* initial list still being streamed: the next page's continue token */
+    int64_t initial_end_rev;  /* sendInitialEvents: the snapshot's revision, for the initial-events-end bookmark
+                                 sent once the initial list is out (0: none to send) */
     const char *prefix;       /* the store prefix (in arena) */
     int queued;               /* on the ready queue */
     int processing;           /* a pump thread is on it */
@@ -148,6 +150,16 @@ static void encode_bookmark(kg_buf *b, const kg_resource *r, int64_t rev)
     kg_buf_printf(b,
                   "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{"
                   "\"resourceVersion\":\"%lld\",\"creationTimestamp\":null}}}\n",
+                  r->kind, r->api_version, (long long)rev);
+}
+
+/* The bookmark that ends a sendInitialEvents=true watch's initial events (annotation k8s.io/initial-events-end). */
+static void encode_initial_events_end(kg_buf *b, const kg_resource *r, int64_t rev)
+{
+    kg_buf_printf(b,
+                  "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{"
+                  "\"resourceVersion\":\"%lld\",\"creationTimestamp\":null,\"annotations\":{"
+                  "\"k8s.io/initial-events-end\":\"true\"}}}}\n",
                   r->kind, r->api_version, (long long)rev);
 }
 
@@ -278,6 +290,10 @@ static bool service(kg_watch_pump *p, wctx *c, kg_buf *b, kg_arena *scratch)
         }
         free(c->list_cont);
         c->list_cont = next;
+        if (!next && c->initial_end_rev) {
+            encode_initial_events_end(b, c->r, c->initial_end_rev);
+            c->initial_end_rev = 0;
+        }
         if (b->len && !kg_http_stream_write(c->stream, b->data, b->len))
             finished = true;
         pending += b->len;
@@ -473,7 +489,9 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
         timeout_s = 1800 + (now_ms() % 1800); /* upstream: MinRequestTimeout (1800 s) * [1, 2) */
     const char *rvs = kg_http_query(req, "resourceVersion");
     int64_t from = 0;
-    bool initial = !rvs || !rvs[0] || !strcmp(rvs, "0");
+    const char *sie = kg_http_query(req, "sendInitialEvents");
+    bool send_initial = sie && (!strcmp(sie, "true") || !strcmp(sie, "1"));
+    bool initial = !rvs || !rvs[0] || !strcmp(rvs, "0") || send_initial;
     if (!initial) {
         char *end;
         from = strtoll(rvs, &end, 10);
@@ -497,6 +515,12 @@ void kg_rest_watch(kg_apiserver *s, kg_http_request *req, kg_http_response *resp
             free(c);
             kg_respond_status(req, resp, kg_status_from_error(a, &err));
             return;
+        }
+        if (send_initial && c->bookmarks) {
+            if (c->list_cont)
+                c->initial_end_rev = from;
+            else
+                encode_initial_events_end(&b, r, from);
         }
     }
     c->w = kg_store_watch_open(s->store, c->prefix, from, &err);

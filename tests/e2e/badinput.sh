@@ -25,7 +25,7 @@ expect_out "apiVersion not matching the URL: 400" 'the API version in the data (
   req POST /api/v1/namespaces/default/pods application/json '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"}}'
 expect_out "kind not matching the URL: 400" 'the kind in the data (Service) does not match the expected kind (Pod)' \
   req POST /api/v1/namespaces/default/pods application/json '{"apiVersion":"v1","kind":"Service","metadata":{"name":"d"}}'
-expect_out "missing kind: 400" "Object 'Kind' is missing in" req POST /api/v1/namespaces/default/pods application/json '{"apiVersion":"v1","metadata":{"name":"d"}}'
+expect_out "kind of a number: 400" "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string" req POST /api/v1/namespaces/default/pods application/json '{"apiVersion":"v1","kind":1,"metadata":{"name":"d"}}'
 expect_out "invalid name: 422 with causes" '"reason":"Invalid","details":{"name":"UPPER","kind":"Pod","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \"UPPER\": a lowercase RFC 1123 subdomain must consist of' \
   req POST /api/v1/namespaces/default/pods application/json "${POD/\"name\":\"p\"/\"name\":\"UPPER\"}"
 expect_out "name too long: 422" 'must be no more than 253 characters' \

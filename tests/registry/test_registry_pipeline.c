@@ -282,10 +282,10 @@ static void test_create_decode_checks(void **state)
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message,
                         "the namespace of the provided object does not match the namespace sent on the request");
-    rq.body = "{\"metadata\":{}}";
-    rq.body_len = strlen(rq.body);
-    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, rq.body), &res));
-    assert_string_equal(res.status->message, "Object 'Kind' is missing in '{\"metadata\":{}}'");
+    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, "{\"kind\":5,\"metadata\":{\"name\":\"x\"}}"), &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "couldn't get version/kind; json parse error: json: cannot unmarshal "
+                                             "number into Go struct field .kind of type string");
     assert_int_equal(g_seen.admits, 0); /* nothing reached admission */
 }
 
@@ -335,6 +335,216 @@ static void test_field_validation_warn_and_strict(void **state)
     assert_int_equal(fv, KG_FIELD_VALIDATION_WARN);
 }
 
+/* Typed decode: wrong JSON types are 400 on create and update with upstream's text, 422 on the field "patch" for a
+ * patch result; unknown fields are dropped (never stored) under Warn and Ignore. */
+static void test_typed_decode_errors_and_unknown_dropping(void **state)
+{
+    fixture *f = *state;
+    kg_write_request rq;
+    req(f, &rq, "", "configmaps", "default", "");
+    kg_write_result res;
+    assert_false(kg_pipeline_create(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"data\":{\"a\":1}}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: "
+                                             "cannot unmarshal number into Go struct field ConfigMap.data of type "
+                                             "string");
+    assert_null(stored(f, "", "configmaps", "default", "t"));
+    /* Ignore still checks types */
+    rq.field_validation = KG_FIELD_VALIDATION_IGNORE;
+    assert_false(kg_pipeline_create(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"data\":{\"a\":1}}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    /* Warn: warned and dropped */
+    rq.field_validation = KG_FIELD_VALIDATION_WARN;
+    assert_true(kg_pipeline_create(&f->p, &rq,
+                                   tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                                             "\"t\",\"foo\":1},\"spec\":{\"x\":1}}"),
+                                   &res));
+    assert_int_equal(f->w.n, 3);
+    assert_string_equal(f->w.items[0], "unknown field \"metadata.foo\"");
+    assert_string_equal(f->w.items[1], "unknown field \"spec\"");
+    kg_json *st = stored(f, "", "configmaps", "default", "t");
+    assert_null(kg_json_get(st, "spec"));
+    assert_null(kg_json_path(st, "metadata.foo"));
+    /* update: 400 with the same text */
+    req(f, &rq, "", "configmaps", "default", "t");
+    assert_false(kg_pipeline_update(
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"t\"},\"immutable\":\"x\"}"),
+        &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: "
+                                             "cannot unmarshal string into Go struct field ConfigMap.immutable of "
+                                             "type bool");
+    /* patch: the patched object is checked; 422 on "patch" */
+    assert_false(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"data\":{\"n\":[1]}}"), &res));
+    assert_int_equal(res.code, 422);
+    assert_non_null(strstr(res.status->message, " \"\" is invalid: patch: Invalid value: \"{"));
+    assert_non_null(strstr(res.status->message, "\": json: cannot unmarshal array into Go struct field ConfigMap.data "
+                                                "of type string"));
+    /* an unknown field added by a patch is dropped too */
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"bogus\":{\"n\":1}}"), &res));
+    assert_null(kg_json_get(stored(f, "", "configmaps", "default", "t"), "bogus"));
+    /* a Deployment: int32 overflow, group version in the message */
+    req(f, &rq, "apps", "deployments", "default", "");
+    assert_false(kg_pipeline_create(&f->p, &rq,
+                                    tj(&f->a, "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{"
+                                              "\"name\":\"d\"},\"spec\":{\"replicas\":\"two\"}}"),
+                                    &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message,
+                        "Deployment in version \"v1\" cannot be handled as a Deployment: json: "
+                        "cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas "
+                        "of type int32");
+}
+
+/* Secret stringData is merged into data (base64) and never stored; a body without apiVersion/kind takes the URL's. */
+static void test_secret_string_data_and_missing_type(void **state)
+{
+    fixture *f = *state;
+    kg_write_request rq;
+    req(f, &rq, "", "secrets", "default", "");
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq,
+                                   tj(&f->a, "{\"metadata\":{\"name\":\"s\"},\"data\":{\"a\":\"eA==\",\"b\":\"eQ==\"},"
+                                             "\"stringData\":{\"b\":\"hello\",\"c\":\"\"}}"),
+                                   &res));
+    kg_json *st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_get_str(st, "apiVersion"), "v1");
+    assert_string_equal(kg_json_get_str(st, "kind"), "Secret");
+    assert_null(kg_json_get(st, "stringData"));
+    assert_string_equal(kg_json_path_str(st, "data.a"), "eA==");
+    assert_string_equal(kg_json_path_str(st, "data.b"), "aGVsbG8=");
+    assert_string_equal(kg_json_path_str(st, "data.c"), "");
+    /* on update and patch too */
+    req(f, &rq, "", "secrets", "default", "s");
+    assert_true(
+        kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"stringData\":{\"a\":\"z\"}}"), &res));
+    st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_path_str(st, "data.a"), "eg==");
+    assert_null(kg_json_get(st, "stringData"));
+    assert_true(kg_pipeline_update(&f->p, &rq,
+                                   tj(&f->a, "{\"metadata\":{\"name\":\"s\"},\"stringData\":{\"only\":\"1\"}}"), &res));
+    st = stored(f, "", "secrets", "default", "s");
+    assert_string_equal(kg_json_path_str(st, "data.only"), "MQ==");
+    assert_null(kg_json_path(st, "data.a"));
+    /* the 1 MiB limit applies to the merged data */
+    size_t big = 1024 * 1024 + 1;
+    char *body = malloc(big + 128);
+    int n = snprintf(body, 128, "{\"metadata\":{\"name\":\"big\"},\"stringData\":{\"k\":\"");
+    memset(body + n, 'x', big);
+    strcpy(body + n + big, "\"}}");
+    req(f, &rq, "", "secrets", "default", "");
+    assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+    free(body);
+    assert_int_equal(res.code, 422);
+    assert_string_equal(res.status->message,
+                        "Secret \"big\" is invalid: data: Too long: may not be more than 1048576 bytes");
+}
+
+/* A pod in the default namespace with label app=a, given a status (NULL: the created one, Pending). */
+static void create_pod(fixture *f, const char *name, const char *status)
+{
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", "");
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"labels\":{\"app\":\"a\"}},"
+             "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}",
+             name);
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+    if (!status)
+        return;
+    req(f, &rq, "", "pods", "default", name);
+    rq.sub = kg_resource_subresource(rq.resource, "status");
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, status), &res));
+}
+
+static void create_pdb(fixture *f, const char *name)
+{
+    kg_write_request rq;
+    req(f, &rq, "policy", "poddisruptionbudgets", "default", "");
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"%s\"},"
+             "\"spec\":{\"minAvailable\":1,\"selector\":{\"matchLabels\":{\"app\":\"a\"}}}}",
+             name);
+    kg_write_result res;
+    assert_true(kg_pipeline_create(&f->p, &rq, tj(&f->a, body), &res));
+}
+
+static bool evict(fixture *f, const char *pod, kg_write_result *res)
+{
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", pod);
+    rq.sub = kg_resource_subresource(rq.resource, "eviction");
+    assert_non_null(rq.sub);
+    char body[256];
+    snprintf(body, sizeof body, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"%s\"}}",
+             pod);
+    return kg_pipeline_create(&f->p, &rq, tj(&f->a, body), res);
+}
+
+#define READY "{\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+
+/* pods/eviction: budgets honoured (429 with the cause), status written, pods deleted when allowed. */
+static void test_eviction_honours_budgets(void **state)
+{
+    fixture *f = *state;
+    create_pdb(f, "pdb1");
+    create_pod(f, "p1", READY);
+    kg_write_result res;
+    assert_false(evict(f, "p1", &res));
+    assert_int_equal(res.code, 429);
+    assert_string_equal(res.status->message, "Cannot evict pod as it would violate the pod's disruption budget.");
+    assert_int_equal(res.status->details.ncauses, 1);
+    assert_string_equal(res.status->details.causes[0].reason, "DisruptionBudget");
+    assert_string_equal(res.status->details.causes[0].message,
+                        "The disruption budget pdb1 needs 1 healthy pods and has 1 currently");
+    assert_non_null(stored(f, "", "pods", "default", "p1"));
+    kg_json *pdb = stored(f, "policy", "poddisruptionbudgets", "default", "pdb1");
+    assert_int_equal(kg_json_path(pdb, "status.disruptionsAllowed")->u.i, 0);
+    assert_int_equal(kg_json_path(pdb, "status.expectedPods")->u.i, 1);
+    /* a second healthy pod: one disruption allowed */
+    create_pod(f, "p2", READY);
+    assert_true(evict(f, "p1", &res));
+    assert_int_equal(res.code, 201);
+    assert_true(res.object_is_status);
+    assert_string_equal(kg_json_get_str(res.object, "status"), "Success");
+    assert_null(stored(f, "", "pods", "default", "p1"));
+    pdb = stored(f, "policy", "poddisruptionbudgets", "default", "pdb1");
+    assert_non_null(kg_json_path(pdb, "status.disruptedPods.p1"));
+    assert_int_equal(kg_json_path(pdb, "status.disruptionsAllowed")->u.i, 0);
+    /* a Pending pod is evicted without a budget check */
+    create_pod(f, "p3", NULL);
+    assert_true(evict(f, "p3", &res));
+    assert_null(stored(f, "", "pods", "default", "p3"));
+    /* the Eviction must name the pod */
+    kg_write_request rq;
+    req(f, &rq, "", "pods", "default", "p2");
+    rq.sub = kg_resource_subresource(rq.resource, "eviction");
+    assert_false(kg_pipeline_create(
+            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"x\"}}"),
+            &res));
+    assert_int_equal(res.code, 400);
+    assert_string_equal(res.status->message, "name in URL does not match name in Eviction object");
+    /* two budgets: a Status with code 500 in a 201 */
+    create_pdb(f, "pdb2");
+    assert_true(evict(f, "p2", &res));
+    assert_int_equal(res.code, 201);
+    assert_int_equal(kg_json_get(res.object, "code")->u.i, 500);
+    assert_string_equal(kg_json_get_str(res.object, "message"),
+                        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not "
+                        "support.");
+    assert_non_null(stored(f, "", "pods", "default", "p2"));
+}
+
 static void test_dry_run_create_stores_nothing(void **state)
 {
     fixture *f = *state;
@@ -350,6 +560,13 @@ static void test_dry_run_create_stores_nothing(void **state)
     assert_null(res.bytes);
     assert_true(g_seen.dry_run);
     assert_null(stored(f, "", "configmaps", "default", "d"));
+    /* a dry-run create of an existing object: 409 AlreadyExists as the real create */
+    create_cm(f, "d", NULL);
+    assert_false(kg_pipeline_create(
+            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
+            &res));
+    assert_int_equal(res.code, 409);
+    assert_string_equal(res.status->message, "configmaps \"d\" already exists");
 }
 
 /* ---- update / patch ---- */
@@ -667,6 +884,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_decode_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_invalid_object_is_422, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_validation_warn_and_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_typed_decode_errors_and_unknown_dropping, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_secret_string_data_and_missing_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eviction_honours_budgets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dry_run_create_stores_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_precondition_conflict_and_noop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_of_missing_object_is_404, setup, teardown),
