@@ -1507,9 +1507,12 @@ kg_http_server *kg_http_server_start(const kg_http_config *cfg, kg_error *err)
     opts[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, srv};
     if (cfg->tls_creds) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_CERT_CALLBACK, 0, kg_tls_creds_callback()};
-        if (kg_tls_creds_client_ca(cfg->tls_creds))
-            opts[k++] =
-                (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)kg_tls_creds_client_ca(cfg->tls_creds)};
+        /* the credentials' client CA: required and verified in the handshake (the webhook door's mTLS); else serve's
+         * --client-ca-file: requested, never required, verified per request by authentication */
+        const char *trust = kg_tls_creds_client_ca(cfg->tls_creds) ? kg_tls_creds_client_ca(cfg->tls_creds)
+                                                                   : cfg->client_ca_pem;
+        if (trust)
+            opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)trust};
     } else if (srv->tls) {
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv->cert};
         opts[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv->key};
