@@ -502,6 +502,13 @@ static const char *kind_format(uint8_t k)
     }
 }
 
+const char *kg_schema_type_interned(const char *type_name)
+{
+    ensure_loaded();
+    int t = find_type(type_name);
+    return t < 0 ? NULL : types[t].name;
+}
+
 bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_info *out)
 {
     ensure_loaded();
