@@ -89,6 +89,56 @@ void w_restore_managed_fields(wctx *c, kg_json *neu, kg_json *mf)
         kg_json_del(md, "managedFields");
 }
 
+#define LAST_APPLIED "kubectl.kubernetes.io/last-applied-configuration"
+
+/* The last-applied configuration client-side apply left on live, when it is of the endpoint's apiVersion. */
+static const kg_json *last_applied(wctx *c, const kg_json *live)
+{
+    const kg_json *ann = live ? kg_json_path(live, "metadata.annotations") : NULL;
+    const char *text = ann && ann->type == KG_JSON_OBJECT ? kg_json_get_str(ann, LAST_APPLIED) : NULL;
+    if (!text)
+        return NULL;
+    kg_error err;
+    kg_json *v = kg_json_parse(c->a, text, strlen(text), &err);
+    const char *av = v && v->type == KG_JSON_OBJECT ? kg_json_get_str(v, "apiVersion") : NULL;
+    return av && !strcmp(av, c->r->api_version) ? v : NULL;
+}
+
+/* lastAppliedManager: for manager "kubectl", paths client-side apply set whose live value is still the
+ * last-applied one are taken over without a conflict (kubectl's migration from client-side apply). */
+static const kg_fs *forgiven_paths(wctx *c, const kg_smd_op *op, const kg_json *live)
+{
+    if (strcmp(op->manager, "kubectl"))
+        return NULL;
+    const kg_json *la = last_applied(c, live);
+    kg_fs *set;
+    kg_smd_comparison cmp;
+    const char *err;
+    if (!la || !kg_smd_fieldset(c->a, op->schema, op->root, la, &set, &err) ||
+        !kg_smd_compare(c->a, op->schema, op->root, la, live, &cmp, &err))
+        return NULL;
+    return kg_fs_difference(c->a, set, cmp.modified);
+}
+
+/* lastAppliedUpdater: an existing last-applied annotation is rewritten from the applied configuration (dropped
+ * when that would exceed the 256 KiB annotation limit). */
+static void update_last_applied(wctx *c, kg_json *obj, const kg_json *config)
+{
+    kg_json *ann = kg_json_path(obj, "metadata.annotations");
+    if (!ann || ann->type != KG_JSON_OBJECT || !kg_json_get(ann, LAST_APPLIED))
+        return;
+    kg_json *cfg = kg_json_clone(c->a, config);
+    kg_json *cann = kg_json_path(cfg, "metadata.annotations");
+    if (cann && cann->type == KG_JSON_OBJECT)
+        kg_json_del(cann, LAST_APPLIED);
+    size_t len;
+    char *text = kg_json_to_string(c->a, cfg, 0, &len);
+    if (len > 256 * 1024)
+        kg_json_del(ann, LAST_APPLIED);
+    else
+        kg_json_set(c->a, ann, LAST_APPLIED, kg_json_new_strn(c->a, text, len));
+}
+
 static kg_status *invalid_options(wctx *c, const char *field, const char *detail)
 {
     kg_field_errors errs = KG_FIELD_ERRORS_INIT;
@@ -165,6 +215,7 @@ bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const k
                 return wfail(&c, kg_status_internal(c.a, e));
         }
         kg_smd_apply_result res;
+        op.forgiven = force ? NULL : forgiven_paths(&c, &op, old);
         if (!kg_smd_apply(c.a, &op, old, config, force, &m, &res, &e))
             return wfail(&c, kg_status_internal(
                                  c.a, kg_arena_sprintf(
@@ -175,6 +226,8 @@ bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const k
         if (res.nconflicts)
             return wfail(&c, conflict_status(&c, &res));
         kg_json *neu = res.object;
+        if (!strcmp(op.manager, "kubectl"))
+            update_last_applied(&c, neu, config);
         kg_json *md = w_metadata(c.a, neu);
         kg_json *mf = kg_smd_managers_encode(c.a, &m);
         if (mf->len)

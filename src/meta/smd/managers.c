@@ -320,6 +320,8 @@ bool kg_smd_apply(kg_arena *a, const kg_smd_op *op, const kg_json *live, const k
         if ((long)i == self)
             continue;
         kg_fs *x = kg_fs_intersection(a, m->v[i].set, changed);
+        if (op->forgiven)
+            x = kg_fs_difference(a, x, op->forgiven);
         if (kg_fs_empty(x))
             continue;
         if (!force) {

@@ -157,6 +157,9 @@ typedef struct kg_smd_op {
     /* Paths never recorded (apiVersion, kind, metadata's system fields; status for a main-resource write where
      * the status subresource owns it). NULL: the standard object-metadata list. */
     const kg_fs *ignored;
+    /* Apply: other managers' paths the applier may take without a conflict (kubectl's last-applied migration:
+     * paths whose live value still equals the last-applied configuration). NULL: none. */
+    const kg_fs *forgiven;
 } kg_smd_op;
 
 /* The paths never recorded for an object: apiVersion, kind, metadata.{name, namespace, creationTimestamp,
