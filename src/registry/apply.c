@@ -29,7 +29,7 @@ static void op_init(wctx *c, kg_smd_op *op)
     op->root = kg_api_smd_root(c->r);
     op->manager = manager_name(c);
     op->api_version = c->r->api_version;
-    op->subresource = c->sub ? c->sub->name : "";
+    op->subresource = c->rq->sub ? c->rq->sub->name : ""; /* c->sub is cleared while /scale writes the parent */
     op->now = kg_obj_now_rfc3339(c->a);
     /* the main resource does not own .status where the status subresource does (upstream's reset fields) */
     op->ignored = kg_smd_ignored_fields(c->a, !c->sub && c->r->has_status);

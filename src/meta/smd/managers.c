@@ -404,7 +404,7 @@ char *kg_smd_conflict_message(kg_arena *a, const kg_smd_conflict *c, size_t n)
     for (size_t j = 0; j < nm; j++) {
         if (j)
             kg_buf_putc(&b, '\n');
-        kg_buf_printf(&b, "conflicts with %s", kg_smd_manager_describe(a, mgrs[j]));
+        kg_buf_printf(&b, "conflicts with %s:", kg_smd_manager_describe(a, mgrs[j]));
         for (size_t i = 0; i < n; i++)
             if (c[i].owner == mgrs[j])
                 kg_buf_printf(&b, "\n- %s", c[i].path);
