@@ -29,8 +29,10 @@ static bool builtin_field(const kg_smd_schema *s, const void *handle, const char
             out->rel = KG_SMD_ATOMIC;
         }
     } else if (fi.is_map) {
-        out->rel = KG_SMD_GRANULAR;
-        out->map = true;
+        /* x-kubernetes-map-type: atomic (the schema data does not carry it; the built-in cases are listed) */
+        bool atomic = !strcmp(handle, "io.k8s.api.core.v1.ServiceSpec") && !strcmp(name, "selector");
+        out->rel = atomic ? KG_SMD_ATOMIC : KG_SMD_GRANULAR;
+        out->map = !atomic;
     } else {
         out->rel = fi.ref ? KG_SMD_GRANULAR : KG_SMD_DEDUCED;
     }
