@@ -11,7 +11,8 @@ typedef struct tctx {
     kg_arena *a;
     const kg_smd_schema *s;
     const char **err;
-    kg_buf path; /* upstream-style path of the current node, for error messages */
+    const char *stack[MAX_DEPTH + 2]; /* path element keys of the current node, printed only in error messages */
+    size_t sp;
     int depth;
 } tctx;
 
@@ -61,7 +62,8 @@ static char *field_key(kg_arena *a, const char *name)
 static bool fail(tctx *c, const char *fmt, const char *arg)
 {
     kg_buf m = KG_BUF_INIT;
-    kg_buf_append(&m, c->path.data ? c->path.data : "", c->path.len);
+    for (size_t i = 0; i < c->sp; i++)
+        kg_fs_write_element(&m, c->stack[i]);
     kg_buf_puts(&m, ": ");
     kg_buf_printf(&m, fmt, arg);
     *c->err = kg_arena_strndup(c->a, m.data, m.len);
@@ -158,8 +160,9 @@ static bool list_keys(tctx *c, kg_smd_type t, const kg_json *l, const char ***ou
 
 static void path_push(tctx *c, const char *key, size_t *mark)
 {
-    *mark = c->path.len;
-    kg_fs_write_element(&c->path, key);
+    *mark = c->sp;
+    if (c->sp < MAX_DEPTH + 2)
+        c->stack[c->sp++] = key;
 }
 
 /* ---- field sets ---- */
@@ -183,7 +186,7 @@ static bool to_set(tctx *c, kg_smd_type t, const kg_json *v, kg_fs *s)
             size_t mark;
             path_push(c, k->key, &mark);
             ok = to_set(c, child_type(c, t, name), cv, k);
-            c->path.len = mark;
+            c->sp = mark;
         }
     } else if (granular_list(t, v)) {
         const char **keys;
@@ -196,7 +199,7 @@ static bool to_set(tctx *c, kg_smd_type t, const kg_json *v, kg_fs *s)
                 size_t mark;
                 path_push(c, k->key, &mark);
                 ok = to_set(c, item_type(t), item, k);
-                c->path.len = mark;
+                c->sp = mark;
             }
         }
     } else {
@@ -212,7 +215,6 @@ bool kg_smd_fieldset(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const k
     tctx c = {.a = a, .s = s, .err = err};
     kg_fs *fs = kg_fs_new(a);
     bool ok = !v || to_set(&c, t, v, fs);
-    kg_buf_free(&c.path);
     fs->member = false;
     *out = fs;
     return ok;
@@ -245,7 +247,7 @@ static bool cmp_child(tctx *c, kg_smd_type ct, const char *key, const kg_json *o
     else
         ok = cmp(c, ct, ov, nv, kg_fs_child(c->a, A, key, true), kg_fs_child(c->a, M, key, true),
                  kg_fs_child(c->a, R, key, true));
-    c->path.len = mark;
+    c->sp = mark;
     return ok;
 }
 
@@ -290,7 +292,7 @@ static bool cmp(tctx *c, kg_smd_type t, const kg_json *o, const kg_json *n, kg_f
                 k->member = true;
                 if (n->u.items[j]->type == KG_JSON_OBJECT && n->u.items[j]->len)
                     ok = to_set(c, it, n->u.items[j], k);
-                c->path.len = mark;
+                c->sp = mark;
             }
         }
     } else if (!kg_json_equal(o, n)) {
@@ -324,7 +326,6 @@ bool kg_smd_compare(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const kg
     else
         ok = cmp(&c, t, old, neu, out->added, out->modified, out->removed);
     out->added->member = out->modified->member = out->removed->member = false;
-    kg_buf_free(&c.path);
     return ok;
 }
 
@@ -368,7 +369,7 @@ static bool merge_object(tctx *c, kg_smd_type t, const kg_json *l, const kg_json
         size_t mark;
         path_push(c, field_key(c->a, name), &mark);
         bool ok = lv ? merge(c, child_type(c, t, name), lv, rv, &nv) : (nv = strip_nulls(c->a, rv), true);
-        c->path.len = mark;
+        c->sp = mark;
         if (!ok)
             return false;
         kg_json_setn(c->a, o, name, r->u.members[i].key_len, nv);
@@ -477,7 +478,6 @@ bool kg_smd_merge(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const kg_j
         ok = (*out = strip_nulls(a, config)) != NULL;
     else
         ok = merge(&c, t, live, config, out);
-    kg_buf_free(&c.path);
     return ok;
 }
 
@@ -534,5 +534,4 @@ void kg_smd_remove(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, kg_json *
     tctx c = {.a = a, .s = s, .err = &err};
     if (v && remove)
         remove_in(&c, t, v, remove);
-    kg_buf_free(&c.path);
 }
