@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "api/resources.h"
+#include "api/smd_schema.h"
 #include "registry/pipeline.h"
 #include "storage/storage.h"
 
@@ -124,8 +125,52 @@ int main(int argc, char **argv)
         nc++;
     }
     double cdt = now_s() - c0;
-    printf("{\"writes\":%ld,\"smp_us\":%.1f,\"ssa_us\":%.1f,\"ratio\":%.2f,\"configmap_creates_per_s\":%.0f}\n", n,
-           t_smp / n * 1e6, t_ssa / n * 1e6, t_ssa / t_smp, nc / cdt);
+    /* pod creates (bench/server's pod), and the managedFields step alone on the same (defaulted) pod */
+    const kg_resource *pods = kg_resource_find_kind("", "Pod");
+    long np = 0;
+    double p0 = now_s(), pend = p0 + secs / 2;
+    kg_json *stored = NULL;
+    kg_arena keep;
+    kg_arena_init(&keep, 0);
+    while (now_s() < pend) {
+        kg_write_request_init(&rq, &a, pods);
+        rq.ns = "default";
+        rq.user_agent = "kubectl/v1.33.0";
+        snprintf(buf, sizeof buf,
+                 "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%ld\"},\"spec\":{"
+                 "\"containers\":[{\"name\":\"c\",\"image\":\"x:1\"}]}}",
+                 np);
+        must(kg_pipeline_create(&p, &rq, parse(&a, buf), &res), &res, "pod create");
+        if (!stored && res.bytes)
+            stored = kg_json_parse(&keep, res.bytes, res.len, &err);
+        kg_arena_reset(&a);
+        np++;
+    }
+    double pdt = now_s() - p0;
+    long nm = 0;
+    double m0 = now_s(), mend = m0 + secs / 2;
+    while (stored && now_s() < mend) {
+        kg_smd_managers m = {0};
+        kg_smd_op op = {.schema = kg_api_smd_schema(),
+                        .root = kg_api_smd_root(pods),
+                        .manager = "kubectl",
+                        .api_version = "v1",
+                        .subresource = "",
+                        .now = "2026-01-01T00:00:00Z"};
+        op.ignored = kg_smd_ignored_fields(&a, true);
+        const char *e;
+        if (!kg_smd_update(&a, &op, NULL, stored, &m, &e))
+            return 1;
+        kg_smd_managers_encode(&a, &m);
+        kg_arena_reset(&a);
+        nm++;
+    }
+    double mdt = now_s() - m0;
+    double create_us = pdt / np * 1e6, mf_us = stored ? mdt / nm * 1e6 : 0;
+    printf("{\"writes\":%ld,\"smp_us\":%.1f,\"ssa_us\":%.1f,\"ratio\":%.2f,\"configmap_creates_per_s\":%.0f,"
+           "\"pod_create_us\":%.1f,\"pod_managed_fields_us\":%.2f,\"managed_fields_share\":%.3f}\n",
+           n, t_smp / n * 1e6, t_ssa / n * 1e6, t_ssa / t_smp, nc / cdt, create_us, mf_us, mf_us / create_us);
+    kg_arena_free(&keep);
     kg_arena_free(&a);
     kg_store_close(store);
     return 0;

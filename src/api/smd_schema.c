@@ -9,7 +9,7 @@ static bool builtin_field(const kg_smd_schema *s, const void *handle, const char
 {
     (void)s;
     kg_schema_field_info fi;
-    if (!kg_schema_field(handle, name, &fi))
+    if (!kg_schema_field_interned(handle, name, &fi))
         return false;
     memset(out, 0, sizeof *out);
     out->handle = fi.ref;

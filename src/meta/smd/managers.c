@@ -114,15 +114,16 @@ kg_json *kg_smd_managers_encode(kg_arena *a, const kg_smd_managers *m)
 
 const kg_fs *kg_smd_ignored_fields(kg_arena *a, bool with_status)
 {
-    static const char *const meta[] = {"name",        "namespace",  "creationTimestamp", "selfLink",       "uid",
-                                       "clusterName", "generation", "managedFields",     "resourceVersion"};
+    static const char *const meta[] = {"f:name",       "f:namespace",     "f:creationTimestamp",
+                                       "f:selfLink",   "f:uid",           "f:clusterName",
+                                       "f:generation", "f:managedFields", "f:resourceVersion"};
     kg_fs *s = kg_fs_new(a);
     kg_fs_child(a, s, "f:apiVersion", true)->member = true;
     kg_fs_child(a, s, "f:kind", true)->member = true;
     kg_fs *md = kg_fs_child(a, s, "f:metadata", true);
     md->member = true; /* the metadata node itself (not what is under it) */
     for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
-        kg_fs_child(a, md, kg_arena_sprintf(a, "f:%s", meta[i]), true)->member = true;
+        kg_fs_child(a, md, meta[i], true)->member = true;
     if (with_status)
         kg_fs_child(a, s, "f:status", true)->member = true;
     return s;

@@ -13,6 +13,7 @@ typedef struct tctx {
     const char **err;
     const char *stack[MAX_DEPTH + 2]; /* path element keys of the current node, printed only in error messages */
     size_t sp;
+    kg_buf tmp;
     int depth;
 } tctx;
 
@@ -85,16 +86,15 @@ static int kv_cmp(const void *x, const void *y)
  * from the item takes its schema default where Kubernetes has one (protocol: TCP). */
 static bool item_key(tctx *c, kg_smd_type t, const kg_json *item, const char **out)
 {
-    kg_buf b = KG_BUF_INIT;
+    kg_buf *b = &c->tmp; /* reused: no allocation per item */
+    b->len = 0;
     if (t.rel == KG_SMD_SET) {
-        kg_buf_puts(&b, "v:");
-        kg_json_write(&b, item, KG_JSON_WRITE_NO_ESCAPE_HTML);
-        *out = kg_arena_strndup(c->a, b.data, b.len);
-        kg_buf_free(&b);
+        kg_buf_puts(b, "v:");
+        kg_json_write(b, item, KG_JSON_WRITE_NO_ESCAPE_HTML);
+        *out = kg_arena_strndup(c->a, b->data, b->len);
         return true;
     }
     if (item->type != KG_JSON_OBJECT) {
-        kg_buf_free(&b);
         return fail(c, "%s", "associative list with keys has an element that is not a map");
     }
     kv keys[8];
@@ -110,7 +110,6 @@ static bool item_key(tctx *c, kg_smd_type t, const kg_json *item, const char **o
             if (!strcmp(name, "protocol"))
                 v = &tcp;
             else {
-                kg_buf_free(&b);
                 return fail(c,
                             "associative list with keys has an element that omits key field \"%s\" (and doesn't "
                             "have default value)",
@@ -123,17 +122,16 @@ static bool item_key(tctx *c, kg_smd_type t, const kg_json *item, const char **o
             p++;
     }
     qsort(keys, n, sizeof keys[0], kv_cmp);
-    kg_buf_puts(&b, "k:{");
+    kg_buf_puts(b, "k:{");
     for (size_t i = 0; i < n; i++) {
         if (i)
-            kg_buf_putc(&b, ',');
-        kg_json_write_string(&b, keys[i].k, strlen(keys[i].k), KG_JSON_WRITE_NO_ESCAPE_HTML);
-        kg_buf_putc(&b, ':');
-        kg_json_write(&b, keys[i].v, KG_JSON_WRITE_NO_ESCAPE_HTML);
+            kg_buf_putc(b, ',');
+        kg_json_write_string(b, keys[i].k, strlen(keys[i].k), KG_JSON_WRITE_NO_ESCAPE_HTML);
+        kg_buf_putc(b, ':');
+        kg_json_write(b, keys[i].v, KG_JSON_WRITE_NO_ESCAPE_HTML);
     }
-    kg_buf_putc(&b, '}');
-    *out = kg_arena_strndup(c->a, b.data, b.len);
-    kg_buf_free(&b);
+    kg_buf_putc(b, '}');
+    *out = kg_arena_strndup(c->a, b->data, b->len);
     return true;
 }
 
@@ -217,6 +215,7 @@ bool kg_smd_fieldset(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const k
     bool ok = !v || to_set(&c, t, v, fs);
     fs->member = false;
     *out = fs;
+    kg_buf_free(&c.tmp);
     return ok;
 }
 
@@ -326,6 +325,7 @@ bool kg_smd_compare(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const kg
     else
         ok = cmp(&c, t, old, neu, out->added, out->modified, out->removed);
     out->added->member = out->modified->member = out->removed->member = false;
+    kg_buf_free(&c.tmp);
     return ok;
 }
 
@@ -478,6 +478,7 @@ bool kg_smd_merge(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const kg_j
         ok = (*out = strip_nulls(a, config)) != NULL;
     else
         ok = merge(&c, t, live, config, out);
+    kg_buf_free(&c.tmp);
     return ok;
 }
 
@@ -534,4 +535,5 @@ void kg_smd_remove(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, kg_json *
     tctx c = {.a = a, .s = s, .err = &err};
     if (v && remove)
         remove_in(&c, t, v, remove);
+    kg_buf_free(&c.tmp);
 }
