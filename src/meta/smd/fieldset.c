@@ -116,10 +116,11 @@ static void push(kg_arena *a, kg_fs *s, kg_fs *k)
 
 kg_fs *kg_fs_union(kg_arena *a, const kg_fs *x, const kg_fs *y)
 {
+    /* subtrees are shared, not copied: sets are never changed once built */
     if (!x || (!x->n && !x->member))
-        return kg_fs_clone(a, y);
+        return y ? (kg_fs *)y : kg_fs_new(a);
     if (!y || (!y->n && !y->member))
-        return kg_fs_clone(a, x);
+        return (kg_fs *)x;
     kg_fs *r = kg_fs_new(a);
     r->key = x->key;
     r->member = x->member || y->member;
@@ -127,9 +128,9 @@ kg_fs *kg_fs_union(kg_arena *a, const kg_fs *x, const kg_fs *y)
     while (i < x->n || j < y->n) {
         int c = i == x->n ? 1 : j == y->n ? -1 : key_cmp(x->kids[i]->key, y->kids[j]->key);
         if (c < 0)
-            push(a, r, kg_fs_clone(a, x->kids[i++]));
+            push(a, r, x->kids[i++]);
         else if (c > 0)
-            push(a, r, kg_fs_clone(a, y->kids[j++]));
+            push(a, r, y->kids[j++]);
         else
             push(a, r, kg_fs_union(a, x->kids[i++], y->kids[j++]));
     }
@@ -145,7 +146,7 @@ kg_fs *kg_fs_difference(kg_arena *a, const kg_fs *x, const kg_fs *y)
     r->member = x->member && !(y && y->member);
     for (unsigned i = 0; i < x->n; i++) {
         kg_fs *yc = y ? kg_fs_child(a, (kg_fs *)y, x->kids[i]->key, false) : NULL;
-        kg_fs *d = yc ? kg_fs_difference(a, x->kids[i], yc) : kg_fs_clone(a, x->kids[i]);
+        kg_fs *d = yc ? kg_fs_difference(a, x->kids[i], yc) : x->kids[i];
         if (d->member || d->n)
             push(a, r, d);
     }
