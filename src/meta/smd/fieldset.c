@@ -220,14 +220,25 @@ void kg_fs_write(kg_buf *b, const kg_fs *s)
     write_node(b, s);
 }
 
+static void push_member(kg_json *o, const char *key, kg_json *v)
+{
+    kg_json_member *m = &o->u.members[o->len++];
+    m->key = key;
+    m->key_len = (uint32_t)strlen(key);
+    m->val = v;
+}
+
+/* Members are written directly: a set's keys are unique (no duplicate check, linear in the set's size). */
 static kg_json *to_json(kg_arena *a, const kg_fs *s)
 {
     kg_json *o = kg_json_new_object(a);
+    o->u.members = kg_arena_alloc(a, ((size_t)s->n + 1) * sizeof(kg_json_member));
+    o->cap = s->n + 1;
     if (s->member && s->key && s->n)
-        kg_json_set(a, o, ".", kg_json_new_object(a));
+        push_member(o, ".", kg_json_new_object(a));
     for (unsigned i = 0; i < s->n; i++)
         if (!kg_fs_empty(s->kids[i]))
-            kg_json_set(a, o, s->kids[i]->key, to_json(a, s->kids[i]));
+            push_member(o, s->kids[i]->key, to_json(a, s->kids[i]));
     return o;
 }
 

@@ -163,6 +163,74 @@ static void path_push(tctx *c, const char *key, size_t *mark)
         c->stack[c->sp++] = key;
 }
 
+/* ---- object helpers: big objects (a ConfigMap's 30,000 keys) are looked up through a sorted index, built
+ * objects take members without a duplicate check (their keys are unique by construction) ---- */
+
+typedef struct oidx {
+    const kg_json *o;
+    uint32_t *ord; /* member indexes sorted by key; NULL: small object, linear search */
+} oidx;
+
+static int ord_cmp(const void *x, const void *y, void *ctx)
+{
+    const kg_json *o = ctx;
+    return strcmp(o->u.members[*(const uint32_t *)x].key, o->u.members[*(const uint32_t *)y].key);
+}
+
+static void oidx_init(kg_arena *a, oidx *x, const kg_json *o)
+{
+    x->o = o;
+    x->ord = NULL;
+    if (o->len <= 16)
+        return;
+    x->ord = kg_arena_alloc(a, o->len * sizeof(uint32_t));
+    for (uint32_t i = 0; i < o->len; i++)
+        x->ord[i] = i;
+    qsort_r(x->ord, o->len, sizeof(uint32_t), ord_cmp, (void *)o);
+}
+
+/* Index of member name, or -1. */
+static long oidx_find(const oidx *x, const char *name)
+{
+    const kg_json *o = x->o;
+    if (!x->ord) {
+        for (uint32_t i = 0; i < o->len; i++)
+            if (!strcmp(o->u.members[i].key, name))
+                return (long)i;
+        return -1;
+    }
+    size_t lo = 0, hi = o->len;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(o->u.members[x->ord[mid]].key, name);
+        if (!c)
+            return (long)x->ord[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static kg_json *obj_with_cap(kg_arena *a, size_t n)
+{
+    kg_json *o = kg_json_new_object(a);
+    if (n) {
+        o->u.members = kg_arena_alloc(a, n * sizeof(kg_json_member));
+        o->cap = (uint32_t)n;
+    }
+    return o;
+}
+
+static void obj_push(kg_json *o, const kg_json_member *m, kg_json *v)
+{
+    kg_json_member *d = &o->u.members[o->len++];
+    d->key = m->key;
+    d->key_len = m->key_len;
+    d->val = v;
+}
+
 /* ---- field sets ---- */
 
 static bool to_set(tctx *c, kg_smd_type t, const kg_json *v, kg_fs *s)
@@ -258,14 +326,18 @@ static bool cmp(tctx *c, kg_smd_type t, const kg_json *o, const kg_json *n, kg_f
     }
     bool ok = true;
     if (granular_object(t, o) && granular_object(t, n) && o->len && n->len) {
+        oidx oi, ni;
+        oidx_init(c->a, &oi, o);
+        oidx_init(c->a, &ni, n);
         for (size_t i = 0; i < o->len && ok; i++) {
             const char *name = o->u.members[i].key;
-            ok = cmp_child(c, child_type(c, t, name), field_key(c->a, name), o->u.members[i].val, kg_json_get(n, name),
-                           A, M, R);
+            long j = oidx_find(&ni, name);
+            ok = cmp_child(c, child_type(c, t, name), field_key(c->a, name), o->u.members[i].val,
+                           j >= 0 ? n->u.members[j].val : NULL, A, M, R);
         }
         for (size_t i = 0; i < n->len && ok; i++) {
             const char *name = n->u.members[i].key;
-            if (!kg_json_get(o, name))
+            if (oidx_find(&oi, name) < 0)
                 ok = cmp_child(c, child_type(c, t, name), field_key(c->a, name), NULL, n->u.members[i].val, A, M, R);
         }
     } else if (granular_list(t, o) && granular_list(t, n)) {
@@ -335,10 +407,10 @@ bool kg_smd_compare(kg_arena *a, const kg_smd_schema *s, kg_smd_type t, const kg
 static kg_json *strip_nulls(kg_arena *a, const kg_json *v)
 {
     if (v->type == KG_JSON_OBJECT) {
-        kg_json *o = kg_json_new_object(a);
+        kg_json *o = obj_with_cap(a, v->len);
         for (size_t i = 0; i < v->len; i++)
             if (v->u.members[i].val->type != KG_JSON_NULL)
-                kg_json_setn(a, o, v->u.members[i].key, v->u.members[i].key_len, strip_nulls(a, v->u.members[i].val));
+                obj_push(o, &v->u.members[i], strip_nulls(a, v->u.members[i].val));
         return o;
     }
     if (v->type == KG_JSON_ARRAY) {
@@ -354,25 +426,42 @@ static bool merge(tctx *c, kg_smd_type t, const kg_json *l, const kg_json *r, kg
 
 static bool merge_object(tctx *c, kg_smd_type t, const kg_json *l, const kg_json *r, kg_json **out)
 {
-    kg_json *o = kg_json_new_object(c->a);
+    kg_json *o = obj_with_cap(c->a, (size_t)l->len + r->len);
     for (size_t i = 0; i < l->len; i++)
-        kg_json_setn(c->a, o, l->u.members[i].key, l->u.members[i].key_len, l->u.members[i].val);
+        obj_push(o, &l->u.members[i], l->u.members[i].val);
+    oidx li;
+    oidx_init(c->a, &li, l);
+    bool removed = false;
     for (size_t i = 0; i < r->len; i++) {
         const char *name = r->u.members[i].key;
         const kg_json *rv = r->u.members[i].val;
+        long j = oidx_find(&li, name);
         if (rv->type == KG_JSON_NULL) {
-            kg_json_del(o, name);
+            if (j >= 0 && o->u.members[j].val) {
+                o->u.members[j].val = NULL; /* removed below, keeping the indexes valid meanwhile */
+                removed = true;
+            }
             continue;
         }
-        const kg_json *lv = kg_json_get(l, name);
         kg_json *nv;
         size_t mark;
         path_push(c, field_key(c->a, name), &mark);
-        bool ok = lv ? merge(c, child_type(c, t, name), lv, rv, &nv) : (nv = strip_nulls(c->a, rv), true);
+        bool ok = j >= 0 ? merge(c, child_type(c, t, name), l->u.members[j].val, rv, &nv)
+                         : (nv = strip_nulls(c->a, rv), true);
         c->sp = mark;
         if (!ok)
             return false;
-        kg_json_setn(c->a, o, name, r->u.members[i].key_len, nv);
+        if (j >= 0)
+            o->u.members[j].val = nv;
+        else
+            obj_push(o, &r->u.members[i], nv); /* config keys are unique (the decoder rejects duplicates) */
+    }
+    if (removed) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < o->len; i++)
+            if (o->u.members[i].val)
+                o->u.members[n++] = o->u.members[i];
+        o->len = n;
     }
     *out = o;
     return true;
