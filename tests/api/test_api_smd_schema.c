@@ -1,6 +1,7 @@
 /* The built-in kinds' list and map semantics for structured merge (api/smd_schema.h), as the reference lists them
  * (apiserver-fidelity §3.5): containers / volumes / env keyed by name, container ports by containerPort+protocol,
- * Service ports by port+protocol and its selector an atomic map, tolerations and command atomic, ownerReferences by uid, finalizers a set. */
+ * Service ports by port+protocol and its selector an atomic map, tolerations and command atomic, ownerReferences by
+ * uid, finalizers a set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
