@@ -165,6 +165,11 @@ bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const k
     wctx_init(&c, p, rq, out);
     if (!rq->field_manager || !rq->field_manager[0])
         return wfail(&c, invalid_options(&c, "fieldManager", "is required for apply patch"));
+    if (strlen(rq->field_manager) > 128) {
+        kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+        kg_field_too_long(c.a, &errs, "fieldManager", 128);
+        return wfail(&c, kg_status_invalid(c.a, KG_GK("meta.k8s.io", "PatchOptions"), "", &errs));
+    }
     if (c.sub && c.sub->kind != KG_SUB_STATUS)
         return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "apply"));
     if (!config || config->type != KG_JSON_OBJECT)

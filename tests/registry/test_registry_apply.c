@@ -124,6 +124,13 @@ static void test_apply_errors(void **state)
     assert_int_equal(apply(f, NULL, CM("{}"), false, &r), 422);
     assert_string_equal(r.status->message, "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is "
                                            "required for apply patch");
+    char longname[140];
+    memset(longname, 'm', 129);
+    longname[129] = 0;
+    assert_int_equal(apply(f, longname, CM("{}"), false, &r), 422);
+    assert_string_equal(r.status->message,
+                        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long: may not be "
+                        "more than 128 bytes");
     assert_int_equal(
         apply(f, "a", "{\"apiVersion\":\"v2\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cfg\"}}", false, &r),
         400);
