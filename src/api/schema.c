@@ -499,12 +499,44 @@ static const char *kind_format(uint8_t k)
     }
 }
 
+const char *kg_schema_type_interned(const char *type_name)
+{
+    ensure_loaded();
+    int t = find_type(type_name);
+    return t < 0 ? NULL : types[t].name;
+}
+
+static bool field_info(int t, const char *field, kg_schema_field_info *out);
+
 bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_info *out)
 {
     ensure_loaded();
     int t = find_type(type_name);
-    if (t < 0)
-        return false;
+    return t >= 0 && field_info(t, field, out);
+}
+
+/* A small per-thread cache from interned name pointers to type indexes (no hashing of the name). */
+bool kg_schema_field_interned(const char *interned, const char *field, kg_schema_field_info *out)
+{
+    static _Thread_local const char *cache_p[32];
+    static _Thread_local int cache_t[32];
+    ensure_loaded();
+    unsigned slot = (unsigned)(((uintptr_t)interned >> 4) & 31u);
+    int t;
+    if (cache_p[slot] == interned) {
+        t = cache_t[slot];
+    } else {
+        t = find_type(interned);
+        if (t < 0 || types[t].name != interned)
+            return false;
+        cache_p[slot] = interned;
+        cache_t[slot] = t;
+    }
+    return field_info(t, field, out);
+}
+
+static bool field_info(int t, const char *field, kg_schema_field_info *out)
+{
     const sfield *f = find_field(t, field, strlen(field));
     if (!f)
         return false;

@@ -62,6 +62,10 @@ typedef struct kg_schema_field_info {
     const char *list_map_keys; /* comma-separated x-kubernetes-list-map-keys or NULL */
 } kg_schema_field_info;
 bool kg_schema_field(const char *type_name, const char *field, kg_schema_field_info *out);
+/* The schema index's own copy of a type name (static, usable as a handle), or NULL for an unknown type. */
+const char *kg_schema_type_interned(const char *type_name);
+/* kg_schema_field for an interned type name (from kg_schema_type_interned or a field's ref), without hashing it. */
+bool kg_schema_field_interned(const char *interned, const char *field, kg_schema_field_info *out);
 /* x-kubernetes-list-type of a field of a served kind (group "" for core): path holds the field names from the
  * kind's root, list items left out ("spec", "containers", "ports"). For map lists *keys is the comma-separated
  * x-kubernetes-list-map-keys (static). Unknown kinds and fields, and lists without a list type, are atomic. Used by

@@ -368,6 +368,14 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
             return false;
         return w_evict(&c, obj);
     }
+    return w_create(&c, obj);
+}
+
+bool w_create(wctx *cp, kg_json *obj)
+{
+    wctx c = *cp;
+    const kg_pipeline *p = c.p;
+    const kg_write_request *rq = c.rq;
     if (c.sub) {
         if (c.sub->kind != KG_SUB_BINDING)
             return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "create"));
@@ -388,6 +396,7 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     if (!check_namespace(&c, md))
         return false;
     kg_api_default(c.a, c.r, obj);
+    kg_json *mf = w_managed_fields(&c, NULL, obj);
     const char *name = kg_json_get_str(md, "name");
     c.name = name ? name : "";
     if (c.strat->authorize_write && p->authz.authorizer) {
@@ -401,6 +410,7 @@ bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_jso
     if (st)
         return wfail(&c, st);
     kg_api_default(c.a, c.r, obj); /* what admission added gets its defaults too (idempotent) */
+    w_restore_managed_fields(&c, obj, mf);
     md = w_metadata(c.a, obj);
     name = kg_json_get_str(md, "name");
     const char *gen = kg_json_get_str(md, "generateName");
@@ -488,6 +498,7 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     preserve_metadata(a, nmd, omd);
     if (!c->sub)
         kg_api_default(a, c->r, neu);
+    kg_json *mf = w_managed_fields(c, old, neu);
     if (!c->sub && c->strat->authorize_write && c->p->authz.authorizer) {
         kg_status *ast = c->strat->authorize_write(a, &c->p->authz, &c->rq->user, c->ns, c->name, neu, old);
         if (ast) {
@@ -504,6 +515,7 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     }
     if (!c->sub)
         kg_api_default(a, c->r, neu); /* what admission added gets its defaults too (idempotent) */
+    w_restore_managed_fields(c, neu, mf);
     nmd = w_metadata(a, neu);
     preserve_metadata(a, nmd, omd); /* admission may not change system metadata either */
     if (c->r->tracks_generation && !c->sub && spec_changed(old, neu)) {

@@ -73,6 +73,7 @@ typedef struct kg_write_request {
     bool dry_run;
     kg_field_validation field_validation;
     const char *field_manager;     /* or NULL */
+    const char *user_agent;        /* names the field manager when field_manager is empty; may be NULL */
     const char *const *dup_fields; /* duplicate fields the decoder saw in the body (field validation) */
     size_t ndup_fields;
     const char *body; /* the raw body, quoted by some errors as upstream does; may be NULL */
@@ -104,6 +105,10 @@ typedef struct kg_write_result {
 bool kg_pipeline_create(const kg_pipeline *p, const kg_write_request *rq, kg_json *obj, kg_write_result *out);
 /* PUT: obj is the decoded body (a Scale for /scale). */
 bool kg_pipeline_update(const kg_pipeline *p, const kg_write_request *rq, kg_json *obj, kg_write_result *out);
+/* PATCH with application/apply-patch+yaml (server-side apply, registry/apply.c): config is the decoded apply
+ * configuration; force takes over fields other managers own. A missing object is created (201). */
+bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const kg_json *config, bool force,
+                       kg_write_result *out);
 /* PATCH: patch is the decoded patch document (an array for JSON patch, an object otherwise). */
 bool kg_pipeline_patch(const kg_pipeline *p, const kg_write_request *rq, kg_patch_format type, const kg_json *patch,
                        kg_write_result *out);

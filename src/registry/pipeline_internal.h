@@ -22,7 +22,15 @@ typedef struct wctx {
     kg_write_result *out;
     int64_t deadline_ns; /* the request's (kg_write_request.deadline_ns, defaulted) */
     bool patched;        /* field validation is checking the result of a patch */
+    bool managed_done;   /* managedFields already computed (server-side apply) */
 } wctx;
+
+/* managedFields (registry/apply.c): record this write's field ownership in neu (old NULL for a create) as an Update
+ * by the request's field manager; returns the managedFields value to restore after admission (may be NULL). */
+kg_json *w_managed_fields(wctx *c, const kg_json *old, kg_json *neu);
+void w_restore_managed_fields(wctx *c, kg_json *neu, kg_json *mf);
+/* The create steps after wctx_init (kg_pipeline_create's body). */
+bool w_create(wctx *c, kg_json *obj);
 
 void wctx_init(wctx *c, const kg_pipeline *p, const kg_write_request *rq, kg_write_result *out);
 

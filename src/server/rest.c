@@ -193,6 +193,7 @@ static void write_request(rctx *c, kg_write_request *rq)
     rq->dry_run = c->dry_run;
     rq->field_validation = c->field_validation;
     rq->field_manager = kg_http_query(c->req, "fieldManager");
+    rq->user_agent = kg_http_header_get(c->req, "User-Agent");
     rq->dup_fields = c->dups;
     rq->ndup_fields = c->ndups;
     rq->body = c->req->body;
@@ -376,13 +377,43 @@ static void do_update(rctx *c)
     respond_result(c, &res);
 }
 
+/* Server-side apply: PATCH with application/apply-patch+yaml (the body YAML or JSON), ?force=true|false. */
+static void do_apply(rctx *c)
+{
+    kg_error err;
+    kg_json *config = kg_yaml_or_json_parse(c->a, c->req->body, c->req->body_len, &err);
+    if (!config) {
+        fail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "error decoding YAML: %s", err.msg)));
+        return;
+    }
+    const char *force = kg_http_query(c->req, "force");
+    kg_write_request rq;
+    write_request(c, &rq);
+    kg_write_result res;
+    kg_pipeline_apply(pipeline(c), &rq, config, force && !strcmp(force, "true"), &res);
+    respond_result(c, &res);
+}
+
 static void do_patch(rctx *c)
 {
     kg_patch_format type;
-    if (!kg_patch_format_from_content_type(kg_http_header_get(c->req, "Content-Type"), &type)) {
+    const char *ct = kg_http_header_get(c->req, "Content-Type");
+    if (ct && !strncasecmp(ct, "application/apply-patch+yaml", 28) && (!ct[28] || ct[28] == ';' || ct[28] == ' ')) {
+        do_apply(c);
+        return;
+    }
+    if (!kg_patch_format_from_content_type(ct, &type)) {
         static const char *const patch_media[] = {"application/json-patch+json", "application/merge-patch+json",
-                                                  "application/strategic-merge-patch+json"};
-        fail(c, kg_status_unsupported_media_type(c->a, patch_media, 3));
+                                                  "application/strategic-merge-patch+json",
+                                                  "application/apply-patch+yaml"};
+        fail(c, kg_status_unsupported_media_type(c->a, patch_media, 4));
+        return;
+    }
+    const char *force = kg_http_query(c->req, "force");
+    if (force && force[0]) {
+        kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+        kg_field_forbidden(c->a, &errs, "force", "may not be specified for non-apply patch");
+        fail(c, kg_status_invalid(c->a, KG_GK("meta.k8s.io", "PatchOptions"), "", &errs));
         return;
     }
     kg_error err;

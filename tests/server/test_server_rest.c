@@ -180,8 +180,17 @@ static void test_patch_media_types_and_errors(void **state)
     call("POST", CM_PATH, NULL, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"p1\"}}", &r);
     assert_int_equal(r.code, 201);
     resp_free(&r);
-    call("PATCH", CM_PATH "/p1", "application/apply-patch+yaml", "{}", &r);
+    call("PATCH", CM_PATH "/p1", "application/apply-patch+cbor", "{}", &r);
     expect_status(&r, 415, "UnsupportedMediaType", NULL);
+    /* server-side apply needs a field manager (tests/e2e/ssa.sh drives the rest through kubectl) */
+    call("PATCH", CM_PATH "/p1", "application/apply-patch+yaml", "{}", &r);
+    expect_status(
+        &r, 422, "Invalid",
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    call("PATCH", CM_PATH "/p1?force=true", "application/merge-patch+json", "{}", &r);
+    expect_status(
+        &r, 422, "Invalid",
+        "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch");
     call("PATCH", CM_PATH "/p1", "application/merge-patch+json", "{not json", &r);
     expect_status(&r, 400, "BadRequest", NULL);
     call("PATCH", CM_PATH "/p1", "application/json-patch+json", "[{\"op\":\"remove\",\"path\":\"/nope\"}]", &r);
