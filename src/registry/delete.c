@@ -141,6 +141,26 @@ static const char *rfc3339_in(kg_arena *a, int64_t seconds)
     return kg_arena_strdup(a, kg_time_format(time(NULL) + (time_t)seconds, buf));
 }
 
+typedef enum { MARK_DONE, MARK_FAILED, MARK_RETRY } mark_result;
+
+/* Store neu, the object marked for deletion, over cur (dry run: only answer it); MARK_RETRY on a conflict. */
+static mark_result store_marked(wctx *c, const char *key, const kg_store_kv *cur, kg_json *neu, bool dry_run)
+{
+    if (dry_run)
+        return wdone_obj(c, 200, neu) ? MARK_DONE : MARK_FAILED;
+    kg_error err;
+    size_t len;
+    const char *bytes = kg_obj_encode(c->a, neu, &len);
+    int64_t rev;
+    if (!kg_store_update(c->p->store, key, bytes, len, cur->mod_revision, &rev, &err)) {
+        if (err.code == KG_ECONFLICT)
+            return MARK_RETRY;
+        wfail(c, kg_status_from_error(c->a, &err));
+        return MARK_FAILED;
+    }
+    return wdone_obj(c, 200, kg_obj_decode(c->a, bytes, len, rev, &err)) ? MARK_DONE : MARK_FAILED;
+}
+
 /* dryRun in the DeleteOptions body counts like the query parameter */
 static bool options_dry_run(const kg_json *o)
 {
@@ -211,17 +231,10 @@ static bool delete_one(wctx *c, bool dry_run)
                 if (!(deleting->type == KG_JSON_STRING && kg_time_parse(deleting->u.s, &was) && was <= want))
                     kg_json_set(a, nmd, "deletionTimestamp", kg_json_new_str(a, rfc3339_in(a, grace)));
                 kg_json_set(a, nmd, "deletionGracePeriodSeconds", kg_json_new_int(a, grace));
-                if (dry_run)
-                    return wdone_obj(c, 200, neu);
-                size_t len;
-                const char *bytes = kg_obj_encode(a, neu, &len);
-                int64_t rev;
-                if (!kg_store_update(c->p->store, key, bytes, len, cur.mod_revision, &rev, &err)) {
-                    if (err.code == KG_ECONFLICT)
-                        continue;
-                    return wfail(c, kg_status_from_error(a, &err));
-                }
-                return wdone_obj(c, 200, kg_obj_decode(a, bytes, len, rev, &err));
+                mark_result m = store_marked(c, key, &cur, neu, dry_run);
+                if (m == MARK_RETRY)
+                    continue;
+                return m == MARK_DONE;
             }
             /* grace 0 and no finalizer: removed below */
         } else if (c->strat->is_namespace || has_fins || grace > 0) {
@@ -239,17 +252,10 @@ static bool delete_one(wctx *c, bool dry_run)
                 kg_json_set(a, nmd, "generation", kg_json_new_int(a, gen->u.i + 1));
             if (c->strat->is_namespace)
                 kg_json_set(a, kg_json_get_or_add_object(a, neu, "status"), "phase", w_sref(a, "Terminating"));
-            if (dry_run)
-                return wdone_obj(c, 200, neu);
-            size_t len;
-            const char *bytes = kg_obj_encode(a, neu, &len);
-            int64_t rev;
-            if (!kg_store_update(c->p->store, key, bytes, len, cur.mod_revision, &rev, &err)) {
-                if (err.code == KG_ECONFLICT)
-                    continue;
-                return wfail(c, kg_status_from_error(a, &err));
-            }
-            return wdone_obj(c, 200, kg_obj_decode(a, bytes, len, rev, &err));
+            mark_result m = store_marked(c, key, &cur, neu, dry_run);
+            if (m == MARK_RETRY)
+                continue;
+            return m == MARK_DONE;
         }
         if (dry_run)
             return wdone_obj(c, 200, old);
