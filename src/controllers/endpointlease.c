@@ -43,17 +43,6 @@ static kg_json *obj_new(kg_arena *a, const char *api_version, const char *kind, 
     return o;
 }
 
-/* metav1.MicroTime now */
-static char *micro_now(kg_arena *a)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    return kg_arena_sprintf(a, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                            tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
-}
-
 /* This replica's Lease, created or renewed (its resourceVersion is the precondition of the renewal). */
 static bool renew(kg_endpoint_lease *l, kg_arena *a, kg_error *err)
 {
@@ -72,7 +61,7 @@ static bool renew(kg_endpoint_lease *l, kg_arena *a, kg_error *err)
     kg_json *spec = kg_json_get_or_add_object(a, lease, "spec");
     kg_json_set(a, spec, "holderIdentity", str(a, l->name));
     kg_json_set(a, spec, "leaseDurationSeconds", kg_json_new_int(a, (l->lease_ms + 999) / 1000));
-    char *now = micro_now(a);
+    char *now = kg_micro_time_now(a);
     if (create)
         kg_json_set(a, spec, "acquireTime", str(a, now));
     kg_json_set(a, spec, "renewTime", str(a, now));

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "meta/object.h"
 
 struct kg_leader_elector {
     kg_controller_client client;
@@ -39,17 +40,6 @@ static double mono(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* metav1.MicroTime: RFC 3339 with microseconds, UTC */
-static char *micro_time(kg_arena *a)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    return kg_arena_sprintf(a, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                            tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
-}
-
 static int64_t jint(const kg_json *o, const char *k)
 {
     kg_json *v = kg_json_get(o, k);
@@ -60,7 +50,7 @@ static int64_t jint(const kg_json *o, const char *k)
 static kg_json *spec_for(kg_leader_elector *e, kg_arena *a, const kg_json *old, bool renewing)
 {
     kg_json *spec = kg_json_new_object(a);
-    char *now = micro_time(a);
+    char *now = kg_micro_time_now(a);
     kg_json_set(a, spec, "holderIdentity", kg_json_new_str(a, e->identity));
     kg_json_set(a, spec, "leaseDurationSeconds", kg_json_new_int(a, (e->lease_ms + 999) / 1000));
     const char *acq = renewing ? kg_json_get_str(old, "acquireTime") : NULL;
@@ -138,7 +128,7 @@ static void release(kg_leader_elector *e)
     if (holder && strcmp(holder, e->identity) == 0) {
         kg_json *ns = kg_json_new_object(&a);
         kg_json_set(&a, ns, "leaseDurationSeconds", kg_json_new_int(&a, 1));
-        kg_json_set(&a, ns, "renewTime", kg_json_new_str(&a, micro_time(&a)));
+        kg_json_set(&a, ns, "renewTime", kg_json_new_str(&a, kg_micro_time_now(&a)));
         const char *acq = kg_json_get_str(spec, "acquireTime");
         if (acq)
             kg_json_set(&a, ns, "acquireTime", kg_json_new_str(&a, acq));

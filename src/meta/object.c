@@ -87,6 +87,16 @@ void kg_meta_set_deletion_grace_period(kg_arena *a, kg_json *obj, int64_t second
     kg_json_set(a, kg_meta_ensure(a, obj), "deletionGracePeriodSeconds", kg_json_new_int(a, seconds));
 }
 
+char *kg_micro_time_now(kg_arena *a)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    return kg_arena_sprintf(a, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                            tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
+}
+
 char *kg_time_format(time_t t, char *buf)
 {
     struct tm tm;

@@ -61,6 +61,8 @@ void kg_meta_set_deletion_grace_period(kg_arena *a, kg_json *obj, int64_t second
 #define KG_TIME_BUF 32
 /* Format t (seconds since the epoch) into buf (>= KG_TIME_BUF bytes); returns buf. */
 char *kg_time_format(time_t t, char *buf);
+/* metav1.MicroTime of now (RFC 3339 with microseconds, UTC: "2026-11-27T23:40:01.123456Z"), in a. */
+char *kg_micro_time_now(kg_arena *a);
 /* Parse RFC 3339 ("Z" or a numeric offset, optional fractional seconds, truncated) into seconds since the epoch. */
 bool kg_time_parse(const char *s, time_t *out);
 void kg_meta_set_creation_timestamp(kg_arena *a, kg_json *obj, time_t t);
