@@ -91,6 +91,20 @@ static kg_resource table[] = {
     {"coordination.k8s.io", "v1", "Lease", "leases", "lease", {NULL}, NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
     /* events.k8s.io/v1 */
     {"events.k8s.io", "v1", "Event", "events", "event", SN("ev"), NOCAT, true, KG_VERBS_ALL, {{0}}, false, false},
+    /* authentication.k8s.io/v1 and authorization.k8s.io/v1 reviews: create-only, never stored; listed here for
+     * discovery (kubectl create -f needs it), answered by server/reviews.c and server/satoken.c */
+    {"authentication.k8s.io", "v1", "TokenReview", "tokenreviews", "", {NULL}, NOCAT, false, KG_VERB_CREATE, {{0}},
+     false, false},
+    {"authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", "", {NULL}, NOCAT, false,
+     KG_VERB_CREATE, {{0}}, false, false},
+    {"authorization.k8s.io", "v1", "LocalSubjectAccessReview", "localsubjectaccessreviews", "", {NULL}, NOCAT, true,
+     KG_VERB_CREATE, {{0}}, false, false},
+    {"authorization.k8s.io", "v1", "SelfSubjectAccessReview", "selfsubjectaccessreviews", "", {NULL}, NOCAT, false,
+     KG_VERB_CREATE, {{0}}, false, false},
+    {"authorization.k8s.io", "v1", "SelfSubjectRulesReview", "selfsubjectrulesreviews", "", {NULL}, NOCAT, false,
+     KG_VERB_CREATE, {{0}}, false, false},
+    {"authorization.k8s.io", "v1", "SubjectAccessReview", "subjectaccessreviews", "", {NULL}, NOCAT, false,
+     KG_VERB_CREATE, {{0}}, false, false},
     /* apiextensions.k8s.io/v1 (the custom resources themselves are the dynamic set, api/dynamic.h) */
     {"apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition",
      SN("crd", "crds"), {"api-extensions", NULL}, false, KG_VERBS_ALL, {STATUS}, true, true},

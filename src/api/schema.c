@@ -39,7 +39,7 @@ static const char *const *data_sets[] = {
     kg_schema_data_batch,       kg_schema_data_groups,    kg_schema_data_admission,
     kg_schema_data_apiext,
     kg_schema_data_policy,      kg_schema_data_more,      kg_schema_data_autoscaling,
-    kg_schema_data_flowcontrol,
+    kg_schema_data_flowcontrol, kg_schema_data_reviews,
 };
 
 static void note_problem(const char *fmt, const char *a1, const char *a2)

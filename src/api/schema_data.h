@@ -18,5 +18,6 @@ extern const char *const kg_schema_data_policy[];
 extern const char *const kg_schema_data_more[];
 extern const char *const kg_schema_data_autoscaling[];
 extern const char *const kg_schema_data_flowcontrol[];
+extern const char *const kg_schema_data_reviews[];
 
 #endif

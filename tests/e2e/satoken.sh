@@ -122,6 +122,10 @@ R=$(K create --raw /apis/authentication.k8s.io/v1/tokenreviews -f "$W/tr.json")
 expect_out "TokenReview (kubectl create -f): authenticated" '"authenticated":true' echo "$R"
 expect_out "TokenReview: the user" '"username":"system:serviceaccount:team:bot","uid":"'"$SA_UID"'"' echo "$R"
 expect_out "TokenReview: audiences" '"audiences":["https://kubernetes.default.svc.cluster.local"]' echo "$R"
+printf 'apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: "%s"}\n' "$TOK" >"$W/tr.yaml"
+expect_eq "TokenReview through kubectl create -f (the reviews are in discovery)" "true system:serviceaccount:team:bot" \
+  K create -f "$W/tr.yaml" -o jsonpath='{.status.authenticated} {.status.user.username}'
+expect_out "kubectl api-resources lists the reviews" "selfsubjectaccessreviews" K api-resources --api-group=authorization.k8s.io
 expect_out "TokenReview: token of a deleted pod" '"error":"service account token has been invalidated"' review "$PTOK"
 expect_out "TokenReview: requested audiences" '"audiences":["vault"]' review "$VAULT" ',"audiences":["vault"]'
 expect_out "TokenReview: wrong audience" \
