@@ -69,12 +69,19 @@ static void plugin_list(FILE *f, bool (*want)(const kg_admission_plugin_info *p)
         const kg_admission_plugin_info *p = kg_admission_registry_at(i);
         if (!want(p))
             continue;
-        size_t n = strlen(p->name) + 2;
-        if (col + n > 118) {
-            fprintf(f, "\n        ");
-            col = 8;
+        size_t n = strlen(p->name);
+        if (!first) { /* the comma ends the line; a wrapped name starts the next one */
+            fputc(',', f);
+            col++;
+            if (col + 1 + n > 118) {
+                fprintf(f, "\n        ");
+                col = 8;
+            } else {
+                fputc(' ', f);
+                col++;
+            }
         }
-        fprintf(f, "%s%s", first ? "" : ", ", p->name);
+        fprintf(f, "%s", p->name);
         first = false;
         col += n;
     }
@@ -100,6 +107,11 @@ void kg_flags_admission_plugins_usage(FILE *f)
     plugin_list(f, any_plugin);
     fprintf(f, "      Enabled by default:\n");
     plugin_list(f, default_on);
+    bool any_unimplemented = false;
+    for (size_t i = 0; i < kg_admission_registry_count(); i++)
+        any_unimplemented = any_unimplemented || unimplemented(kg_admission_registry_at(i));
+    if (!any_unimplemented) /* every v1.33 plugin is implemented */
+        return;
     fprintf(f, "      Not implemented yet in kgate (skipped when default-enabled; naming them in a flag is an "
                "error):\n");
     plugin_list(f, unimplemented);
