@@ -200,6 +200,18 @@ kg_status *w_validate(wctx *c, kg_admission_attributes *at)
  * from the URL as upstream's decoder defaults them (typed clients commonly send objects without them). */
 static bool check_type(wctx *c, kg_json *obj, const char *want_api_version, const char *want_kind)
 {
+    if (!obj || obj->type != KG_JSON_OBJECT) /* a body that is no object: apimachinery's version/kind probe fails */
+        return wfail(c, kg_status_bad_request(
+                            c->a, kg_arena_sprintf(c->a,
+                                                   "couldn't get version/kind; json parse error: json: cannot "
+                                                   "unmarshal %s into Go value of type struct { APIVersion string "
+                                                   "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+                                                   "\"json:\\\"kind,omitempty\\\"\" }",
+                                                   !obj || obj->type == KG_JSON_NULL ? "null"
+                                                   : obj->type == KG_JSON_STRING     ? "string"
+                                                   : obj->type == KG_JSON_ARRAY      ? "array"
+                                                   : obj->type == KG_JSON_BOOL       ? "bool"
+                                                                                     : "number")));
     kg_json *av = kg_json_get(obj, "apiVersion"), *k = kg_json_get(obj, "kind");
     if (!k || k->type != KG_JSON_STRING || !k->len) {
         if (k && k->type != KG_JSON_STRING && k->type != KG_JSON_NULL)
@@ -262,7 +274,8 @@ bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
     const char *version = schema_type ? "v1" : c->r->version; /* only Scale (autoscaling/v1) passes a type */
     const char **unknown = NULL;
     size_t nunknown = 0;
-    if (!schema_type && c->r->ext) { /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
+    if (!schema_type &&
+        c->r->ext) { /* a custom resource: pruned and defaulted as decoded; what was pruned is unknown */
         kg_cr_decode(c->a, c->r, obj, &unknown, &nunknown);
         if (rq->field_validation == KG_FIELD_VALIDATION_IGNORE)
             return true;

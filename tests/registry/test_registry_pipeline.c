@@ -31,8 +31,8 @@ typedef struct seen {
 } seen;
 
 static seen g_seen;
-static const char *g_deny_label;   /* validating probe rejects objects carrying this label */
-static bool g_mutate;              /* mutating probe adds label mutated=yes */
+static const char *g_deny_label; /* validating probe rejects objects carrying this label */
+static bool g_mutate;            /* mutating probe adds label mutated=yes */
 
 static const char *label_of(const kg_json *obj, const char *key)
 {
@@ -44,8 +44,7 @@ static kg_status *probe_admit(void *state, kg_admission_attributes *at, const kg
     g_seen.admits++;
     g_seen.op = at->operation;
     snprintf(g_seen.uid, sizeof g_seen.uid, "%s", at->uid);
-    snprintf(g_seen.request_kind, sizeof g_seen.request_kind, "%s/%s", at->request_kind.version,
-             at->request_kind.kind);
+    snprintf(g_seen.request_kind, sizeof g_seen.request_kind, "%s/%s", at->request_kind.version, at->request_kind.kind);
     snprintf(g_seen.options_kind, sizeof g_seen.options_kind, "%s",
              at->options ? kg_json_get_str(at->options, "kind") : "");
     snprintf(g_seen.ns, sizeof g_seen.ns, "%s", at->ns);
@@ -189,9 +188,8 @@ static void test_create_runs_both_phases_and_persists(void **state)
     rq.uid = "req-1";
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{}}"), &res));
     assert_int_equal(res.code, 201);
     assert_null(res.status);
     assert_non_null(res.bytes);
@@ -235,10 +233,10 @@ static void test_create_rejected_by_validating_phase_is_not_stored(void **state)
     req(f, &rq, "", "configmaps", "default", "");
     kg_write_result res;
     assert_false(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"bad\",\"labels\":"
-                      "{\"deny\":\"1\"}}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"bad\",\"labels\":"
+                  "{\"deny\":\"1\"}}}"),
+        &res));
     assert_int_equal(res.code, 403);
     assert_string_equal(res.status->message, "configmaps \"bad\" is forbidden: denied by probe");
     assert_null(stored(f, "", "configmaps", "default", "bad"));
@@ -251,9 +249,8 @@ static void test_create_generate_name(void **state)
     req(f, &rq, "", "configmaps", "default", "");
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"generateName\":\"web-\"}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"generateName\":\"web-\"}}"), &res));
     kg_json *obj = result_obj(f, &res);
     const char *name = kg_json_path_str(obj, "metadata.name");
     assert_non_null(name);
@@ -270,15 +267,15 @@ static void test_create_decode_checks(void **state)
     req(f, &rq, "", "configmaps", "default", "");
     kg_write_result res;
     assert_false(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"x\"}}"), &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"x\"}}"), &res));
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message,
                         "the kind in the data (Secret) does not match the expected kind (ConfigMap)");
     assert_false(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\",\"namespace\":"
-                      "\"other\"}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\",\"namespace\":"
+                  "\"other\"}}"),
+        &res));
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message,
                         "the namespace of the provided object does not match the namespace sent on the request");
@@ -286,6 +283,25 @@ static void test_create_decode_checks(void **state)
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message, "couldn't get version/kind; json parse error: json: cannot unmarshal "
                                              "number into Go struct field .kind of type string");
+    /* a body that is no object (found by fuzz_pipeline: the kind taken from the URL was set on a string) */
+    static const char *const not_objects[] = {"\"{rolebind\"", "[1]", "7", "true", "null"};
+    static const char *const go_types[] = {"string", "array", "number", "bool", "null"};
+    for (size_t i = 0; i < 5; i++) {
+        char want[256];
+        snprintf(want, sizeof want,
+                 "couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go value of type "
+                 "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+                 "\"json:\\\"kind,omitempty\\\"\" }",
+                 go_types[i]);
+        assert_false(kg_pipeline_create(&f->p, &rq, tj(&f->a, not_objects[i]), &res));
+        assert_int_equal(res.code, 400);
+        assert_string_equal(res.status->message, want);
+        kg_write_request urq;
+        req(f, &urq, "", "configmaps", "default", "x");
+        assert_false(kg_pipeline_update(&f->p, &urq, tj(&f->a, not_objects[i]), &res));
+        assert_int_equal(res.code, 400);
+        assert_string_equal(res.status->message, want);
+    }
     assert_int_equal(g_seen.admits, 0); /* nothing reached admission */
 }
 
@@ -296,8 +312,8 @@ static void test_create_invalid_object_is_422(void **state)
     req(f, &rq, "", "configmaps", "default", "");
     kg_write_result res;
     assert_false(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"Bad_Name\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"Bad_Name\"}}"),
+        &res));
     assert_int_equal(res.code, 422);
     assert_string_equal(res.status->reason, "Invalid");
     assert_int_equal(g_seen.validates, 0); /* 422 comes before the validating phase */
@@ -313,17 +329,15 @@ static void test_field_validation_warn_and_strict(void **state)
     rq.ndup_fields = 1;
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"w\"},\"bogus\":1}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"w\"},\"bogus\":1}"), &res));
     assert_int_equal(f->w.n, 3);
     assert_string_equal(f->w.items[0], "unknown field \"bogus\"");
     assert_string_equal(f->w.items[1], "duplicate field \"data.k\"");
     rq.field_validation = KG_FIELD_VALIDATION_STRICT;
     assert_false(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"s\"},\"bogus\":1}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"s\"},\"bogus\":1}"), &res));
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message, "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict "
                                              "decoding error: unknown field \"bogus\", duplicate field \"data.k\"");
@@ -530,8 +544,8 @@ static void test_eviction_honours_budgets(void **state)
     req(f, &rq, "", "pods", "default", "p2");
     rq.sub = kg_resource_subresource(rq.resource, "eviction");
     assert_false(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"x\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\"x\"}}"),
+        &res));
     assert_int_equal(res.code, 400);
     assert_string_equal(res.status->message, "name in URL does not match name in Eviction object");
     /* two budgets: a Status with code 500 in a 201 */
@@ -553,8 +567,7 @@ static void test_dry_run_create_stores_nothing(void **state)
     rq.dry_run = true;
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"), &res));
     assert_int_equal(res.code, 201);
     assert_non_null(res.object);
     assert_null(res.bytes);
@@ -563,8 +576,7 @@ static void test_dry_run_create_stores_nothing(void **state)
     /* a dry-run create of an existing object: 409 AlreadyExists as the real create */
     create_cm(f, "d", NULL);
     assert_false(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"), &res));
     assert_int_equal(res.code, 409);
     assert_string_equal(res.status->message, "configmaps \"d\" already exists");
 }
@@ -612,8 +624,8 @@ static void test_update_of_missing_object_is_404(void **state)
     req(f, &rq, "", "configmaps", "default", "nope");
     kg_write_result res;
     assert_false(kg_pipeline_update(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"nope\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"nope\"}}"),
+        &res));
     assert_int_equal(res.code, 404);
     assert_string_equal(res.status->message, "configmaps \"nope\" not found");
 }
@@ -655,12 +667,12 @@ static void test_generation_bumps_on_spec_change_only(void **state)
     assert_true(kg_pipeline_create(&f->p, &rq, tj(&f->a, dep), &res));
     assert_int_equal(kg_json_path(result_obj(f, &res), "metadata.generation")->u.i, 1);
     req(f, &rq, "apps", "deployments", "default", "d");
-    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"metadata\":{\"labels\":{\"x\":"
-                                                                               "\"y\"}}}"),
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE,
+                                  tj(&f->a, "{\"metadata\":{\"labels\":{\"x\":"
+                                            "\"y\"}}}"),
                                   &res));
     assert_int_equal(kg_json_path(result_obj(f, &res), "metadata.generation")->u.i, 1);
-    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"spec\":{\"replicas\":3}}"),
-                                  &res));
+    assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"spec\":{\"replicas\":3}}"), &res));
     assert_int_equal(kg_json_path(result_obj(f, &res), "metadata.generation")->u.i, 2);
     /* scale subresource: the Scale's replicas land in the parent, answered as a Scale */
     rq.sub = kg_resource_subresource(rq.resource, "scale");
@@ -671,8 +683,7 @@ static void test_generation_bumps_on_spec_change_only(void **state)
     kg_json *d = stored(f, "apps", "deployments", "default", "d");
     assert_int_equal(kg_json_path(d, "spec.replicas")->u.i, 5);
     assert_int_equal(kg_json_path(d, "metadata.generation")->u.i, 3);
-    assert_false(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"spec\":{\"replicas\":-1}}"),
-                                   &res));
+    assert_false(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE, tj(&f->a, "{\"spec\":{\"replicas\":-1}}"), &res));
     assert_int_equal(res.code, 422);
 }
 
@@ -683,10 +694,10 @@ static void test_status_subresource_keeps_spec(void **state)
     req(f, &rq, "", "pods", "default", "");
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
-                      "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
+                  "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"),
+        &res));
     req(f, &rq, "", "pods", "default", "p");
     rq.sub = kg_resource_subresource(rq.resource, "status");
     assert_true(kg_pipeline_patch(&f->p, &rq, KG_PATCH_FORMAT_MERGE,
@@ -699,19 +710,19 @@ static void test_status_subresource_keeps_spec(void **state)
     req(f, &rq, "", "pods", "default", "p");
     rq.sub = kg_resource_subresource(rq.resource, "binding");
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\"},\"target\":{\"name\":"
-                      "\"n1\"}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\"},\"target\":{\"name\":"
+                  "\"n1\"}}"),
+        &res));
     assert_int_equal(res.code, 201);
     assert_true(res.object_is_status);
     assert_string_equal(g_seen.request_kind, "v1/Binding");
     assert_string_equal(kg_json_path_str(stored(f, "", "pods", "default", "p"), "spec.nodeName"), "n1");
     assert_false(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\"},\"target\":{\"name\":"
-                      "\"n2\"}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\"},\"target\":{\"name\":"
+                  "\"n2\"}}"),
+        &res));
     assert_int_equal(res.code, 409);
     assert_string_equal(res.status->message, "Operation cannot be fulfilled on pods \"p\": pod p is already assigned "
                                              "to node \"n1\"");
@@ -776,8 +787,8 @@ static void test_namespace_delete_is_graceful(void **state)
     req(f, &rq, "", "namespaces", "", "");
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\"}}"),
-            &res));
+        &f->p, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\"}}"),
+        &res));
     assert_string_equal(g_seen.ns, "team"); /* admission sees a namespace's own name as its namespace */
     create_cm(f, "in-default", NULL);
     req(f, &rq, "", "namespaces", "", "team");
@@ -818,10 +829,10 @@ static void test_pod_delete_returns_the_pod(void **state)
     req(f, &rq, "", "pods", "default", "");
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &f->p, &rq,
-            tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
-                      "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"),
-            &res));
+        &f->p, &rq,
+        tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
+                  "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"),
+        &res));
     req(f, &rq, "", "pods", "default", "p");
     assert_true(kg_pipeline_delete(&f->p, &rq, NULL, &res));
     assert_false(res.object_is_status);
@@ -836,8 +847,7 @@ static void test_without_chain_no_admission(void **state)
     req(f, &rq, "", "configmaps", "default", "");
     kg_write_result res;
     assert_true(kg_pipeline_create(
-            &bare, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n\"}}"),
-            &res));
+        &bare, &rq, tj(&f->a, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n\"}}"), &res));
     assert_int_equal(g_seen.admits, 0);
 }
 
