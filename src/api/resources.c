@@ -2,7 +2,10 @@
 
 #include "api/dynamic.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SN(...) {__VA_ARGS__, NULL}
@@ -231,6 +234,51 @@ const kg_resource *kg_resource_find_plural(const char *plural)
         if (!strcmp(table[i].plural, plural))
             return &table[i];
     return kg_dynamic_find_plural(plural);
+}
+
+/* ---- storage prefix index: table indices sorted by (storage_prefix, index), built once ---- */
+
+static uint16_t by_prefix[NTABLE];
+static pthread_once_t by_prefix_once = PTHREAD_ONCE_INIT;
+
+static int by_prefix_cmp(const void *x, const void *y)
+{
+    uint16_t i = *(const uint16_t *)x, j = *(const uint16_t *)y;
+    int c = strcmp(table[i].storage_prefix, table[j].storage_prefix);
+    return c ? c : (int)i - (int)j;
+}
+
+static void by_prefix_build(void)
+{
+    for (size_t i = 0; i < NTABLE; i++)
+        by_prefix[i] = (uint16_t)i;
+    qsort(by_prefix, NTABLE, sizeof by_prefix[0], by_prefix_cmp);
+}
+
+/* strcmp of prefix[0..len) against s */
+static int prefix_cmp(const char *prefix, size_t len, const char *s)
+{
+    size_t sl = strlen(s);
+    int c = memcmp(prefix, s, len < sl ? len : sl);
+    return c ? c : (len > sl) - (len < sl);
+}
+
+size_t kg_resource_by_storage_prefix(const char *prefix, size_t len, const kg_resource **out, size_t max)
+{
+    init_table();
+    pthread_once(&by_prefix_once, by_prefix_build);
+    size_t lo = 0, hi = NTABLE, n = 0, nres = NRES;
+    while (lo < hi) { /* the first entry >= prefix */
+        size_t mid = (lo + hi) / 2;
+        if (prefix_cmp(prefix, len, table[by_prefix[mid]].storage_prefix) > 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < NTABLE && n < max && !prefix_cmp(prefix, len, table[by_prefix[lo]].storage_prefix); lo++)
+        if (by_prefix[lo] < nres)
+            out[n++] = &table[by_prefix[lo]];
+    return n;
 }
 
 const kg_subresource *kg_resource_subresource(const kg_resource *r, const char *name)

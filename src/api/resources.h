@@ -80,6 +80,10 @@ const kg_resource *kg_resource_find(const char *group, const char *version, cons
 const kg_resource *kg_resource_find_kind(const char *group, const char *kind);
 /* By plural in any group (first match; core first). */
 const kg_resource *kg_resource_find_plural(const char *plural);
+/* The served built-in resources whose storage prefix is exactly prefix[0..len) ("/registry/pods/"), in table order,
+ * into out (at most max); returns how many. A binary search over an index built once: for mapping storage keys
+ * back to resources without scanning the table. */
+size_t kg_resource_by_storage_prefix(const char *prefix, size_t len, const kg_resource **out, size_t max);
 const kg_subresource *kg_resource_subresource(const kg_resource *r, const char *name);
 
 /* Storage key of an object: prefix + (namespace "/")? name. */

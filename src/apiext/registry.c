@@ -168,10 +168,25 @@ void kg_cr_default(kg_arena *a, kg_json *obj)
     kg_cr_decode(a, r, obj, NULL, NULL);
 }
 
+/* A copy of an object's root node whose members (not their values) may be dropped or replaced: the request passes
+ * over the object are read-only, so the values stay shared instead of copying the whole tree per request. */
+static kg_json *root_copy(kg_arena *a, const kg_json *obj)
+{
+    if (obj->type != KG_JSON_OBJECT)
+        return kg_json_clone_nodes(a, obj);
+    kg_json *c = kg_arena_alloc(a, sizeof *c);
+    *c = *obj;
+    c->cap = obj->len + 1;
+    c->u.members = kg_arena_alloc(a, c->cap * sizeof *c->u.members);
+    if (obj->len)
+        memcpy(c->u.members, obj->u.members, obj->len * sizeof *c->u.members);
+    return c;
+}
+
 /* The root object as CEL rules see it. */
 static kg_json *rule_view(kg_arena *a, const kg_json *obj)
 {
-    kg_json *v = kg_json_clone_nodes(a, obj);
+    kg_json *v = root_copy(a, obj);
     kg_json *md = kg_json_new_object(a);
     const kg_json *omd = kg_json_get(obj, "metadata");
     kg_json *x = kg_json_get(omd, "name");
@@ -191,7 +206,7 @@ void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_fiel
     if (!v)
         return;
     /* metadata, apiVersion and kind are validated as ObjectMeta / TypeMeta, not by the schema */
-    kg_json *body = kg_json_clone_nodes(a, obj);
+    kg_json *body = root_copy(a, obj);
     kg_json_del(body, "metadata");
     kg_json_del(body, "apiVersion");
     kg_json_del(body, "kind");

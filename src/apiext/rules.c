@@ -383,11 +383,6 @@ static void run_rules(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *
     }
 }
 
-static const char *child(kg_arena *a, const char *path, const char *key)
-{
-    return path[0] ? kg_arena_sprintf(a, "%s.%s", path, key) : key;
-}
-
 /* The old list item with the same list-map keys as item, or NULL. */
 static const kg_json *correlate_item(const kg_xs *s, const kg_json *item, const kg_json *old_list)
 {
@@ -411,7 +406,7 @@ static const kg_json *correlate_item(const kg_xs *s, const kg_json *item, const 
 
 static void walk(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *old, bool has_old, const char *path)
 {
-    if (!s || !v || c->stop)
+    if (!s || !v || c->stop || !s->any_rules) /* nothing to run in this subtree */
         return;
     run_rules(c, s, v, old, has_old, path);
     if (v->type == KG_JSON_OBJECT) {
@@ -423,12 +418,12 @@ static void walk(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *old, 
             if (!ps)
                 continue;
             const kg_json *ov = has_old && old && old->type == KG_JSON_OBJECT ? kg_json_get(old, k) : NULL;
-            walk(c, ps, v->u.members[i].val, ov, ov != NULL, child(c->a, path, k));
+            walk(c, ps, v->u.members[i].val, ov, ov != NULL, kg_xs_child_path(c->a, path, k));
         }
     } else if (v->type == KG_JSON_ARRAY && s->items) {
         for (uint32_t i = 0; i < v->len && !c->stop; i++) {
             const kg_json *ov = has_old ? correlate_item(s, v->u.items[i], old) : NULL;
-            walk(c, s->items, v->u.items[i], ov, ov != NULL, kg_arena_sprintf(c->a, "%s[%u]", path, i));
+            walk(c, s->items, v->u.items[i], ov, ov != NULL, kg_xs_index_path(c->a, path, i));
         }
     }
 }

@@ -149,14 +149,35 @@ const kg_xs *kg_xs_prop(const kg_xs *s, const char *name)
 
 /* ---- paths ---- */
 
-static const char *child(kg_arena *a, const char *path, const char *key)
+/* Field paths are built for every node the request steps visit, so without printf: one allocation and two copies. */
+const char *kg_xs_child_path(kg_arena *a, const char *path, const char *key)
 {
-    return path[0] ? kg_arena_sprintf(a, "%s.%s", path, key) : key;
+    if (!path[0])
+        return key;
+    size_t pl = strlen(path), kl = strlen(key);
+    char *p = kg_arena_alloc(a, pl + kl + 2);
+    memcpy(p, path, pl);
+    p[pl] = '.';
+    memcpy(p + pl + 1, key, kl + 1);
+    return p;
 }
 
-static const char *index_path(kg_arena *a, const char *path, uint32_t i)
+const char *kg_xs_index_path(kg_arena *a, const char *path, uint32_t i)
 {
-    return kg_arena_sprintf(a, "%s[%u]", path, i);
+    char digits[10];
+    size_t nd = 0;
+    do
+        digits[nd++] = (char)('0' + i % 10);
+    while ((i /= 10) && nd < sizeof digits);
+    size_t pl = strlen(path);
+    char *p = kg_arena_alloc(a, pl + nd + 3);
+    memcpy(p, path, pl);
+    p[pl] = '[';
+    for (size_t k = 0; k < nd; k++)
+        p[pl + 1 + k] = digits[nd - 1 - k];
+    p[pl + 1 + nd] = ']';
+    p[pl + 2 + nd] = 0;
+    return p;
 }
 
 /* ---- prune ---- */
@@ -200,7 +221,7 @@ static void prune_object(prune_ctx *c, const kg_xs *s, kg_json *v, const char *p
             i++;
             continue;
         }
-        const char *p = child(c->a, path, k);
+        const char *p = kg_xs_child_path(c->a, path, k);
         if (!ps && s->additional)
             ps = s->additional;
         if (!ps) {
@@ -236,7 +257,7 @@ static void prune_node(prune_ctx *c, const kg_xs *s, kg_json *v, const char *pat
             kg_json *it = v->u.items[i];
             if (it->type == KG_JSON_NULL && !s->items->nullable && !s->items->def)
                 continue; /* list items stay (their null is a validation error) */
-            prune_node(c, s->items, it, index_path(c->a, path, i), false);
+            prune_node(c, s->items, it, kg_xs_index_path(c->a, path, i), false);
         }
     }
 }
@@ -550,7 +571,7 @@ static void validate_list_type(kg_arena *a, const kg_xs *s, const kg_json *v, co
             for (uint32_t j = 0; j < i; j++)
                 if (kg_json_equal(v->u.items[i], v->u.items[j])) {
                     const kg_json *x = v->u.items[i];
-                    const char *p = index_path(a, path, i);
+                    const char *p = kg_xs_index_path(a, path, i);
                     if (x->type == KG_JSON_STRING)
                         kg_field_duplicate(a, errs, p, x->u.s);
                     else {
@@ -566,7 +587,8 @@ static void validate_list_type(kg_arena *a, const kg_xs *s, const kg_json *v, co
         for (uint32_t i = 0; i < v->len; i++) {
             const kg_json *x = v->u.items[i];
             if (x->type != KG_JSON_OBJECT) {
-                invalid_value(a, errs, index_path(a, path, i), x, "must be an object for an array of list-type map");
+                invalid_value(a, errs, kg_xs_index_path(a, path, i), x,
+                              "must be an object for an array of list-type map");
                 continue;
             }
             for (uint32_t j = 0; j < i; j++) {
@@ -587,7 +609,7 @@ static void validate_list_type(kg_arena *a, const kg_xs *s, const kg_json *v, co
                         kg_json_set(a, keys, s->list_map_keys[k], kx);
                 }
                 kg_field_error e = {.type = KG_FIELD_DUPLICATE,
-                                    .field = index_path(a, path, i),
+                                    .field = kg_xs_index_path(a, path, i),
                                     .bv_kind = KG_BV_RAW,
                                     .bv_str = kg_xs_go_repr(a, keys)};
                 kg_field_errors_add(a, errs, &e);
@@ -698,7 +720,7 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
         validate_list_type(a, s, v, path, errs);
         if (s->items)
             for (uint32_t i = 0; i < v->len; i++)
-                kg_xs_validate(a, s->items, v->u.items[i], index_path(a, path, i), errs);
+                kg_xs_validate(a, s->items, v->u.items[i], kg_xs_index_path(a, path, i), errs);
         break;
     }
     case KG_JSON_OBJECT: {
@@ -710,13 +732,13 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
                 kg_arena_sprintf(a, "%s in body should have at least %lld properties", name, (long long)s->min_props));
         for (size_t i = 0; i < s->nrequired; i++)
             if (!kg_json_get(v, s->required[i]))
-                kg_field_required(a, errs, child(a, path, s->required[i]), NULL);
+                kg_field_required(a, errs, kg_xs_child_path(a, path, s->required[i]), NULL);
         if (s->embedded) {
             const char *av = kg_json_get_str(v, "apiVersion"), *k = kg_json_get_str(v, "kind");
             if (!av || !av[0])
-                kg_field_required(a, errs, child(a, path, "apiVersion"), "must not be empty");
+                kg_field_required(a, errs, kg_xs_child_path(a, path, "apiVersion"), "must not be empty");
             if (!k || !k[0])
-                kg_field_required(a, errs, child(a, path, "kind"), "must not be empty");
+                kg_field_required(a, errs, kg_xs_child_path(a, path, "kind"), "must not be empty");
         }
         for (uint32_t i = 0; i < v->len; i++) {
             const char *k = v->u.members[i].key;
@@ -724,7 +746,7 @@ void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *p
             if (!ps)
                 ps = s->additional;
             if (ps)
-                kg_xs_validate(a, ps, v->u.members[i].val, child(a, path, k), errs);
+                kg_xs_validate(a, ps, v->u.members[i].val, kg_xs_child_path(a, path, k), errs);
         }
         break;
     }

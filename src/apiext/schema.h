@@ -80,6 +80,10 @@ void kg_xs_default(kg_arena *a, const kg_xs *s, kg_json *obj);
 /* Validate v against s; path is v's field path ("" for the root). Errors are appended. */
 void kg_xs_validate(kg_arena *a, const kg_xs *s, const kg_json *v, const char *path, kg_field_errors *errs);
 
+/* Field paths of the request steps: "path.key" (key alone at the root "") and "path[i]", in a. */
+const char *kg_xs_child_path(kg_arena *a, const char *path, const char *key);
+const char *kg_xs_index_path(kg_arena *a, const char *path, uint32_t i);
+
 /* Go's %#v of a decoded JSON value, as upstream prints bad values it has no better form for
  * (`map[string]interface {}{"name":"a"}`, `[]interface {}{"a", "b"}`). */
 char *kg_xs_go_repr(kg_arena *a, const kg_json *v);

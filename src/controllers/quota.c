@@ -15,6 +15,7 @@
 #include "base/log.h"
 #include "controllers/quota.h"
 #include "meta/quantity.h"
+#include "meta/resourcelist.h"
 
 #define MAX_RETRIES 3   /* conflicts re-read and recompute, as upstream's quota status writes */
 #define SETTLE_MS 5000  /* longer than a charge takes to reach storage (the write follows the charge at once) */
@@ -100,21 +101,13 @@ static int64_t settle_seen(kg_quota_settle *s, const char *key, const char *rv, 
     return now_ms;
 }
 
-/* Whether two ResourceLists (JSON objects of quantities) hold equal values for the same names. */
-static bool qmap_equal(const kg_json *x, const kg_json *y)
+/* Whether two ResourceLists (JSON objects of quantities) hold equal values for the same names (quota.Equals). */
+static bool qmap_equal(kg_arena *a, const kg_json *x, const kg_json *y)
 {
-    size_t nx = kg_json_is(x, KG_JSON_OBJECT) ? x->len : 0, ny = kg_json_is(y, KG_JSON_OBJECT) ? y->len : 0;
-    if (nx != ny)
-        return false;
-    for (size_t i = 0; i < nx; i++) {
-        kg_quantity a, b;
-        KG_ERROR_DECL(e);
-        const kg_json *o = kg_json_get(y, x->u.members[i].key);
-        if (!o || !kg_quantity_from_json(x->u.members[i].val, &a, &e) || !kg_quantity_from_json(o, &b, &e) ||
-            kg_quantity_cmp(&a, &b) != 0)
-            return false;
-    }
-    return true;
+    kg_rlist lx, ly;
+    kg_rlist_from_json(a, x, &lx);
+    kg_rlist_from_json(a, y, &ly);
+    return kg_rlist_equal(&lx, &ly);
 }
 
 /* Keep the current value of every used entry the recount lowers (status: the recount, modified in place). Returns
@@ -171,8 +164,8 @@ bool kg_quota_sync_namespace_settled(kg_arena *a, const kg_admission_services *s
                     int64_t at = since + settle->window_ms;
                     if (retry_at_ms && (!*retry_at_ms || at < *retry_at_ms))
                         *retry_at_ms = at;
-                    changed = !qmap_equal(kg_json_get(cur, "used"), kg_json_get(status, "used")) ||
-                              !qmap_equal(kg_json_get(cur, "hard"), kg_json_get(status, "hard"));
+                    changed = !qmap_equal(a, kg_json_get(cur, "used"), kg_json_get(status, "used")) ||
+                              !qmap_equal(a, kg_json_get(cur, "hard"), kg_json_get(status, "hard"));
                 }
             }
             if (!changed)

@@ -103,10 +103,28 @@ static const kg_resource *split_key(const kg_resource *only, bool all, kg_arena 
 {
     if (only)
         return key_of(only, a, key, n, ns, name) ? only : NULL;
-    for (size_t i = 0; i < kg_resources_count(); i++) {
-        const kg_resource *r = kg_resource_at(i);
-        if ((all || r->namespaced) && key_of(r, a, key, n, ns, name))
-            return r;
+    /* built-in prefixes are "/registry/<plural>/" or "/registry/<group>/<plural>/": look both up in the prefix index
+     * (table order within each) instead of trying every resource */
+    static const char root[] = "/registry/";
+    size_t rl = sizeof root - 1;
+    if (n > rl && !strncmp(key, root, rl)) {
+        const kg_resource *cand[8];
+        size_t nc = 0;
+        const char *s1 = memchr(key + rl, '/', n - rl);
+        const char *s2 = s1 ? memchr(s1 + 1, '/', (size_t)(key + n - s1 - 1)) : NULL;
+        if (s1)
+            nc += kg_resource_by_storage_prefix(key, (size_t)(s1 - key) + 1, cand, 4);
+        if (s2)
+            nc += kg_resource_by_storage_prefix(key, (size_t)(s2 - key) + 1, cand + nc, 4);
+        const kg_resource *best = NULL;
+        for (size_t i = 0; i < nc; i++)
+            if ((!best || cand[i]->index < best->index) && (all || cand[i]->namespaced) &&
+                key_of(cand[i], a, key, n, ns, name))
+                best = cand[i];
+        if (best && nc > 1)
+            key_of(best, a, key, n, ns, name); /* ns and name of the first match */
+        if (best)
+            return best;
     }
     const kg_dynamic_set *d = kg_dynamic_current(); /* custom resources: the storage version comes first */
     for (size_t i = 0; d && i < d->n; i++)

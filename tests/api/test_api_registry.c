@@ -273,10 +273,39 @@ static void openapi_documents_for_kubectl(void **state)
     assert_non_null(kg_openapi_document(&A, "/openapi/v2"));
 }
 
+/* The storage prefix index finds, for every served resource, the first resource in table order with its prefix
+ * (what scanning the table finds), and nothing for prefixes that are not whole. */
+static void storage_prefix_index(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < kg_resources_count(); i++) {
+        const kg_resource *r = kg_resource_at(i), *first = NULL;
+        for (size_t j = 0; j < kg_resources_count() && !first; j++)
+            if (!strcmp(kg_resource_at(j)->storage_prefix, r->storage_prefix))
+                first = kg_resource_at(j);
+        const kg_resource *got[4];
+        size_t n = kg_resource_by_storage_prefix(r->storage_prefix, strlen(r->storage_prefix), got, 4);
+        assert_true(n >= 1);
+        assert_ptr_equal(got[0], first);
+        for (size_t k = 1; k < n; k++)
+            assert_true(got[k]->index > got[k - 1]->index);
+    }
+    const kg_resource *got[4];
+    const char *key = "/registry/apps/deployments/ns1/web";
+    assert_int_equal(kg_resource_by_storage_prefix(key, strlen("/registry/apps/deployments/"), got, 4), 1);
+    assert_ptr_equal(got[0], kg_resource_find("apps", "v1", "deployments"));
+    assert_int_equal(kg_resource_by_storage_prefix(key, strlen("/registry/apps/"), got, 4), 0);
+    assert_int_equal(kg_resource_by_storage_prefix("/registry/pod", 13, got, 4), 0);
+    assert_int_equal(kg_resource_by_storage_prefix("/registry/pods/", 15, got, 0), 0);
+    assert_int_equal(kg_resource_by_storage_prefix("/registry/pods/", 15, got, 4), 1);
+    assert_ptr_equal(got[0], kg_resource_find("", "v1", "pods"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registry_lookup_and_keys),    cmocka_unit_test(discovery_documents),
+        cmocka_unit_test(storage_prefix_index),
         cmocka_unit_test(pod_defaults_like_upstream),  cmocka_unit_test(qos_classes),
         cmocka_unit_test(deployment_defaults_and_validation), cmocka_unit_test(validation_messages),
         cmocka_unit_test(human_durations),             cmocka_unit_test(tables_have_kubectl_columns),

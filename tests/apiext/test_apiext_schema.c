@@ -219,6 +219,17 @@ static void go_printing(void **state)
     assert_string_equal(kg_xs_go_float(&A, 0.00001), "1e-05");
 }
 
+static void field_paths(void **state)
+{
+    (void)state;
+    assert_string_equal(kg_xs_child_path(&A, "", "spec"), "spec");
+    assert_string_equal(kg_xs_child_path(&A, "spec", "image"), "spec.image");
+    assert_string_equal(kg_xs_child_path(&A, "spec.items[3]", "name"), "spec.items[3].name");
+    assert_string_equal(kg_xs_index_path(&A, "spec.items", 0), "spec.items[0]");
+    assert_string_equal(kg_xs_index_path(&A, "spec.items", 4294967295u), "spec.items[4294967295]");
+    assert_string_equal(kg_xs_index_path(&A, "", 12), "[12]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +237,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(pruning, setup, teardown),
         cmocka_unit_test_setup_teardown(defaulting, setup, teardown),
         cmocka_unit_test_setup_teardown(go_printing, setup, teardown),
+        cmocka_unit_test_setup_teardown(field_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "base/str.h"
 #include "base/buf.h"
 #include "meta/quantity.h"
+#include "meta/resourcelist.h"
 #include "base/hash.h"
 
 #define LR_ANNOTATION "kubernetes.io/limit-ranger"
@@ -141,81 +142,6 @@ static kg_json *live_lookup(lr_state *st, const kg_admission_services *svc, kg_a
     return items;
 }
 
-/* ---- resource lists ---- */
-
-typedef struct rentry {
-    const char *name;
-    kg_quantity q;
-} rentry;
-
-typedef struct rlist {
-    rentry *e;
-    size_t n, cap;
-} rlist;
-
-static rentry *rl_find(const rlist *l, const char *name)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (l->e[i].name == name || kg_streq(l->e[i].name, name))
-            return &l->e[i];
-    return NULL;
-}
-
-static void rl_set(kg_arena *ar, rlist *l, const char *name, const kg_quantity *q)
-{
-    rentry *r = rl_find(l, name);
-    if (r) {
-        kg_quantity_copy(&r->q, q);
-        return;
-    }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 4;
-        rentry *e = kg_arena_alloc(ar, cap * sizeof *e);
-        if (l->n)
-            memcpy(e, l->e, l->n * sizeof *e);
-        l->e = e;
-        l->cap = cap;
-    }
-    l->e[l->n].name = name;
-    kg_quantity_copy(&l->e[l->n].q, q);
-    l->n++;
-}
-
-/* A ResourceList JSON object → rlist (unparsable quantities are skipped: validation rejects them earlier). */
-static void rl_from_json(kg_arena *ar, const kg_json *obj, rlist *out)
-{
-    *out = (rlist){0};
-    if (!kg_json_is(obj, KG_JSON_OBJECT))
-        return;
-    for (size_t i = 0; i < obj->len; i++) {
-        kg_quantity q;
-        if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
-            rl_set(ar, out, obj->u.members[i].key, &q);
-    }
-}
-
-static void rl_add(kg_arena *ar, rlist *dst, const rlist *src)
-{
-    for (size_t i = 0; i < src->n; i++) {
-        rentry *r = rl_find(dst, src->e[i].name);
-        if (r)
-            kg_quantity_add(&r->q, &src->e[i].q);
-        else
-            rl_set(ar, dst, src->e[i].name, &src->e[i].q);
-    }
-}
-
-static void rl_max(kg_arena *ar, rlist *dst, const rlist *src)
-{
-    for (size_t i = 0; i < src->n; i++) {
-        rentry *r = rl_find(dst, src->e[i].name);
-        if (!r)
-            rl_set(ar, dst, src->e[i].name, &src->e[i].q);
-        else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
-            kg_quantity_copy(&r->q, &src->e[i].q);
-    }
-}
-
 /* ---- error collection (utilerrors.NewAggregate: duplicates removed, "[a, b]" when several) ---- */
 
 typedef struct errs {
@@ -276,17 +202,17 @@ static void rle_values(const kg_quantity *req, const kg_quantity *lim, const kg_
 /* kg_quantity_zero(): the all-zero state */
 static const kg_quantity zero_quantity;
 
-static const kg_quantity *lookup(const rlist *l, const char *k)
+static const kg_quantity *lookup_or_zero(const kg_rlist *l, const char *k)
 {
-    rentry *r = rl_find(l, k);
-    return r ? &r->q : &zero_quantity;
+    const kg_quantity *q = kg_rlist_get(l, k);
+    return q ? q : &zero_quantity;
 }
 
 static void min_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
-                           const rlist *reqs, const rlist *lims)
+                           const kg_rlist *reqs, const kg_rlist *lims)
 {
-    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
+    bool req_ok = kg_rlist_find(reqs, k) != NULL, lim_ok = kg_rlist_find(lims, k) != NULL;
+    const kg_quantity *req = lookup_or_zero(reqs, k), *lim = lookup_or_zero(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!req_ok)
@@ -304,10 +230,10 @@ static void min_constraint(kg_arena *ar, errs *out, const char *type, const char
 }
 
 static void max_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
-                           const rlist *reqs, const rlist *lims)
+                           const kg_rlist *reqs, const kg_rlist *lims)
 {
-    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
+    bool req_ok = kg_rlist_find(reqs, k) != NULL, lim_ok = kg_rlist_find(lims, k) != NULL;
+    const kg_quantity *req = lookup_or_zero(reqs, k), *lim = lookup_or_zero(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!lim_ok)
@@ -325,10 +251,10 @@ static void max_constraint(kg_arena *ar, errs *out, const char *type, const char
 }
 
 static void max_request_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
-                                   const rlist *reqs)
+                                   const kg_rlist *reqs)
 {
-    bool req_ok = rl_find(reqs, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k);
+    bool req_ok = kg_rlist_find(reqs, k) != NULL;
+    const kg_quantity *req = lookup_or_zero(reqs, k);
     int64_t r, l, e;
     rle_values(req, &zero_quantity, enf, &r, &l, &e);
     if (!req_ok)
@@ -342,10 +268,10 @@ static void max_request_constraint(kg_arena *ar, errs *out, const char *type, co
 }
 
 static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const char *k, const kg_quantity *enf,
-                             const rlist *reqs, const rlist *lims)
+                             const kg_rlist *reqs, const kg_rlist *lims)
 {
-    bool req_ok = rl_find(reqs, k) != NULL, lim_ok = rl_find(lims, k) != NULL;
-    const kg_quantity *req = lookup(reqs, k), *lim = lookup(lims, k);
+    bool req_ok = kg_rlist_find(reqs, k) != NULL, lim_ok = kg_rlist_find(lims, k) != NULL;
+    const kg_quantity *req = lookup_or_zero(reqs, k), *lim = lookup_or_zero(lims, k);
     int64_t r, l, e;
     rle_values(req, lim, enf, &r, &l, &e);
     if (!req_ok || r == 0) {
@@ -378,25 +304,25 @@ static void ratio_constraint(kg_arena *ar, errs *out, const char *type, const ch
 /* min, max and ratio of one LimitRange item against requests/limits */
 /* An item's min / max / maxLimitRequestRatio, parsed once per item. */
 typedef struct item_limits {
-    rlist min, max, ratio;
+    kg_rlist min, max, ratio;
 } item_limits;
 
 static void item_parse(kg_arena *ar, const kg_json *item, item_limits *il)
 {
-    rl_from_json(ar, kg_json_get(item, "min"), &il->min);
-    rl_from_json(ar, kg_json_get(item, "max"), &il->max);
-    rl_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &il->ratio);
+    kg_rlist_from_json(ar, kg_json_get(item, "min"), &il->min);
+    kg_rlist_from_json(ar, kg_json_get(item, "max"), &il->max);
+    kg_rlist_from_json(ar, kg_json_get(item, "maxLimitRequestRatio"), &il->ratio);
 }
 
 static bool constrained(const item_limits *il, const char *k)
 {
-    return rl_find(&il->min, k) || rl_find(&il->max, k) || rl_find(&il->ratio, k);
+    return kg_rlist_find(&il->min, k) || kg_rlist_find(&il->max, k) || kg_rlist_find(&il->ratio, k);
 }
 
-/* rl_from_json of only the resources the item constrains (the checks look nothing else up) */
-static void rl_from_json_for(kg_arena *ar, const kg_json *obj, const item_limits *il, rlist *out)
+/* kg_rlist_from_json of only the resources the item constrains (the checks look nothing else up) */
+static void lr_from_json_for(kg_arena *ar, const kg_json *obj, const item_limits *il, kg_rlist *out)
 {
-    *out = (rlist){0};
+    *out = (kg_rlist){0};
     if (!kg_json_is(obj, KG_JSON_OBJECT))
         return;
     for (size_t i = 0; i < obj->len; i++) {
@@ -404,12 +330,12 @@ static void rl_from_json_for(kg_arena *ar, const kg_json *obj, const item_limits
             continue;
         kg_quantity q;
         if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
-            rl_set(ar, out, obj->u.members[i].key, &q);
+            kg_rlist_set(ar, out, obj->u.members[i].key, &q);
     }
 }
 
-static void check_item(kg_arena *ar, errs *out, const item_limits *il, const char *type, const rlist *reqs,
-                       const rlist *lims)
+static void check_item(kg_arena *ar, errs *out, const item_limits *il, const char *type, const kg_rlist *reqs,
+                       const kg_rlist *lims)
 {
     for (size_t i = 0; i < il->min.n; i++)
         min_constraint(ar, out, type, il->min.e[i].name, &il->min.e[i].q, reqs, lims);
@@ -450,9 +376,9 @@ static const kg_json *container_status(const kg_json *pod, const char *name)
  * the allocated resources, or only the allocated ones while the resize is Infeasible), max with the init-container
  * peak (sidecars accumulate), then the pod-level cpu/memory when PodLevelResources is on and spec.resources sets
  * them. */
-static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, const pod_opts *o, rlist *out)
+static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, const pod_opts *o, kg_rlist *out)
 {
-    *out = (rlist){0};
+    *out = (kg_rlist){0};
     const kg_json *spec = kg_json_get(pod, "spec");
     bool requests = strcmp(which, "resources.requests") == 0;
     const char *resize = kg_json_get_str(kg_json_get(pod, "status"), "resize");
@@ -460,43 +386,43 @@ static void pod_totals(kg_arena *ar, const kg_json *pod, const char *which, cons
     const kg_json *cs = kg_json_get(spec, "containers");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const kg_json *c = kg_json_at(cs, i);
-        rlist r;
-        rl_from_json(ar, kg_json_path(c, which), &r);
+        kg_rlist r;
+        kg_rlist_from_json(ar, kg_json_path(c, which), &r);
         const kg_json *cst = requests && o->ippvs ? container_status(pod, kg_admission_pu_str(c, "name")) : NULL;
         if (cst) {
-            rlist alloc;
-            rl_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+            kg_rlist alloc;
+            kg_rlist_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
             if (infeasible)
                 r = alloc;
             else
-                rl_max(ar, &r, &alloc);
+                kg_rlist_max(ar, &r, &alloc);
         }
-        rl_add(ar, out, &r);
+        kg_rlist_add(ar, out, &r);
     }
-    rlist sidecars = {0}, init_max = {0};
+    kg_rlist sidecars = {0}, init_max = {0};
     const kg_json *ics = kg_json_get(spec, "initContainers");
     for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
         const kg_json *c = kg_json_at(ics, i);
-        rlist r;
-        rl_from_json(ar, kg_json_path(c, which), &r);
+        kg_rlist r;
+        kg_rlist_from_json(ar, kg_json_path(c, which), &r);
         if (is_sidecar(c)) {
-            rl_add(ar, out, &r);
-            rl_add(ar, &sidecars, &r);
-            rl_max(ar, &init_max, &sidecars);
+            kg_rlist_add(ar, out, &r);
+            kg_rlist_add(ar, &sidecars, &r);
+            kg_rlist_max(ar, &init_max, &sidecars);
         } else {
-            rlist tmp = {0};
-            rl_add(ar, &tmp, &r);
-            rl_add(ar, &tmp, &sidecars);
-            rl_max(ar, &init_max, &tmp);
+            kg_rlist tmp = {0};
+            kg_rlist_add(ar, &tmp, &r);
+            kg_rlist_add(ar, &tmp, &sidecars);
+            kg_rlist_max(ar, &init_max, &tmp);
         }
     }
-    rl_max(ar, out, &init_max);
+    kg_rlist_max(ar, out, &init_max);
     if (o->pod_level) {
-        rlist pl;
-        rl_from_json(ar, kg_json_path(spec, which), &pl);
+        kg_rlist pl;
+        kg_rlist_from_json(ar, kg_json_path(spec, which), &pl);
         for (size_t i = 0; i < pl.n; i++)
             if (strcmp(pl.e[i].name, "cpu") == 0 || strcmp(pl.e[i].name, "memory") == 0)
-                rl_set(ar, out, pl.e[i].name, &pl.e[i].q);
+                kg_rlist_set(ar, out, pl.e[i].name, &pl.e[i].q);
     }
 }
 
@@ -554,14 +480,14 @@ static void validate_pod(kg_arena *ar, errs *out, const lr_parsed *lr, const kg_
                 for (size_t j = 0; kg_json_is(cs, KG_JSON_ARRAY) && j < cs->len; j++) {
                     const kg_json *c = kg_json_at(cs, j);
                     const kg_json *res = kg_json_get(c, "resources");
-                    rlist reqs, lims;
-                    rl_from_json_for(ar, kg_json_get(res, "requests"), il, &reqs);
-                    rl_from_json_for(ar, kg_json_get(res, "limits"), il, &lims);
+                    kg_rlist reqs, lims;
+                    lr_from_json_for(ar, kg_json_get(res, "requests"), il, &reqs);
+                    lr_from_json_for(ar, kg_json_get(res, "limits"), il, &lims);
                     check_item(ar, out, il, type, &reqs, &lims);
                 }
             }
         } else if (strcmp(type, "Pod") == 0) {
-            rlist reqs, lims;
+            kg_rlist reqs, lims;
             pod_totals(ar, pod, "resources.requests", o, &reqs);
             pod_totals(ar, pod, "resources.limits", o, &lims);
             check_item(ar, out, il, type, &reqs, &lims);
@@ -572,18 +498,18 @@ static void validate_pod(kg_arena *ar, errs *out, const lr_parsed *lr, const kg_
 static void validate_pvc(kg_arena *ar, errs *out, const kg_json *lr, const kg_json *pvc)
 {
     const kg_json *items = items_of(lr);
-    rlist reqs, none = {0};
-    rl_from_json(ar, kg_json_get(kg_json_get(kg_json_get(pvc, "spec"), "resources"), "requests"), &reqs);
+    kg_rlist reqs, none = {0};
+    kg_rlist_from_json(ar, kg_json_get(kg_json_get(kg_json_get(pvc, "spec"), "resources"), "requests"), &reqs);
     for (size_t i = 0; items && i < items->len; i++) {
         const kg_json *item = kg_json_at(items, i);
         const char *type = kg_admission_pu_str(item, "type");
         if (strcmp(type, "PersistentVolumeClaim") != 0)
             continue;
-        rlist l;
-        rl_from_json(ar, kg_json_get(item, "min"), &l);
+        kg_rlist l;
+        kg_rlist_from_json(ar, kg_json_get(item, "min"), &l);
         for (size_t k = 0; k < l.n; k++)
             min_constraint(ar, out, type, l.e[k].name, &l.e[k].q, &reqs, &none);
-        rl_from_json(ar, kg_json_get(item, "max"), &l);
+        kg_rlist_from_json(ar, kg_json_get(item, "max"), &l);
         for (size_t k = 0; k < l.n; k++)
             max_request_constraint(ar, out, type, l.e[k].name, &l.e[k].q, &reqs);
     }

@@ -465,7 +465,7 @@ static size_t quota_scopes(kg_arena *ar, const kg_json *q, rq_scope **out)
 }
 
 /* hard resource names the evaluator tracks */
-static size_t matching_hard(kg_arena *ar, const rq_evaluator *ev, const rq_list *hard, const char ***out)
+static size_t matching_hard(kg_arena *ar, const rq_evaluator *ev, const kg_rlist *hard, const char ***out)
 {
     const char **r = kg_arena_alloc(ar, (hard->n + 1) * sizeof *r);
     size_t n = 0;
@@ -493,7 +493,7 @@ static int quota_matches(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s
 /* what a quota object parses to (memoised per shared document) */
 typedef struct quota_parsed {
     const char *name;
-    rq_list hard, used;
+    kg_rlist hard, used;
     rq_scope *sc;
     size_t nsc;
     /* hard resource names tracked by the pod, service and PVC evaluators (rq_ev_kind order) */
@@ -504,7 +504,7 @@ typedef struct quota_parsed {
 typedef struct rq_quota {
     const kg_json *obj; /* the quota object (shared or a request copy: never modified) */
     const char *name;
-    rq_list hard, used; /* entries shared with the memo: replaced, never edited in place */
+    kg_rlist hard, used; /* entries shared with the memo: replaced, never edited in place */
     rq_scope *sc;
     size_t nsc;
     bool changed;
@@ -521,8 +521,8 @@ static void *parse_quota(kg_arena *ar, const kg_json *obj, void *ud)
     p->name = kg_json_get_str(kg_json_get(obj, "metadata"), "name");
     if (!p->name)
         p->name = "";
-    kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "hard"), &p->hard);
-    kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "used"), &p->used);
+    kg_rlist_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "hard"), &p->hard);
+    kg_rlist_from_json(ar, kg_json_get(kg_json_get(obj, "status"), "used"), &p->used);
     p->nsc = quota_scopes(ar, obj, &p->sc);
     static const rq_ev_kind kinds[3] = {RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC};
     for (int k = 0; k < 3; k++) {
@@ -585,7 +585,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (kg_streq(st->lim[i].group, ev->group) && kg_streq(st->lim[i].resource, ev->resource))
             have_limited_res = true;
     if (have_limited_res) {
-        rq_list u;
+        kg_rlist u;
         kg_admission_rq_usage(ar, ev, obj, env, &u);
         limited_names = kg_arena_alloc(ar, (u.n + 1) * sizeof *limited_names);
         for (size_t k = 0; k < u.n; k++) {
@@ -646,7 +646,7 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (cerr)
             return kg_admission_forbidden(a, "failed quota: %s: %s", q->name, cerr);
         for (size_t k = 0; k < nmh; k++)
-            if (!kg_admission_rq_find(&q->used, mh[k])) {
+            if (!kg_rlist_find(&q->used, mh[k])) {
                 /* pretty_names sorts in place: mh may be the parsed quota's shared array */
                 const char **names = kg_arena_alloc(ar, (nmh + 1) * sizeof *names);
                 memcpy(names, mh, nmh * sizeof *names);
@@ -669,42 +669,31 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     if (!ninteresting && !nlimited && !nlscopes)
         return NULL;
 
-    rq_list input;
+    kg_rlist input;
     kg_admission_rq_usage(ar, ev, obj, env, &input);
     {
-        const char **neg = kg_arena_alloc(ar, (input.n + 1) * sizeof *neg);
-        size_t nneg = 0;
-        for (size_t k = 0; k < input.n; k++)
-            if (kg_quantity_sign(&input.e[k].q) < 0)
-                neg[nneg++] = input.e[k].name;
+        const char **neg;
+        size_t nneg = kg_rlist_names_with_sign(ar, &input, -1, &neg); /* quota.IsNegative */
         if (nneg)
             return kg_admission_forbidden(a, "quota usage is negative for resource(s): %s",
                                           kg_admission_rq_pretty_names(ar, neg, nneg));
     }
     /* per-quota delta: the full usage, or on an UPDATE of a stored object max(0, new - old) for the quotas that
      * also matched the old object */
-    rq_list **deltas = kg_arena_alloc(ar, (n + 1) * sizeof *deltas);
+    kg_rlist **deltas = kg_arena_alloc(ar, (n + 1) * sizeof *deltas);
     for (size_t i = 0; i < n; i++)
         deltas[i] = interesting[i] ? &input : NULL;
-    rq_list *none_delta = a->operation == KG_ADMISSION_CREATE && !ninteresting ? &input : NULL;
+    kg_rlist *none_delta = a->operation == KG_ADMISSION_CREATE && !ninteresting ? &input : NULL;
     if (a->operation == KG_ADMISSION_UPDATE) {
         if (!a->old_object)
             return kg_admission_forbidden(a, "unable to get previous usage since prior version of object was not "
                                              "found");
         const char *rv = kg_json_get_str(kg_json_get(a->old_object, "metadata"), "resourceVersion");
         if (rv && rv[0]) {
-            rq_list prev;
+            kg_rlist prev;
             kg_admission_rq_usage(ar, ev, a->old_object, env, &prev);
-            rq_list *delta = kg_arena_alloc(ar, sizeof *delta);
-            *delta = (rq_list){0};
-            for (size_t k = 0; k < input.n; k++) {
-                kg_quantity d = input.e[k].q;
-                rq_entry *p = kg_admission_rq_find(&prev, input.e[k].name);
-                if (p)
-                    kg_quantity_sub(&d, &p->q);
-                if (kg_quantity_sign(&d) > 0)
-                    kg_admission_rq_set(ar, delta, input.e[k].name, &d);
-            }
+            kg_rlist *delta = kg_arena_alloc(ar, sizeof *delta);
+            kg_rlist_sub_positive(ar, &input, &prev, delta);
             if (!ninteresting)
                 none_delta = delta;
             for (size_t i = 0; i < n; i++) {
@@ -730,24 +719,13 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
     for (size_t i = 0; i < n; i++) {
         if (!deltas[i])
             continue;
-        size_t zeros = 0;
-        for (size_t k = 0; k < deltas[i]->n; k++)
-            zeros += kg_quantity_is_zero(&deltas[i]->e[k].q);
-        rq_list *d = deltas[i]; /* read-only from here: kept as is when nothing is zero */
-        if (zeros) {
-            d = kg_arena_alloc(ar, sizeof *d);
-            *d = (rq_list){0};
-            for (size_t k = 0; k < deltas[i]->n; k++)
-                if (!kg_quantity_is_zero(&deltas[i]->e[k].q))
-                    kg_admission_rq_set(ar, d, deltas[i]->e[k].name, &deltas[i]->e[k].q);
-        }
+        kg_rlist *d = kg_arena_alloc(ar, sizeof *d); /* read-only from here: shares the entries when none is zero */
+        kg_rlist_remove_zeros(ar, deltas[i], d);
         deltas[i] = d->n ? d : NULL;
         any = any || d->n;
     }
     if (!ninteresting) {
-        any = false;
-        for (size_t k = 0; none_delta && k < none_delta->n && !any; k++)
-            any = !kg_quantity_is_zero(&none_delta->e[k].q);
+        any = none_delta && !kg_rlist_is_zero(none_delta);
     }
     if (!any)
         return NULL;
@@ -793,42 +771,32 @@ static kg_status *check_request(rq_state *st, const kg_admission_attributes *a, 
         if (!interesting[i])
             continue;
         rq_quota *q = &quotas[i];
-        const rq_list *delta = deltas[i];
+        const kg_rlist *delta = deltas[i];
         if (!delta)
             continue;
-        rq_list requested = {0};
-        for (size_t k = 0; k < delta->n; k++)
-            if (kg_admission_rq_find(&q->hard, delta->e[k].name))
-                kg_admission_rq_set(ar, &requested, delta->e[k].name, &delta->e[k].q);
+        kg_rlist requested;
+        kg_rlist_mask_keys(ar, delta, &q->hard, &requested);
         if (!requested.n)
             continue;
-        rq_list nused = {0};
-        kg_admission_rq_add(ar, &nused, &q->used);
-        kg_admission_rq_add(ar, &nused, &requested);
+        kg_rlist nused = {0};
+        kg_rlist_add(ar, &nused, &q->used);
+        kg_rlist_add(ar, &nused, &requested);
         if (!status_sub) {
-            rq_list freq = {0}, fused = {0}, fhard = {0};
-            for (size_t k = 0; k < requested.n; k++) {
-                const char *name = requested.e[k].name;
-                rq_entry *nu = kg_admission_rq_find(&nused, name), *h = kg_admission_rq_find(&q->hard, name);
-                if (!h || kg_quantity_cmp(&nu->q, &h->q) <= 0)
-                    continue;
-                kg_admission_rq_set(ar, &freq, name, &requested.e[k].q);
-                rq_entry *u = kg_admission_rq_find(&q->used, name);
-                if (u)
-                    kg_admission_rq_set(ar, &fused, name, &u->q);
-                kg_admission_rq_set(ar, &fhard, name, &h->q);
-            }
-            if (freq.n)
+            /* quota.LessThanOrEqual(Mask(newUsage, ResourceNames(requested)), hard) */
+            kg_rlist masked, freq, fused, fhard;
+            kg_rlist_mask_keys(ar, &nused, &requested, &masked);
+            const char **exceeded;
+            size_t nexceeded;
+            if (!kg_rlist_less_or_equal(ar, &masked, &q->hard, &exceeded, &nexceeded)) {
+                kg_rlist_mask(ar, &requested, exceeded, nexceeded, &freq);
+                kg_rlist_mask(ar, &q->used, exceeded, nexceeded, &fused);
+                kg_rlist_mask(ar, &q->hard, exceeded, nexceeded, &fhard);
                 return kg_admission_forbidden(a, "exceeded quota: %s, requested: %s, used: %s, limited: %s", q->name,
-                                              kg_admission_rq_pretty(ar, &freq), kg_admission_rq_pretty(ar, &fused),
-                                              kg_admission_rq_pretty(ar, &fhard));
+                                              kg_rlist_pretty(ar, &freq), kg_rlist_pretty(ar, &fused),
+                                              kg_rlist_pretty(ar, &fhard));
+            }
         }
-        /* quota.Equals(old used, new used) */
-        bool same = nused.n == q->used.n;
-        for (size_t k = 0; same && k < nused.n; k++) {
-            rq_entry *o = kg_admission_rq_find(&q->used, nused.e[k].name);
-            same = o && kg_quantity_cmp(&o->q, &nused.e[k].q) == 0;
-        }
+        bool same = kg_rlist_equal(&nused, &q->used); /* quota.Equals(old used, new used) */
         if (!same) {
             q->used = nused;
             q->changed = true;
@@ -903,7 +871,7 @@ static kg_status *validate(void *state, const kg_admission_attributes *a, const 
                 continue;
             kg_json *upd = kg_json_clone(ar, quotas[i].obj);
             kg_json *status = kg_json_get_or_add_object(ar, upd, "status");
-            kg_json_set(ar, status, "used", kg_admission_rq_to_json(ar, &quotas[i].used));
+            kg_json_set(ar, status, "used", kg_rlist_to_json(ar, &quotas[i].used));
             KG_ERROR_DECL(ue);
             kg_json *stored = svc->update ? svc->update(svc->ctx, ar, "resourcequotas", a->ns, upd, &ue) : NULL;
             if (stored) {
@@ -972,12 +940,12 @@ static bool count_target(kg_arena *ar, const char *name, const char **group, con
 /* generic.CalculateUsageStats for one evaluator over the namespace's objects. */
 static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq_evaluator *ev, const char *ns,
                         const rq_scope *sc, size_t nsc, const char **resources, size_t nres, unsigned flags,
-                        const rq_env *env, rq_list *out, kg_error *err)
+                        const rq_env *env, kg_rlist *out, kg_error *err)
 {
-    *out = (rq_list){0};
+    *out = (kg_rlist){0};
     for (size_t i = 0; i < nres; i++) {
         kg_quantity z = kg_quantity_zero();
-        kg_admission_rq_set(ar, out, resources[i], &z);
+        kg_rlist_set(ar, out, resources[i], &z);
     }
     kg_json *items = kg_admission_list(svc, ar, ev->resource, ns, flags, err);
     if (!items)
@@ -991,9 +959,9 @@ static bool usage_stats(kg_arena *ar, const kg_admission_services *svc, const rq
         }
         if (!match)
             continue;
-        rq_list u;
+        kg_rlist u;
         kg_admission_rq_usage(ar, ev, obj, env, &u);
-        kg_admission_rq_add(ar, out, &u);
+        kg_rlist_add(ar, out, &u);
     }
     return true;
 }
@@ -1005,9 +973,9 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
     if (!ns)
         ns = "";
     rq_env env = env_of(svc);
-    rq_list hard, used = {0}, prev_used;
-    kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "spec"), "hard"), &hard);
-    kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "status"), "used"), &prev_used);
+    kg_rlist hard, used = {0}, prev_used;
+    kg_rlist_from_json(a, kg_json_get(kg_json_get(quota, "spec"), "hard"), &hard);
+    kg_rlist_from_json(a, kg_json_get(kg_json_get(quota, "status"), "used"), &prev_used);
     rq_scope *sc;
     size_t nsc = quota_scopes(a, quota, &sc);
 
@@ -1034,51 +1002,36 @@ bool kg_quota_recalculate(kg_arena *a, const kg_admission_services *svc, const k
             kg_admission_rq_evaluator_for(a, g, r, &evs[nevs++]);
     }
 
-    rq_list computed = {0};
+    kg_rlist computed = {0};
     for (size_t i = 0; i < nevs; i++) {
         const char **mh;
         size_t nmh = matching_hard(a, &evs[i], &hard, &mh);
         if (!nmh)
             continue;
-        rq_list stats;
+        kg_rlist stats;
         if (!usage_stats(a, svc, &evs[i], ns, sc, nsc, mh, nmh, list_flags, &env, &stats, err))
             return false;
         /* mask to this evaluator's hard resources */
-        for (size_t k = 0; k < nmh; k++) {
-            rq_entry *s = kg_admission_rq_find(&stats, mh[k]);
-            rq_entry *c = kg_admission_rq_find(&computed, mh[k]);
-            if (c)
-                kg_quantity_add(&c->q, &s->q);
-            else
-                kg_admission_rq_set(a, &computed, mh[k], &s->q);
-        }
+        kg_rlist masked;
+        kg_rlist_mask(a, &stats, mh, nmh, &masked);
+        kg_rlist_add(a, &computed, &masked);
     }
     /* used = previous used masked to hard, overwritten by the computed usage */
     for (size_t i = 0; i < hard.n; i++) {
-        rq_entry *c = kg_admission_rq_find(&computed, hard.e[i].name),
-                 *p = kg_admission_rq_find(&prev_used, hard.e[i].name);
+        kg_rlist_entry *c = kg_rlist_find(&computed, hard.e[i].name), *p = kg_rlist_find(&prev_used, hard.e[i].name);
         if (c)
-            kg_admission_rq_set(a, &used, hard.e[i].name, &c->q);
+            kg_rlist_set(a, &used, hard.e[i].name, &c->q);
         else if (p)
-            kg_admission_rq_set(a, &used, hard.e[i].name, &p->q);
+            kg_rlist_set(a, &used, hard.e[i].name, &p->q);
     }
     kg_json *status = kg_json_new_object(a);
-    kg_json_set(a, status, "hard", kg_admission_rq_to_json(a, &hard));
-    kg_json_set(a, status, "used", kg_admission_rq_to_json(a, &used));
+    kg_json_set(a, status, "hard", kg_rlist_to_json(a, &hard));
+    kg_json_set(a, status, "used", kg_rlist_to_json(a, &used));
     *new_status = status;
     if (changed) {
-        rq_list oh;
-        kg_admission_rq_from_json(a, kg_json_get(kg_json_get(quota, "status"), "hard"), &oh);
-        bool same = oh.n == hard.n && prev_used.n == used.n;
-        for (size_t i = 0; same && i < hard.n; i++) {
-            rq_entry *o = kg_admission_rq_find(&oh, hard.e[i].name);
-            same = o && kg_quantity_cmp(&o->q, &hard.e[i].q) == 0;
-        }
-        for (size_t i = 0; same && i < used.n; i++) {
-            rq_entry *o = kg_admission_rq_find(&prev_used, used.e[i].name);
-            same = o && kg_quantity_cmp(&o->q, &used.e[i].q) == 0;
-        }
-        *changed = !same;
+        kg_rlist oh;
+        kg_rlist_from_json(a, kg_json_get(kg_json_get(quota, "status"), "hard"), &oh);
+        *changed = !kg_rlist_equal(&oh, &hard) || !kg_rlist_equal(&prev_used, &used);
     }
     return true;
 }

@@ -63,26 +63,8 @@ bool kg_quota_resource_tracked(const char *group, const char *resource);
 /* ---- internal to resourcequota*.c (define KG_RESOURCEQUOTA_INTERNAL before including) ---- */
 #ifdef KG_RESOURCEQUOTA_INTERNAL
 #include "meta/quantity.h"
+#include "meta/resourcelist.h"
 
-typedef struct rq_entry {
-    const char *name;
-    kg_quantity q;
-} rq_entry;
-
-/* A ResourceList (small: linear lookups). */
-typedef struct rq_list {
-    rq_entry *e;
-    size_t n, cap;
-} rq_list;
-
-rq_entry *kg_admission_rq_find(const rq_list *l, const char *name);
-void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q);
-void kg_admission_rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v);
-void kg_admission_rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out);
-void kg_admission_rq_add(kg_arena *ar, rq_list *dst, const rq_list *src);
-void kg_admission_rq_sort(rq_list *l);
-kg_json *kg_admission_rq_to_json(kg_arena *ar, rq_list *l);                     /* sorted by name */
-char *kg_admission_rq_pretty(kg_arena *ar, rq_list *l);                         /* "a=1,b=2" sorted */
 char *kg_admission_rq_pretty_names(kg_arena *ar, const char **names, size_t n); /* sorts names in place, dedups */
 
 typedef enum { RQ_EV_POD, RQ_EV_SERVICE, RQ_EV_PVC, RQ_EV_COUNT } rq_ev_kind;
@@ -100,7 +82,7 @@ typedef struct rq_evaluator {
 typedef struct rq_cres_memo {
     struct {
         const kg_json *c;
-        rq_list req, lim; /* requests (defaulted from limits) and limits */
+        kg_rlist req, lim; /* requests (defaulted from limits) and limits */
     } e[RQ_CRES_MEMO];
     size_t n;
 } rq_cres_memo;
@@ -124,7 +106,7 @@ typedef struct rq_scope {
 void kg_admission_rq_evaluator_for(kg_arena *ar, const char *group, const char *resource, rq_evaluator *out);
 bool kg_admission_rq_matching_resource(const rq_evaluator *ev, const char *name);
 bool kg_admission_rq_evaluator_handles(const rq_evaluator *ev, kg_admission_op op, const char *subresource);
-void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out);
+void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, kg_rlist *out);
 /* 1 match, 0 no match, -1 error (*errmsg) */
 int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_scope *s, const kg_json *obj,
                                 const rq_env *env, const char **errmsg);

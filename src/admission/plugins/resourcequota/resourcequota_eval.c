@@ -16,112 +16,7 @@
 #include "base/str.h"
 #include "meta/labels.h"
 
-/* ---- resource lists ---- */
-
-rq_entry *kg_admission_rq_find(const rq_list *l, const char *name)
-{
-    for (size_t i = 0; i < l->n; i++) /* names are often the same string (a literal, a key of one object) */
-        if (l->e[i].name == name || (l->e[i].name[0] == name[0] && kg_streq(l->e[i].name, name)))
-            return &l->e[i];
-    return NULL;
-}
-
-void kg_admission_rq_set(kg_arena *ar, rq_list *l, const char *name, const kg_quantity *q)
-{
-    rq_entry *r = kg_admission_rq_find(l, name);
-    if (r) {
-        kg_quantity_copy(&r->q, q);
-        return;
-    }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        rq_entry *e = kg_arena_alloc(ar, cap * sizeof *e);
-        if (l->n)
-            memcpy(e, l->e, l->n * sizeof *e);
-        l->e = e;
-        l->cap = cap;
-    }
-    l->e[l->n].name = name;
-    kg_quantity_copy(&l->e[l->n].q, q);
-    l->n++;
-}
-
-void kg_admission_rq_set_int(kg_arena *ar, rq_list *l, const char *name, int64_t v)
-{
-    kg_quantity q = kg_quantity_new(v, KG_QFMT_DECIMAL_SI);
-    kg_admission_rq_set(ar, l, name, &q);
-}
-
-void kg_admission_rq_from_json(kg_arena *ar, const kg_json *obj, rq_list *out)
-{
-    *out = (rq_list){0};
-    if (!kg_json_is(obj, KG_JSON_OBJECT))
-        return;
-    for (size_t i = 0; i < obj->len; i++) {
-        kg_quantity q;
-        if (kg_quantity_from_json(obj->u.members[i].val, &q, NULL))
-            kg_admission_rq_set(ar, out, obj->u.members[i].key, &q);
-    }
-}
-
-void kg_admission_rq_add(kg_arena *ar, rq_list *dst, const rq_list *src)
-{
-    for (size_t i = 0; i < src->n; i++) {
-        rq_entry *r = kg_admission_rq_find(dst, src->e[i].name);
-        if (r)
-            kg_quantity_add(&r->q, &src->e[i].q);
-        else
-            kg_admission_rq_set(ar, dst, src->e[i].name, &src->e[i].q);
-    }
-}
-
-static void rq_max(kg_arena *ar, rq_list *dst, const rq_list *src)
-{
-    for (size_t i = 0; i < src->n; i++) {
-        rq_entry *r = kg_admission_rq_find(dst, src->e[i].name);
-        if (!r)
-            kg_admission_rq_set(ar, dst, src->e[i].name, &src->e[i].q);
-        else if (kg_quantity_cmp(&src->e[i].q, &r->q) > 0)
-            kg_quantity_copy(&r->q, &src->e[i].q);
-    }
-}
-
-static int cmp_entry(const void *x, const void *y)
-{
-    return strcmp(((const rq_entry *)x)->name, ((const rq_entry *)y)->name);
-}
-
-void kg_admission_rq_sort(rq_list *l)
-{
-    if (l->n > 1)
-        qsort(l->e, l->n, sizeof *l->e, cmp_entry);
-}
-
-kg_json *kg_admission_rq_to_json(kg_arena *ar, rq_list *l)
-{
-    kg_admission_rq_sort(l);
-    kg_json *o = kg_json_new_object(ar);
-    for (size_t i = 0; i < l->n; i++)
-        kg_json_set(ar, o, l->e[i].name, kg_quantity_to_json(ar, &l->e[i].q));
-    return o;
-}
-
-/* prettyPrint: "k=v" sorted by key, comma-joined. */
-char *kg_admission_rq_pretty(kg_arena *ar, rq_list *l)
-{
-    kg_admission_rq_sort(l);
-    kg_buf b = KG_BUF_INIT;
-    for (size_t i = 0; i < l->n; i++) {
-        if (i)
-            kg_buf_putc(&b, ',');
-        kg_buf_puts(&b, l->e[i].name);
-        kg_buf_putc(&b, '=');
-        kg_quantity_write(&b, &l->e[i].q);
-    }
-    char *s = kg_arena_strdup(ar, b.len ? kg_buf_cstr(&b) : "");
-    kg_buf_free(&b);
-    return s;
-}
+/* ---- resource names ---- */
 
 static int cmp_str(const void *x, const void *y)
 {
@@ -298,17 +193,17 @@ static bool is_sidecar(const kg_json *c)
 }
 
 /* A container's requests (defaulted from its limits, as the API defaulting does) and limits. */
-static void container_res_parse(kg_arena *ar, const kg_json *c, rq_list *req, rq_list *lim)
+static void container_res_parse(kg_arena *ar, const kg_json *c, kg_rlist *req, kg_rlist *lim)
 {
     const kg_json *res = kg_json_get(c, "resources");
-    kg_admission_rq_from_json(ar, kg_json_get(res, "requests"), req);
-    kg_admission_rq_from_json(ar, kg_json_get(res, "limits"), lim);
+    kg_rlist_from_json(ar, kg_json_get(res, "requests"), req);
+    kg_rlist_from_json(ar, kg_json_get(res, "limits"), lim);
     for (size_t i = 0; i < lim->n; i++)
-        if (!kg_admission_rq_find(req, lim->e[i].name))
-            kg_admission_rq_set(ar, req, lim->e[i].name, &lim->e[i].q);
+        if (!kg_rlist_find(req, lim->e[i].name))
+            kg_rlist_set(ar, req, lim->e[i].name, &lim->e[i].q);
 }
 
-static void copy_list(kg_arena *ar, const rq_list *from, rq_list *out)
+static void copy_list(kg_arena *ar, const kg_rlist *from, kg_rlist *out)
 {
     out->n = out->cap = from->n;
     out->e = from->n ? kg_arena_alloc(ar, from->n * sizeof *out->e) : NULL;
@@ -317,7 +212,7 @@ static void copy_list(kg_arena *ar, const rq_list *from, rq_list *out)
 }
 
 /* The requests or limits of a container through the request's memo (parsed once); read-only (copy_list it to edit). */
-static const rq_list *container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env)
+static const kg_rlist *container_res(kg_arena *ar, const kg_json *c, bool requests, const rq_env *env)
 {
     rq_cres_memo *m = env ? env->cres : NULL;
     for (size_t i = 0; m && i < m->n; i++)
@@ -329,14 +224,14 @@ static const rq_list *container_res(kg_arena *ar, const kg_json *c, bool request
         m->n++;
         return requests ? &m->e[m->n - 1].req : &m->e[m->n - 1].lim;
     }
-    rq_list *req = kg_arena_alloc(ar, 2 * sizeof *req), *lim = req + 1;
+    kg_rlist *req = kg_arena_alloc(ar, 2 * sizeof *req), *lim = req + 1;
     container_res_parse(ar, c, req, lim);
     return requests ? req : lim;
 }
 
 /* container_res, then (InPlacePodVerticalScaling) merged with the container's status into a private copy */
-static const rq_list *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
-                                       bool requests, const rq_env *env, rq_list *priv);
+static const kg_rlist *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
+                                        bool requests, const rq_env *env, kg_rlist *priv);
 
 static const kg_json *container_status(const kg_json *pod, const char *list, const char *name)
 {
@@ -364,7 +259,7 @@ static bool resize_infeasible(const kg_json *pod)
  * max(status resources, allocated) while the resize is infeasible; limits max(spec, status) — only the status
  * limits while infeasible. */
 static void with_status(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c, bool requests,
-                        const rq_env *env, rq_list *r)
+                        const rq_env *env, kg_rlist *r)
 {
     if (!env->ippvs)
         return;
@@ -373,22 +268,22 @@ static void with_status(kg_arena *ar, const kg_json *pod, const char *list, cons
     if (!kg_json_is(res, KG_JSON_OBJECT))
         return;
     bool infeasible = resize_infeasible(pod);
-    rq_list st;
-    kg_admission_rq_from_json(ar, kg_json_get(res, requests ? "requests" : "limits"), &st);
+    kg_rlist st;
+    kg_rlist_from_json(ar, kg_json_get(res, requests ? "requests" : "limits"), &st);
     if (infeasible)
-        *r = (rq_list){0};
-    rq_max(ar, r, &st);
+        *r = (kg_rlist){0};
+    kg_rlist_max(ar, r, &st);
     if (requests) {
-        rq_list alloc;
-        kg_admission_rq_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
-        rq_max(ar, r, &alloc);
+        kg_rlist alloc;
+        kg_rlist_from_json(ar, kg_json_get(cst, "allocatedResources"), &alloc);
+        kg_rlist_max(ar, r, &alloc);
     }
 }
 
-static const rq_list *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
-                                       bool requests, const rq_env *env, rq_list *priv)
+static const kg_rlist *container_charge(kg_arena *ar, const kg_json *pod, const char *list, const kg_json *c,
+                                        bool requests, const rq_env *env, kg_rlist *priv)
 {
-    const rq_list *r = container_res(ar, c, requests, env);
+    const kg_rlist *r = container_res(ar, c, requests, env);
     if (!env->ippvs)
         return r;
     copy_list(ar, r, priv);
@@ -406,85 +301,85 @@ static bool pod_level_set(const kg_json *pod)
 /* resourcehelper.PodRequests / PodLimits: containers summed (with_status when InPlacePodVerticalScaling), max with the
  * init-container peak (restartable sidecars accumulate), pod-level cpu/memory when PodLevelResources is on, then the
  * overhead (requests: every entry; limits: only resources with a limit). */
-static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq_env *env, rq_list *out)
+static void pod_totals(kg_arena *ar, const kg_json *pod, bool requests, const rq_env *env, kg_rlist *out)
 {
-    *out = (rq_list){0};
+    *out = (kg_rlist){0};
     const kg_json *spec = kg_json_get(pod, "spec");
     const kg_json *cs = kg_json_get(spec, "containers");
     for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
         const kg_json *c = kg_json_at(cs, i);
-        rq_list priv;
-        kg_admission_rq_add(ar, out, container_charge(ar, pod, "containerStatuses", c, requests, env, &priv));
+        kg_rlist priv;
+        kg_rlist_add(ar, out, container_charge(ar, pod, "containerStatuses", c, requests, env, &priv));
     }
-    rq_list sidecars = {0}, init_max = {0};
+    kg_rlist sidecars = {0}, init_max = {0};
     const kg_json *ics = kg_json_get(spec, "initContainers");
     for (size_t i = 0; kg_json_is(ics, KG_JSON_ARRAY) && i < ics->len; i++) {
         const kg_json *c = kg_json_at(ics, i);
         if (is_sidecar(c)) {
-            rq_list priv;
-            const rq_list *r = container_charge(ar, pod, "initContainerStatuses", c, requests, env, &priv);
-            kg_admission_rq_add(ar, out, r);
-            kg_admission_rq_add(ar, &sidecars, r);
-            rq_max(ar, &init_max, &sidecars);
+            kg_rlist priv;
+            const kg_rlist *r = container_charge(ar, pod, "initContainerStatuses", c, requests, env, &priv);
+            kg_rlist_add(ar, out, r);
+            kg_rlist_add(ar, &sidecars, r);
+            kg_rlist_max(ar, &init_max, &sidecars);
         } else {
-            const rq_list *r = container_res(ar, c, requests, env);
-            rq_list tmp = {0};
-            kg_admission_rq_add(ar, &tmp, r);
-            kg_admission_rq_add(ar, &tmp, &sidecars);
-            rq_max(ar, &init_max, &tmp);
+            const kg_rlist *r = container_res(ar, c, requests, env);
+            kg_rlist tmp = {0};
+            kg_rlist_add(ar, &tmp, r);
+            kg_rlist_add(ar, &tmp, &sidecars);
+            kg_rlist_max(ar, &init_max, &tmp);
         }
     }
-    rq_max(ar, out, &init_max);
+    kg_rlist_max(ar, out, &init_max);
     if (env->pod_level) {
-        rq_list pl;
-        kg_admission_rq_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
+        kg_rlist pl;
+        kg_rlist_from_json(ar, kg_json_path(spec, requests ? "resources.requests" : "resources.limits"), &pl);
         if (requests) {
-            rq_list pll;
-            kg_admission_rq_from_json(ar, kg_json_get(kg_json_get(spec, "resources"), "limits"), &pll);
+            kg_rlist pll;
+            kg_rlist_from_json(ar, kg_json_get(kg_json_get(spec, "resources"), "limits"), &pll);
             for (size_t i = 0; i < pll.n; i++)
-                if (!kg_admission_rq_find(&pl, pll.e[i].name))
-                    kg_admission_rq_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
+                if (!kg_rlist_find(&pl, pll.e[i].name))
+                    kg_rlist_set(ar, &pl, pll.e[i].name, &pll.e[i].q);
         }
         for (size_t i = 0; i < pl.n; i++)
             if (kg_streq(pl.e[i].name, "cpu") || kg_streq(pl.e[i].name, "memory"))
-                kg_admission_rq_set(ar, out, pl.e[i].name, &pl.e[i].q);
+                kg_rlist_set(ar, out, pl.e[i].name, &pl.e[i].q);
     }
-    rq_list ovh;
-    kg_admission_rq_from_json(ar, kg_json_path(spec, "overhead"), &ovh);
+    kg_rlist ovh;
+    kg_rlist_from_json(ar, kg_json_path(spec, "overhead"), &ovh);
     for (size_t i = 0; i < ovh.n; i++) {
-        rq_entry *e = kg_admission_rq_find(out, ovh.e[i].name);
+        kg_rlist_entry *e = kg_rlist_find(out, ovh.e[i].name);
         if (e)
             kg_quantity_add(&e->q, &ovh.e[i].q);
         else if (requests)
-            kg_admission_rq_set(ar, out, ovh.e[i].name, &ovh.e[i].q);
+            kg_rlist_set(ar, out, ovh.e[i].name, &ovh.e[i].q);
     }
 }
 
 /* podComputeUsageHelper */
-static void compute_usage(kg_arena *ar, const rq_list *req, const rq_list *lim, rq_list *out)
+static void compute_usage(kg_arena *ar, const kg_rlist *req, const kg_rlist *lim, kg_rlist *out)
 {
-    kg_admission_rq_set_int(ar, out, "pods", 1);
+    kg_rlist_set_int(ar, out, "pods", 1);
     static const char *const base[] = {"cpu", "memory", "ephemeral-storage"};
     static const char *const base_req[] = {"requests.cpu", "requests.memory", "requests.ephemeral-storage"};
     static const char *const base_lim[] = {"limits.cpu", "limits.memory", "limits.ephemeral-storage"};
     for (size_t i = 0; i < 3; i++) {
-        rq_entry *r = kg_admission_rq_find(req, base[i]);
+        kg_rlist_entry *r = kg_rlist_find(req, base[i]);
         if (r) {
-            kg_admission_rq_set(ar, out, base[i], &r->q);
-            kg_admission_rq_set(ar, out, base_req[i], &r->q);
+            kg_rlist_set(ar, out, base[i], &r->q);
+            kg_rlist_set(ar, out, base_req[i], &r->q);
         }
-        rq_entry *l = kg_admission_rq_find(lim, base[i]);
+        kg_rlist_entry *l = kg_rlist_find(lim, base[i]);
         if (l)
-            kg_admission_rq_set(ar, out, base_lim[i], &l->q);
+            kg_rlist_set(ar, out, base_lim[i], &l->q);
     }
     for (size_t i = 0; i < req->n; i++) {
         const char *n = req->e[i].name;
         if (has_prefix(n, "hugepages-")) {
-            kg_admission_rq_set(ar, out, n, &req->e[i].q);
-            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+            kg_rlist_set(ar, out, n, &req->e[i].q);
+            kg_rlist_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
         }
         if (is_extended(n))
-            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
+            kg_rlist_set(ar, out, kg_arena_sprintf(ar, "requests.%s", n), &req->e[i].q);
     }
 }
 
@@ -545,12 +440,12 @@ static bool quota_pod(const kg_json *pod, const rq_env *env)
     return true;
 }
 
-static void pod_usage(kg_arena *ar, const kg_json *pod, const rq_env *env, rq_list *out)
+static void pod_usage(kg_arena *ar, const kg_json *pod, const rq_env *env, kg_rlist *out)
 {
-    kg_admission_rq_set_int(ar, out, "count/pods", 1);
+    kg_rlist_set_int(ar, out, "count/pods", 1);
     if (!quota_pod(pod, env))
         return;
-    rq_list req, lim;
+    kg_rlist req, lim;
     pod_totals(ar, pod, true, env, &req);
     pod_totals(ar, pod, false, env, &lim);
     compute_usage(ar, &req, &lim, out);
@@ -698,15 +593,15 @@ int kg_admission_rq_match_scope(kg_arena *ar, const rq_evaluator *ev, const rq_s
 
 /* ---- services, PVCs, counts ---- */
 
-static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
+static void service_usage(kg_arena *ar, const kg_json *svc, kg_rlist *out)
 {
-    kg_admission_rq_set_int(ar, out, "count/services", 1);
-    kg_admission_rq_set_int(ar, out, "services", 1);
+    kg_rlist_set_int(ar, out, "count/services", 1);
+    kg_rlist_set_int(ar, out, "services", 1);
     const char *type = kg_json_get_str(kg_json_get(svc, "spec"), "type");
     const kg_json *ports = kg_json_get(kg_json_get(svc, "spec"), "ports");
     int64_t nports = kg_json_is(ports, KG_JSON_ARRAY) ? ports->len : 0;
     if (type && kg_streq(type, "NodePort")) {
-        kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
+        kg_rlist_set_int(ar, out, "services.nodeports", nports);
     } else if (type && kg_streq(type, "LoadBalancer")) {
         const kg_json *alloc = kg_json_get(kg_json_get(svc, "spec"), "allocateLoadBalancerNodePorts");
         if (kg_json_is(alloc, KG_JSON_BOOL) && !alloc->b) {
@@ -716,25 +611,25 @@ static void service_usage(kg_arena *ar, const kg_json *svc, rq_list *out)
                 if (kg_json_is(np, KG_JSON_INT) && np->u.i > 0)
                     with++;
             }
-            kg_admission_rq_set_int(ar, out, "services.nodeports", with);
+            kg_rlist_set_int(ar, out, "services.nodeports", with);
         } else {
-            kg_admission_rq_set_int(ar, out, "services.nodeports", nports);
+            kg_rlist_set_int(ar, out, "services.nodeports", nports);
         }
-        kg_admission_rq_set_int(ar, out, "services.loadbalancers", 1);
+        kg_rlist_set_int(ar, out, "services.loadbalancers", 1);
     }
 }
 
-static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_list *out)
+static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, kg_rlist *out)
 {
-    kg_admission_rq_set_int(ar, out, "persistentvolumeclaims", 1);
-    kg_admission_rq_set_int(ar, out, "count/persistentvolumeclaims", 1);
+    kg_rlist_set_int(ar, out, "persistentvolumeclaims", 1);
+    kg_rlist_set_int(ar, out, "count/persistentvolumeclaims", 1);
     /* storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName */
     const char *sc =
         kg_json_get_str(kg_json_get(kg_json_get(pvc, "metadata"), "annotations"), "volume.beta.kubernetes.io/storage-class");
     if (!sc)
         sc = kg_json_get_str(kg_json_get(pvc, "spec"), "storageClassName");
     if (sc && sc[0])
-        kg_admission_rq_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
+        kg_rlist_set_int(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "persistentvolumeclaims", sc), 1);
     kg_quantity q, st;
     KG_ERROR_DECL(e);
     bool have = false;
@@ -751,23 +646,23 @@ static void pvc_usage(kg_arena *ar, const kg_json *pvc, const rq_env *env, rq_li
         have = true;
     }
     if (have) {
-        kg_admission_rq_set(ar, out, "requests.storage", &q);
+        kg_rlist_set(ar, out, "requests.storage", &q);
         if (sc && sc[0])
-            kg_admission_rq_set(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "requests.storage", sc), &q);
+            kg_rlist_set(ar, out, kg_arena_sprintf(ar, "%s" SC_SUFFIX "requests.storage", sc), &q);
     }
 }
 
-void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, rq_list *out)
+void kg_admission_rq_usage(kg_arena *ar, const rq_evaluator *ev, const kg_json *obj, const rq_env *env, kg_rlist *out)
 {
-    *out = (rq_list){0};
+    *out = (kg_rlist){0};
     switch (ev->kind) {
     case RQ_EV_POD: pod_usage(ar, obj, env, out); break;
     case RQ_EV_SERVICE: service_usage(ar, obj, out); break;
     case RQ_EV_PVC: pvc_usage(ar, obj, env, out); break;
     case RQ_EV_COUNT:
-        kg_admission_rq_set_int(ar, out, ev->count_name, 1);
+        kg_rlist_set_int(ar, out, ev->count_name, 1);
         if (ev->legacy_name)
-            kg_admission_rq_set_int(ar, out, ev->legacy_name, 1);
+            kg_rlist_set_int(ar, out, ev->legacy_name, 1);
         break;
     }
 }
@@ -808,14 +703,14 @@ const char *kg_admission_rq_constraints(kg_arena *ar, const rq_evaluator *ev, co
         const kg_json *cs = kg_json_get(kg_json_get(obj, "spec"), k ? "initContainers" : "containers");
         for (size_t i = 0; kg_json_is(cs, KG_JSON_ARRAY) && i < cs->len; i++) {
             const kg_json *c = kg_json_at(cs, i);
-            const rq_list *req = container_res(ar, c, true, env), *lim = container_res(ar, c, false, env);
+            const kg_rlist *req = container_res(ar, c, true, env), *lim = container_res(ar, c, false, env);
             for (size_t r = 0; r < nreq; r++) {
                 /* podComputeUsageHelper of the container has cpu / requests.cpu (memory alike) for a request and
                  * limits.cpu for a limit: the only names in req_set */
                 const char *want = req_set[r];
                 bool is_limit = strncmp(want, "limits.", 7) == 0;
                 const char *base = is_limit ? want + 7 : strncmp(want, "requests.", 9) == 0 ? want + 9 : want;
-                if (kg_admission_rq_find(is_limit ? lim : req, base))
+                if (kg_rlist_find(is_limit ? lim : req, base))
                     continue;
                 missing *m = NULL;
                 for (size_t j = 0; j < nmiss; j++)
