@@ -116,8 +116,9 @@ char *kg_errors_aggregate(kg_arena *a, const char *const *msgs, size_t n);
  * `... (truncated from N bytes)`. Upstream prints such values whole (only field.TooLong omits its value), so a 1 MiB
  * invalid label value made a 2 MiB response (message and cause); kgate's texts are byte-identical to upstream's
  * for anything up to the bound, which is far above every length a valid value of those fields may have (names 253,
- * label values 63, label keys 317 bytes). */
-#define KG_ECHO_MAX_BYTES 1024
+ * label values 63, label keys 317 bytes) and leaves room for Go %#v renderings of small lists (20 VAP
+ * auditAnnotations print ~2 KiB). */
+#define KG_ECHO_MAX_BYTES 4096
 /* kg_meta_quote of s bounded as above: `"<first bytes>"... (truncated from N bytes)`. */
 void kg_meta_quote_echo(kg_buf *out, const char *s, size_t n);
 /* s verbatim bounded as above. */
