@@ -22,6 +22,7 @@
 #include "base/base64.h"
 #include "base/buf.h"
 #include "meta/quantity.h"
+#include "meta/status.h"
 
 #define MAX_FRAMES 160
 #define MAX_DEPTH 64
@@ -162,8 +163,11 @@ static void check_int(dctx *c, int strct, const kg_json *v, bool is32, const cha
         type_error(c, strct, kg_arena_sprintf(c->a, "number %" PRId64, v->u.i), type);
     } else if (v->type == KG_JSON_NUMBER) {
         const char *raw = v->u.num.raw ? v->u.num.raw : kg_arena_sprintf(c->a, "%g", v->u.num.d);
-        type_error(c, strct, kg_arena_sprintf(c->a, "number %.*s", v->u.num.raw ? (int)v->len : (int)strlen(raw), raw),
-                   type);
+        kg_buf b = KG_BUF_INIT; /* the literal is client input: echoed bounded (status.h) */
+        kg_buf_puts(&b, "number ");
+        kg_meta_echo(&b, raw, v->u.num.raw ? v->len : strlen(raw));
+        type_error(c, strct, kg_arena_strdup(c->a, kg_buf_cstr(&b)), type);
+        kg_buf_free(&b);
     } else {
         type_error(c, strct, json_word(v), type);
     }

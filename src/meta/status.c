@@ -109,6 +109,52 @@ void kg_meta_quote(kg_buf *out, const char *s, size_t n)
     kg_buf_putc(out, '"');
 }
 
+/* ---- bounded echo of client input ----------------------------------------------------------------------------- */
+
+/* How much of s is echoed: all of it up to KG_ECHO_MAX_BYTES, else that many bytes cut back to a UTF-8 boundary. */
+static size_t echo_cut(const char *s, size_t n)
+{
+    if (n <= KG_ECHO_MAX_BYTES)
+        return n;
+    size_t cut = KG_ECHO_MAX_BYTES;
+    for (int i = 0; i < 3 && cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; i++)
+        cut--;
+    return cut;
+}
+
+static void echo_mark(kg_buf *out, size_t n)
+{
+    kg_buf_printf(out, "... (truncated from %zu bytes)", n);
+}
+
+void kg_meta_quote_echo(kg_buf *out, const char *s, size_t n)
+{
+    size_t cut = echo_cut(s, n);
+    kg_meta_quote(out, s, cut);
+    if (cut < n)
+        echo_mark(out, n);
+}
+
+void kg_meta_echo(kg_buf *out, const char *s, size_t n)
+{
+    size_t cut = echo_cut(s, n);
+    kg_buf_append(out, s, cut);
+    if (cut < n)
+        echo_mark(out, n);
+}
+
+char *kg_meta_echo_a(kg_arena *a, const char *s)
+{
+    size_t n = strlen(nz(s));
+    if (n <= KG_ECHO_MAX_BYTES)
+        return kg_arena_strndup(a, nz(s), n);
+    kg_buf b = KG_BUF_INIT;
+    kg_meta_echo(&b, s, n);
+    char *r = kg_arena_strndup(a, b.data, b.len);
+    kg_buf_free(&b);
+    return r;
+}
+
 char *kg_meta_quote_a(kg_arena *a, const char *s)
 {
     kg_buf b = KG_BUF_INIT;
@@ -286,10 +332,10 @@ static void write_body(kg_buf *b, const kg_field_error *e)
         kg_buf_puts(b, ": ");
         switch (e->bv_kind) {
         case KG_BV_NULL: kg_buf_puts(b, "\"null\""); break;
-        case KG_BV_STRING: kg_meta_quote(b, nz(e->bv_str), strlen(nz(e->bv_str))); break;
+        case KG_BV_STRING: kg_meta_quote_echo(b, nz(e->bv_str), strlen(nz(e->bv_str))); break;
         case KG_BV_INT: kg_buf_printf(b, "%" PRId64, e->bv_int); break;
         case KG_BV_BOOL: kg_buf_puts(b, e->bv_bool ? "true" : "false"); break;
-        case KG_BV_RAW: kg_buf_puts(b, nz(e->bv_str)); break;
+        case KG_BV_RAW: kg_meta_echo(b, nz(e->bv_str), strlen(nz(e->bv_str))); break;
         case KG_BV_OMIT: break;
         }
     }
@@ -310,7 +356,7 @@ char *kg_field_error_body(kg_arena *a, const kg_field_error *e)
 
 static void write_error(kg_buf *b, const kg_field_error *e)
 {
-    kg_buf_puts(b, nz(e->field));
+    kg_meta_echo(b, nz(e->field), strlen(nz(e->field))); /* paths hold map keys: client input */
     kg_buf_puts(b, ": ");
     write_body(b, e);
 }
@@ -410,7 +456,7 @@ static void set_details(kg_arena *a, kg_status *st, const char *group, const cha
     st->has_details = true;
     st->details.group = kg_arena_strdup(a, nz(group));
     st->details.kind = kg_arena_strdup(a, nz(kind));
-    st->details.name = kg_arena_strdup(a, nz(name));
+    st->details.name = kg_meta_echo_a(a, name);
 }
 
 void kg_status_add_cause(kg_arena *a, kg_status *st, const char *reason, const char *message, const char *field)
@@ -428,7 +474,7 @@ static kg_status *gr_name_status(kg_arena *a, int32_t code, const char *reason, 
     kg_buf b = KG_BUF_INIT;
     kg_buf_puts(&b, kg_gr_string(a, gr));
     kg_buf_putc(&b, ' ');
-    kg_meta_quote(&b, nz(name), strlen(nz(name)));
+    kg_meta_quote_echo(&b, nz(name), strlen(nz(name)));
     kg_buf_puts(&b, fmt_tail);
     kg_status *st = kg_status_new(a, code, reason, kg_buf_cstr(&b));
     kg_buf_free(&b);
@@ -460,7 +506,7 @@ kg_status *kg_status_conflict(kg_arena *a, kg_gr gr, const char *name, const cha
     kg_buf_puts(&b, "Operation cannot be fulfilled on ");
     kg_buf_puts(&b, kg_gr_string(a, gr));
     kg_buf_putc(&b, ' ');
-    kg_meta_quote(&b, nz(name), strlen(nz(name)));
+    kg_meta_quote_echo(&b, nz(name), strlen(nz(name)));
     kg_buf_puts(&b, ": ");
     kg_buf_puts(&b, msg ? msg : KG_OPTIMISTIC_LOCK_MSG);
     kg_status *st = kg_status_new(a, 409, KG_REASON_CONFLICT, kg_buf_cstr(&b));
@@ -474,7 +520,7 @@ kg_status *kg_status_invalid(kg_arena *a, kg_gk gk, const char *name, const kg_f
     kg_buf b = KG_BUF_INIT;
     kg_buf_puts(&b, kg_gk_string(a, gk));
     kg_buf_putc(&b, ' ');
-    kg_meta_quote(&b, nz(name), strlen(nz(name)));
+    kg_meta_quote_echo(&b, nz(name), strlen(nz(name)));
     kg_buf_puts(&b, " is invalid");
     char *agg = kg_field_errors_aggregate(a, errs);
     if (agg) {
@@ -486,7 +532,8 @@ kg_status *kg_status_invalid(kg_arena *a, kg_gk gk, const char *name, const kg_f
     set_details(a, st, gk.group, gk.kind, name);
     for (size_t i = 0; errs && i < errs->len; i++) {
         const kg_field_error *e = &errs->items[i];
-        kg_status_add_cause(a, st, kg_field_error_cause_type(e->type), kg_field_error_body(a, e), e->field);
+        kg_status_add_cause(a, st, kg_field_error_cause_type(e->type), kg_field_error_body(a, e),
+                            kg_meta_echo_a(a, e->field));
     }
     return st;
 }
@@ -502,7 +549,7 @@ kg_status *kg_status_forbidden(kg_arena *a, kg_gr gr, const char *name, const ch
         kg_buf b = KG_BUF_INIT;
         kg_buf_puts(&b, kg_gr_string(a, gr));
         kg_buf_putc(&b, ' ');
-        kg_meta_quote(&b, name, strlen(name));
+        kg_meta_quote_echo(&b, name, strlen(name));
         kg_buf_puts(&b, " is forbidden: ");
         kg_buf_puts(&b, nz(msg));
         st = kg_status_new(a, 403, KG_REASON_FORBIDDEN, kg_buf_cstr(&b));

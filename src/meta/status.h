@@ -110,6 +110,22 @@ char *kg_field_errors_aggregate(kg_arena *a, const kg_field_errors *l);
  * messages dropped (first kept; a list that collapses to one message prints without brackets). */
 char *kg_errors_aggregate(kg_arena *a, const char *const *msgs, size_t n);
 
+/* Client input echoed in error messages is bounded: a field error's value (Invalid, NotSupported, Duplicate,
+ * NotFound, TypeInvalid, raw values), its field path (it holds map keys) and the object name in Status messages and
+ * details print at most KG_ECHO_MAX_BYTES bytes of the text (cut on a UTF-8 boundary), then
+ * `... (truncated from N bytes)`. Upstream prints such values whole (only field.TooLong omits its value), so a 1 MiB
+ * invalid label value made a 2 MiB response (message and cause); kgate's texts are byte-identical to upstream's
+ * for anything up to the bound, which is far above every length a valid value of those fields may have (names 253,
+ * label values 63, label keys 317 bytes) and leaves room for Go %#v renderings of small lists (20 VAP
+ * auditAnnotations print ~2 KiB). */
+#define KG_ECHO_MAX_BYTES 4096
+/* kg_meta_quote of s bounded as above: `"<first bytes>"... (truncated from N bytes)`. */
+void kg_meta_quote_echo(kg_buf *out, const char *s, size_t n);
+/* s verbatim bounded as above. */
+void kg_meta_echo(kg_buf *out, const char *s, size_t n);
+/* kg_meta_echo of a NUL-terminated s (NULL → "") as an arena string. */
+char *kg_meta_echo_a(kg_arena *a, const char *s);
+
 /* Go strconv.Quote (what %q prints) appended to out. */
 void kg_meta_quote(kg_buf *out, const char *s, size_t n);
 char *kg_meta_quote_a(kg_arena *a, const char *s);

@@ -303,10 +303,11 @@ bool w_field_validation(wctx *c, kg_json *obj, const char *schema_type)
         kg_buf b = KG_BUF_INIT;
         kg_buf_printf(&b, "%s in version \"%s\" cannot be handled as a %s: strict decoding error: ", kind, version,
                       kind);
-        for (size_t i = 0; i < nunknown; i++)
-            kg_buf_printf(&b, "%sunknown field \"%s\"", i ? ", " : "", unknown[i]);
+        for (size_t i = 0; i < nunknown; i++) /* field names are client input: echoed bounded (status.h) */
+            kg_buf_printf(&b, "%sunknown field \"%s\"", i ? ", " : "", kg_meta_echo_a(c->a, unknown[i]));
         for (size_t i = 0; i < rq->ndup_fields; i++)
-            kg_buf_printf(&b, "%sduplicate field \"%s\"", (i || nunknown) ? ", " : "", rq->dup_fields[i]);
+            kg_buf_printf(&b, "%sduplicate field \"%s\"", (i || nunknown) ? ", " : "",
+                          kg_meta_echo_a(c->a, rq->dup_fields[i]));
         kg_status *st = kg_status_bad_request(c->a, kg_buf_cstr(&b));
         kg_buf_free(&b);
         return wfail(c, st);

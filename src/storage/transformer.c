@@ -1,14 +1,18 @@
-/* Encryption at rest: the prefix transformer over aescbc / aesgcm / identity providers (see transformer.h).
+/* Encryption at rest: the prefix transformer over aescbc / aesgcm / secretbox / identity providers (see
+ * transformer.h).
  * The EncryptionConfiguration parser is transformer_config.c; both share transformer_internal.h. */
 #include <string.h>
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include "storage/secretbox.h"
 #include "storage/transformer_internal.h"
 
 #define ENC_PREFIX "k8s:enc:"
 #define SHORT_DATA "the stored data was shorter than the required size"
+/* the most any provider adds after the prefix: aescbc IV + a padding block, secretbox nonce + tag */
+#define SEAL_OVERHEAD 40
 
 bool kg_transformer_is_encrypted(const void *value, size_t len)
 {
@@ -103,6 +107,32 @@ bool kg_transformer_applies(const kg_transformer *t, const char *key, size_t key
 
 /* ---- ciphers ---- */
 
+/* secretbox: nonce(24 random bytes) then the box (tag, ciphertext), as upstream; out has room for len + 40 */
+static bool box_seal(const kg_xf_key *k, const unsigned char *in, size_t len, unsigned char *out, size_t *out_len,
+                     kg_error *err)
+{
+    memcpy(out, k->prefix, k->plen);
+    unsigned char *nonce = out + k->plen;
+    if (RAND_bytes(nonce, KG_SECRETBOX_NONCE_BYTES) != 1)
+        return kg_err_set(err, KG_EINTERNAL, "unable to read sufficient random bytes");
+    if (!kg_secretbox_seal(nonce + KG_SECRETBOX_NONCE_BYTES, in, len, nonce, k->secret))
+        return kg_err_set(err, KG_EINTERNAL, "secretbox encryption failed");
+    *out_len = k->plen + KG_SECRETBOX_NONCE_BYTES + KG_SECRETBOX_OVERHEAD + len;
+    return true;
+}
+
+static bool box_open(const kg_xf_key *k, const unsigned char *in, size_t len, unsigned char *out, size_t *out_len,
+                     kg_error *err)
+{
+    if (len < KG_SECRETBOX_NONCE_BYTES + KG_SECRETBOX_OVERHEAD)
+        return kg_err_set(err, KG_EINTERNAL, SHORT_DATA);
+    /* upstream's text when secretbox.Open fails (wrong key, damaged data) */
+    if (!kg_secretbox_open(out, in + KG_SECRETBOX_NONCE_BYTES, len - KG_SECRETBOX_NONCE_BYTES, in, k->secret))
+        return kg_err_set(err, KG_EINTERNAL, "output array was not large enough for encryption");
+    *out_len = len - KG_SECRETBOX_NONCE_BYTES - KG_SECRETBOX_OVERHEAD;
+    return true;
+}
+
 static const EVP_CIPHER *aes(kg_xf_type type, size_t klen)
 {
     if (type == KG_XF_AESCBC)
@@ -110,10 +140,12 @@ static const EVP_CIPHER *aes(kg_xf_type type, size_t klen)
     return klen == 16 ? EVP_aes_128_gcm() : klen == 24 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
 }
 
-/* prefix + IV/nonce + ciphertext (+ tag) into out (room for plen + 16 + len + 16 bytes) */
+/* prefix + IV/nonce + ciphertext (+ tag) into out (room for plen + SEAL_OVERHEAD + len bytes) */
 static bool seal(const kg_xf_key *k, const char *key, size_t klen, const unsigned char *in, size_t len,
                  unsigned char *out, size_t *out_len, kg_error *err)
 {
+    if (k->type == KG_XF_SECRETBOX)
+        return box_seal(k, in, len, out, out_len, err);
     size_t ivlen = k->type == KG_XF_AESCBC ? 16 : 12;
     memcpy(out, k->prefix, k->plen);
     unsigned char *iv = out + k->plen, *ct = iv + ivlen;
@@ -143,6 +175,8 @@ static bool seal(const kg_xf_key *k, const char *key, size_t klen, const unsigne
 static bool open_(const kg_xf_key *k, const char *key, size_t klen, const unsigned char *in, size_t len,
                   unsigned char *out, size_t *out_len, kg_error *err)
 {
+    if (k->type == KG_XF_SECRETBOX)
+        return box_open(k, in, len, out, out_len, err);
     EVP_CIPHER_CTX *c = NULL;
     int n1 = 0, n2 = 0;
     bool ok;
@@ -192,7 +226,7 @@ bool kg_transformer_to_storage(const kg_transformer *t, const char *key, size_t 
         return true;
     }
     const kg_xf_key *k = &rule->keys[0];
-    unsigned char *buf = kg_arena_alloc(a, k->plen + 16 + len + 16 + 1);
+    unsigned char *buf = kg_arena_alloc(a, k->plen + SEAL_OVERHEAD + len + 1);
     size_t n = 0;
     if (!seal(k, key, key_len, value, len, buf, &n, err))
         return false;

@@ -9,10 +9,11 @@
  *
  *   aescbc   "k8s:enc:aescbc:v1:<key name>:" IV(16 random bytes) AES-CBC(PKCS#7 padded value)
  *   aesgcm   "k8s:enc:aesgcm:v1:<key name>:" nonce(12 random bytes) AES-GCM(value, additional data = the key)
+ *   secretbox "k8s:enc:secretbox:v1:<key name>:" nonce(24 random bytes) tag(16) XSalsa20(value) (NaCl secretbox,
+ *            secretbox.h; a 32-byte key)
  *   identity the value as is (reads any value that does not start with "k8s:enc:")
  *
- * secretbox (XSalsa20-Poly1305) and kms are refused when the configuration is loaded: OpenSSL has no XSalsa20,
- * and kgate has no KMS plugin client (see docs/server-security.md).
+ * kms is refused when the configuration is loaded: kgate has no KMS plugin client (see docs/server-security.md).
  *
  * Keys are mapped to resources as kgate lays them out (storage.h): "/registry/<plural>/..." for the core group,
  * "/registry/<group>/<plural>/..." otherwise (a group segment contains a '.' or is one of the dot-less built-in

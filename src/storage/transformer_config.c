@@ -189,7 +189,7 @@ static void parse_rule(kg_transformer *t, size_t ri, const kg_json *r, kg_xf_rul
         if (kms) {
             add(e,
                 "%s.kms: Unsupported value: \"kms\": KMS providers are not supported by kgate (supported: aescbc, "
-                "aesgcm, identity)",
+                "aesgcm, secretbox, identity)",
                 path);
         } else if (gcm) {
             snprintf(sub, sizeof sub, "%s.aesgcm", path);
@@ -199,11 +199,7 @@ static void parse_rule(kg_transformer *t, size_t ri, const kg_json *r, kg_xf_rul
             parse_keys(t, sub, KG_XF_AESCBC, "aescbc", cbc, aes_lens, "[16 24 32]", rule->keys, &rule->nkeys, e);
         } else if (box) {
             snprintf(sub, sizeof sub, "%s.secretbox", path);
-            parse_keys(t, sub, 0, "secretbox", box, box_lens, "[32]", NULL, NULL, e);
-            add(e,
-                "%s.secretbox: Unsupported value: \"secretbox\": the secretbox provider (XSalsa20-Poly1305) is not "
-                "supported by kgate (supported: aescbc, aesgcm, identity)",
-                path);
+            parse_keys(t, sub, KG_XF_SECRETBOX, "secretbox", box, box_lens, "[32]", rule->keys, &rule->nkeys, e);
         } else {
             kg_xf_key *x = &rule->keys[rule->nkeys++];
             x->type = KG_XF_IDENTITY;

@@ -6,7 +6,7 @@
 
 #include "storage/transformer.h"
 
-typedef enum kg_xf_type { KG_XF_IDENTITY = 1, KG_XF_AESCBC, KG_XF_AESGCM } kg_xf_type;
+typedef enum kg_xf_type { KG_XF_IDENTITY = 1, KG_XF_AESCBC, KG_XF_AESGCM, KG_XF_SECRETBOX } kg_xf_type;
 
 /* One entry of resources[].resources: "secrets", "deployments.apps", "*.apps", "*." (core), "*.*". */
 typedef struct kg_xf_pattern {
@@ -18,7 +18,7 @@ typedef struct kg_xf_pattern {
  * first encrypts, every one may decrypt. */
 typedef struct kg_xf_key {
     kg_xf_type type;
-    const char *prefix; /* "k8s:enc:aescbc:v1:<name>:"; "" for identity */
+    const char *prefix; /* "k8s:enc:aescbc:v1:<name>:" (aesgcm, secretbox alike); "" for identity */
     size_t plen;
     unsigned char secret[32];
     size_t secret_len;

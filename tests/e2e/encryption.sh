@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Encryption at rest (--encryption-provider-config, issue 20 point 6): Secrets (aescbc) and ConfigMaps (aesgcm)
 # are stored encrypted (the raw database holds no plaintext value), kubectl reads them unchanged, watches see
-# plaintext, keys rotate by rewriting every object (kubectl get -o json | kubectl replace --validate=false -f -), and a bad
-# configuration stops the server with upstream's validation message.
+# plaintext, keys rotate by rewriting every object (kubectl get -o json | kubectl replace --validate=false -f -),
+# including from aescbc to secretbox (XSalsa20-Poly1305), and a bad configuration stops the server with upstream's
+# validation message.
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
@@ -104,14 +105,43 @@ expect_out "a value no configured provider can read is an internal error" "no ma
   kubectl get configmap c1
 stop_kgate
 
+# rotation aescbc -> secretbox on a fresh data dir: secretbox first, aescbc still reads; rewrite; then secretbox only
+D3=$W/data3
+KB=$(head -c 32 /dev/urandom | base64)
+box() { printf '  - secretbox:\n      keys:\n      - {name: box1, secret: "%s"}\n' "$KB"; }
+cbc() { printf '  - aescbc:\n      keys:\n      - {name: key1, secret: "%s"}\n' "$K1"; }
+config "$W/enc4.yaml" "$(cbc)"
+config "$W/enc5.yaml" "$(box)
+$(cbc)"
+config "$W/enc6.yaml" "$(box)"
+BVAL=box-plain-value-5e21c0
+start_kgate "$D3" --encryption-provider-config "$W/enc4.yaml" || exit 1
+kubectl create secret generic sb --from-literal=v=$BVAL >/dev/null
+stop_kgate
+start_kgate "$D3" --encryption-provider-config "$W/enc5.yaml" || exit 1
+kubectl get secret sb -o json >"$W/b1.json"
+expect_eq "secretbox first: the aescbc secret still reads" "$BVAL" field "$W/b1.json" "base64.b64decode(d['data']['v']).decode()"
+expect_out "rewrite it" "secret/sb replaced" kubectl replace --validate=false -f "$W/b1.json"
+kubectl create secret generic sb2 --from-literal=v=${BVAL}2 >/dev/null
+cat "$D3"/kgate.db* | strings >"$W/raw"
+expect_out "the rewritten secret is stored with upstream's secretbox prefix" "k8s:enc:secretbox:v1:box1:" raw
+expect_not "the raw database holds no plaintext secretbox value" "$BVAL" raw
+expect_not "... nor its base64 form" "$(printf %s $BVAL | base64)" raw
+stop_kgate
+start_kgate "$D3" --encryption-provider-config "$W/enc6.yaml" || exit 1
+kubectl get secrets -o json >"$W/b2.json"
+expect_eq "secretbox only: kubectl reads both secrets back" "$BVAL ${BVAL}2" \
+  field "$W/b2.json" "' '.join(base64.b64decode(i['data']['v']).decode() for i in sorted(d['items'], key=lambda i: i['metadata']['name']) if i['metadata']['name'].startswith('sb'))"
+stop_kgate
+
 # validation as upstream
 config "$W/bad.yaml" "  - aescbc:
       keys:
       - {name: k, secret: \"$(printf 12345678 | base64)\"}
   - secretbox:
       keys:
-      - {name: b, secret: \"$K1\"}"
+      - {name: b, secret: \"$K2\"}"
 expect_out "a short key is refused with upstream's message" \
-  'error while parsing encryption provider configuration file "'"$W"'/bad.yaml": error while parsing file: [resources[0].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 8, expected one of [16 24 32], resources[0].providers[1].secretbox: Unsupported value' \
+  'error while parsing encryption provider configuration file "'"$W"'/bad.yaml": error while parsing file: [resources[0].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 8, expected one of [16 24 32], resources[0].providers[1].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of [32]]' \
   timeout 10 "$KGATE" serve --data-dir "$W/d2" --secure-port 0 --encryption-provider-config "$W/bad.yaml"
 finish

@@ -331,6 +331,70 @@ static void test_go_quote(void **s)
         assert_string_equal(kg_meta_quote_a(&A, T[i].in), T[i].out);
 }
 
+/* Echoed client input is bounded (KG_ECHO_MAX_BYTES): values, paths and names up to the bound print exactly as
+ * upstream, longer ones are cut (on a UTF-8 boundary) and marked, so a 1 MiB invalid label gets a ~9 KiB Status. */
+static void test_echo_bounded(void **s)
+{
+    (void)s;
+    size_t big = 1 << 20;
+    char *v = kg_arena_alloc(&A, big + 1);
+    memset(v, 'a', big);
+    v[big] = 0;
+    /* at the bound: unchanged */
+    char *edge = kg_arena_strndup(&A, v, KG_ECHO_MAX_BYTES);
+    kg_field_errors l = KG_FIELD_ERRORS_INIT;
+    kg_field_invalid(&A, &l, "metadata.labels", edge, "must be no more than 63 characters");
+    char *want = kg_arena_sprintf(&A, "Invalid value: \"%s\": must be no more than 63 characters", edge);
+    assert_string_equal(kg_field_error_body(&A, &l.items[0]), want);
+    /* one byte over: cut to the bound and marked */
+    char *over = kg_arena_strndup(&A, v, KG_ECHO_MAX_BYTES + 1);
+    l = (kg_field_errors)KG_FIELD_ERRORS_INIT;
+    kg_field_invalid(&A, &l, "metadata.labels", over, "must be no more than 63 characters");
+    want =
+        kg_arena_sprintf(&A, "Invalid value: \"%s\"... (truncated from %d bytes): must be no more than 63 characters",
+                         edge, KG_ECHO_MAX_BYTES + 1);
+    assert_string_equal(kg_field_error_body(&A, &l.items[0]), want);
+    /* a 1 MiB label value in a 422: message and cause bounded, the response a few KiB */
+    l = (kg_field_errors)KG_FIELD_ERRORS_INIT;
+    kg_field_invalid(&A, &l, "metadata.labels", v, "must be no more than 63 characters");
+    kg_status *st = kg_status_invalid(&A, KG_GK("", "ConfigMap"), "c", &l);
+    want = kg_arena_sprintf(&A,
+                            "ConfigMap \"c\" is invalid: metadata.labels: Invalid value: \"%s\"... (truncated from "
+                            "1048576 bytes): must be no more than 63 characters",
+                            edge);
+    assert_string_equal(st->message, want);
+    assert_true(strlen(to_json(st)) < 3 * KG_ECHO_MAX_BYTES);
+    /* NotSupported, Duplicate, raw values and a path holding a huge map key */
+    l = (kg_field_errors)KG_FIELD_ERRORS_INIT;
+    const char *valid[] = {"Always"};
+    kg_field_not_supported(&A, &l, "spec.restartPolicy", v, valid, 1);
+    kg_field_duplicate(&A, &l, "spec.x", v);
+    kg_field_invalid_raw(&A, &l, "spec.y", v, "bad");
+    kg_field_invalid(&A, &l, kg_arena_sprintf(&A, "data[%s]", v), "k", "bad key");
+    for (size_t i = 0; i < l.len; i++)
+        assert_true(strlen(kg_field_error_string(&A, &l.items[i])) < KG_ECHO_MAX_BYTES + 200);
+    assert_string_equal(kg_field_error_body(&A, &l.items[2]) + strlen("Invalid value: ") + KG_ECHO_MAX_BYTES,
+                        "... (truncated from 1048576 bytes): bad");
+    /* a huge name (e.g. metadata.name too long): message and details.name bounded too */
+    st = kg_status_invalid(&A, KG_GK("", "ConfigMap"), v, &l);
+    assert_true(strlen(to_json(st)) < 16 * KG_ECHO_MAX_BYTES);
+    assert_int_equal(strlen(st->details.name), KG_ECHO_MAX_BYTES + strlen("... (truncated from 1048576 bytes)"));
+    assert_true(strlen(st->details.causes[3].field) < KG_ECHO_MAX_BYTES + 50);
+    st = kg_status_not_found(&A, KG_GR("", "configmaps"), v);
+    assert_true(strlen(st->message) < KG_ECHO_MAX_BYTES + 100);
+    /* the cut never splits a UTF-8 sequence: a 2-byte character across the bound is left out whole */
+    char *u = kg_arena_strdup(&A, v);
+    u[KG_ECHO_MAX_BYTES - 1] = (char)0xc3;
+    u[KG_ECHO_MAX_BYTES] = (char)0xa9;
+    kg_buf b = KG_BUF_INIT;
+    kg_meta_quote_echo(&b, u, strlen(u));
+    assert_int_equal(b.data[KG_ECHO_MAX_BYTES], '"'); /* the quote, BOUND - 1 bytes of a, the closing quote */
+    assert_int_equal(b.data[KG_ECHO_MAX_BYTES - 1], 'a');
+    kg_buf_free(&b);
+    assert_string_equal(kg_meta_echo_a(&A, "short"), "short");
+    assert_string_equal(kg_meta_echo_a(&A, NULL), "");
+}
+
 static void test_gvk(void **s)
 {
     (void)s;
@@ -368,6 +432,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_from_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gvk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_quote, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_echo_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

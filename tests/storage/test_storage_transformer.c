@@ -1,6 +1,7 @@
 /* Encryption at rest (storage/transformer.h): EncryptionConfiguration validation with upstream's messages,
- * known-answer vectors for aescbc (NIST SP 800-38A F.2.1 first block, PKCS#7 padded) and aesgcm (the storage key
- * as additional data), round trips, wrong keys, prefix handling and staleness, resource matching, and the store
+ * known-answer vectors for aescbc (NIST SP 800-38A F.2.1 first block, PKCS#7 padded), aesgcm (the storage key
+ * as additional data) and secretbox (NaCl's secretbox vector behind the provider prefix), round trips, rotation
+ * between aescbc and secretbox, wrong keys, prefix handling and staleness, resource matching, and the store
  * applying it on every path (get, list, delete, guaranteed update, watch) with only ciphertext on disk. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,8 @@
 /* 2b7e151628aed2a6abf7158809cf4f3c (NIST SP 800-38A) and 00..1f */
 #define K16 "K34VFiiu0qar9xWICc9PPA=="
 #define K32 "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+/* NaCl's secretbox test key 1b27556473e985d4... */
+#define KBOX "GydVZHPphdRizVEZeppGx2AJVJ6sZHTyBsTuCET2g4k="
 
 static kg_transformer *parse(const char *yaml, kg_error *err)
 {
@@ -65,11 +68,13 @@ static void test_validation(void **state)
                  "resources[0].providers is required]");
     expect_error(HDR "- resources: [secrets]\n  providers:\n  - kms: {name: x, endpoint: unix:///k.sock}\n",
                  "error while parsing file: resources[0].providers[0].kms: Unsupported value: \"kms\": KMS providers "
-                 "are not supported by kgate (supported: aescbc, aesgcm, identity)");
-    expect_error(HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: b, secret: " K32 "}]}\n",
-                 "error while parsing file: resources[0].providers[0].secretbox: Unsupported value: \"secretbox\": the "
-                 "secretbox provider (XSalsa20-Poly1305) is not supported by kgate (supported: aescbc, aesgcm, "
-                 "identity)");
+                 "are not supported by kgate (supported: aescbc, aesgcm, secretbox, identity)");
+    expect_error(HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: b, secret: " K16 "}]}\n",
+                 "error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Invalid value: "
+                 "\"REDACTED\": secret is not of the expected length, got 16, expected one of [32]");
+    expect_error(HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: []}\n",
+                 "error while parsing file: resources[0].providers[0].secretbox.keys: Required value: at least one "
+                 "keys is required");
     expect_error(HDR "- resources: ['*']\n  providers: [{identity: {}}]\n",
                  "error while parsing file: resources[0].resources[0]: Invalid value: \"*\": use '*.' to encrypt all "
                  "the resources from core API group or *.* to encrypt all resources");
@@ -150,20 +155,124 @@ static void test_known_answers(void **state)
     kg_transformer_free(t);
 }
 
+/* secretbox: prefix, the 24-byte nonce, then NaCl's box (tag, ciphertext) of its 131-byte test message */
+static void test_secretbox_known_answer(void **state)
+{
+    (void)state;
+    kg_error err = {0};
+    kg_transformer *t = parse(
+        HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: b1, secret: " KBOX "}]}\n", &err);
+    assert_non_null(t);
+    kg_arena a;
+    kg_arena_init(&a, 4096);
+    char buf[512];
+    const char *out;
+    size_t n, outn;
+    bool stale;
+    n = stored(buf, "k8s:enc:secretbox:v1:b1:",
+               "69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37" /* nonce */
+               "f3ffc7703f9400e52a7dfb4b3d3305d9"                 /* tag */
+               "8e993b9f48681273c29650ba32fc76ce48332ea7164d96a4476fb8c531a1186ac0dfc17c98dce87b4da7f011ec48c972"
+               "71d2c20f9b928fe2270d6fb863d51738b48eeee314a7cc8ab932164548e526ae90224368517acfeabd6bb3732bc0e9da"
+               "99832b61ca01b6de56244a9e88d5f9b37973f622a43d14a6599b1f654cb45a74e355a5");
+    assert_true(kg_transformer_from_storage(t, SKEY, strlen(SKEY), buf, n, &a, &out, &outn, &stale, &err));
+    unsigned char pt[256];
+    size_t ptn;
+    from_hex("be075fc53c81f2d5cf141316ebeb0c7b5228c52a4c62cbd44b66849b64244ffce5ecbaaf33bd751a1ac728d45e6c6129"
+             "6cdc3c01233561f41db66cce314adb310e3be8250c46f06dceea3a7fa1348057e2f6556ad6b1318a024a838f21af1fde"
+             "048977eb48f59ffd4924ca1c60902e52f0a089bc76897040e082f937763848645e0705",
+             pt, &ptn);
+    assert_int_equal(outn, 131);
+    assert_memory_equal(out, pt, 131);
+    assert_false(stale);
+    /* tampered (a ciphertext byte, a tag byte, the nonce): upstream's secretbox error */
+    size_t plen = strlen("k8s:enc:secretbox:v1:b1:");
+    size_t at[] = {n - 1, plen + 24, plen};
+    for (size_t i = 0; i < 3; i++) {
+        buf[at[i]] ^= 1;
+        assert_false(kg_transformer_from_storage(t, SKEY, strlen(SKEY), buf, n, &a, &out, &outn, &stale, &err));
+        assert_string_equal(err.msg, "output array was not large enough for encryption");
+        buf[at[i]] ^= 1;
+    }
+    /* shorter than nonce + tag */
+    assert_false(kg_transformer_from_storage(t, SKEY, strlen(SKEY), buf, plen + 39, &a, &out, &outn, &stale, &err));
+    assert_string_equal(err.msg, "the stored data was shorter than the required size");
+    /* nonce + tag and no ciphertext: the empty value */
+    assert_true(kg_transformer_to_storage(t, SKEY, strlen(SKEY), "", 0, &a, &out, &outn, &err));
+    assert_int_equal(outn, plen + 40);
+    memcpy(buf, out, outn);
+    assert_true(kg_transformer_from_storage(t, SKEY, strlen(SKEY), buf, plen + 40, &a, &out, &outn, &stale, &err));
+    assert_int_equal(outn, 0);
+    kg_arena_free(&a);
+    kg_transformer_free(t);
+}
+
+/* rotation: aescbc -> secretbox (new key first, old still reads, stale until rewritten) and back */
+static void test_rotation_aescbc_secretbox(void **state)
+{
+    (void)state;
+    kg_error err = {0};
+    kg_transformer *cbc = parse(HDR "- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: c, secret: " K32
+                                    "}]}\n",
+                                &err),
+                   *both =
+                       parse(HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: b, secret: " KBOX
+                                 "}]}\n  - aescbc: {keys: [{name: c, secret: " K32 "}]}\n",
+                             &err),
+                   *box =
+                       parse(HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: b, secret: " KBOX
+                                 "}]}\n",
+                             &err),
+                   *back = parse(HDR "- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: c, secret: " K32
+                                     "}]}\n  - secretbox: {keys: [{name: b, secret: " KBOX "}]}\n",
+                                 &err);
+    assert_true(cbc && both && box && back);
+    kg_arena a;
+    kg_arena_init(&a, 4096);
+    const char *v = "{\"data\":{\"k\":\"cm90YXRl\"}}", *enc, *dec;
+    size_t n, dn;
+    bool stale;
+    assert_true(kg_transformer_to_storage(cbc, SKEY, strlen(SKEY), v, strlen(v), &a, &enc, &n, &err));
+    assert_true(kg_transformer_from_storage(both, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err));
+    assert_true(stale && dn == strlen(v) && memcmp(dec, v, dn) == 0);
+    assert_false(kg_transformer_from_storage(box, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err));
+    assert_string_equal(err.msg, "no matching prefix found");
+    /* the rewrite */
+    assert_true(kg_transformer_to_storage(both, SKEY, strlen(SKEY), v, strlen(v), &a, &enc, &n, &err));
+    assert_true(n == strlen("k8s:enc:secretbox:v1:b:") + 40 + strlen(v));
+    assert_memory_equal(enc, "k8s:enc:secretbox:v1:b:", strlen("k8s:enc:secretbox:v1:b:"));
+    assert_null(memmem(enc, n, "cm90YXRl", 8));
+    assert_true(kg_transformer_from_storage(both, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err));
+    assert_false(stale);
+    assert_true(kg_transformer_from_storage(box, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err));
+    assert_true(!stale && dn == strlen(v) && memcmp(dec, v, dn) == 0);
+    /* and back to aescbc: secretbox data is stale under it */
+    assert_true(kg_transformer_from_storage(back, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err));
+    assert_true(stale && dn == strlen(v) && memcmp(dec, v, dn) == 0);
+    kg_arena_free(&a);
+    kg_transformer_free(cbc);
+    kg_transformer_free(both);
+    kg_transformer_free(box);
+    kg_transformer_free(back);
+}
+
 static void test_round_trip_and_keys(void **state)
 {
     (void)state;
     static const char *const cfgs[] = {
         HDR "- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: k1, secret: " K32 "}]}\n",
         HDR "- resources: [secrets]\n  providers:\n  - aesgcm: {keys: [{name: k1, secret: " K16 "}]}\n",
+        HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: k1, secret: " K32 "}]}\n",
     };
-    static const char *const prefixes[] = {"k8s:enc:aescbc:v1:k1:", "k8s:enc:aesgcm:v1:k1:"};
+    static const char *const prefixes[] = {
+        "k8s:enc:aescbc:v1:k1:", "k8s:enc:aesgcm:v1:k1:", "k8s:enc:secretbox:v1:k1:"};
     /* the same key names with other secrets: wrong keys */
     static const char *const wrong[] = {
         HDR "- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: k1, secret: " K16 "}]}\n",
         HDR "- resources: [secrets]\n  providers:\n  - aesgcm: {keys: [{name: k1, secret: " K32 "}]}\n",
+        HDR "- resources: [secrets]\n  providers:\n  - secretbox: {keys: [{name: k1, secret: " KBOX "}]}\n",
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         kg_error err = {0};
         kg_transformer *t = parse(cfgs[i], &err), *w = parse(wrong[i], &err);
         assert_non_null(t);
@@ -186,12 +295,14 @@ static void test_round_trip_and_keys(void **state)
         assert_true(kg_transformer_to_storage(t, SKEY, strlen(SKEY), v, strlen(v), &a, &enc2, &n2, &err));
         assert_true(n == n2 && memcmp(enc, enc2, n) != 0); /* a random IV / nonce each time */
         assert_null(memmem(enc, n, "aHVudGVyMg", 10));
-        /* a wrong key never gives the plaintext back (CBC padding or GCM authentication catches it here; a
+        /* a wrong key never gives the plaintext back (CBC padding, GCM or Poly1305 authentication catches it; a
          * wrong CBC key may pass the padding check by chance, so only "not the value" is asserted for it) */
         bool ok = kg_transformer_from_storage(w, SKEY, strlen(SKEY), enc, n, &a, &dec, &dn, &stale, &err);
         assert_false(ok && dn == strlen(v) && memcmp(dec, v, dn) == 0);
-        if (i == 1)
+        if (i >= 1)
             assert_false(ok);
+        if (i == 2)
+            assert_string_equal(err.msg, "output array was not large enough for encryption");
         kg_arena_free(&a);
         kg_transformer_free(t);
         kg_transformer_free(w);
@@ -333,6 +444,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_secretbox_known_answer),
+        cmocka_unit_test(test_rotation_aescbc_secretbox),
         cmocka_unit_test(test_round_trip_and_keys),
         cmocka_unit_test(test_prefixes_and_matching),
         cmocka_unit_test(test_store),
