@@ -255,6 +255,37 @@ static void evaluation(void **state)
                                 "be run due to call cost exceeds limit for rule: "));
 }
 
+/* Rules see values through their schema types: escaped names, formats, numbers as doubles, embedded resources. */
+static void typed_evaluation(void **state)
+{
+    const char *schema = "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{"
+                         "\"max-size\":{\"type\":\"integer\"},\"ratio\":{\"type\":\"number\"},"
+                         "\"start\":{\"type\":\"string\",\"format\":\"date-time\"},"
+                         "\"end\":{\"type\":\"string\",\"format\":\"date-time\"},"
+                         "\"timeout\":{\"type\":\"string\",\"format\":\"duration\"},"
+                         "\"tpl\":{\"type\":\"object\",\"x-kubernetes-embedded-resource\":true,"
+                         "  \"x-kubernetes-preserve-unknown-fields\":true,"
+                         "  \"x-kubernetes-validations\":[{\"rule\":\"self.kind == 'Pod' && self.metadata.name != ''\","
+                         "    \"message\":\"a named pod\"}]}},"
+                         "\"x-kubernetes-validations\":["
+                         "  {\"rule\":\"self.max__dash__size <= 10\",\"message\":\"max-size too big\"},"
+                         "  {\"rule\":\"self.ratio * 2.0 <= 1.0\",\"message\":\"ratio above one half\"},"
+                         "  {\"rule\":\"self.start < self.end\",\"message\":\"start after end\"},"
+                         "  {\"rule\":\"self.timeout <= duration('1h')\",\"message\":\"timeout above an hour\"}]}}}";
+    const char *ok = "{\"spec\":{\"max-size\":3,\"ratio\":0,\"start\":\"2024-01-01T00:00:00Z\","
+                     "\"end\":\"2024-01-02T00:00:00Z\",\"timeout\":\"30m\","
+                     "\"tpl\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+                     "\"labels\":{\"a\":\"b\"}},\"spec\":{}}}}";
+    assert_string_equal(run(schema, ok, NULL), "");
+    const char *bad = "{\"spec\":{\"max-size\":30,\"ratio\":1,\"start\":\"2024-01-03T00:00:00Z\","
+                      "\"end\":\"2024-01-02T00:00:00Z\",\"timeout\":\"2h\","
+                      "\"tpl\":{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"p\"}}}}";
+    assert_string_equal(run(schema, bad, NULL),
+                        "[spec: Invalid value: \"object\": max-size too big, spec: Invalid value: \"object\": ratio "
+                        "above one half, spec: Invalid value: \"object\": start after end, spec: Invalid value: "
+                        "\"object\": timeout above an hour, spec.tpl: Invalid value: \"object\": a named pod]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +293,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(compile_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(cost_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(evaluation, setup, teardown),
+        cmocka_unit_test_setup_teardown(typed_evaluation, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
