@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apiext/celtypes.h"
 #include "cel/cel.h"
 #include "cel/cel_json.h"
 #if KGATE_HAVE_CEL_K8S
@@ -21,17 +22,23 @@ struct kg_xs_rule {
 #define RULE_COST_LIMIT 10000000ull
 #define MAX_MESSAGE_EXPRESSION_BYTES 5120
 
-/* ---- the shared environment ---- */
+/* ---- environments ----
+ * One environment per CRD version (per compiled schema tree), owned by the schema's arena: its object types are
+ * that schema's. Every rule is compiled in it with `self` and `oldSelf` redeclared at the rule's node type. */
 
-static cel_env *env;
-static int slot_self = -1, slot_old = -1;
-static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+enum { SLOT_SELF = 0, SLOT_OLD = 1, NSLOTS = 2 };
 
-static void env_build(void)
+static void free_env(void *e)
+{
+    cel_env_free(e);
+}
+
+/* The rules environment (Kubernetes libraries, self and oldSelf declared in slots 0 and 1), or NULL. */
+static cel_env *new_env(void)
 {
     cel_env *e = cel_env_new(CEL_LIB_K8S);
     if (!e)
-        return;
+        return NULL;
     cel_env_set_options(e, CEL_OPT_K8S);
 #if KGATE_HAVE_CEL_K8S
     cel_k8s_options ko = {33, 0, false};
@@ -39,20 +46,26 @@ static void env_build(void)
     if (!cel_k8s_register(e, &ko, &err)) {
         fprintf(stderr, "kgate: CRD validation rules CEL environment: %s\n", err.message);
         cel_env_free(e);
-        return;
+        return NULL;
     }
 #endif
     cel_env_declare_var(e, "self", cel_type_dyn());
     cel_env_declare_var(e, "oldSelf", cel_type_dyn());
-    slot_self = cel_env_var_slot(e, "self");
-    slot_old = cel_env_var_slot(e, "oldSelf");
-    env = e;
+    if (cel_env_var_slot(e, "self") != SLOT_SELF || cel_env_var_slot(e, "oldSelf") != SLOT_OLD) {
+        cel_env_free(e);
+        return NULL;
+    }
+    return e;
 }
 
-static cel_env *rules_env(void)
+/* Compile src with self (and oldSelf: an optional of it with optionalOldSelf) typed as d says. */
+static bool compile_at(cel_env *e, const kg_xs_decl *d, bool optional_old, const char *src, cel_program **p,
+                       cel_error *err)
 {
-    pthread_once(&env_once, env_build);
-    return env;
+    const cel_type *t = d ? d->type : cel_type_dyn();
+    cel_env_redeclare_var(e, "self", t);
+    cel_env_redeclare_var(e, "oldSelf", optional_old ? cel_type_optional(e, t) : t);
+    return cel_compile(e, src, NULL, p, err);
 }
 
 static void free_program(void *p)
@@ -80,37 +93,76 @@ static bool uses_old_self(const char *rule)
     return false;
 }
 
-void kg_xs_rules_compile(kg_arena *a, kg_xs *s, const kg_json *validations)
+static bool optional_old_self(const kg_json *v)
 {
-    if (!validations || validations->type != KG_JSON_ARRAY || !validations->len || !rules_env())
+    kg_json *oos = kg_json_get(v, "optionalOldSelf");
+    return oos && oos->type == KG_JSON_BOOL && oos->b;
+}
+
+/* The declaration of an object's property (by its JSON name), of list items or map values. */
+static const kg_xs_decl *decl_prop(const kg_xs_decl *d, const char *json_name)
+{
+    for (size_t i = 0; d && d->kind == KG_XD_OBJECT && i < d->nfields; i++)
+        if (!strcmp(d->json_names[i], json_name))
+            return d->fields[i];
+    return NULL;
+}
+
+static const kg_xs_decl *decl_elem(const kg_xs_decl *d, kg_xs_decl_kind k)
+{
+    return d && d->kind == k ? d->elem : NULL;
+}
+
+static void compile_node(kg_arena *a, cel_env *e, kg_xs *s, const kg_xs_decl *d)
+{
+    if (!s || !s->any_rules)
         return;
-    const kg_xs_rule **rules = kg_arena_alloc(a, validations->len * sizeof *rules);
-    size_t n = 0;
-    for (uint32_t i = 0; i < validations->len; i++) {
-        const kg_json *v = validations->u.items[i];
-        const char *rule = str_of(v, "rule");
-        if (!rule)
-            continue;
-        kg_xs_rule *r = kg_arena_alloc(a, sizeof *r);
-        memset(r, 0, sizeof *r);
-        r->rule = rule;
-        r->message = str_of(v, "message");
-        r->message_expression = str_of(v, "messageExpression");
-        r->reason = str_of(v, "reason");
-        r->field_path = str_of(v, "fieldPath");
-        kg_json *oos = kg_json_get(v, "optionalOldSelf");
-        r->optional_old_self = oos && oos->type == KG_JSON_BOOL && oos->b;
-        r->uses_old_self = uses_old_self(rule);
-        cel_error err;
-        if (!cel_compile(env, rule, NULL, &r->prog, &err))
-            continue;
-        kg_arena_on_reset(a, free_program, r->prog);
-        if (r->message_expression && cel_compile(env, r->message_expression, NULL, &r->msg_prog, &err))
-            kg_arena_on_reset(a, free_program, r->msg_prog);
-        rules[n++] = r;
+    s->cel = d;
+    const kg_json *validations = s->raw ? kg_json_get(s->raw, "x-kubernetes-validations") : NULL;
+    if (validations && validations->type == KG_JSON_ARRAY && validations->len) {
+        const kg_xs_rule **rules = kg_arena_alloc(a, validations->len * sizeof *rules);
+        size_t n = 0;
+        for (uint32_t i = 0; i < validations->len; i++) {
+            const kg_json *v = validations->u.items[i];
+            const char *rule = str_of(v, "rule");
+            if (!rule)
+                continue;
+            kg_xs_rule *r = kg_arena_alloc(a, sizeof *r);
+            memset(r, 0, sizeof *r);
+            r->rule = rule;
+            r->message = str_of(v, "message");
+            r->message_expression = str_of(v, "messageExpression");
+            r->reason = str_of(v, "reason");
+            r->field_path = str_of(v, "fieldPath");
+            r->optional_old_self = optional_old_self(v);
+            r->uses_old_self = uses_old_self(rule);
+            cel_error err;
+            if (!compile_at(e, d, r->optional_old_self, rule, &r->prog, &err))
+                continue;
+            kg_arena_on_reset(a, free_program, r->prog);
+            if (r->message_expression &&
+                compile_at(e, d, r->optional_old_self, r->message_expression, &r->msg_prog, &err))
+                kg_arena_on_reset(a, free_program, r->msg_prog);
+            rules[n++] = r;
+        }
+        s->rules = rules;
+        s->nrules = n;
     }
-    s->rules = rules;
-    s->nrules = n;
+    for (size_t i = 0; i < s->nprops; i++)
+        compile_node(a, e, s->props[i], decl_prop(d, s->prop_names[i]));
+    compile_node(a, e, s->items, decl_elem(d, KG_XD_LIST));
+    compile_node(a, e, s->additional, decl_elem(d, KG_XD_MAP));
+}
+
+void kg_xs_rules_compile_tree(kg_arena *a, kg_xs *root)
+{
+    if (!root || !root->any_rules)
+        return;
+    cel_env *e = new_env();
+    if (!e)
+        return;
+    kg_arena_on_reset(a, free_env, e);
+    compile_node(a, e, root, kg_xs_decl_build(e, a, root, true, "selfType"));
 }
 
 /* ---- CRD write checks ---- */
@@ -183,7 +235,6 @@ void kg_xs_rules_check(kg_arena *a, const kg_json *validations, const char *path
 {
     if (!validations || validations->type != KG_JSON_ARRAY)
         return;
-    cel_env *e = rules_env();
     for (uint32_t i = 0; i < validations->len; i++) {
         const kg_json *v = validations->u.items[i];
         const char *vp = kg_arena_sprintf(a, "%s.x-kubernetes-validations[%u]", path, i);
@@ -222,43 +273,190 @@ void kg_xs_rules_check(kg_arena *a, const kg_json *validations, const char *path
         if (oos && oos->type == KG_JSON_BOOL && oos->b && !uses_old_self(rule))
             kg_field_invalid_bool(a, errs, kg_arena_sprintf(a, "%s.optionalOldSelf", vp), true,
                                   "may not be set if oldSelf is not used in rule");
-        if (!e)
+    }
+}
+
+/* ---- CRD write: typed compilation and cost ---- */
+
+#define SCHEMA_COST_LIMIT 100000000ull
+#define MOST_EXPENSIVE 4
+
+typedef struct rule_cost {
+    const char *path;
+    uint64_t cost;
+} rule_cost;
+
+typedef struct tctx {
+    kg_arena *a;
+    cel_env *env;
+    kg_field_errors *errs; /* compile errors: reported always (upstream's SchemaErrors) */
+    kg_field_errors cel;   /* costs, messageExpression, oldSelf: only for an otherwise valid schema (CELErrors) */
+    uint64_t total;
+    rule_cost top[MOST_EXPENSIVE];
+    size_t ntop;
+} tctx;
+
+static uint64_t mul_sat(uint64_t x, uint64_t y)
+{
+    return y && x > UINT64_MAX / y ? UINT64_MAX : x * y;
+}
+
+/* upstream's TotalCost.ObserveExpressionCost: the total, and the costliest rules of at least 1% of the limit */
+static void observe(tctx *c, const char *path, uint64_t cost)
+{
+    c->total = cost > UINT64_MAX - c->total ? UINT64_MAX : c->total + cost;
+    if (cost < SCHEMA_COST_LIMIT / 100)
+        return;
+    size_t at = c->ntop;
+    while (at > 0 && c->top[at - 1].cost < cost)
+        at--;
+    if (at >= MOST_EXPENSIVE)
+        return;
+    size_t last = c->ntop < MOST_EXPENSIVE ? c->ntop : MOST_EXPENSIVE - 1;
+    memmove(&c->top[at + 1], &c->top[at], (last - at) * sizeof c->top[0]);
+    c->top[at] = (rule_cost){path, cost};
+    if (c->ntop < MOST_EXPENSIVE)
+        c->ntop++;
+}
+
+static const char *cost_message(kg_arena *a, const char *what, uint64_t cost, uint64_t limit)
+{
+    return kg_arena_sprintf(a,
+                            "%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, "
+                            "maxProperties, and maxLength where arrays, maps, and strings are declared)",
+                            what, factor(a, (double)cost / (double)limit));
+}
+
+/* The estimated cost of program p at node d, times how often the node can occur (cardinality: the product of the
+ * maxItems / maxProperties above it; 0 when some list or map above is unbounded: then upstream's estimate of how
+ * many values of the node's minimum size fit in a request). */
+static uint64_t expression_cost(const cel_program *p, const kg_xs_decl *d, uint64_t cardinality)
+{
+    cel_size_host h;
+    kg_xs_decl_size_host(&h, d);
+    uint64_t cost = cel_program_estimate_cost_host(p, KG_XS_MAX_REQUEST_BYTES, d ? &h : NULL).max;
+    if (!cardinality)
+        cardinality = kg_xs_decl_unbounded_cardinality(d ? d->min_size : 1);
+    return mul_sat(cost, cardinality);
+}
+
+static void check_node_rules(tctx *c, const kg_json *validations, const kg_xs_decl *d, const char *path,
+                             uint64_t cardinality, const char *uncorrelatable)
+{
+    kg_arena *a = c->a;
+    for (uint32_t i = 0; i < validations->len; i++) {
+        const kg_json *v = validations->u.items[i];
+        const char *rule = kg_json_get_str(v, "rule");
+        const char *msg_expr = kg_json_get_str(v, "messageExpression");
+        if (!rule || !rule[0])
             continue;
+        bool opt = optional_old_self(v);
+        const char *rp = kg_arena_sprintf(a, "%s.x-kubernetes-validations[%u].rule", path, i);
+        const char *mp = kg_arena_sprintf(a, "%s.x-kubernetes-validations[%u].messageExpression", path, i);
         cel_program *p = NULL;
         cel_error err;
-        if (!cel_compile(e, rule, NULL, &p, &err)) {
-            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.rule", vp), rule_repr(a, v),
+        if (!compile_at(c->env, d, opt, rule, &p, &err)) {
+            kg_field_invalid_raw(a, c->errs, rp, rule_repr(a, v),
                                  kg_arena_sprintf(a, "compilation failed: %s", err.message));
-            continue;
-        }
-        const cel_type *t = cel_program_type(p);
-        if (t && t->kind != CEL_T_BOOL && t->kind != CEL_T_DYN)
-            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.rule", vp), rule_repr(a, v),
-                                 "cel expression must evaluate to a bool");
-        /* the estimated cost (the node's cardinality is taken as 1: kgate does not multiply by the maximum number
-         * of list items / map entries above the node) */
-        cel_size_range est = cel_program_estimate_cost(p, 3 * 1024 * 1024);
-        if (est.max > RULE_COST_LIMIT)
-            kg_field_forbidden(a, errs, kg_arena_sprintf(a, "%s.rule", vp),
-                               kg_arena_sprintf(a,
-                                                "estimated rule cost exceeds budget by factor of %s (try simplifying "
-                                                "the rule, or adding maxItems, maxProperties, and maxLength where "
-                                                "arrays, maps, and strings are declared)",
-                                                factor(a, (double)est.max / (double)RULE_COST_LIMIT)));
-        cel_program_free(p);
-        if (msg_expr && msg_expr[0]) {
-            if (!cel_compile(e, msg_expr, NULL, &p, &err)) {
-                kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.messageExpression", vp), rule_repr(a, v),
-                                     kg_arena_sprintf(a, "messageExpression compilation failed: %s", err.message));
-                continue;
-            }
-            t = cel_program_type(p);
-            if (t && t->kind != CEL_T_STRING && t->kind != CEL_T_DYN)
-                kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.messageExpression", vp), rule_repr(a, v),
-                                     "messageExpression must evaluate to a string");
+        } else {
+            uint64_t cost = expression_cost(p, d, cardinality);
+            if (cost > RULE_COST_LIMIT)
+                kg_field_forbidden(a, &c->cel, rp, cost_message(a, "estimated rule cost", cost, RULE_COST_LIMIT));
+            observe(c, rp, cost);
+            if (cel_program_type(p)->kind != CEL_T_BOOL)
+                kg_field_invalid_raw(a, c->errs, rp, rule_repr(a, v), "cel expression must evaluate to a bool");
             cel_program_free(p);
         }
+        if (msg_expr && msg_expr[0]) {
+            if (!compile_at(c->env, d, opt, msg_expr, &p, &err)) {
+                kg_field_invalid_raw(a, &c->cel, mp, rule_repr(a, v),
+                                     kg_arena_sprintf(a, "messageExpression compilation failed: %s", err.message));
+            } else {
+                if (cel_program_type(p)->kind != CEL_T_STRING) {
+                    kg_field_invalid_raw(a, &c->cel, mp, rule_repr(a, v),
+                                         "messageExpression must evaluate to a string");
+                } else {
+                    cel_size_host h;
+                    kg_xs_decl_size_host(&h, d);
+                    uint64_t cost = cel_program_estimate_cost_host(p, KG_XS_MAX_REQUEST_BYTES, d ? &h : NULL).max;
+                    if (cost > RULE_COST_LIMIT)
+                        kg_field_forbidden(a, &c->cel, mp,
+                                           cost_message(a, "estimated messageExpression cost", cost, RULE_COST_LIMIT));
+                    observe(c, mp, cost);
+                }
+                cel_program_free(p);
+            }
+        }
+        if (uncorrelatable && uses_old_self(rule))
+            kg_field_invalid(a, &c->cel, rp, rule,
+                             kg_arena_sprintf(a,
+                                              "oldSelf cannot be used on the uncorrelatable portion of the schema "
+                                              "within %s",
+                                              uncorrelatable));
     }
+}
+
+/* Post-order over the schema, as upstream reports: a node's children, then its own rules. cardinality 0:
+ * unbounded. uncorrelatable: the path of the first array above whose items old values cannot be matched with
+ * (not list-type=map), or NULL. */
+static void check_node(tctx *c, const kg_xs *s, const kg_xs_decl *d, const char *path, uint64_t cardinality,
+                       const char *uncorrelatable)
+{
+    if (!s || !s->any_rules)
+        return;
+    /* what the node multiplies its children's occurrences by (upstream's extractMaxElements) */
+    uint64_t child_card = cardinality;
+    bool is_array = s->type && !strcmp(s->type, "array");
+    if (is_array)
+        child_card = s->has_max_items ? mul_sat(cardinality, (uint64_t)(s->max_items < 0 ? 0 : s->max_items)) : 0;
+    else if (s->type && !strcmp(s->type, "object") && s->additional)
+        child_card = s->has_max_props ? mul_sat(cardinality, (uint64_t)(s->max_props < 0 ? 0 : s->max_props)) : 0;
+    if (!cardinality)
+        child_card = 0;
+    for (size_t i = 0; i < s->nprops; i++)
+        check_node(c, s->props[i], decl_prop(d, s->prop_names[i]),
+                   kg_arena_sprintf(c->a, "%s.properties[%s]", path, s->prop_names[i]), child_card, uncorrelatable);
+    if (s->items) {
+        const char *unc = uncorrelatable;
+        if (!unc && (!s->list_type || strcmp(s->list_type, "map")))
+            unc = path;
+        check_node(c, s->items, decl_elem(d, KG_XD_LIST), kg_arena_sprintf(c->a, "%s.items", path), child_card, unc);
+    }
+    if (s->additional)
+        check_node(c, s->additional, decl_elem(d, KG_XD_MAP), kg_arena_sprintf(c->a, "%s.additionalProperties", path),
+                   child_card, uncorrelatable);
+    const kg_json *validations = s->raw ? kg_json_get(s->raw, "x-kubernetes-validations") : NULL;
+    if (validations && validations->type == KG_JSON_ARRAY && validations->len)
+        check_node_rules(c, validations, d, path, cardinality, uncorrelatable);
+}
+
+void kg_xs_rules_check_tree(kg_arena *a, const kg_json *schema, const char *path, bool schema_errors,
+                            kg_field_errors *errs)
+{
+    kg_xs *root = kg_xs_compile_nodes(a, schema);
+    if (!root->any_rules)
+        return;
+    cel_env *e = new_env();
+    if (!e)
+        return;
+    tctx c = {.a = a, .env = e, .errs = errs, .cel = KG_FIELD_ERRORS_INIT};
+    size_t before = errs->len;
+    check_node(&c, root, kg_xs_decl_build(e, a, root, true, "selfType"), path, 1, NULL);
+    if (c.total > SCHEMA_COST_LIMIT) {
+        for (size_t i = 0; i < c.ntop; i++)
+            kg_field_forbidden(a, &c.cel, c.top[i].path,
+                               "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 "
+                               "schema");
+        kg_field_forbidden(a, &c.cel, path,
+                           cost_message(a,
+                                        "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 "
+                                        "schema",
+                                        c.total, SCHEMA_COST_LIMIT));
+    }
+    if (!schema_errors && errs->len == before)
+        for (size_t i = 0; i < c.cel.len; i++)
+            kg_field_errors_add(a, errs, &c.cel.items[i]);
+    cel_env_free(e);
 }
 
 /* ---- evaluation ---- */
@@ -326,23 +524,22 @@ static void run_rules(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *
 {
     if (!s->nrules || !v || v->type == KG_JSON_NULL)
         return;
-    cel_value vals[2];
-    int nslots = (slot_self > slot_old ? slot_self : slot_old) + 1;
-    if (nslots > 2 || slot_self < 0 || slot_old < 0)
-        return;
+    cel_value vals[NSLOTS];
+    const size_t nslots = NSLOTS;
     for (size_t i = 0; i < s->nrules && !c->stop; i++) {
         const kg_xs_rule *r = s->rules[i];
         if (r->uses_old_self && !has_old && !r->optional_old_self)
             continue; /* a transition rule without a correlated old value */
-        vals[slot_self] = cel_json_to_value(v);
+        vals[SLOT_SELF] = kg_xs_decl_value(c->a, s->cel, v);
+        cel_value ov = has_old ? kg_xs_decl_value(c->a, s->cel, old) : cel_null();
         if (r->optional_old_self)
-            vals[slot_old] = has_old ? cel_optional_of(c->a, cel_json_to_value(old)) : cel_optional_none();
+            vals[SLOT_OLD] = has_old ? cel_optional_of(c->a, ov) : cel_optional_none();
         else
-            vals[slot_old] = has_old ? cel_json_to_value(old) : cel_null();
+            vals[SLOT_OLD] = ov;
         cel_value out;
         uint64_t cost = 0;
         uint64_t limit = c->budget < CEL_PER_CALL_LIMIT ? c->budget : CEL_PER_CALL_LIMIT;
-        cel_eval_status st = cel_eval_slots(r->prog, c->a, vals, (size_t)nslots, limit, &out, &cost);
+        cel_eval_status st = cel_eval_slots(r->prog, c->a, vals, nslots, limit, &out, &cost);
         c->budget = cost > c->budget ? 0 : c->budget - cost;
         const char *field = path[0] ? path : "<nil>";
         if (st == CEL_EVAL_COST_EXCEEDED) {
@@ -371,8 +568,7 @@ static void run_rules(ectx *c, const kg_xs *s, const kg_json *v, const kg_json *
         if (r->msg_prog) {
             cel_value m;
             uint64_t mcost = 0;
-            if (cel_eval_slots(r->msg_prog, c->a, vals, (size_t)nslots, CEL_PER_CALL_LIMIT, &m, &mcost) ==
-                    CEL_EVAL_OK &&
+            if (cel_eval_slots(r->msg_prog, c->a, vals, nslots, CEL_PER_CALL_LIMIT, &m, &mcost) == CEL_EVAL_OK &&
                 m.kind == CEL_STRING && m.n > 0 && m.n <= MAX_MESSAGE_EXPRESSION_BYTES && !memchr(m.u.s, '\n', m.n))
                 msg = kg_arena_strndup(c->a, m.u.s, m.n);
             c->budget = mcost > c->budget ? 0 : c->budget - mcost;

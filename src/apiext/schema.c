@@ -49,7 +49,7 @@ static kg_xs **compile_list(kg_arena *a, const kg_json *arr, size_t *n)
     kg_xs **out = kg_arena_alloc(a, arr->len * sizeof *out);
     for (uint32_t i = 0; i < arr->len; i++)
         if (arr->u.items[i]->type == KG_JSON_OBJECT)
-            out[(*n)++] = kg_xs_compile(a, arr->u.items[i]);
+            out[(*n)++] = kg_xs_compile_nodes(a, arr->u.items[i]);
     return out;
 }
 
@@ -59,7 +59,7 @@ static bool flag(const kg_json *s, const char *key)
     return v && v->type == KG_JSON_BOOL && v->b;
 }
 
-kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
+kg_xs *kg_xs_compile_nodes(kg_arena *a, const kg_json *schema)
 {
     kg_xs *s = kg_arena_alloc(a, sizeof *s);
     memset(s, 0, sizeof *s);
@@ -87,14 +87,14 @@ kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
         s->props = kg_arena_alloc(a, props->len * sizeof(kg_xs *));
         for (uint32_t i = 0; i < props->len; i++) {
             s->prop_names[s->nprops] = props->u.members[i].key;
-            s->props[s->nprops++] = kg_xs_compile(a, props->u.members[i].val);
+            s->props[s->nprops++] = kg_xs_compile_nodes(a, props->u.members[i].val);
         }
     }
     kg_json *ap = kg_json_get(schema, "additionalProperties");
     if (ap && ap->type == KG_JSON_OBJECT)
-        s->additional = kg_xs_compile(a, ap);
+        s->additional = kg_xs_compile_nodes(a, ap);
     else if (ap && ap->type == KG_JSON_BOOL && ap->b)
-        s->additional = kg_xs_compile(a, NULL); /* any value */
+        s->additional = kg_xs_compile_nodes(a, NULL); /* any value */
     kg_json *req = kg_json_get(schema, "required");
     if (req && req->type == KG_JSON_ARRAY && req->len) {
         s->required = kg_arena_alloc(a, req->len * sizeof(char *));
@@ -104,7 +104,7 @@ kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
     }
     kg_json *items = kg_json_get(schema, "items");
     if (items && items->type == KG_JSON_OBJECT)
-        s->items = kg_xs_compile(a, items);
+        s->items = kg_xs_compile_nodes(a, items);
     s->def = kg_json_get(schema, "default");
     kg_json *en = kg_json_get(schema, "enum");
     if (en && en->type == KG_JSON_ARRAY)
@@ -131,11 +131,20 @@ kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
     s->one_of = compile_list(a, kg_json_get(schema, "oneOf"), &s->none_of);
     kg_json *no = kg_json_get(schema, "not");
     if (no && no->type == KG_JSON_OBJECT)
-        s->not_ = kg_xs_compile(a, no);
-    kg_xs_rules_compile(a, s, kg_json_get(schema, "x-kubernetes-validations"));
-    s->any_rules = s->nrules > 0 || (s->items && s->items->any_rules) || (s->additional && s->additional->any_rules);
+        s->not_ = kg_xs_compile_nodes(a, no);
+    const kg_json *rules = kg_json_get(schema, "x-kubernetes-validations");
+    s->any_rules = (rules && rules->type == KG_JSON_ARRAY && rules->len) || (s->items && s->items->any_rules) ||
+                   (s->additional && s->additional->any_rules);
     for (size_t i = 0; i < s->nprops; i++)
         s->any_rules = s->any_rules || s->props[i]->any_rules;
+    return s;
+}
+
+kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema)
+{
+    kg_xs *s = kg_xs_compile_nodes(a, schema);
+    if (s->any_rules)
+        kg_xs_rules_compile_tree(a, s);
     return s;
 }
 

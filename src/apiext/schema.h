@@ -24,6 +24,8 @@
 #include "json/json.h"
 #include "meta/status.h"
 
+struct kg_xs_decl;
+
 typedef struct kg_xs kg_xs;
 
 /* One x-kubernetes-validations rule, compiled (apiext/rules.h); opaque here. */
@@ -62,13 +64,18 @@ struct kg_xs {
     /* x-kubernetes-validations (compiled by apiext/rules.c; NULL when none) */
     const kg_xs_rule *const *rules;
     size_t nrules;
-    bool any_rules; /* this node or one below it has rules */
-    const kg_json *raw; /* the source schema (copied into the compile arena) */
+    const struct kg_xs_decl *cel; /* the node's CEL type (apiext/celtypes.h), set with the rules; NULL: dyn */
+    bool any_rules;               /* this node or one below it has rules */
+    const kg_json *raw;           /* the source schema (copied into the compile arena) */
 };
 
 /* Compile a schema (a JSON object) into a (the compile arena; regexes are freed by kg_arena_free/reset of a).
- * Never fails: invalid parts are what CRD validation rejects (apiext/crd.h); here they are ignored. */
+ * Never fails: invalid parts are what CRD validation rejects (apiext/crd.h); here they are ignored. The schema is
+ * the root of a resource: its x-kubernetes-validations rules are compiled with `self` typed from it
+ * (apiext/celtypes.h, apiext/rules.h). */
 kg_xs *kg_xs_compile(kg_arena *a, const kg_json *schema);
+/* The same without the rules (a sub-schema compiled for its value validations, e.g. to check a default). */
+kg_xs *kg_xs_compile_nodes(kg_arena *a, const kg_json *schema);
 /* The property `name` of an object schema, or NULL. */
 const kg_xs *kg_xs_prop(const kg_xs *s, const char *name);
 

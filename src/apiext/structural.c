@@ -224,7 +224,7 @@ static void walk(sctx *c, const kg_json *s, const char *path, bool root, bool in
     /* a default must validate against its own schema */
     kg_json *def = kg_json_get(s, "default");
     if (def && !in_junctor) {
-        kg_xs *xs = kg_xs_compile(c->a, s);
+        kg_xs *xs = kg_xs_compile_nodes(c->a, s);
         kg_field_errors derrs = KG_FIELD_ERRORS_INIT;
         kg_xs_validate(c->a, xs, def, "", &derrs);
         for (size_t i = 0; i < derrs.len; i++) {
@@ -309,4 +309,6 @@ void kg_crd_validate_schema(kg_arena *a, const kg_json *schema, const char *path
         }
     for (size_t i = 0; i < local.len; i++)
         kg_field_errors_add(a, errs, &local.items[order[i]]);
+    /* the rules, typed by the schema: compile errors always, cost and other CEL errors for an otherwise valid one */
+    kg_xs_rules_check_tree(a, schema, path, local.len > 0, errs);
 }

@@ -325,6 +325,10 @@ const char *cel_kind_name(cel_kind k);
 const cel_type *cel_value_type(const cel_value *v);
 /* CEL runtime equality (heterogeneous numbers, deep lists/maps); errors compare unequal. */
 bool cel_value_equal(cel_call_ctx *ctx, const cel_value *a, const cel_value *b);
+/* Parsing as the duration() and timestamp() conversions do (Go durations "1h2m", RFC 3339 timestamps); false when
+ * s[0..n) is not one. */
+bool cel_parse_duration(const char *s, size_t n, int64_t *out);
+bool cel_parse_timestamp(const char *s, size_t n, int64_t *secs, int32_t *nanos);
 /* Debug / display form, e.g. `[1, "a", {1u: 2.5}]` (in the arena). */
 const char *cel_value_debug(kg_arena *a, const cel_value *v);
 
@@ -362,6 +366,11 @@ void cel_env_set_container(cel_env *env, const char *container);
 /* Declare a variable; its name may contain dots ("authorizer.requestResource"). Returns false on redeclaration
  * with a different type. */
 bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type);
+/* Change the type of a declared variable (its slot stays). For hosts that compile many expressions over one
+ * variable of varying type (CRD rules: `self` typed at each schema node): only between compiles, while no other
+ * thread compiles with the env; programs compiled before keep the types they were checked with. False when the
+ * variable is not declared. */
+bool cel_env_redeclare_var(cel_env *env, const char *name, const cel_type *type);
 /* Schemaless object types (Kubernetes MutatingAdmissionPolicy `Object{spec: Object.spec{replicas: 3}}`): struct
  * literals named `prefix` or `prefix.<anything>` are accepted without declaring each type; they evaluate to maps
  * whose cel_map_vt.type names the literal's type, and their fields are typed dyn. */
@@ -445,6 +454,22 @@ void cel_program_free(cel_program *p);
 const cel_type *cel_program_type(const cel_program *p);
 /* Static cost estimate of the whole program (variables of unknown size use max_size). */
 cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size);
+
+/* Sizes from the host (cel-go's checker.CostEstimator EstimateSize): the host names a node (an opaque pointer) for
+ * each declared variable, field, element and key, and bounds the size of the values found there (string length,
+ * list items, map entries). Paths the host does not know (NULL nodes) use max_size. Loop variables of a
+ * comprehension over a path get the range's element node (lists), key node (maps) and value node (two-variable
+ * forms over maps). */
+typedef struct cel_size_host {
+    void *ud;
+    const void *(*var)(void *ud, const char *name);
+    const void *(*field)(void *ud, const void *node, const char *field);
+    /* keys: the key node of a map; otherwise the element of a list or the value of a map */
+    const void *(*elem)(void *ud, const void *node, bool keys);
+    /* false: unknown size */
+    bool (*max_size)(void *ud, const void *node, uint64_t *max);
+} cel_size_host;
+cel_size_range cel_program_estimate_cost_host(const cel_program *p, uint64_t max_size, const cel_size_host *host);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Activation and evaluation                                                                                     */

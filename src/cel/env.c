@@ -763,6 +763,15 @@ bool cel_env_declare_var(cel_env *env, const char *name, const cel_type *type)
     return true;
 }
 
+bool cel_env_redeclare_var(cel_env *env, const char *name, const cel_type *type)
+{
+    const var_decl *d = cel_env_var(env, name, strlen(name));
+    if (!d)
+        return false;
+    env->vars[d->slot].type = type;
+    return true;
+}
+
 /* ---------------------------------------------------------------- prepare ctx */
 
 kg_arena *cel_prepare_arena(cel_prepare_ctx *pc)

@@ -6,7 +6,32 @@
 typedef struct est {
     cel_size_range cost;
     cel_size_range size; /* size of the value (code points / elements); {0, max} when unknown */
+    const void *path;    /* the host's node for values that are a path from a variable (cel_size_host), or NULL */
 } est;
+
+/* A comprehension variable bound to a host node while its loop's body is estimated. */
+typedef struct bound {
+    const char *name;
+    const void *path;
+} bound;
+
+#define MAX_BOUND 32
+typedef struct ectx {
+    uint64_t maxsz;
+    const cel_size_host *h; /* NULL: every variable is of unknown size */
+    bool presence_cost;     /* has() costs 1 (not CEL_OPT_PRESENCE_COST_ZERO) */
+    bound vars[MAX_BOUND];
+    size_t nvars;
+} ectx;
+
+/* The size of a value at host node p ({0, maxsz} when unknown). */
+static cel_size_range path_size(const ectx *x, const void *p)
+{
+    uint64_t m;
+    if (p && x->h->max_size && x->h->max_size(x->h->ud, p, &m))
+        return (cel_size_range){0, m};
+    return (cel_size_range){0, x->maxsz};
+}
 
 static uint64_t sadd(uint64_t a, uint64_t b)
 {
@@ -28,7 +53,7 @@ static cel_size_range radd(cel_size_range a, cel_size_range b)
     return r;
 }
 
-static est estimate(const cel_node *n, uint64_t maxsz);
+static est estimate(const cel_node *n, ectx *x);
 
 /* operands whose size matters for ==, <, + (strings, bytes); unknown (unchecked) types count as sized */
 static bool sized_operand(const cel_node *n)
@@ -37,23 +62,46 @@ static bool sized_operand(const cel_node *n)
     return !t || t->kind == CEL_T_STRING || t->kind == CEL_T_BYTES || t->kind == CEL_T_DYN;
 }
 
+static bool scalar_type(const cel_type *t)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case CEL_T_BOOL:
+    case CEL_T_INT:
+    case CEL_T_UINT:
+    case CEL_T_DOUBLE:
+    case CEL_T_DURATION:
+    case CEL_T_TIMESTAMP: return true;
+    default: return false;
+    }
+}
+
+/* The size cel-go's equality estimate uses for an operand: the host's bound for a path, 1 for other scalars. */
+static uint64_t eq_size(const cel_node *n, const est *e)
+{
+    if (!e->path && scalar_type(n->type))
+        return 1;
+    return e->size.max;
+}
+
 static est unknown_size(uint64_t maxsz, cel_size_range cost)
 {
-    est e = {cost, {0, maxsz}};
+    est e = {cost, {0, maxsz}, NULL};
     return e;
 }
 
-static est est_call(const cel_node *n, uint64_t maxsz)
+static est est_call(const cel_node *n, ectx *x)
 {
     est a[16];
     memset(a, 0, sizeof a);
     size_t na = n->nargs < 16 ? n->nargs : 16;
     for (size_t i = 0; i < na; i++)
-        a[i] = estimate(n->args[i], maxsz);
+        a[i] = estimate(n->args[i], x);
     cel_size_range sum = {0, 0};
     for (size_t i = 0; i < na; i++)
         sum = radd(sum, a[i].cost);
-    est r = unknown_size(maxsz, sum);
+    est r = unknown_size(x->maxsz, sum);
     switch ((opcode)n->op) {
     case OP_AND:
     case OP_OR:
@@ -78,6 +126,15 @@ static est est_call(const cel_node *n, uint64_t maxsz)
     case OP_LE:
     case OP_GT:
     case OP_GE: {
+        if (x->h && (n->op == OP_EQ || n->op == OP_NE)) {
+            /* cel-go: equality of any types traverses the smaller operand; sizes from the host (0 for its scalars
+             * and objects), other scalars 1 */
+            uint64_t s0 = eq_size(n->args[0], &a[0]), s1 = eq_size(n->args[1], &a[1]);
+            uint64_t mx = s0 < s1 ? s0 : s1;
+            r.cost = radd(r.cost, (cel_size_range){mx ? 1 : 0, c01(mx)});
+            r.size = (cel_size_range){1, 1};
+            return r;
+        }
         if (sized_operand(n->args[0]) && sized_operand(n->args[1])) {
             uint64_t mn = a[0].size.min < a[1].size.min ? a[0].size.min : a[1].size.min;
             uint64_t mx = a[0].size.max < a[1].size.max ? a[0].size.max : a[1].size.max;
@@ -104,8 +161,14 @@ static est est_call(const cel_node *n, uint64_t maxsz)
     case OP_SUB:
     case OP_MUL:
     case OP_DIV:
-    case OP_MOD:
     case OP_INDEX:
+        r.cost = radd(r.cost, (cel_size_range){1, 1});
+        if (x->h && x->h->elem && a[0].path) {
+            r.path = x->h->elem(x->h->ud, a[0].path, false);
+            r.size = path_size(x, r.path);
+        }
+        return r;
+    case OP_MOD:
     case OP_OPT_INDEX:
     case OP_OPT_SELECT:
     case OP_MAP_INSERT: r.cost = radd(r.cost, (cel_size_range){1, 1}); return r;
@@ -132,10 +195,16 @@ static est est_call(const cel_node *n, uint64_t maxsz)
     }
     if (!hooked && f) {
         const char *nm = f->name;
-        if (!strcmp(nm, "startsWith") || !strcmp(nm, "endsWith") || !strcmp(nm, "lowerAscii") ||
-            !strcmp(nm, "upperAscii") || !strcmp(nm, "trim") || !strcmp(nm, "substring") || !strcmp(nm, "string") ||
-            !strcmp(nm, "bytes") || !strcmp(nm, "strings.quote") || !strcmp(nm, "format") || !strcmp(nm, "indexOf") ||
-            !strcmp(nm, "lastIndexOf")) {
+        if ((!strcmp(nm, "startsWith") || !strcmp(nm, "endsWith")) && na == 2) {
+            /* cel-go: the prefix / suffix is traversed, not the receiver */
+            call.min = c01(sizes[1].min);
+            call.max = c01(sizes[1].max);
+            if (!call.max)
+                call.max = 1;
+        } else if (!strcmp(nm, "startsWith") || !strcmp(nm, "endsWith") || !strcmp(nm, "lowerAscii") ||
+                   !strcmp(nm, "upperAscii") || !strcmp(nm, "trim") || !strcmp(nm, "substring") ||
+                   !strcmp(nm, "string") || !strcmp(nm, "bytes") || !strcmp(nm, "strings.quote") ||
+                   !strcmp(nm, "format") || !strcmp(nm, "indexOf") || !strcmp(nm, "lastIndexOf")) {
             call.min = c01(sizes[0].min);
             call.max = c01(sizes[0].max);
             if (!call.min)
@@ -156,7 +225,7 @@ static est est_call(const cel_node *n, uint64_t maxsz)
         } else if (!strcmp(nm, "join"))
             call.max = c01(smul(sizes[0].max, 2)) | 1;
         else if (!strcmp(nm, "contains") && na == 2)
-            call.max = smul(c01(sizes[0].max) | 1, c01(sizes[1].max) | 1);
+            call.max = smul(c01(sizes[0].max), c01(sizes[1].max));
         else if (!strcmp(nm, "matches") && na == 2)
             call.max = smul(c01(sadd(sizes[0].max, 1)), (sizes[1].max + 3) / 4 ? (sizes[1].max + 3) / 4 : 1);
         else if (!strcmp(nm, "sets.contains") || !strcmp(nm, "sets.equivalent") || !strcmp(nm, "sets.intersects")) {
@@ -170,9 +239,9 @@ static est est_call(const cel_node *n, uint64_t maxsz)
     return r;
 }
 
-static est estimate(const cel_node *n, uint64_t maxsz)
+static est estimate(const cel_node *n, ectx *x)
 {
-    est r = {{0, 0}, {0, maxsz}};
+    est r = {{0, 0}, {0, x->maxsz}, NULL};
     switch ((node_kind)n->kind) {
     case N_CONST:
         if (n->cval.kind == CEL_STRING)
@@ -182,32 +251,71 @@ static est estimate(const cel_node *n, uint64_t maxsz)
         else
             r.size.min = r.size.max = 1;
         return r;
-    case N_IDENT: r.cost = (cel_size_range){1, 1}; return r;
+    case N_IDENT:
+        r.cost = (cel_size_range){1, 1};
+        if (!x->h)
+            return r;
+        if (n->slot >= 0 && x->h->var) {
+            r.path = x->h->var(x->h->ud, n->name);
+        } else if (n->slot <= -2) {
+            for (size_t i = x->nvars; i-- > 0;)
+                if (x->vars[i].name && !strcmp(x->vars[i].name, n->name)) {
+                    r.path = x->vars[i].path;
+                    break;
+                }
+        }
+        r.size = path_size(x, r.path);
+        return r;
     case N_SELECT: {
-        est t = estimate(n->target, maxsz);
+        est t = estimate(n->target, x);
         r.cost = radd(t.cost, (cel_size_range){1, 1});
-        if (n->flags & NF_TEST_ONLY)
+        if (n->flags & NF_TEST_ONLY) {
+            if (!x->presence_cost) /* CEL_OPT_PRESENCE_COST_ZERO: has() adds nothing to its operand's cost */
+                r.cost = t.cost;
             r.size = (cel_size_range){1, 1};
+        } else if (t.path && x->h->field) {
+            r.path = x->h->field(x->h->ud, t.path, n->name);
+            r.size = path_size(x, r.path);
+        }
         return r;
     }
-    case N_CALL: return est_call(n, maxsz);
+    case N_CALL: return est_call(n, x);
     case N_LIST:
     case N_MAP:
     case N_STRUCT: {
         r.cost.min = r.cost.max = n->kind == N_LIST ? 10 : n->kind == N_MAP ? 30 : 40;
         for (size_t i = 0; i < n->nargs; i++) {
-            r.cost = radd(r.cost, estimate(n->args[i], maxsz).cost);
+            r.cost = radd(r.cost, estimate(n->args[i], x).cost);
             if (n->vals)
-                r.cost = radd(r.cost, estimate(n->vals[i], maxsz).cost);
+                r.cost = radd(r.cost, estimate(n->vals[i], x).cost);
         }
         r.size.min = n->opt ? 0 : n->nargs;
         r.size.max = n->nargs;
         return r;
     }
     case N_COMPR: {
-        est range = estimate(n->range, maxsz);
-        est init = estimate(n->accu_init, maxsz);
-        est cond = estimate(n->cond, maxsz), step = estimate(n->step, maxsz), res = estimate(n->result, maxsz);
+        est range = estimate(n->range, x);
+        est init = estimate(n->accu_init, x);
+        /* the loop variables: elements (lists) or keys (maps), and the values of two-variable forms */
+        size_t saved = x->nvars;
+        if (x->h && range.path && x->h->elem && x->nvars + 2 <= MAX_BOUND) {
+            bool is_map = n->range->type && n->range->type->kind == CEL_T_MAP;
+            const void *elem = x->h->elem(x->h->ud, range.path, is_map);
+            const void *val = is_map ? x->h->elem(x->h->ud, range.path, false) : elem;
+            if (n->iter_var2) {
+                x->vars[x->nvars++] = (bound){n->iter_var, is_map ? elem : NULL};
+                x->vars[x->nvars++] = (bound){n->iter_var2, val};
+            } else {
+                x->vars[x->nvars++] = (bound){n->iter_var, elem};
+            }
+        } else if (x->h && x->nvars + 2 <= MAX_BOUND) {
+            /* shadowing: a loop variable over an unknown range hides outer bindings of its name */
+            x->vars[x->nvars++] = (bound){n->iter_var, NULL};
+            if (n->iter_var2)
+                x->vars[x->nvars++] = (bound){n->iter_var2, NULL};
+        }
+        est cond = estimate(n->cond, x), step = estimate(n->step, x), res = estimate(n->result, x);
+        x->nvars = saved;
         cel_size_range per = radd(cond.cost, step.cost);
         /* as cel-go: the range size times the loop cost; short-circuiting shows in the && / || minimum */
         r.cost = radd(range.cost, init.cost);
@@ -223,5 +331,12 @@ static est estimate(const cel_node *n, uint64_t maxsz)
 
 cel_size_range cel_program_estimate_cost(const cel_program *p, uint64_t max_size)
 {
-    return estimate(p->root, max_size).cost;
+    ectx x = {.maxsz = max_size, .presence_cost = p->has_presence_cost};
+    return estimate(p->root, &x).cost;
+}
+
+cel_size_range cel_program_estimate_cost_host(const cel_program *p, uint64_t max_size, const cel_size_host *host)
+{
+    ectx x = {.maxsz = max_size, .h = host, .presence_cost = p->has_presence_cost};
+    return estimate(p->root, &x).cost;
 }

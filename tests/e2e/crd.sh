@@ -93,14 +93,16 @@ spec:
         properties:
           spec:
             type: object
-            x-kubernetes-validations: [{rule: "self.x == true +"}]
+            x-kubernetes-validations: [{rule: "self.x == true +"}, {rule: "self.nope == 1"}]
             properties:
               x: {type: boolean}
               l: {type: array}
 Y
 out=$(req POST "$URL/apis/apiextensions.k8s.io/v1/customresourcedefinitions" "$(cat "$W/badcrd.yaml")" application/yaml)
 for want in 'spec.validation.openAPIV3Schema.properties[spec].properties[l].items: Required value: must be specified' \
-  'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.x == true +\"'; do
+  'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.x == true +\"' \
+  "x-kubernetes-validations[1].rule: Invalid value: apiextensions.ValidationRule{Rule:\\\"self.nope == 1\\\", Message:\\\"\\\", MessageExpression:\\\"\\\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\\\"\\\", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: " \
+  "1:5: undefined field 'nope'"; do
   if printf '%s' "$out" | grep -qF -- "$want"; then pass "CRD validation: ${want:0:60}"; else failx "CRD validation" "want: $want | got: $out"; fi
 done
 expect_out "a short name in use: NamesAccepted=False" '\"ct\" is already in use' \

@@ -30,6 +30,7 @@
 
 #include "admission/policy/policy.h"
 #include "base/buf.h"
+#include "cel/k8s/escaping.h"
 
 #define MAX_TYPES_TO_CHECK 10
 #define MAX_TYPE_DEPTH 32
@@ -113,40 +114,6 @@ done:
 
 /* ---- OpenAPI schema -> CEL types (SchemaDeclType) ---- */
 
-static const char *const reserved[] = {"true",     "false",   "null",      "in",       "as",  "break",  "const",
-                                       "continue", "else",    "for",       "function", "if",  "import", "let",
-                                       "loop",     "package", "namespace", "return",   "var", "void",   "while"};
-
-/* upstream's Escape: NULL when the name cannot be a CEL field name */
-static const char *escape_name(kg_arena *a, const char *s)
-{
-    if (!s[0] || (s[0] >= '0' && s[0] <= '9'))
-        return NULL;
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (!strcmp(s, reserved[i]))
-            return kg_arena_sprintf(a, "__%s__", s);
-    kg_buf b = KG_BUF_INIT;
-    bool ok = true;
-    for (const char *p = s; *p && ok; p++) {
-        if (p[0] == '_' && p[1] == '_') {
-            kg_buf_puts(&b, "__underscores__");
-            p++;
-        } else if (*p == '.')
-            kg_buf_puts(&b, "__dot__");
-        else if (*p == '-')
-            kg_buf_puts(&b, "__dash__");
-        else if (*p == '/')
-            kg_buf_puts(&b, "__slash__");
-        else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
-            kg_buf_putc(&b, *p);
-        else
-            ok = false;
-    }
-    const char *r = ok ? kg_arena_strdup(a, b.data ? b.data : "") : NULL;
-    kg_buf_free(&b);
-    return r;
-}
-
 typedef struct conv {
     cel_env *env;
     kg_arena *a;
@@ -184,7 +151,7 @@ static const cel_type *object_of(const conv *c, const kg_json *s, const kg_json 
     cel_type_object_add_field(c->env, t, "", cel_type_dyn());
     for (size_t i = 0; i < props->len; i++) {
         const char *fname = props->u.members[i].key;
-        const char *esc = escape_name(c->a, fname);
+        const char *esc = cel_k8s_escape_name(c->a, fname);
         if (!esc)
             continue;
         const cel_type *ft =
