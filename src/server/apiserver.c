@@ -308,8 +308,8 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     kg_resources_serve_mutating_policies(map_version);
     s->caches = kg_cache_set_new(s->store);
-    /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
-    kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
+    /* namespaces are read by NamespaceLifecycle on every write: cache them from the start, serve once synced */
+    kg_cache_require(s->caches, kg_resource_find("", "v1", "namespaces"));
     kg_apiserver_services_init(s);
     kg_start_trace("caches, services");
     s->plugin_opts = (kg_admission_plugin_options){
@@ -364,12 +364,20 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;
     kg_start_trace("bootstrap objects");
+    /* The feeds register the caches they need (after the bootstrap writes, so a first start lists the bootstrap
+     * policy): every required cache lists from here on, side by side, while the rest starts up; one wait for all of
+     * them below. The Node authorizer and RBAC decide from these caches, CRDs are served from theirs. */
+    if (s->node_graph)
+        s->node_feed = kg_node_feed_start(s->caches, s->node_graph);
+    s->crd_feed = kg_crd_feed_start(s->caches, s->store);
+    if (s->rbac)
+        s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac);
 
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
     ac.client_ca_file = o->client_ca_file;
     if (o->enable_bootstrap_token_auth) { /* token authenticator 0: bootstrap tokens from the Secret cache */
-        kg_cache_start(s->caches, kg_resource_find("", "v1", "secrets"));
+        kg_cache_require(s->caches, kg_resource_find("", "v1", "secrets"));
         s->bootstrap_authn = calloc(1, sizeof(*s->bootstrap_authn));
         *s->bootstrap_authn = (kg_bootstrap_authn){.lookup = kg_bootstrap_cache_lookup, .ud = s->caches};
         ac.token_authenticators[0] = (kg_token_authenticator){kg_bootstrap_token_authenticate, s->bootstrap_authn};
@@ -450,34 +458,21 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
 
     kg_start_trace("controllers");
-    /* the Node authorizer decides from its graph: serve only once the pod and PV caches have filled it */
-    if (s->node_graph) {
-        s->node_feed = kg_node_feed_start(s->caches, s->node_graph, 30000, err);
-        if (!s->node_feed) {
-            kg_tls_material_free(&tls);
-            goto fail;
-        }
-    }
-
-    kg_start_trace("node feed");
-    /* custom resources: the served set follows the stored CRDs (server/crdfeed.h) */
-    s->crd_feed = kg_crd_feed_start(s->caches, s->store, 30000, err);
-    if (!s->crd_feed) {
+    /* serve only once every required cache is synced (one wait, no polling) and the feeds have passed their contents
+     * on: the Node authorizer's graph, the served custom resources, the RBAC policy (bootstrap and aggregation) */
+    const kg_resource *late = NULL;
+    if (!kg_cache_wait_required(s->caches, 30000, &late)) {
+        kg_err_set(err, KG_ETIMEOUT, "the %s cache did not sync", late ? late->plural : "");
         kg_tls_material_free(&tls);
         goto fail;
     }
-
-    kg_start_trace("crd feed");
-    /* RBAC decides from the caches: serve only once it has seen the policy (bootstrap and aggregation included) */
-    if (s->rbac) {
-        s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac, 30000, err);
-        if (!s->rbac_feed) {
-            kg_tls_material_free(&tls);
-            goto fail;
-        }
+    kg_start_trace("caches synced");
+    if ((s->node_feed && !kg_node_feed_wait(s->node_feed, 30000, err)) || !kg_crd_feed_wait(s->crd_feed, 30000, err) ||
+        (s->rbac_feed && !kg_rbac_feed_wait(s->rbac_feed, 30000, err))) {
+        kg_tls_material_free(&tls);
+        goto fail;
     }
-
-    kg_start_trace("rbac feed");
+    kg_start_trace("feeds");
     kg_http_config hc;
     kg_http_config_defaults(&hc);
     char *prio = kg_tls_priorities(o->tls_min_version, o->tls_cipher_suites, err);
