@@ -35,6 +35,7 @@
 #include "server/reviews.h"
 #include "server/tls.h"
 #include "server/tlsconfig.h"
+#include "server/starttrace.h"
 
 void kg_apiserver_options_defaults(kg_apiserver_options *o)
 {
@@ -244,6 +245,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    kg_start_trace("enter kg_apiserver_start");
     s->lock_fd = kg_datadir_acquire(o->data_dir, err); /* before any file is written: one owner per data dir */
     if (s->lock_fd < 0) {
         free(s);
@@ -281,6 +283,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->store = kg_store_open(o->storage_backend, o->data_dir, &so, err);
     if (!s->store)
         goto fail;
+    kg_start_trace("store open");
 
     s->gates = kg_feature_gates_parse(o->feature_gates, err);
     if (!s->gates) {
@@ -305,9 +308,10 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     kg_resources_serve_mutating_policies(map_version);
     s->caches = kg_cache_set_new(s->store);
-    /* namespaces are read by NamespaceLifecycle on every write: cache them from the start */
-    kg_cache_start(s->caches, kg_resource_find("", "v1", "namespaces"));
+    /* namespaces are read by NamespaceLifecycle on every write: cache them from the start, serve once synced */
+    kg_cache_require(s->caches, kg_resource_find("", "v1", "namespaces"));
     kg_apiserver_services_init(s);
+    kg_start_trace("caches, services");
     s->plugin_opts = (kg_admission_plugin_options){
         .default_not_ready_toleration_seconds = o->default_not_ready_toleration_seconds,
         .default_unreachable_toleration_seconds = o->default_unreachable_toleration_seconds};
@@ -350,6 +354,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->chain = kg_admission_chain_new(&o->admission, &s->svc, &s->metrics, err);
     if (!s->chain)
         goto fail;
+    kg_start_trace("admission chain");
     s->pipeline.store = s->store;
     s->pipeline.chain = s->chain;
     s->pipeline.services = &s->svc;
@@ -358,12 +363,21 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
 
     if (!kg_registry_bootstrap(s->store, err) || !kg_registry_rbac_bootstrap(s->store, err))
         goto fail;
+    kg_start_trace("bootstrap objects");
+    /* The feeds register the caches they need (after the bootstrap writes, so a first start lists the bootstrap
+     * policy): every required cache lists from here on, side by side, while the rest starts up; one wait for all of
+     * them below. The Node authorizer and RBAC decide from these caches, CRDs are served from theirs. */
+    if (s->node_graph)
+        s->node_feed = kg_node_feed_start(s->caches, s->node_graph);
+    s->crd_feed = kg_crd_feed_start(s->caches, s->store);
+    if (s->rbac)
+        s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac);
 
     kg_authn_config ac = {
         .token_auth_file = o->token_auth_file, .data_dir = o->data_dir, .anonymous_auth = s->opts.anonymous_auth};
     ac.client_ca_file = o->client_ca_file;
     if (o->enable_bootstrap_token_auth) { /* token authenticator 0: bootstrap tokens from the Secret cache */
-        kg_cache_start(s->caches, kg_resource_find("", "v1", "secrets"));
+        kg_cache_require(s->caches, kg_resource_find("", "v1", "secrets"));
         s->bootstrap_authn = calloc(1, sizeof(*s->bootstrap_authn));
         *s->bootstrap_authn = (kg_bootstrap_authn){.lookup = kg_bootstrap_cache_lookup, .ud = s->caches};
         ac.token_authenticators[0] = (kg_token_authenticator){kg_bootstrap_token_authenticate, s->bootstrap_authn};
@@ -373,12 +387,14 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     s->satoken = kg_satoken_start(s, &o->satoken, err);
     if (!s->satoken)
         goto fail;
+    kg_start_trace("service-account tokens");
     ac.token_authenticators[1] = kg_satoken_authenticator(s->satoken); /* after the bootstrap tokens (index 0) */
     if (ac.ntoken_authenticators < 2)
         ac.ntoken_authenticators = 2;
     s->authn = kg_authn_new(&ac, err);
     if (!s->authn)
         goto fail;
+    kg_start_trace("authn");
     if (o->audit_policy_file && o->audit_log_path) { /* both, as upstream: no log backend, no audit */
         kg_audit_log_config lc = {.path = o->audit_log_path,
                                   .max_size_mb = o->audit_log_maxsize_mb,
@@ -398,9 +414,11 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         if (!kg_tls_load_or_generate(&tc, &tls, err))
             goto fail;
     }
+    kg_start_trace("tls material");
     s->ca_pem = strdup(tls.ca_pem ? tls.ca_pem : "");
     s->satoken->tokens = kg_satokens_controller_start(s->satoken, s->ca_pem); /* legacy token Secrets */
     s->pump = kg_watch_pump_start(2, o->watch_bookmark_ms);
+    kg_start_trace("satokens controller, pump");
     kg_controller_client cc = kg_apiserver_loopback_client(s);
     if (!strcmp(o->storage_backend, "etcd3")) {
         /* several replicas may share the store: the controllers run on the one holding the Lease
@@ -439,31 +457,22 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         }
     }
 
-    /* the Node authorizer decides from its graph: serve only once the pod and PV caches have filled it */
-    if (s->node_graph) {
-        s->node_feed = kg_node_feed_start(s->caches, s->node_graph, 30000, err);
-        if (!s->node_feed) {
-            kg_tls_material_free(&tls);
-            goto fail;
-        }
-    }
-
-    /* custom resources: the served set follows the stored CRDs (server/crdfeed.h) */
-    s->crd_feed = kg_crd_feed_start(s->caches, s->store, 30000, err);
-    if (!s->crd_feed) {
+    kg_start_trace("controllers");
+    /* serve only once every required cache is synced (one wait, no polling) and the feeds have passed their contents
+     * on: the Node authorizer's graph, the served custom resources, the RBAC policy (bootstrap and aggregation) */
+    const kg_resource *late = NULL;
+    if (!kg_cache_wait_required(s->caches, 30000, &late)) {
+        kg_err_set(err, KG_ETIMEOUT, "the %s cache did not sync", late ? late->plural : "");
         kg_tls_material_free(&tls);
         goto fail;
     }
-
-    /* RBAC decides from the caches: serve only once it has seen the policy (bootstrap and aggregation included) */
-    if (s->rbac) {
-        s->rbac_feed = kg_rbac_feed_start(s->caches, s->rbac, 30000, err);
-        if (!s->rbac_feed) {
-            kg_tls_material_free(&tls);
-            goto fail;
-        }
+    kg_start_trace("caches synced");
+    if ((s->node_feed && !kg_node_feed_wait(s->node_feed, 30000, err)) || !kg_crd_feed_wait(s->crd_feed, 30000, err) ||
+        (s->rbac_feed && !kg_rbac_feed_wait(s->rbac_feed, 30000, err))) {
+        kg_tls_material_free(&tls);
+        goto fail;
     }
-
+    kg_start_trace("feeds");
     kg_http_config hc;
     kg_http_config_defaults(&hc);
     char *prio = kg_tls_priorities(o->tls_min_version, o->tls_cipher_suites, err);
@@ -494,6 +503,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         kg_tls_material_free(&tls);
         goto fail;
     }
+    kg_start_trace("http server");
     if (!o->insecure) {
         /* new connections get the pair on disk: --tls-cert-file/--tls-private-key-file or the generated one */
         char crt[4096], key[4096];
@@ -503,6 +513,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         s->cert_reloader =
             kg_cert_reloader_start(s->tls_creds, given ? o->tls_cert_file : crt, given ? o->tls_key_file : key, 0);
     }
+    kg_start_trace("cert reloader");
     /* admin.kubeconfig for kubectl */
     char *url = kg_kubeconfig_server_url(o->bind_address, kg_http_server_port(s->http), !o->insecure);
     kg_kubeconfig kc = {
@@ -519,6 +530,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
     }
     if (!wrote)
         goto fail;
+    kg_start_trace("admin.kubeconfig");
     if (!strcmp(o->storage_backend, "etcd3") &&
         (!o->endpoint_reconciler_type || strcmp(o->endpoint_reconciler_type, "none"))) {
         const char *adv = o->advertise_address;
@@ -530,6 +542,7 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
         if (!s->endpoint_lease)
             goto fail;
     }
+    kg_start_trace("ready");
     __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
     return s;
 fail:

@@ -1,5 +1,6 @@
 #include "server/cache.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ typedef struct rcache {
     kg_store_watch *w;
     pthread_t thread;
     bool started;
+    bool required; /* readiness waits for it (kg_cache_require); guarded by cs->mu */
     kg_cache_set *cs;
 } rcache;
 
@@ -41,7 +43,21 @@ struct kg_cache_set {
     size_t ncaches;
     int stopping;         /* atomic */
     uint64_t next_sub_id; /* atomic */
+    /* a cache turning synced broadcasts sync_cond under sync_mu: waiters sleep until then, they never poll */
+    pthread_mutex_t sync_mu;
+    pthread_cond_t sync_cond; /* on CLOCK_MONOTONIC */
 };
+
+/* r's cache reads as synced: wake everybody waiting for some set of caches */
+static void mark_synced(rcache *c)
+{
+    if (__atomic_load_n(&c->synced, __ATOMIC_ACQUIRE))
+        return;
+    pthread_mutex_lock(&c->cs->sync_mu);
+    __atomic_store_n(&c->synced, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&c->cs->sync_cond);
+    pthread_mutex_unlock(&c->cs->sync_mu);
+}
 
 /* binary search: index of key, or insertion point with *found false */
 static size_t find(const rcache *c, const char *key, bool *found)
@@ -169,7 +185,7 @@ static bool relist(rcache *c)
         ok = c->w != NULL;
         if (ok) {
             /* synced before telling: a subscriber that reads through the services must not wait for itself */
-            __atomic_store_n(&c->synced, 1, __ATOMIC_RELEASE);
+            mark_synced(c);
             notify(c, KG_ADMISSION_EVENT_RESYNC, NULL);
         }
     }
@@ -190,7 +206,6 @@ static void *watch_main(void *arg)
                 nanosleep(&ts, NULL);
                 continue;
             }
-            __atomic_store_n(&c->synced, 1, __ATOMIC_RELEASE);
         }
         const kg_store_event *ev;
         kg_error err;
@@ -234,6 +249,12 @@ kg_cache_set *kg_cache_set_new(kg_store *store)
     kg_cache_set *cs = calloc(1, sizeof *cs);
     cs->store = store;
     pthread_mutex_init(&cs->mu, NULL);
+    pthread_mutex_init(&cs->sync_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&cs->sync_cond, &ca);
+    pthread_condattr_destroy(&ca);
     cs->ncaches = kg_resources_count();
     cs->caches = calloc(cs->ncaches, sizeof *cs->caches);
     for (size_t i = 0; i < cs->ncaches; i++) {
@@ -252,6 +273,9 @@ void kg_cache_set_free(kg_cache_set *cs)
     __atomic_store_n(&cs->stopping, 1, __ATOMIC_RELEASE);
     pthread_mutex_lock(&cs->mu); /* no cache starts after this */
     pthread_mutex_unlock(&cs->mu);
+    pthread_mutex_lock(&cs->sync_mu); /* waiters give up */
+    pthread_cond_broadcast(&cs->sync_cond);
+    pthread_mutex_unlock(&cs->sync_mu);
     for (size_t i = 0; i < cs->ncaches; i++) {
         rcache *c = &cs->caches[i];
         if (c->started) {
@@ -271,6 +295,8 @@ void kg_cache_set_free(kg_cache_set *cs)
         pthread_rwlock_destroy(&c->lock);
     }
     free(cs->caches);
+    pthread_cond_destroy(&cs->sync_cond);
+    pthread_mutex_destroy(&cs->sync_mu);
     pthread_mutex_destroy(&cs->mu);
     free(cs);
 }
@@ -295,14 +321,71 @@ bool kg_cache_synced(kg_cache_set *cs, const kg_resource *r)
 
 bool kg_cache_wait_synced(kg_cache_set *cs, const kg_resource *r, int timeout_ms)
 {
-    kg_cache_start(cs, r);
-    for (int waited = 0; !kg_cache_synced(cs, r); waited++) {
-        if (waited >= timeout_ms)
-            return false;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
+    if (kg_cache_synced(cs, r)) /* the request path: one atomic load */
+        return true;
+    return kg_cache_wait_all_synced(cs, &r, 1, timeout_ms, NULL);
+}
+
+/* index of the first of rs not synced, n when all are */
+static size_t first_unsynced(kg_cache_set *cs, const kg_resource *const *rs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!kg_cache_synced(cs, rs[i]))
+            return i;
+    return n;
+}
+
+bool kg_cache_wait_all_synced(kg_cache_set *cs, const kg_resource *const *rs, size_t n, int timeout_ms,
+                              const kg_resource **unsynced)
+{
+    for (size_t i = 0; i < n; i++) /* every list starts before the wait: they run side by side */
+        kg_cache_start(cs, rs[i]);
+    size_t k = first_unsynced(cs, rs, n);
+    if (k < n) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_MONOTONIC, &deadline);
+        deadline.tv_sec += timeout_ms / 1000;
+        deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec++;
+            deadline.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&cs->sync_mu);
+        /* k only grows: a synced cache stays synced */
+        while ((k += first_unsynced(cs, rs + k, n - k)) < n && !__atomic_load_n(&cs->stopping, __ATOMIC_ACQUIRE))
+            if (pthread_cond_timedwait(&cs->sync_cond, &cs->sync_mu, &deadline) == ETIMEDOUT) {
+                k += first_unsynced(cs, rs + k, n - k);
+                break;
+            }
+        pthread_mutex_unlock(&cs->sync_mu);
     }
-    return true;
+    if (unsynced)
+        *unsynced = k < n ? rs[k] : NULL;
+    return k == n;
+}
+
+void kg_cache_require(kg_cache_set *cs, const kg_resource *r)
+{
+    pthread_mutex_lock(&cs->mu);
+    cs->caches[r->index].required = true;
+    pthread_mutex_unlock(&cs->mu);
+    kg_cache_start(cs, r);
+}
+
+bool kg_cache_wait_required(kg_cache_set *cs, int timeout_ms, const kg_resource **unsynced)
+{
+    const kg_resource **rs = calloc(cs->ncaches + 1, sizeof *rs);
+    if (!rs)
+        abort();
+    size_t n = 0;
+    pthread_mutex_lock(&cs->mu);
+    for (size_t i = 0; i < cs->ncaches; i++)
+        if (cs->caches[i].required)
+            rs[n++] = cs->caches[i].r;
+    pthread_mutex_unlock(&cs->mu);
+    bool ok = kg_cache_wait_all_synced(cs, rs, n, timeout_ms, unsynced);
+    free(rs);
+    return ok;
 }
 
 kg_json *kg_cache_get(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,

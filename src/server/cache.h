@@ -24,8 +24,18 @@ void kg_cache_set_free(kg_cache_set *cs);
  * kg_cache_synced is false. */
 void kg_cache_start(kg_cache_set *cs, const kg_resource *r);
 bool kg_cache_synced(kg_cache_set *cs, const kg_resource *r);
-/* Wait until r is synced (or timeout_ms passes). */
+/* Wait until r is synced (or timeout_ms passes); starts r's cache. Synced already: one atomic load. */
 bool kg_cache_wait_synced(kg_cache_set *cs, const kg_resource *r, int timeout_ms);
+/* Start the caches of rs[0..n) at once (their lists run side by side) and wait for all of them together: the waiter
+ * sleeps on a condition variable the watcher threads signal, it never polls. True when all are synced; false when
+ * timeout_ms passes first (or the set is being freed), with *unsynced (when not NULL) the first not synced. */
+bool kg_cache_wait_all_synced(kg_cache_set *cs, const kg_resource *const *rs, size_t n, int timeout_ms,
+                              const kg_resource **unsynced);
+/* Readiness: the server serves only once r is synced (starts r's cache). Feeds register what they need this way,
+ * then kg_cache_wait_required waits once for all of it. */
+void kg_cache_require(kg_cache_set *cs, const kg_resource *r);
+/* kg_cache_wait_all_synced over every required cache. */
+bool kg_cache_wait_required(kg_cache_set *cs, int timeout_ms, const kg_resource **unsynced);
 
 /* One object decoded into a (with metadata.resourceVersion), or NULL with err->code KG_ENOTFOUND. */
 kg_json *kg_cache_get(kg_cache_set *cs, const kg_resource *r, const char *ns, const char *name, kg_arena *a,

@@ -184,7 +184,7 @@ static void *finalizer_main(void *ud)
     return NULL;
 }
 
-kg_crd_feed *kg_crd_feed_start(kg_cache_set *cs, kg_store *store, int timeout_ms, kg_error *err)
+kg_crd_feed *kg_crd_feed_start(kg_cache_set *cs, kg_store *store)
 {
     kg_crd_feed *f = calloc(1, sizeof *f);
     if (!f)
@@ -195,15 +195,18 @@ kg_crd_feed *kg_crd_feed_start(kg_cache_set *cs, kg_store *store, int timeout_ms
     pthread_cond_init(&f->cond, NULL);
     pthread_create(&f->thread, NULL, finalizer_main, f);
     f->sub = kg_cache_subscribe(cs, crd_resource(), on_event, f);
-    if (!kg_cache_wait_synced(cs, crd_resource(), timeout_ms)) {
-        kg_err_set(err, KG_ETIMEOUT, "the customresourcedefinitions cache did not sync");
-        kg_crd_feed_stop(f);
-        return NULL;
-    }
+    kg_cache_require(cs, crd_resource());
+    return f;
+}
+
+bool kg_crd_feed_wait(kg_crd_feed *f, int timeout_ms, kg_error *err)
+{
+    if (!kg_cache_wait_synced(f->cs, crd_resource(), timeout_ms))
+        return kg_err_set(err, KG_ETIMEOUT, "the customresourcedefinitions cache did not sync");
     pthread_mutex_lock(&f->mu);
     reload(f);
     pthread_mutex_unlock(&f->mu);
-    return f;
+    return true;
 }
 
 void kg_crd_feed_stop(kg_crd_feed *f)

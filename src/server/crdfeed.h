@@ -11,8 +11,10 @@
 
 typedef struct kg_crd_feed kg_crd_feed;
 
-/* Subscribe to the CRD cache and publish its contents once synced (or timeout_ms passes: error). */
-kg_crd_feed *kg_crd_feed_start(kg_cache_set *cs, kg_store *store, int timeout_ms, kg_error *err);
+/* Subscribe to the CRD cache and require it for readiness (kg_cache_require); does not wait. */
+kg_crd_feed *kg_crd_feed_start(kg_cache_set *cs, kg_store *store);
+/* Wait (up to timeout_ms) for the CRD cache and publish its contents; false with err on timeout. */
+bool kg_crd_feed_wait(kg_crd_feed *f, int timeout_ms, kg_error *err);
 /* Unsubscribe and forget the served custom resources. */
 void kg_crd_feed_stop(kg_crd_feed *f);
 

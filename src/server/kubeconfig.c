@@ -107,7 +107,10 @@ bool kg_kubeconfig_write(const char *path, const kg_kubeconfig *kc, kg_error *er
         }
         off += (size_t)w;
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
+    /* no fsync: kgate serve writes this file anew at every start before it reports running, so after a crash
+     * nothing reads a torn copy for long; the rename keeps readers from seeing a partial one (and off the start-up
+     * critical path: a sync there cost 5-45 ms on a busy disk) */
+    if (close(fd) != 0) {
         kg_err_set(err, KG_EIO, "write %s: %s", tmp, strerror(errno));
         unlink(tmp);
         goto out;

@@ -81,7 +81,7 @@ static void on_event(void *ud, const kg_admission_event *ev)
     pthread_mutex_unlock(&f->mu);
 }
 
-kg_node_feed *kg_node_feed_start(kg_cache_set *cs, kg_node_graph *g, int timeout_ms, kg_error *err)
+kg_node_feed *kg_node_feed_start(kg_cache_set *cs, kg_node_graph *g)
 {
     kg_node_feed *f = calloc(1, sizeof *f);
     if (!f)
@@ -91,23 +91,32 @@ kg_node_feed *kg_node_feed_start(kg_cache_set *cs, kg_node_graph *g, int timeout
     pthread_mutex_init(&f->mu, NULL);
     for (int k = 0; k < NKINDS; k++) {
         f->ctx[k] = (struct kind_ctx){f, k};
-        if (res(k)) /* volumeattachments only when served */
+        if (res(k)) { /* volumeattachments only when served */
             f->subs[k] = kg_cache_subscribe(cs, res(k), on_event, &f->ctx[k]);
+            kg_cache_require(cs, res(k));
+        }
     }
+    return f;
+}
+
+bool kg_node_feed_wait(kg_node_feed *f, int timeout_ms, kg_error *err)
+{
+    const kg_resource *rs[NKINDS], *late = NULL;
+    size_t n = 0;
+    for (int k = 0; k < NKINDS; k++)
+        if (res(k))
+            rs[n++] = res(k);
+    if (!kg_cache_wait_all_synced(f->cs, rs, n, timeout_ms, &late))
+        return kg_err_set(err, KG_ETIMEOUT, "Node authorizer: the %s cache did not sync", late ? late->plural : "");
     for (int k = 0; k < NKINDS; k++) {
         if (!res(k))
             continue;
-        if (!kg_cache_wait_synced(cs, res(k), timeout_ms)) {
-            kg_err_set(err, KG_ETIMEOUT, "Node authorizer: the %s cache did not sync", kinds[k].plural);
-            kg_node_feed_stop(f);
-            return NULL;
-        }
         /* in case the cache had synced before we subscribed */
         pthread_mutex_lock(&f->mu);
         reload(f, k);
         pthread_mutex_unlock(&f->mu);
     }
-    return f;
+    return true;
 }
 
 void kg_node_feed_stop(kg_node_feed *f)

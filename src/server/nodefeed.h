@@ -11,8 +11,10 @@
 
 typedef struct kg_node_feed kg_node_feed;
 
-/* Subscribe and wait (up to timeout_ms) for the caches to sync; NULL with err set on timeout. */
-kg_node_feed *kg_node_feed_start(kg_cache_set *cs, kg_node_graph *g, int timeout_ms, kg_error *err);
+/* Subscribe to the caches and require them for readiness (kg_cache_require); does not wait. */
+kg_node_feed *kg_node_feed_start(kg_cache_set *cs, kg_node_graph *g);
+/* Wait (up to timeout_ms) until the caches are synced and g holds their contents; false with err on timeout. */
+bool kg_node_feed_wait(kg_node_feed *f, int timeout_ms, kg_error *err);
 void kg_node_feed_stop(kg_node_feed *f); /* NULL is fine */
 
 #endif

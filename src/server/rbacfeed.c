@@ -57,7 +57,7 @@ static void on_event(void *ud, const kg_admission_event *ev)
     pthread_mutex_unlock(&f->mu);
 }
 
-kg_rbac_feed *kg_rbac_feed_start(kg_cache_set *cs, kg_rbac *r, int timeout_ms, kg_error *err)
+kg_rbac_feed *kg_rbac_feed_start(kg_cache_set *cs, kg_rbac *r)
 {
     kg_rbac_feed *f = calloc(1, sizeof *f);
     if (!f)
@@ -68,24 +68,27 @@ kg_rbac_feed *kg_rbac_feed_start(kg_cache_set *cs, kg_rbac *r, int timeout_ms, k
     for (int k = 0; k < 4; k++) {
         f->ctx[k] = (struct kind_ctx){f, k};
         f->subs[k] = kg_cache_subscribe(cs, res(k), on_event, &f->ctx[k]);
+        kg_cache_require(cs, res(k));
     }
+    return f;
+}
+
+bool kg_rbac_feed_wait(kg_rbac_feed *f, int timeout_ms, kg_error *err)
+{
+    const kg_resource *rs[4], *late = NULL;
+    for (int k = 0; k < 4; k++)
+        rs[k] = res(k);
+    if (!kg_cache_wait_all_synced(f->cs, rs, 4, timeout_ms, &late))
+        return kg_err_set(err, KG_ETIMEOUT, "RBAC: the %s cache did not sync", late ? late->plural : "");
     for (int k = 0; k < 4; k++) {
-        if (!kg_cache_wait_synced(cs, res(k), timeout_ms)) {
-            kg_err_set(err, KG_ETIMEOUT, "RBAC: the %s cache did not sync", plurals[k]);
-            kg_rbac_feed_stop(f);
-            return NULL;
-        }
         /* in case the cache had synced before we subscribed (its RESYNC then went to others only) */
         pthread_mutex_lock(&f->mu);
         reload(f, k);
         pthread_mutex_unlock(&f->mu);
     }
-    if (!kg_rbac_sync(r, timeout_ms)) {
-        kg_err_set(err, KG_ETIMEOUT, "RBAC: the policy was not built in time");
-        kg_rbac_feed_stop(f);
-        return NULL;
-    }
-    return f;
+    if (!kg_rbac_sync(f->r, timeout_ms))
+        return kg_err_set(err, KG_ETIMEOUT, "RBAC: the policy was not built in time");
+    return true;
 }
 
 void kg_rbac_feed_stop(kg_rbac_feed *f)

@@ -12,9 +12,12 @@
 
 typedef struct kg_rbac_feed kg_rbac_feed;
 
-/* Subscribe to the caches of roles, clusterroles, rolebindings and clusterrolebindings, wait (up to timeout_ms)
- * until they are synced and r has seen their contents. NULL with err on timeout. */
-kg_rbac_feed *kg_rbac_feed_start(kg_cache_set *cs, kg_rbac *r, int timeout_ms, kg_error *err);
+/* Subscribe to the caches of roles, clusterroles, rolebindings and clusterrolebindings and require them for
+ * readiness (kg_cache_require); does not wait: the server waits once for every required cache. */
+kg_rbac_feed *kg_rbac_feed_start(kg_cache_set *cs, kg_rbac *r);
+/* Wait (up to timeout_ms) until the four caches are synced and r has seen their contents. False with err on
+ * timeout. */
+bool kg_rbac_feed_wait(kg_rbac_feed *f, int timeout_ms, kg_error *err);
 /* Unsubscribe (before freeing r or the caches). */
 void kg_rbac_feed_stop(kg_rbac_feed *f);
 

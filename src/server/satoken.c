@@ -10,8 +10,6 @@
 #include "server/apiserver.h"
 #include "server/cache.h"
 
-#define CACHE_SYNC_MS 30000
-
 static const char *const cached[] = {"serviceaccounts", "secrets", "pods", "nodes"};
 
 bool kg_satoken_options_validate(const kg_satoken_options *o, kg_error *err)
@@ -158,14 +156,9 @@ kg_satoken *kg_satoken_start(struct kg_apiserver *s, const kg_satoken_options *o
                                      .get = cache_get,
                                      .get_ud = t};
     t->auth = kg_sa_authenticator_new(&ac);
+    /* the server serves (and so authenticates) only once these are synced: it waits once for every required cache */
     for (size_t i = 0; i < sizeof cached / sizeof *cached; i++)
-        kg_cache_start(s->caches, kg_resource_find("", "v1", cached[i]));
-    for (size_t i = 0; i < sizeof cached / sizeof *cached; i++)
-        if (!kg_cache_wait_synced(s->caches, kg_resource_find("", "v1", cached[i]), CACHE_SYNC_MS)) {
-            kg_err_set(err, KG_ETIMEOUT, "service-account tokens: the %s cache did not sync", cached[i]);
-            kg_satoken_stop(t);
-            return NULL;
-        }
+        kg_cache_require(s->caches, kg_resource_find("", "v1", cached[i]));
     render_discovery(t, o->jwks_uri);
     KG_V(1, "service-account tokens: issuer %s, %zu verification key(s), signing key %s", t->issuers[0],
          t->keys->nverify, t->keys->signing.pkey ? t->keys->signing.kid : "(none)");

@@ -69,7 +69,8 @@ typedef struct kg_satoken {
     kg_satokens_controller *tokens; /* the legacy tokens controller, once started */
 } kg_satoken;
 
-/* Load the keys and start the caches (waits for them to sync). s->caches and s->store must exist. */
+/* Load the keys and require the caches (kg_cache_require: the server waits for them before serving). s->caches and
+ * s->store must exist. */
 kg_satoken *kg_satoken_start(struct kg_apiserver *s, const kg_satoken_options *o, kg_error *err);
 void kg_satoken_stop(kg_satoken *t);
 /* The authenticator for kg_authn_config.token_authenticators. */

@@ -1,5 +1,5 @@
 /* Watch-fed caches: an initial list, then every store change reflected; lists per namespace in order; change
- * notification to subscribers. */
+ * notification to subscribers; waiting for several caches at once (all synced, or the timeout). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 
 #include "server/apiserver.h"
 #include "server/cache.h"
+#include "storage/transformer.h"
 
 static void put_cm(kg_store *st, kg_arena *a, const char *ns, const char *name, const char *val)
 {
@@ -255,10 +256,103 @@ static void subscribers_see_changes_in_order(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Several caches, one slower (it has many objects to list and decode): the single wait returns once every one of
+ * them is synced, and by then the slow one holds its whole list. Required caches are waited for together. */
+static void wait_all_returns_when_every_cache_is_synced(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kgate-cache-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kg_error err;
+    kg_store *st = kg_store_open("sqlite", dir, NULL, &err);
+    assert_non_null(st);
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    enum { NSLOW = 100 };
+    for (int i = 0; i < NSLOW; i++)
+        put_cm(st, &a, "slow", kg_arena_sprintf(&a, "cm%03d", i), "v");
+    const kg_resource *rs[] = {kg_resource_find("", "v1", "namespaces"), kg_resource_find("", "v1", "configmaps"),
+                               kg_resource_find("", "v1", "secrets")};
+    kg_cache_set *cs = kg_cache_set_new(st);
+    for (size_t i = 0; i < 3; i++)
+        assert_false(kg_cache_synced(cs, rs[i])); /* nothing started yet */
+    const kg_resource *late = rs[0];
+    assert_true(kg_cache_wait_all_synced(cs, rs, 3, 10000, &late));
+    assert_null(late);
+    for (size_t i = 0; i < 3; i++)
+        assert_true(kg_cache_synced(cs, rs[i]));
+    assert_int_equal(kg_cache_list(cs, rs[1], "slow", &a, &err)->len, NSLOW);
+    /* an empty set is synced; a synced cache answers at once, also with no time left */
+    assert_true(kg_cache_wait_all_synced(cs, rs, 0, 0, NULL));
+    assert_true(kg_cache_wait_synced(cs, rs[1], 0));
+    kg_cache_set_free(cs);
+
+    /* the same through readiness registration: nothing is waited for until required */
+    cs = kg_cache_set_new(st);
+    assert_true(kg_cache_wait_required(cs, 0, NULL));
+    kg_cache_require(cs, rs[1]);
+    kg_cache_require(cs, rs[0]);
+    assert_true(kg_cache_wait_required(cs, 10000, &late));
+    assert_null(late);
+    assert_true(kg_cache_synced(cs, rs[0]) && kg_cache_synced(cs, rs[1]));
+    assert_int_equal(kg_cache_list(cs, rs[1], "", &a, &err)->len, NSLOW);
+    assert_false(kg_cache_synced(cs, rs[2])); /* not required, never started */
+    kg_cache_set_free(cs);
+    kg_store_close(st);
+    kg_arena_free(&a);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A cache that cannot list (a Secret encrypted with a key the store no longer has: every list of secrets fails, the
+ * cache retries) never syncs: the wait gives up after its timeout and names it; the other caches sync regardless. */
+static void wait_all_times_out_naming_the_cache_that_does_not_sync(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kgate-cache-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    kg_error err;
+    kg_store *st = kg_store_open("sqlite", dir, NULL, &err);
+    assert_non_null(st);
+    static const char gone[] = "k8s:enc:aescbc:v1:gone:0123456789abcdef0123456789abcdef";
+    assert_true(kg_store_create(st, "/registry/secrets/default/s", gone, sizeof gone - 1, NULL, &err));
+    kg_store_close(st);
+    static const char cfg[] = "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n"
+                              "- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: k, secret: "
+                              "\"K34VFiiu0qar9xWICc9PPA==\"}]}\n";
+    kg_transformer *xf = kg_transformer_parse(cfg, sizeof cfg - 1, &err);
+    assert_non_null(xf);
+    kg_store_options o = {.transformer = xf};
+    st = kg_store_open("sqlite", dir, &o, &err);
+    assert_non_null(st);
+    const kg_resource *ns = kg_resource_find("", "v1", "namespaces"), *sec = kg_resource_find("", "v1", "secrets");
+    kg_cache_set *cs = kg_cache_set_new(st);
+    kg_cache_require(cs, sec);
+    kg_cache_require(cs, ns);
+    const kg_resource *late = NULL;
+    assert_false(kg_cache_wait_required(cs, 300, &late));
+    assert_ptr_equal(late, sec);
+    const kg_resource *both[] = {ns, sec};
+    late = NULL;
+    assert_false(kg_cache_wait_all_synced(cs, both, 2, 100, &late));
+    assert_ptr_equal(late, sec);
+    assert_false(kg_cache_wait_synced(cs, sec, 0));
+    assert_true(kg_cache_wait_synced(cs, ns, 10000)); /* the other cache is not held up */
+    kg_cache_set_free(cs);
+    kg_store_close(st);
+    kg_transformer_free(xf);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(cache_follows_the_store),
                                        cmocka_unit_test(views_survive_updates),
-                                       cmocka_unit_test(subscribers_see_changes_in_order)};
+                                       cmocka_unit_test(subscribers_see_changes_in_order),
+                                       cmocka_unit_test(wait_all_returns_when_every_cache_is_synced),
+                                       cmocka_unit_test(wait_all_times_out_naming_the_cache_that_does_not_sync)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
