@@ -117,6 +117,15 @@ put_eps "10.1.0.1" "" '{"endpointslice.kubernetes.io/skip-mirror":"true"}'
 wait_slices "an Endpoints labelled skip-mirror is not mirrored" db ""
 put_eps "10.1.0.5" ""
 wait_slices "the label removed: mirrored again" db "IPv4:10.1.0.5/ready"
+# a resync with nothing changed writes nothing: the same Endpoints written again leaves the slice's resourceVersion;
+# the one worker syncs in order, so once a later Service "marker" is mirrored, db's sync has run
+rv() { curl -sk -H "Authorization: Bearer $TOKEN" "$URL/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io/service-name%3D$1" | grep -o '"resourceVersion":"[0-9]*"' | tail -1; }
+RV0=$(rv db)
+put_eps "10.1.0.5" ""
+api POST /api/v1/namespaces/default/services '{"apiVersion":"v1","kind":"Service","metadata":{"name":"marker"},"spec":{"ports":[{"port":80}]}}' >/dev/null
+api POST /api/v1/namespaces/default/endpoints '{"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"marker"},"subsets":[{"addresses":[{"ip":"10.2.0.1"}],"ports":[{"port":80}]}]}' >/dev/null
+wait_slices "(a later Endpoints is mirrored)" marker "IPv4:10.2.0.1/ready"
+expect_eq "an unchanged Endpoints written again: its slice is not rewritten" "$RV0" rv db
 K delete endpoints db >/dev/null
 wait_slices "the Endpoints deleted: its slices are deleted" db ""
 
