@@ -11,6 +11,7 @@
 
 #include "base/log.h"
 #include "meta/names.h"
+#include "meta/object.h"
 
 #define LABEL_SERVICE_NAME "kubernetes.io/service-name"
 #define LABEL_MANAGED_BY "endpointslice.kubernetes.io/managed-by"
@@ -18,6 +19,7 @@
 #define ANN_LEADER "control-plane.alpha.kubernetes.io/leader"
 #define ANN_TRIGGER_TIME "endpoints.kubernetes.io/last-change-trigger-time"
 #define ANN_LAST_APPLIED "kubectl.kubernetes.io/last-applied-configuration"
+#define EVENT_COMPONENT "endpoint-slice-mirroring-controller" /* upstream's event source */
 
 /* ======================================================================================================
  * Desired state
@@ -458,6 +460,77 @@ static bool reconcile(const kg_controller_client *c, kg_arena *a, const kg_json 
     return ok;
 }
 
+/* A Warning Event on the Endpoints, as upstream's event recorder writes it (failures are only logged). */
+static void warn_event(const kg_controller_client *c, kg_arena *a, const kg_json *eps, const char *reason,
+                       const char *message)
+{
+    const kg_json *md = kg_json_get(eps, "metadata");
+    const char *ns = kg_json_get_str(md, "namespace"), *name = kg_json_get_str(md, "name");
+    if (!ns || !name)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char tb[64];
+    const char *now = kg_arena_strdup(a, kg_time_format(ts.tv_sec, tb));
+    kg_json *ev = kg_json_new_object(a), *emd = kg_json_new_object(a), *ref = kg_json_new_object(a),
+            *src = kg_json_new_object(a);
+    kg_json_set(a, ev, "apiVersion", kg_json_new_str(a, "v1"));
+    kg_json_set(a, ev, "kind", kg_json_new_str(a, "Event"));
+    kg_json_set(a, emd, "name",
+                kg_json_new_str(a, kg_arena_sprintf(a, "%s.%llx", name,
+                                                    (unsigned long long)ts.tv_sec * 1000000000ull +
+                                                        (unsigned long long)ts.tv_nsec)));
+    kg_json_set(a, emd, "namespace", kg_json_new_str(a, ns));
+    kg_json_set(a, ev, "metadata", emd);
+    kg_json_set(a, ref, "kind", kg_json_new_str(a, "Endpoints"));
+    kg_json_set(a, ref, "namespace", kg_json_new_str(a, ns));
+    kg_json_set(a, ref, "name", kg_json_new_str(a, name));
+    const char *uid = kg_json_get_str(md, "uid"), *rv = kg_json_get_str(md, "resourceVersion");
+    if (uid)
+        kg_json_set(a, ref, "uid", kg_json_new_str(a, uid));
+    kg_json_set(a, ref, "apiVersion", kg_json_new_str(a, "v1"));
+    if (rv)
+        kg_json_set(a, ref, "resourceVersion", kg_json_new_str(a, rv));
+    kg_json_set(a, ev, "involvedObject", ref);
+    kg_json_set(a, ev, "reason", kg_json_new_str(a, reason));
+    kg_json_set(a, ev, "message", kg_json_new_str(a, message));
+    kg_json_set(a, src, "component", kg_json_new_str(a, EVENT_COMPONENT));
+    kg_json_set(a, ev, "source", src);
+    kg_json_set(a, ev, "firstTimestamp", kg_json_new_str(a, now));
+    kg_json_set(a, ev, "lastTimestamp", kg_json_new_str(a, now));
+    kg_json_set(a, ev, "count", kg_json_new_int(a, 1));
+    kg_json_set(a, ev, "type", kg_json_new_str(a, "Warning"));
+    kg_json_set(a, ev, "reportingComponent", kg_json_new_str(a, EVENT_COMPONENT));
+    kg_json_set(a, ev, "reportingInstance", kg_json_new_str(a, ""));
+    KG_ERROR_DECL(err);
+    if (!c->create(c->ctx, a, "events", ns, ev, &err))
+        KG_V(1, "endpointslice mirroring: event on %s/%s: %s", ns, name, err.msg);
+}
+
+/* upstream's reconcile, then its Warning Events for skipped addresses; kgate records them when the sync wrote a
+ * slice (the Endpoints changed), not on every resync (upstream's recorder aggregates repeats into a count). */
+static bool reconcile_and_report(const kg_controller_client *c, kg_arena *a, const kg_json *eps, const char *ns,
+                                 const char *name, int max, kg_epsm_result *res, kg_error *err)
+{
+    kg_epsm_result local = {0};
+    kg_epsm_result *r = res ? res : &local;
+    if (!reconcile(c, a, eps, ns, name, max, r, err))
+        return false;
+    if (!r->created && !r->updated)
+        return true;
+    if (r->skipped_invalid)
+        warn_event(c, a, eps, "InvalidIPAddress",
+                   kg_arena_sprintf(a, "Skipped %zu invalid IP addresses when mirroring to EndpointSlices",
+                                    r->skipped_invalid));
+    if (r->skipped_over_capacity)
+        warn_event(c, a, eps, "TooManyAddressesToMirror",
+                   kg_arena_sprintf(a,
+                                    "A max of %d addresses can be mirrored to EndpointSlices per Endpoints subset. "
+                                    "%zu addresses were skipped",
+                                    max, r->skipped_invalid + r->skipped_over_capacity));
+    return true;
+}
+
 bool kg_epsm_sync(const kg_controller_client *c, kg_arena *a, const char *ns, const char *name, int max_per_subset,
                   kg_epsm_result *res, kg_error *err)
 {
@@ -484,7 +557,7 @@ bool kg_epsm_sync(const kg_controller_client *c, kg_arena *a, const char *ns, co
     }
     if (selector_set(svc))
         return delete_mirrored(c, a, ns, name, res, err);
-    return reconcile(c, a, eps, ns, name, max, res, err);
+    return reconcile_and_report(c, a, eps, ns, name, max, res, err);
 }
 
 /* ======================================================================================================

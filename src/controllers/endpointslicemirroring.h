@@ -15,8 +15,11 @@
  *     (ready for `addresses`, not ready for `notReadyAddresses`); the IP is re-formatted canonically, IPv4-mapped
  *     IPv6 counts as IPv4; an address that is no IP is skipped;
  *   - at most max_endpoints_per_subset (1000, upstream's --mirroring-max-endpoints-per-subset) addresses of one
- *     subset are mirrored, ready ones first; the rest are skipped (upstream also records a Warning Event
- *     TooManyAddressesToMirror / InvalidIPAddress; kgate logs them instead);
+ *     subset are mirrored, ready ones first; the rest are skipped, and a sync that wrote a slice records upstream's
+ *     Warning Events on the Endpoints (source endpoint-slice-mirroring-controller): InvalidIPAddress "Skipped <n>
+ *     invalid IP addresses when mirroring to EndpointSlices", TooManyAddressesToMirror "A max of <max> addresses can
+ *     be mirrored to EndpointSlices per Endpoints subset. <n> addresses were skipped" (upstream records them on
+ *     every sync, its recorder folding repeats into a count; kgate once per change of the Endpoints);
  *   - one slice per (address type, set of ports): addressType IPv4 or IPv6, ports {name, port, protocol (TCP when
  *     unset), appProtocol};
  *   - metadata: generateName "<endpoints-name>-" (the name is generated here: "<name>-" + 5 random characters),

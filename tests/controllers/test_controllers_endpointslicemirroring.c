@@ -1,7 +1,8 @@
 /* The EndpointSlice mirroring controller's reconciler (controllers/endpointslicemirroring.h) over an in-memory
  * cluster: what a mirrored slice carries (labels, annotations, owner, endpoints, ports), no write on a resync with
  * nothing changed, updates in place, the IPv4/IPv6 split, repacking of subsets, the per-subset limit, recycling on a
- * port change, and deletion when the Endpoints is gone, skips mirroring, or its Service is gone or has a selector. */
+ * port change, Warning Events for skipped addresses, and deletion when the Endpoints is gone, skips mirroring, or its
+ * Service is gone or has a selector. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,25 @@ static kg_json *slices(fixture *f)
     kg_json *l = f->tc.c.list(f->tc.c.ctx, &f->a, "endpointslices", "ns1", &e);
     assert_non_null(l);
     return l;
+}
+
+/* "reason: message" of the Events in ns1, joined with " | " (each a Warning about the Endpoints db) */
+static const char *events(fixture *f)
+{
+    kg_error e = {0};
+    kg_json *l = f->tc.c.list(f->tc.c.ctx, &f->a, "events", "ns1", &e);
+    assert_non_null(l);
+    char *out = "";
+    for (size_t i = 0; i < l->len; i++) {
+        kg_json *ev = kg_json_at(l, i);
+        assert_string_equal(kg_json_get_str(ev, "type"), "Warning");
+        assert_string_equal(kg_json_path_str(ev, "involvedObject.kind"), "Endpoints");
+        assert_string_equal(kg_json_path_str(ev, "involvedObject.name"), "db");
+        assert_string_equal(kg_json_path_str(ev, "source.component"), "endpoint-slice-mirroring-controller");
+        out = kg_arena_sprintf(&f->a, "%s%s%s: %s", out, i ? " | " : "", kg_json_get_str(ev, "reason"),
+                               kg_json_get_str(ev, "message"));
+    }
+    return out;
 }
 
 static kg_json *slice_of_type(fixture *f, const char *type)
@@ -219,7 +239,10 @@ static void test_ipv6_split_and_invalid(void **state)
     kg_json *port = kg_json_at(kg_json_get(v4, "ports"), 0);
     assert_string_equal(kg_json_get_str(port, "name"), "");
     assert_string_equal(kg_json_get_str(port, "protocol"), "UDP");
+    assert_string_equal(events(f), "InvalidIPAddress: Skipped 1 invalid IP addresses when mirroring to EndpointSlices");
     assert_int_equal(sync(f, "db").created + sync(f, "db").updated, 0);
+    assert_non_null(strstr(events(f), "InvalidIPAddress")); /* a resync that writes nothing records nothing more */
+    assert_null(strstr(events(f), " | "));
 
     /* the IPv6 address goes: its slice is deleted, the IPv4 one stays */
     put(f, "endpoints",
@@ -272,6 +295,8 @@ static void test_repack_limit_and_ports(void **state)
     l = slices(f);
     assert_int_equal(l->len, 1);
     assert_string_equal(eps_of(f, kg_json_at(l, 0)), "10.0.0.1/ready 10.0.0.3/ready");
+    assert_string_equal(events(f), "TooManyAddressesToMirror: A max of 2 addresses can be mirrored to EndpointSlices "
+                                   "per Endpoints subset. 1 addresses were skipped");
 }
 
 static void test_deletes(void **state)
