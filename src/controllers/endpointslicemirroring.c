@@ -344,13 +344,15 @@ static slice_meta meta_for(kg_arena *a, const kg_json *eps, const char *name)
 }
 
 /* Whether slice already carries what w and m ask for (upstream's early return: same endpoints, labels and
- * annotations; the ports already match through the key). */
+ * annotations; the ports already match through the key). Beyond upstream, the owner too: an Endpoints deleted and
+ * created again has another uid, and the garbage collector would delete slices still owned by the old one. */
 static bool slice_current(kg_arena *a, const kg_json *slice, const want *w, const slice_meta *m)
 {
     const kg_json *md = kg_json_get(slice, "metadata");
     return kg_json_equal(kg_json_get(slice, "endpoints"), w->endpoints) &&
            kg_json_equal(object_or_empty(a, kg_json_get(md, "labels")), m->labels) &&
-           kg_json_equal(object_or_empty(a, kg_json_get(md, "annotations")), m->annotations);
+           kg_json_equal(object_or_empty(a, kg_json_get(md, "annotations")), m->annotations) &&
+           kg_json_equal(kg_json_get(md, "ownerReferences"), m->owners);
 }
 
 static void fill_slice(kg_arena *a, kg_json *slice, const want *w, const slice_meta *m)

@@ -215,6 +215,17 @@ static void test_create_and_resync(void **state)
     r = sync(f, "db");
     assert_int_equal(r.updated, 1);
     assert_string_equal(kg_json_path_str(kg_json_at(slices(f), 0), "metadata.labels.app"), "db2");
+
+    /* the Endpoints deleted and created again (another uid) while the slice stayed: the slice gets the new owner */
+    put(f, "endpoints",
+        "{\"apiVersion\":\"v1\",\"kind\":\"Endpoints\",\"metadata\":{\"name\":\"db\",\"namespace\":\"ns1\","
+        "\"uid\":\"u-2\",\"labels\":{\"app\":\"db2\"},\"annotations\":{\"note\":\"x\"}},\"subsets\":[{"
+        "\"addresses\":[{\"ip\":\"10.0.0.9\"}],\"ports\":[{\"name\":\"pg\",\"port\":5432}]}]}");
+    r = sync(f, "db");
+    assert_int_equal(r.updated, 1);
+    assert_string_equal(
+        kg_json_get_str(kg_json_at(kg_json_path(kg_json_at(slices(f), 0), "metadata.ownerReferences"), 0), "uid"),
+        "u-2");
 }
 
 static void test_ipv6_split_and_invalid(void **state)
