@@ -211,13 +211,15 @@ static want *desired(kg_arena *a, const kg_json *eps, int max, size_t *nwant, kg
     for (size_t g = 0; g < ng; g++) {
         group *gr = &groups[g];
         /* one endpoint per (ip, targetRef uid): sorted with the ready copy first, the first copy kept */
-        qsort(gr->addrs, gr->n, sizeof *gr->addrs, addr_ip_cmp);
+        if (gr->n > 1)
+            qsort(gr->addrs, gr->n, sizeof *gr->addrs, addr_ip_cmp);
         size_t k = 0;
         for (size_t i = 0; i < gr->n; i++)
             if (!k || strcmp(gr->addrs[k - 1].ip, gr->addrs[i].ip) || strcmp(gr->addrs[k - 1].uid, gr->addrs[i].uid))
                 gr->addrs[k++] = gr->addrs[i];
         gr->n = k;
-        qsort(gr->addrs, gr->n, sizeof *gr->addrs, addr_cmp);
+        if (gr->n > 1)
+            qsort(gr->addrs, gr->n, sizeof *gr->addrs, addr_cmp);
         want *v4 = &w[nw], *v6 = &w[nw + 1];
         *v4 = (want){"IPv4", gr->port_key, gr->ports, kg_json_new_array(a), NULL};
         *v6 = (want){"IPv6", gr->port_key, gr->ports, kg_json_new_array(a), NULL};
