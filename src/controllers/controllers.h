@@ -5,7 +5,8 @@
  *   - quota controller (quota.c): keeps every ResourceQuota's status.used true;
  *   - ValidatingAdmissionPolicy status controller (vapstatus.c): type-checks policies and writes their status.
  *   - clusterrole aggregation controller (clusterroleaggregation.c): fills aggregated ClusterRoles' rules;
- *   - garbage collector (gc/collector.c): ownerReferences with Background, Foreground and Orphan propagation. */
+ *   - garbage collector (gc/collector.c): ownerReferences with Background, Foreground and Orphan propagation;
+ *   - EndpointSlice mirroring controller (endpointslicemirroring.c): slices for selector-less Services' Endpoints. */
 #ifndef KG_CONTROLLERS_H
 #define KG_CONTROLLERS_H
 

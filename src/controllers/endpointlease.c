@@ -14,6 +14,7 @@
 #define LEASE_NS "kube-system"
 #define IDENTITY_LABEL "apiserver.kubernetes.io/identity"
 #define ADDRESS_ANNOTATION "kgate.io/advertise-address"
+#define SERVICE_NAME_LABEL "kubernetes.io/service-name"
 #define MAX_PEERS 256 /* live replicas listed (more are ignored) */
 
 struct kg_endpoint_lease {
@@ -145,6 +146,84 @@ static bool desired_subsets(kg_endpoint_lease *l, kg_arena *a, const char *skip,
     return true;
 }
 
+/* The EndpointSlice default/kubernetes for subsets (upstream's EndpointsAdapter.Sync): label
+ * kubernetes.io/service-name=kubernetes only, the addresses of the first subset (the lowest port: one slice has one
+ * port list) of the address family of its first address, each {addresses: [ip], conditions: {ready: true}}, and
+ * that subset's port. Other slices labelled for the Service are deleted. Written only when its endpoints, ports or
+ * labels differ. */
+static bool reconcile_slice(kg_endpoint_lease *l, kg_arena *a, const kg_json *subsets, kg_error *err)
+{
+    const kg_json *ss = subsets->len ? kg_json_at(subsets, 0) : NULL;
+    const kg_json *addrs = kg_json_get(ss, "addresses");
+    const char *first = kg_json_get_str(kg_json_at(addrs, 0), "ip");
+    const char *type = first && strchr(first, ':') ? "IPv6" : "IPv4";
+    kg_json *endpoints = kg_json_new_array(a);
+    for (size_t i = 0; addrs && i < addrs->len; i++) {
+        const char *ip = kg_json_get_str(kg_json_at(addrs, i), "ip");
+        if (!ip || (strchr(ip, ':') != NULL) != !strcmp(type, "IPv6"))
+            continue;
+        kg_json *ep = kg_json_new_object(a), *list = kg_json_new_array(a), *cond = kg_json_new_object(a);
+        kg_json_array_append(a, list, str(a, ip));
+        kg_json_set(a, ep, "addresses", list);
+        kg_json_set(a, cond, "ready", kg_json_new_bool(a, true));
+        kg_json_set(a, ep, "conditions", cond);
+        kg_json_array_append(a, endpoints, ep);
+    }
+    kg_json *labels = kg_json_new_object(a);
+    kg_json_set(a, labels, SERVICE_NAME_LABEL, str(a, "kubernetes"));
+    for (int attempt = 0;; attempt++) {
+        kg_json *all = l->client.list(l->client.ctx, a, "endpointslices", "default", err);
+        if (!all)
+            return false;
+        kg_json *slice = NULL;
+        for (size_t i = 0; i < all->len; i++) {
+            kg_json *s = kg_json_at(all, i);
+            const char *svc = kg_json_get_str(kg_json_path(s, "metadata.labels"), SERVICE_NAME_LABEL);
+            if (!svc || strcmp(svc, "kubernetes"))
+                continue;
+            const char *name = kg_json_path_str(s, "metadata.name"), *t = kg_json_get_str(s, "addressType");
+            if (name && !strcmp(name, "kubernetes") && t && !strcmp(t, type)) {
+                slice = s;
+                continue;
+            }
+            KG_ERROR_DECL(de);
+            if (name && !l->client.delete_object(l->client.ctx, a, "endpointslices", "default", name, NULL, &de) &&
+                de.code != KG_ENOTFOUND)
+                return *err = de, false;
+        }
+        kg_json *ports = kg_json_get(ss, "ports");
+        if (!ports) /* no live replica: keep the port it had */
+            ports = slice ? kg_json_get(slice, "ports") : NULL;
+        if (!ports) {
+            ports = kg_json_new_array(a);
+            kg_json *p = kg_json_new_object(a);
+            kg_json_set(a, p, "name", str(a, "https"));
+            kg_json_set(a, p, "port", kg_json_new_int(a, l->port));
+            kg_json_set(a, p, "protocol", str(a, "TCP"));
+            kg_json_array_append(a, ports, p);
+        }
+        bool create = !slice;
+        if (create) {
+            slice = obj_new(a, "discovery.k8s.io/v1", "EndpointSlice", "default", "kubernetes");
+        } else if (kg_json_equal(kg_json_get(slice, "endpoints"), endpoints) &&
+                   kg_json_equal(kg_json_get(slice, "ports"), ports) &&
+                   kg_json_equal(kg_json_path(slice, "metadata.labels"), labels)) {
+            return true;
+        }
+        kg_json_set(a, kg_json_get(slice, "metadata"), "labels", labels);
+        kg_json_set(a, slice, "addressType", str(a, type));
+        kg_json_set(a, slice, "endpoints", endpoints);
+        kg_json_set(a, slice, "ports", kg_json_clone(a, ports));
+        kg_err_clear(err);
+        bool ok = create ? l->client.create(l->client.ctx, a, "endpointslices", "default", slice, err) != NULL
+                         : l->client.update(l->client.ctx, a, "endpointslices", "default", slice, err) != NULL;
+        if (ok)
+            return true;
+        if ((err->code != KG_ECONFLICT && err->code != KG_EEXIST) || attempt >= 3)
+            return false;
+    }
+}
+
 static bool reconcile_endpoints(kg_endpoint_lease *l, kg_arena *a, const char *skip, kg_error *err)
 {
     for (int attempt = 0;; attempt++) {
@@ -158,7 +237,7 @@ static bool reconcile_endpoints(kg_endpoint_lease *l, kg_arena *a, const char *s
         if (create)
             ep = obj_new(a, "v1", "Endpoints", "default", "kubernetes");
         else if (kg_json_equal(kg_json_get(ep, "subsets"), subsets))
-            return true;
+            return reconcile_slice(l, a, subsets, err);
         kg_json *labels = kg_json_get_or_add_object(a, kg_json_get(ep, "metadata"), "labels");
         kg_json_set(a, labels, "endpointslice.kubernetes.io/skip-mirror", str(a, "true"));
         kg_json_set(a, ep, "subsets", subsets);
@@ -166,7 +245,7 @@ static bool reconcile_endpoints(kg_endpoint_lease *l, kg_arena *a, const char *s
         bool ok = create ? l->client.create(l->client.ctx, a, "endpoints", "default", ep, err) != NULL
                          : l->client.update(l->client.ctx, a, "endpoints", "default", ep, err) != NULL;
         if (ok)
-            return true;
+            return reconcile_slice(l, a, subsets, err);
         if ((err->code != KG_ECONFLICT && err->code != KG_EEXIST) || attempt >= 3)
             return false;
     }

@@ -12,7 +12,12 @@
  * endpointslice.kubernetes.io/skip-mirror=true) to list the addresses of the Leases renewed within their duration
  * (renewTime + leaseDurationSeconds not in the past, on this host's clock, as upstream's identity lease GC), one
  * subset per port with a port named "https", addresses sorted; only when it changed (a compare-and-swap on its
- * resourceVersion, so replicas do not overwrite each other with stale lists). It also creates the Service
+ * resourceVersion, so replicas do not overwrite each other with stale lists). Then, as upstream's
+ * EndpointsAdapter, the EndpointSlice default/kubernetes (label kubernetes.io/service-name=kubernetes only; the
+ * Endpoints skips mirroring): the first subset's addresses of one address family (IPv4 unless its first address is
+ * IPv6), each {addresses: [ip], conditions: {ready: true}}, and its port; rewritten only when endpoints, ports or
+ * labels differ; other slices labelled for the Service are deleted. Replicas on different ports (one host) have
+ * several subsets; the slice lists the lowest port's. It also creates the Service
  * default/kubernetes when it is missing (port https 443 → the secure port, labels component=apiserver,
  * provider=kubernetes). A replica that stops deletes its Lease and drops itself from the Endpoints at once; one
  * that dies drops out when its Lease expires. */

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "controllers/clusterroleaggregation.h"
 #include "controllers/controllers.h"
+#include "controllers/endpointslicemirroring.h"
 #include "controllers/gc/collector.h"
 #include "controllers/quota.h"
 #include "controllers/vapstatus.h"
@@ -21,6 +22,7 @@ struct kg_controllers {
     kg_vapstatus_controller *vapstatus;
     kg_aggregation_controller *aggregation;
     kg_gc_controller *gc; /* NULL when the client cannot list every object */
+    kg_epsm_controller *epsm;
     pthread_t thread;
     kg_client_watch *w;
     int stop;               /* atomic */
@@ -134,6 +136,9 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
     c->aggregation = kg_aggregation_controller_start(&c->c, err);
     if (!c->aggregation)
         goto fail;
+    c->epsm = kg_epsm_controller_start(&c->c, err);
+    if (!c->epsm)
+        goto fail;
     if (c->c.list_all) {
         KG_ERROR_DECL(gerr);
         c->gc = kg_gc_controller_start(&c->c, &gerr);
@@ -145,6 +150,7 @@ kg_controllers *kg_controllers_start(const kg_controller_client *client, const k
 fail:
     kg_quota_controller_stop(c->quota);
     kg_vapstatus_controller_stop(c->vapstatus);
+    kg_aggregation_controller_stop(c->aggregation);
     if (c->w)
         c->c.watch_close(c->w);
     free(c->ca_pem);
@@ -160,6 +166,7 @@ void kg_controllers_stop(kg_controllers *c)
     kg_quota_controller_stop(c->quota);
     kg_vapstatus_controller_stop(c->vapstatus);
     kg_aggregation_controller_stop(c->aggregation);
+    kg_epsm_controller_stop(c->epsm);
     kg_gc_controller_stop(c->gc);
     if (c->w)
         c->c.watch_cancel(c->w);

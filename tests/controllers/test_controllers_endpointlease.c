@@ -1,6 +1,7 @@
 /* The `kubernetes` Service endpoints lease reconciler (controllers/endpointlease.h) over an in-memory cluster:
  * each replica's Lease, the Endpoints listing the live replicas (grouped by port, sorted), expired Leases left
- * out, a stopping replica removing itself, and the Service created once. */
+ * out, a stopping replica removing itself, the Service created once, and the EndpointSlice default/kubernetes kept in
+ * step (written only on change). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,37 @@ static const char *endpoints(fixture *f)
     return out;
 }
 
+/* the EndpointSlice default/kubernetes as "ip ip|port" (checking its shape as upstream's EndpointsAdapter writes it) */
+static const char *slice(fixture *f)
+{
+    kg_error e = {0};
+    kg_json *s = f->tc.c.get(f->tc.c.ctx, &f->a, "endpointslices", "default", "kubernetes", &e);
+    if (!s)
+        return "<absent>";
+    kg_json *labels = kg_json_path(s, "metadata.labels");
+    assert_int_equal(labels->len, 1);
+    assert_string_equal(kg_json_get_str(labels, "kubernetes.io/service-name"), "kubernetes");
+    assert_string_equal(kg_json_get_str(s, "addressType"), "IPv4");
+    char *out = "";
+    kg_json *eps = kg_json_get(s, "endpoints");
+    for (size_t i = 0; i < eps->len; i++) {
+        kg_json *ep = kg_json_at(eps, i);
+        assert_true(kg_json_path(ep, "conditions.ready")->b);
+        out = kg_arena_sprintf(&f->a, "%s%s%s", out, i ? " " : "", kg_json_at(kg_json_get(ep, "addresses"), 0)->u.s);
+    }
+    kg_json *p = kg_json_at(kg_json_get(s, "ports"), 0);
+    assert_string_equal(kg_json_get_str(p, "name"), "https");
+    assert_string_equal(kg_json_get_str(p, "protocol"), "TCP");
+    return kg_arena_sprintf(&f->a, "%s|%lld", out, (long long)kg_json_get(p, "port")->u.i);
+}
+
+static const char *slice_rv(fixture *f)
+{
+    kg_error e = {0};
+    return kg_json_path_str(f->tc.c.get(f->tc.c.ctx, &f->a, "endpointslices", "default", "kubernetes", &e),
+                            "metadata.resourceVersion");
+}
+
 static kg_endpoint_lease *start(fixture *f, const char *addr, int port, const char *host)
 {
     kg_endpoint_lease_config c = {
@@ -92,6 +124,7 @@ static void test_endpoints_follow_leases(void **state)
     fixture *f = *state;
     kg_endpoint_lease *a = start(f, "127.0.0.1", 6443, "h1");
     assert_string_equal(endpoints(f), "127.0.0.1:6443");
+    assert_string_equal(slice(f), "127.0.0.1|6443");
     /* the Lease: identity labels, holder = its name, the address annotation */
     kg_error e = {0};
     const char *name = kg_endpoint_lease_name(a);
@@ -121,6 +154,18 @@ static void test_endpoints_follow_leases(void **state)
     assert_int_not_equal(strcmp(kg_endpoint_lease_name(a), kg_endpoint_lease_name(c)), 0);
     assert_true(kg_endpoint_lease_sync(a, &e));
     assert_string_equal(endpoints(f), "10.0.0.2:6443 127.0.0.1:6443 127.0.0.1:7443");
+    assert_string_equal(slice(f), "10.0.0.2 127.0.0.1|6443"); /* one slice, one port list: the lowest port's */
+    /* nothing changed: nothing written; another slice labelled for the Service is deleted */
+    const char *rv = kg_arena_strdup(&f->a, slice_rv(f));
+    const char *extra_text =
+        "{\"apiVersion\":\"discovery.k8s.io/v1\",\"kind\":\"EndpointSlice\",\"metadata\":{"
+        "\"name\":\"kubernetes-old\",\"namespace\":\"default\",\"labels\":{"
+        "\"kubernetes.io/service-name\":\"kubernetes\"}},\"addressType\":\"IPv4\",\"endpoints\":[]}";
+    assert_non_null(f->tc.c.create(f->tc.c.ctx, &f->a, "endpointslices", "default",
+                                   kg_json_parse(&f->a, extra_text, strlen(extra_text), &e), &e));
+    assert_true(kg_endpoint_lease_sync(a, &e));
+    assert_string_equal(slice_rv(f), rv);
+    assert_null(f->tc.c.get(f->tc.c.ctx, &f->a, "endpointslices", "default", "kubernetes-old", &e));
 
     /* a Lease not renewed within its duration is left out; one without the identity label is ignored */
     const char *stale_text =
@@ -141,10 +186,12 @@ static void test_endpoints_follow_leases(void **state)
     const char *bname = kg_arena_strdup(&f->a, kg_endpoint_lease_name(b));
     kg_endpoint_lease_stop(b);
     assert_string_equal(endpoints(f), "127.0.0.1:6443 127.0.0.1:7443");
+    assert_string_equal(slice(f), "127.0.0.1|6443");
     assert_null(f->tc.c.get(f->tc.c.ctx, &f->a, "leases", "kube-system", bname, &e));
     kg_endpoint_lease_stop(c);
     kg_endpoint_lease_stop(a);
     assert_string_equal(endpoints(f), "");
+    assert_string_equal(slice(f), "|6443"); /* no live replica: no endpoints, the port kept */
 }
 
 static void test_bad_config(void **state)
