@@ -34,7 +34,7 @@ static const char **strings(kg_arena *a, const kg_json *arr)
 }
 
 static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const kg_json *crd, const kg_json *ver,
-                         const char *storage_version)
+                         const char *storage_version, const kg_xs *meta_schema)
 {
     const kg_json *spec = kg_json_get(crd, "spec");
     const kg_json *names = kg_json_get(spec, "names");
@@ -77,6 +77,8 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
     v->pub.storage_api_version = kg_arena_sprintf(a, "%s/%s", r->group, storage_version ? storage_version : r->version);
     v->schema_json = kg_json_path(ver, "schema.openAPIV3Schema");
     v->schema = kg_xs_compile(a, v->schema_json);
+    v->meta_schema = meta_schema;
+    kg_cr_smd_init(v);
     const kg_json *cols = kg_json_get(ver, "additionalPrinterColumns");
     if (cols && cols->type == KG_JSON_ARRAY && cols->len) {
         kg_dynamic_column *c = kg_arena_alloc(a, cols->len * sizeof *c);
@@ -118,6 +120,7 @@ void kg_crd_publish(const kg_json *const *crds, size_t n)
     s->res = kg_arena_alloc(a, (total + 1) * sizeof *s->res);
     s->schemas = kg_arena_alloc(a, (total + 1) * sizeof *s->schemas);
     uint64_t h = KG_FNV1A64_INIT;
+    const kg_xs *meta = n ? kg_cr_object_meta_schema(a) : NULL;
     for (size_t i = 0; i < n; i++) {
         if (!kg_crd_condition_true(crds[i], "NamesAccepted") && !kg_crd_condition_true(crds[i], "Established"))
             continue;
@@ -134,7 +137,7 @@ void kg_crd_publish(const kg_json *const *crds, size_t n)
                 if (!bool_true(ver, "served") || bool_true(ver, "storage") != (pass == 0))
                     continue;
                 kg_crd_version *v = kg_arena_alloc(a, sizeof *v);
-                fill_version(a, &s->res[s->n], v, crd, ver, storage);
+                fill_version(a, &s->res[s->n], v, crd, ver, storage, meta);
                 s->schemas[s->n] = v->schema_json;
                 s->n++;
             }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/smd_schema.h"
+#include "apiext/crd.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
 
@@ -25,8 +26,12 @@ static const char *manager_name(wctx *c)
 static void op_init(wctx *c, kg_smd_op *op)
 {
     memset(op, 0, sizeof *op);
-    op->schema = kg_api_smd_schema();
-    op->root = kg_api_smd_root(c->r);
+    /* custom resources merge by their CRD's schema for the version written (compiled with the CRD) */
+    op->schema = kg_cr_smd_schema(c->r, &op->root);
+    if (!op->schema) {
+        op->schema = kg_api_smd_schema();
+        op->root = kg_api_smd_root(c->r);
+    }
     op->manager = manager_name(c);
     op->api_version = c->r->api_version;
     op->subresource = c->rq->sub ? c->rq->sub->name : ""; /* c->sub is cleared while /scale writes the parent */
