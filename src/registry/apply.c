@@ -175,10 +175,12 @@ bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const k
         kg_field_too_long(c.a, &errs, "fieldManager", 128);
         return wfail(&c, kg_status_invalid(c.a, KG_GK("meta.k8s.io", "PatchOptions"), "", &errs));
     }
-    if (c.sub && c.sub->kind != KG_SUB_STATUS)
+    if (c.sub && c.sub->kind != KG_SUB_STATUS && c.sub->kind != KG_SUB_SCALE)
         return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "apply"));
     if (!config || config->type != KG_JSON_OBJECT)
         return wfail(&c, kg_status_bad_request(c.a, "error decoding YAML: the apply configuration is not an object"));
+    if (c.sub && c.sub->kind == KG_SUB_SCALE)
+        return w_scale_apply(&c, config, force);
     const char *cav = kg_json_get_str(config, "apiVersion"), *ck = kg_json_get_str(config, "kind");
     if (!cav || strcmp(cav, c.r->api_version))
         return wfail(&c, kg_status_bad_request(
