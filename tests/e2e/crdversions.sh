@@ -148,5 +148,8 @@ expect_out "hpa applies again without a conflict" '"replicas":5' apply "$D1/scal
 expect_out "a Deployment body on /scale is the wrong version" \
   'Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: autoscaling/v1' \
   apply "$D1/scale" x < <(printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n')
+jdel() { curl "${H[@]}" -X DELETE "$1" | python3 -c "import json,sys; o=json.load(sys.stdin); print($2)"; }
+expect_eq "deletecollection through v2: the list and the deleted objects are v2" "ver.example.com/v2 ['ver.example.com/v2']" \
+  jdel "$G/v2/namespaces/default/widgets?fieldSelector=metadata.name=w1" 'o["apiVersion"], [i["apiVersion"] for i in o["items"]]'
 
 finish
