@@ -8,7 +8,7 @@
 KGATE=$1
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
-trap 'stop_kgate; rm -rf "$W"' EXIT
+trap 'stop_kgate; [ -n "${KEEP_LOG:-}" ] && cp "$W/data/serve.log" "$KEEP_LOG"; rm -rf "$W"' EXIT
 D=$(dirname "$0")/testdata/crdversions
 K() { kubectl --request-timeout=20s "$@"; }
 start_kgate "$W/data" || exit 1
