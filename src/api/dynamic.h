@@ -28,11 +28,22 @@ typedef struct kg_dynamic_info {
     const char *const *selectable; /* selectableFields' jsonPaths without the leading dot */
     size_t nselectable;
     const char *spec_replicas_path, *status_replicas_path, *label_selector_path; /* scale subresource or NULL */
+    /* The apiVersion objects are stored in: the CRD's storage version, served or not. Conversion None (the only
+     * strategy served) rewrites nothing but apiVersion, so every served version reads and writes the same objects:
+     * writes store this apiVersion, reads answer with the requested one (kg_dynamic_read_as). */
+    const char *storage_api_version;
 } kg_dynamic_info;
 
 static inline const kg_dynamic_info *kg_dynamic_info_of(const kg_resource *r)
 {
     return r ? (const kg_dynamic_info *)r->ext : NULL;
+}
+
+/* The apiVersion a stored object of r is served with: the requested version of a custom resource (its stored
+ * apiVersion may name any version of the CRD), NULL for built-in resources (served as stored). */
+static inline const char *kg_dynamic_read_as(const kg_resource *r)
+{
+    return r && r->ext ? r->api_version : NULL;
 }
 
 /* A simple JSONPath (".spec.replicas", ".status.conditions[0].type") into obj; NULL when absent. */

@@ -23,6 +23,7 @@
 #include "apiext/schema.h"
 #include "base/arena.h"
 #include "json/json.h"
+#include "meta/smd/smd.h"
 #include "meta/status.h"
 
 #define KG_CRD_GROUP "apiextensions.k8s.io"
@@ -40,6 +41,9 @@ typedef struct kg_crd_version {
     bool deprecated;
     const char *deprecation_warning;
     bool terminating; /* the CRD is being deleted: creates are refused */
+    /* server-side apply: the schema as structured merge reads it (apiext/smd.c), compiled with the version */
+    kg_smd_schema smd;
+    const kg_xs *meta_schema; /* ObjectMeta's merge semantics (shared by the snapshot's versions) */
 } kg_crd_version;
 
 static inline const kg_crd_version *kg_crd_version_of(const kg_resource *r)
@@ -70,6 +74,15 @@ void kg_cr_decode(kg_arena *a, const kg_resource *r, kg_json *obj, const char **
 /* The strategy hooks for custom resources: the resource is resolved from obj's apiVersion and kind. */
 void kg_cr_default(kg_arena *a, kg_json *obj);
 void kg_cr_validate(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs);
+/* ---- server-side apply (apiext/smd.c) ---- */
+/* The structured-merge schema of custom resource r and its root type; NULL when r is not a custom resource. */
+const kg_smd_schema *kg_cr_smd_schema(const kg_resource *r, kg_smd_type *root);
+/* The merge type of a value with schema s (list types, map types, deduced when s is NULL). */
+kg_smd_type kg_cr_smd_type_of(const kg_xs *s);
+/* Publishing: the ObjectMeta schema (compiled into a) and a version's smd hook (v->schema and v->meta_schema set). */
+const kg_xs *kg_cr_object_meta_schema(kg_arena *a);
+void kg_cr_smd_init(kg_crd_version *v);
+
 /* The custom resource version served for apiVersion/kind, or NULL. */
 const kg_resource *kg_cr_resolve(const char *api_version, const char *kind);
 

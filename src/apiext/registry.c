@@ -33,7 +33,8 @@ static const char **strings(kg_arena *a, const kg_json *arr)
     return out;
 }
 
-static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const kg_json *crd, const kg_json *ver)
+static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const kg_json *crd, const kg_json *ver,
+                         const char *storage_version, const kg_xs *meta_schema)
 {
     const kg_json *spec = kg_json_get(crd, "spec");
     const kg_json *names = kg_json_get(spec, "names");
@@ -73,8 +74,11 @@ static void fill_version(kg_arena *a, kg_resource *r, kg_crd_version *v, const k
     r->storage_prefix = kg_arena_sprintf(a, "/registry/%s/%s/", r->group, r->plural);
     r->index = -1;
     r->storage_version = bool_true(ver, "storage");
+    v->pub.storage_api_version = kg_arena_sprintf(a, "%s/%s", r->group, storage_version ? storage_version : r->version);
     v->schema_json = kg_json_path(ver, "schema.openAPIV3Schema");
     v->schema = kg_xs_compile(a, v->schema_json);
+    v->meta_schema = meta_schema;
+    kg_cr_smd_init(v);
     const kg_json *cols = kg_json_get(ver, "additionalPrinterColumns");
     if (cols && cols->type == KG_JSON_ARRAY && cols->len) {
         kg_dynamic_column *c = kg_arena_alloc(a, cols->len * sizeof *c);
@@ -116,11 +120,16 @@ void kg_crd_publish(const kg_json *const *crds, size_t n)
     s->res = kg_arena_alloc(a, (total + 1) * sizeof *s->res);
     s->schemas = kg_arena_alloc(a, (total + 1) * sizeof *s->schemas);
     uint64_t h = KG_FNV1A64_INIT;
+    const kg_xs *meta = n ? kg_cr_object_meta_schema(a) : NULL;
     for (size_t i = 0; i < n; i++) {
         if (!kg_crd_condition_true(crds[i], "NamesAccepted") && !kg_crd_condition_true(crds[i], "Established"))
             continue;
         kg_json *crd = kg_json_clone(a, crds[i]);
         const kg_json *vs = kg_json_path(crd, "spec.versions");
+        const char *storage = NULL; /* the storage version, served or not */
+        for (uint32_t k = 0; vs && vs->type == KG_JSON_ARRAY && k < vs->len; k++)
+            if (bool_true(vs->u.items[k], "storage"))
+                storage = kg_json_get_str(vs->u.items[k], "name");
         /* the storage version first (kind lookups find it), then the other served versions in CRD order */
         for (int pass = 0; pass < 2; pass++)
             for (uint32_t k = 0; vs && vs->type == KG_JSON_ARRAY && k < vs->len; k++) {
@@ -128,7 +137,7 @@ void kg_crd_publish(const kg_json *const *crds, size_t n)
                 if (!bool_true(ver, "served") || bool_true(ver, "storage") != (pass == 0))
                     continue;
                 kg_crd_version *v = kg_arena_alloc(a, sizeof *v);
-                fill_version(a, &s->res[s->n], v, crd, ver);
+                fill_version(a, &s->res[s->n], v, crd, ver, storage, meta);
                 s->schemas[s->n] = v->schema_json;
                 s->n++;
             }

@@ -74,12 +74,21 @@ kg_xs *kg_xs_compile_nodes(kg_arena *a, const kg_json *schema)
     s->int_or_string = flag(schema, "x-kubernetes-int-or-string");
     s->embedded = flag(schema, "x-kubernetes-embedded-resource");
     s->list_type = kg_json_get_str(schema, "x-kubernetes-list-type");
+    s->map_type = kg_json_get_str(schema, "x-kubernetes-map-type");
     kg_json *keys = kg_json_get(schema, "x-kubernetes-list-map-keys");
     if (keys && keys->type == KG_JSON_ARRAY && keys->len) {
         s->list_map_keys = kg_arena_alloc(a, keys->len * sizeof(char *));
         for (uint32_t i = 0; i < keys->len; i++)
             if (keys->u.items[i]->type == KG_JSON_STRING)
                 s->list_map_keys[s->nlist_map_keys++] = keys->u.items[i]->u.s;
+        size_t n = 0;
+        for (size_t i = 0; i < s->nlist_map_keys; i++)
+            n += strlen(s->list_map_keys[i]) + 1;
+        char *csv = kg_arena_alloc(a, n + 1), *p = csv;
+        for (size_t i = 0; i < s->nlist_map_keys; i++)
+            p += sprintf(p, "%s%s", i ? "," : "", s->list_map_keys[i]);
+        *p = 0;
+        s->list_map_keys_csv = csv;
     }
     kg_json *props = kg_json_get(schema, "properties");
     if (props && props->type == KG_JSON_OBJECT && props->len) {

@@ -37,8 +37,10 @@ struct kg_xs {
     const char *description;
     bool nullable, preserve_unknown, int_or_string, embedded;
     const char *list_type; /* x-kubernetes-list-type or NULL */
+    const char *map_type;  /* x-kubernetes-map-type or NULL (granular) */
     const char **list_map_keys;
     size_t nlist_map_keys;
+    const char *list_map_keys_csv; /* the keys comma-separated, as structured merge takes them (NULL: none) */
     /* object */
     size_t nprops;
     const char **prop_names;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/smd_schema.h"
+#include "apiext/crd.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
 
@@ -25,8 +26,12 @@ static const char *manager_name(wctx *c)
 static void op_init(wctx *c, kg_smd_op *op)
 {
     memset(op, 0, sizeof *op);
-    op->schema = kg_api_smd_schema();
-    op->root = kg_api_smd_root(c->r);
+    /* custom resources merge by their CRD's schema for the version written (compiled with the CRD) */
+    op->schema = kg_cr_smd_schema(c->r, &op->root);
+    if (!op->schema) {
+        op->schema = kg_api_smd_schema();
+        op->root = kg_api_smd_root(c->r);
+    }
     op->manager = manager_name(c);
     op->api_version = c->r->api_version;
     op->subresource = c->rq->sub ? c->rq->sub->name : ""; /* c->sub is cleared while /scale writes the parent */
@@ -170,10 +175,12 @@ bool kg_pipeline_apply(const kg_pipeline *p, const kg_write_request *rq, const k
         kg_field_too_long(c.a, &errs, "fieldManager", 128);
         return wfail(&c, kg_status_invalid(c.a, KG_GK("meta.k8s.io", "PatchOptions"), "", &errs));
     }
-    if (c.sub && c.sub->kind != KG_SUB_STATUS)
+    if (c.sub && c.sub->kind != KG_SUB_STATUS && c.sub->kind != KG_SUB_SCALE)
         return wfail(&c, kg_status_method_not_supported(c.a, c.gr, "apply"));
     if (!config || config->type != KG_JSON_OBJECT)
         return wfail(&c, kg_status_bad_request(c.a, "error decoding YAML: the apply configuration is not an object"));
+    if (c.sub && c.sub->kind == KG_SUB_SCALE)
+        return w_scale_apply(&c, config, force);
     const char *cav = kg_json_get_str(config, "apiVersion"), *ck = kg_json_get_str(config, "kind");
     if (!cav || strcmp(cav, c.r->api_version))
         return wfail(&c, kg_status_bad_request(

@@ -60,6 +60,74 @@ void kg_obj_splice_rv(kg_buf *out, const char *bytes, size_t len, int64_t rev)
     kg_buf_append(out, bytes + at, len - at);
 }
 
+#define AV_LEAD "{\"apiVersion\":\""
+
+/* The stored apiVersion value when it leads the bytes: [*start, *end). */
+static bool leading_api_version(const char *bytes, size_t len, size_t *start, size_t *end)
+{
+    const size_t pl = sizeof AV_LEAD - 1;
+    if (len < pl || memcmp(bytes, AV_LEAD, pl))
+        return false;
+    const char *q = memchr(bytes + pl, '"', len - pl);
+    if (!q || memchr(bytes + pl, '\\', (size_t)(q - bytes) - pl))
+        return false;
+    *start = pl;
+    *end = (size_t)(q - bytes);
+    return true;
+}
+
+bool kg_obj_api_version_is(const char *bytes, size_t len, const char *api_version)
+{
+    size_t s, e;
+    if (!api_version)
+        return true;
+    if (leading_api_version(bytes, len, &s, &e))
+        return e - s == strlen(api_version) && !memcmp(bytes + s, api_version, e - s);
+    return false;
+}
+
+void kg_obj_set_api_version(kg_arena *a, kg_json *obj, const char *api_version)
+{
+    if (!api_version || !obj || obj->type != KG_JSON_OBJECT)
+        return;
+    const char *cur = kg_json_get_str(obj, "apiVersion");
+    if (!cur || strcmp(cur, api_version))
+        kg_json_set(a, obj, "apiVersion", kg_json_new_str_ref(a, api_version, strlen(api_version)));
+}
+
+const char *kg_obj_with_api_version(kg_arena *a, const char *bytes, size_t len, const char *api_version,
+                                    size_t *out_len)
+{
+    size_t s, e;
+    *out_len = len;
+    if (!api_version || kg_obj_api_version_is(bytes, len, api_version))
+        return bytes;
+    if (leading_api_version(bytes, len, &s, &e)) {
+        size_t avl = strlen(api_version), n = len - (e - s) + avl;
+        char *out = kg_arena_alloc(a, n + 1);
+        memcpy(out, bytes, s);
+        memcpy(out + s, api_version, avl);
+        memcpy(out + s + avl, bytes + e, len - e);
+        out[n] = 0;
+        *out_len = n;
+        return out;
+    }
+    /* apiVersion elsewhere (not written by kg_obj_encode): decode, set, re-encode */
+    kg_error err;
+    kg_json *obj = kg_json_parse(a, bytes, len, &err);
+    if (!obj || obj->type != KG_JSON_OBJECT)
+        return bytes;
+    kg_obj_set_api_version(a, obj, api_version);
+    return kg_obj_encode(a, obj, out_len);
+}
+
+void kg_obj_splice_rv_as(kg_arena *a, kg_buf *out, const char *bytes, size_t len, int64_t rev, const char *api_version)
+{
+    size_t n;
+    const char *b = kg_obj_with_api_version(a, bytes, len, api_version, &n);
+    kg_obj_splice_rv(out, b, n, rev);
+}
+
 kg_json *kg_obj_decode(kg_arena *a, const char *bytes, size_t len, int64_t rev, kg_error *err)
 {
     kg_json *obj = kg_json_parse(a, bytes, len, err);

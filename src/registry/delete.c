@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "meta/object.h"
+#include "api/dynamic.h"
 #include "api/protobuf.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
@@ -300,6 +301,7 @@ bool kg_pipeline_delete_collection(const kg_pipeline *p, const kg_write_request 
         kg_json *obj = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &err);
         if (!obj || (match && !match(match_ud, obj)))
             continue;
+        kg_obj_set_api_version(a, obj, kg_dynamic_read_as(c.r)); /* custom resources: the requested version */
         const char *nm = kg_json_path_str(obj, "metadata.name");
         const char *ns = kg_json_path_str(obj, "metadata.namespace");
         wctx one = c;

@@ -89,6 +89,7 @@ bool wfail_err(wctx *c, const kg_error *err)
 
 bool wdone_stored(wctx *c, int code, const char *bytes, size_t len, int64_t rev)
 {
+    bytes = kg_obj_with_api_version(c->a, bytes, len, kg_dynamic_read_as(c->r), &len); /* conversion None */
     c->out->code = code;
     c->out->bytes = bytes;
     c->out->len = len;
@@ -98,9 +99,20 @@ bool wdone_stored(wctx *c, int code, const char *bytes, size_t len, int64_t rev)
 
 bool wdone_obj(wctx *c, int code, kg_json *obj)
 {
+    const char *kind = obj && obj->type == KG_JSON_OBJECT ? kg_json_get_str(obj, "kind") : NULL;
+    if (kind && !strcmp(kind, c->r->kind)) /* a custom resource in the requested version (not a Scale or Status) */
+        kg_obj_set_api_version(c->a, obj, kg_dynamic_read_as(c->r));
     c->out->code = code;
     c->out->object = obj;
     return true;
+}
+
+/* Custom resources are stored in their CRD's storage version (conversion None: only apiVersion changes). */
+static void w_to_storage_version(wctx *c, kg_json *obj)
+{
+    const kg_dynamic_info *info = c->r->ext ? kg_dynamic_info_of(c->r) : NULL;
+    if (info)
+        kg_obj_set_api_version(c->a, obj, info->storage_api_version);
 }
 
 kg_json *w_sref(kg_arena *a, const char *s)
@@ -339,6 +351,7 @@ bool w_load(wctx *c, kg_store_kv *kv, kg_json **old)
     *old = kg_obj_decode(c->a, kv->value, kv->value_len, kv->mod_revision, &err);
     if (!*old)
         return wfail(c, kg_status_internal(c->a, kg_arena_sprintf(c->a, "stored object is corrupt: %s", err.msg)));
+    kg_obj_set_api_version(c->a, *old, kg_dynamic_read_as(c->r)); /* conversion None: the request's version */
     return true;
 }
 
@@ -460,6 +473,7 @@ bool w_create(wctx *cp, kg_json *obj)
         return wdone_obj(&c, 201, obj);
     }
     size_t len;
+    w_to_storage_version(&c, obj);
     const char *bytes = kg_obj_encode(c.a, obj, &len);
     kg_error err;
     int64_t rev;
@@ -572,6 +586,7 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     const char *key = kg_resource_key(a, c->r, c->ns, c->name);
     kg_error err;
     size_t len;
+    w_to_storage_version(c, neu);
     const char *bytes = kg_obj_encode(a, neu, &len);
     int64_t rev;
     bool unconditional = !(rv_precond && rv_precond[0]);

@@ -71,6 +71,9 @@ bool w_apply_patch(wctx *c, kg_patch_format type, const kg_json *doc, const kg_j
 /* subresource.c */
 kg_json *w_merge_for_subresource(wctx *c, kg_json *old, kg_json *neu);
 bool w_scale_write(wctx *c, kg_json *scale_in, kg_patch_format patch_type, const kg_json *patch);
+/* scaleapply.c: server-side apply of an autoscaling/v1 Scale to the scale subresource (managedFields mapped to the
+ * parent's replicas field). */
+bool w_scale_apply(wctx *c, const kg_json *config, bool force);
 bool w_bind(wctx *c, kg_json *binding);
 /* eviction.c: CREATE pods/eviction (the body is the Eviction). */
 bool w_evict(wctx *c, kg_json *eviction);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/dynamic.h"
 #include "api/protobuf.h"
 #include "api/schema.h"
 #include "api/table.h"
@@ -143,6 +144,7 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
         kg_error err;
         kg_json *obj = kg_obj_decode(c->a, bytes, len, rev, &err);
         if (obj) {
+            kg_obj_set_api_version(c->a, obj, kg_dynamic_read_as(c->r));
             kg_json *t = kg_api_table(c->a, c->r, &obj, 1, kg_http_query(c->req, "includeObject"), "");
             kg_http_respond_json(c->req, c->resp, code, t);
             return;
@@ -150,7 +152,7 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
     }
     kg_buf b = KG_BUF_INIT;
     kg_buf_reserve(&b, len + 48);
-    kg_obj_splice_rv(&b, bytes, len, rev);
+    kg_obj_splice_rv_as(c->a, &b, bytes, len, rev, kg_dynamic_read_as(c->r));
     char *body = kg_arena_strndup(c->a, b.data, b.len);
     kg_http_respond_bytes(c->resp, code, "application/json", body, b.len);
     kg_buf_free(&b);
@@ -327,8 +329,10 @@ static void do_list(rctx *c)
         for (size_t i = 0; i < res.n; i++) {
             kg_json *o = kg_obj_decode(c->a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision,
                                        &err);
-            if (o && kg_selectors_match(&sel, o))
+            if (o && kg_selectors_match(&sel, o)) {
+                kg_obj_set_api_version(c->a, o, kg_dynamic_read_as(c->r));
                 objs[n++] = o;
+            }
         }
         kg_json *t = kg_api_table(c->a, c->r, objs, n, kg_http_query(c->req, "includeObject"),
                                   kg_arena_sprintf(c->a, "%lld", (long long)res.revision));
@@ -357,7 +361,8 @@ static void do_list(rctx *c)
         if (!first)
             kg_buf_putc(&b, ',');
         first = false;
-        kg_obj_splice_rv(&b, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision);
+        kg_obj_splice_rv_as(c->a, &b, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision,
+                            kg_dynamic_read_as(c->r));
     }
     kg_buf_puts(&b, "]}");
     char *body = kg_arena_strndup(c->a, b.data, b.len);

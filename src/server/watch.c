@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/dynamic.h"
 #include "api/table.h"
 #include "base/log.h"
 #include "server/apiserver.h"
@@ -134,13 +135,14 @@ void kg_watch_encode_event(kg_buf *b, kg_arena *a, const kg_resource *r, bool ta
         kg_error err;
         kg_json *obj = kg_obj_decode(a, bytes, len, rev, &err);
         if (obj) {
+            kg_obj_set_api_version(a, obj, kg_dynamic_read_as(r));
             kg_json *t = kg_api_table(a, r, &obj, 1, NULL, "");
             kg_json_write(b, t, 0);
         } else {
             kg_buf_puts(b, "null");
         }
     } else {
-        kg_obj_splice_rv(b, bytes, len, rev);
+        kg_obj_splice_rv_as(a, b, bytes, len, rev, kg_dynamic_read_as(r));
     }
     kg_buf_puts(b, "}\n");
 }

@@ -64,12 +64,50 @@ static void uids_are_v4_and_unique(void **state)
     kg_arena_free(&a);
 }
 
+/* Conversion None of custom resources: the apiVersion rewritten in stored bytes, without a parse when it leads
+ * them (as kg_obj_encode writes it) and through one otherwise; unchanged bytes are returned as they are. */
+static void api_version_rewrite(void **state)
+{
+    (void)state;
+    kg_arena a;
+    kg_arena_init(&a, 0);
+    const char *v1 = "{\"apiVersion\":\"ex.com/v1\",\"kind\":\"W\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"a\":"
+                     "\"ex.com/v1\"}}";
+    size_t n;
+    const char *out = kg_obj_with_api_version(&a, v1, strlen(v1), "ex.com/v2", &n);
+    assert_int_equal(n, strlen(out));
+    assert_string_equal(out, "{\"apiVersion\":\"ex.com/v2\",\"kind\":\"W\",\"metadata\":{\"name\":\"w\"},\"spec\":{"
+                             "\"a\":\"ex.com/v1\"}}");
+    assert_true(kg_obj_with_api_version(&a, v1, strlen(v1), "ex.com/v1", &n) == v1); /* no copy */
+    assert_true(kg_obj_with_api_version(&a, v1, strlen(v1), NULL, &n) == v1);        /* built-in: as stored */
+    assert_true(kg_obj_api_version_is(v1, strlen(v1), "ex.com/v1"));
+    assert_false(kg_obj_api_version_is(v1, strlen(v1), "ex.com/v10"));
+    assert_false(kg_obj_api_version_is(v1, strlen(v1), "ex.com/"));
+    /* apiVersion not first: decoded and re-encoded in storage order */
+    const char *late = "{\"kind\":\"W\",\"apiVersion\":\"ex.com/v1\",\"metadata\":{}}";
+    out = kg_obj_with_api_version(&a, late, strlen(late), "ex.com/v2", &n);
+    assert_string_equal(out, "{\"apiVersion\":\"ex.com/v2\",\"kind\":\"W\",\"metadata\":{}}");
+    /* with the resourceVersion splice, as reads serve them */
+    kg_buf b = KG_BUF_INIT;
+    kg_obj_splice_rv_as(&a, &b, v1, strlen(v1), 7, "ex.com/v2");
+    assert_string_equal(kg_buf_cstr(&b), "{\"apiVersion\":\"ex.com/v2\",\"kind\":\"W\",\"metadata\":{"
+                                         "\"resourceVersion\":\"7\",\"name\":\"w\"},\"spec\":{\"a\":\"ex.com/v1\"}}");
+    kg_buf_free(&b);
+    /* a decoded object */
+    kg_error err;
+    kg_json *o = kg_obj_decode(&a, v1, strlen(v1), 3, &err);
+    kg_obj_set_api_version(&a, o, "ex.com/v2");
+    assert_string_equal(kg_json_get_str(o, "apiVersion"), "ex.com/v2");
+    kg_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(encode_orders_fields_and_drops_rv),
         cmocka_unit_test(splice_matches_decode),
         cmocka_unit_test(uids_are_v4_and_unique),
+        cmocka_unit_test(api_version_rewrite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
