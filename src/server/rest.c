@@ -11,6 +11,7 @@
 #include "api/protobuf.h"
 #include "api/schema.h"
 #include "api/table.h"
+#include "api/versions.h"
 #include "base/log.h"
 #include "meta/patch.h"
 #include "server/apiserver.h"
@@ -142,12 +143,14 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
     if (wants_table(c->req)) {
         kg_error err;
         kg_json *obj = kg_obj_decode(c->a, bytes, len, rev, &err);
-        if (obj) {
-            kg_json *t = kg_api_table(c->a, c->r, &obj, 1, kg_http_query(c->req, "includeObject"), "");
+        if (obj) { /* printed from the stored shape, which every served version shares (api/versions.h) */
+            kg_json *t = kg_api_table(c->a, kg_version_storage_resource(c->r), &obj, 1,
+                                      kg_http_query(c->req, "includeObject"), "");
             kg_http_respond_json(c->req, c->resp, code, t);
             return;
         }
     }
+    bytes = kg_version_stored_bytes(c->a, c->r, bytes, len, &len); /* in the requested version */
     kg_buf b = KG_BUF_INIT;
     kg_buf_reserve(&b, len + 48);
     kg_obj_splice_rv(&b, bytes, len, rev);
@@ -327,10 +330,10 @@ static void do_list(rctx *c)
         for (size_t i = 0; i < res.n; i++) {
             kg_json *o = kg_obj_decode(c->a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision,
                                        &err);
-            if (o && kg_selectors_match(&sel, o))
+            if (o && kg_selectors_match(&sel, kg_version_from_storage(c->a, c->r, o)))
                 objs[n++] = o;
         }
-        kg_json *t = kg_api_table(c->a, c->r, objs, n, kg_http_query(c->req, "includeObject"),
+        kg_json *t = kg_api_table(c->a, kg_version_storage_resource(c->r), objs, n, kg_http_query(c->req, "includeObject"),
                                   kg_arena_sprintf(c->a, "%lld", (long long)res.revision));
         if (res.continue_token)
             kg_json_set(c->a, kg_json_get(t, "metadata"), "continue", sref(c->a, res.continue_token));
@@ -349,15 +352,19 @@ static void do_list(rctx *c)
     kg_buf_puts(&b, "},\"items\":[");
     bool first = true;
     for (size_t i = 0; i < res.n; i++) {
+        const char *val = res.items[i].value;
+        size_t vlen = res.items[i].value_len;
+        if (c->r->conv) /* stored as another version: converted, then selected (api/versions.h) */
+            val = kg_version_stored_bytes(c->a, c->r, val, vlen, &vlen);
         if (!sel.empty) {
-            kg_json *o = kg_json_parse(c->a, res.items[i].value, res.items[i].value_len, &err);
+            kg_json *o = kg_json_parse(c->a, val, vlen, &err);
             if (!o || !kg_selectors_match(&sel, o))
                 continue;
         }
         if (!first)
             kg_buf_putc(&b, ',');
         first = false;
-        kg_obj_splice_rv(&b, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision);
+        kg_obj_splice_rv(&b, val, vlen, res.items[i].mod_revision);
     }
     kg_buf_puts(&b, "]}");
     char *body = kg_arena_strndup(c->a, b.data, b.len);
