@@ -50,7 +50,8 @@ static void validate_legacy(kg_arena *a, const kg_json *ev, bool core_request, k
             kg_field_required(a, errs, rc_field, "");
         kg_name_errs ne;
         if (!kg_is_qualified_name(rc ? rc : "", &ne))
-            kg_field_invalid(a, errs, rc_field, rc ? rc : "", kg_name_errs_join(a, &ne, ", "));
+            for (size_t i = 0; i < ne.n; i++) /* one error per message, as ValidateQualifiedName */
+                kg_field_invalid(a, errs, rc_field, rc ? rc : "", ne.msg[i]);
         const char *ri = kg_json_get_str(ev, "reportingInstance");
         if (!slen(ri))
             kg_field_required(a, errs, "reportingInstance", "");
@@ -71,7 +72,8 @@ static void validate_legacy(kg_arena *a, const kg_json *ev, bool core_request, k
     }
     kg_name_errs ne;
     if (!kg_is_dns1123_subdomain(ns, &ne))
-        kg_field_invalid(a, errs, "namespace", ns, kg_name_errs_join(a, &ne, ", "));
+        for (size_t i = 0; i < ne.n; i++)
+            kg_field_invalid(a, errs, "namespace", ns, ne.msg[i]);
 }
 
 /* validateV1EventSeries */
