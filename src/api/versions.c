@@ -55,3 +55,16 @@ const char *kg_version_stored_bytes(kg_arena *a, const kg_resource *r, const cha
         return bytes;
     return kg_json_to_string(a, r->conv->from_storage(a, obj), 0, out_len);
 }
+
+void kg_version_table_objects(kg_arena *a, const kg_resource *r, kg_json *table)
+{
+    if (!r || !r->conv)
+        return;
+    kg_json *rows = kg_json_get(table, "rows");
+    for (uint32_t i = 0; rows && rows->type == KG_JSON_ARRAY && i < rows->len; i++) {
+        kg_json *obj = kg_json_get(rows->u.items[i], "object");
+        const char *kind = obj ? kg_json_get_str(obj, "kind") : NULL;
+        if (obj && obj->type == KG_JSON_OBJECT && !(kind && !strcmp(kind, "PartialObjectMetadata")))
+            kg_json_set(a, rows->u.items[i], "object", r->conv->from_storage(a, obj));
+    }
+}

@@ -50,6 +50,10 @@ kg_json *kg_version_from_storage(kg_arena *a, const kg_resource *r, kg_json *obj
  * no conversion (or they do not parse: then they are served as stored). */
 const char *kg_version_stored_bytes(kg_arena *a, const kg_resource *r, const char *bytes, size_t len, size_t *out_len);
 
+/* A Table printed from stored objects (kg_api_table with kg_version_storage_resource(r)): the full objects its rows
+ * carry (includeObject=Object) converted to r's version. Nothing for resources without conversion. */
+void kg_version_table_objects(kg_arena *a, const kg_resource *r, kg_json *table);
+
 /* the converters (api/convert_hpa.c, api/convert_event.c), exported for their unit tests */
 kg_json *kg_convert_hpa_v1_to_v2(kg_arena *a, const kg_json *in);
 kg_json *kg_convert_hpa_v2_to_v1(kg_arena *a, const kg_json *in);

@@ -146,6 +146,7 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
         if (obj) { /* printed from the stored shape, which every served version shares (api/versions.h) */
             kg_json *t = kg_api_table(c->a, kg_version_storage_resource(c->r), &obj, 1,
                                       kg_http_query(c->req, "includeObject"), "");
+            kg_version_table_objects(c->a, c->r, t);
             kg_http_respond_json(c->req, c->resp, code, t);
             return;
         }
@@ -162,7 +163,10 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
 static void respond_obj(rctx *c, int code, kg_json *obj)
 {
     if (wants_table(c->req)) {
-        kg_json *t = kg_api_table(c->a, c->r, &obj, 1, kg_http_query(c->req, "includeObject"), "");
+        kg_json *so = c->r->conv ? c->r->conv->to_storage(c->a, obj) : obj; /* printed in the stored shape */
+        kg_json *t =
+            kg_api_table(c->a, kg_version_storage_resource(c->r), &so, 1, kg_http_query(c->req, "includeObject"), "");
+        kg_version_table_objects(c->a, c->r, t);
         kg_http_respond_json(c->req, c->resp, code, t);
         return;
     }
@@ -335,6 +339,7 @@ static void do_list(rctx *c)
         }
         kg_json *t = kg_api_table(c->a, kg_version_storage_resource(c->r), objs, n, kg_http_query(c->req, "includeObject"),
                                   kg_arena_sprintf(c->a, "%lld", (long long)res.revision));
+        kg_version_table_objects(c->a, c->r, t);
         if (res.continue_token)
             kg_json_set(c->a, kg_json_get(t, "metadata"), "continue", sref(c->a, res.continue_token));
         kg_http_respond_json(c->req, c->resp, 200, t);

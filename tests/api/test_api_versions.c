@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/defaults.h"
+#include "api/table.h"
 #include "api/validation.h"
 #include "api/versions.h"
 
@@ -330,6 +331,43 @@ static void test_event_validation(void **s)
     assert_string_equal(errs_str(&u), "message: field is immutable");
 }
 
+static void test_event_table(void **s)
+{
+    (void)s;
+    /* printed from the stored (core) shape for both groups; a series event shows the series count */
+    const kg_resource *core = kg_resource_find("", "v1", "events");
+    kg_json *objs[2] = {
+        J("{'metadata':{'name':'e1','creationTimestamp':'2026-01-01T00:00:00Z'},'involvedObject':{'kind':'Pod',"
+          "'name':'p'},'reason':'Pulled','message':' pulled \\n','source':{'component':'kubelet','host':'n1'},"
+          "'firstTimestamp':'2020-01-01T00:00:00Z','lastTimestamp':'2020-01-01T00:00:00Z','count':3,'type':"
+          "'Normal'}"),
+        J("{'metadata':{'name':'e2'},'involvedObject':{'kind':'Deployment','name':'web','fieldPath':'spec'},"
+          "'reason':'Scaled','eventTime':'2020-01-01T00:00:00.000000Z','series':{'count':4,'lastObservedTime':"
+          "'2020-01-01T00:00:00.000000Z'},'reportingComponent':'ctl','type':'Warning'}"),
+    };
+    kg_json *t = kg_api_table(&A, core, objs, 2, NULL, "1");
+    kg_json *cols = kg_json_get(t, "columnDefinitions");
+    assert_int_equal(cols->len, 10);
+    const char *names[] = {"Last Seen", "Type",    "Reason",     "Object", "Subobject",
+                           "Source",    "Message", "First Seen", "Count",  "Name"};
+    for (int i = 0; i < 10; i++)
+        assert_string_equal(kg_json_get_str(cols->u.items[i], "name"), names[i]);
+    kg_json *c1 = kg_json_path(t, "rows")->u.items[0];
+    c1 = kg_json_get(c1, "cells");
+    assert_string_equal(c1->u.items[1]->u.s, "Normal");
+    assert_string_equal(c1->u.items[3]->u.s, "pod/p");
+    assert_string_equal(c1->u.items[5]->u.s, "kubelet, n1");
+    assert_string_equal(c1->u.items[6]->u.s, "pulled");
+    assert_int_equal(c1->u.items[8]->u.i, 3);
+    assert_string_equal(c1->u.items[9]->u.s, "e1");
+    kg_json *c2 = kg_json_get(kg_json_path(t, "rows")->u.items[1], "cells");
+    assert_string_equal(c2->u.items[3]->u.s, "deployment/web");
+    assert_string_equal(c2->u.items[4]->u.s, "spec");
+    assert_string_equal(c2->u.items[5]->u.s, "ctl");
+    assert_int_equal(c2->u.items[8]->u.i, 4);
+    assert_string_equal(c2->u.items[0]->u.s, c2->u.items[7]->u.s); /* last seen from the series, first from eventTime */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +378,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_event_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_event_zero_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_event_validation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_event_table, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
