@@ -493,7 +493,9 @@ kg_json *kg_convert_hpa_v1_to_v2(kg_arena *a, const kg_json *in)
         kg_json *ost = kg_json_new_object(a);
         cp(a, ost, "observedGeneration", status, "observedGeneration");
         cp(a, ost, "lastScaleTime", status, "lastScaleTime");
-        cp(a, ost, "currentReplicas", status, "currentReplicas");
+        kg_json *cr = kg_json_get(status, "currentReplicas");
+        if (cr && !(cr->type == KG_JSON_INT && cr->u.i == 0)) /* omitempty in v2 */
+            cp(a, ost, "currentReplicas", status, "currentReplicas");
         kg_json_set(a, ost, "desiredReplicas", kg_json_new_int(a, 0));
         cp(a, ost, "desiredReplicas", status, "desiredReplicas");
         kg_json *cur = kg_json_new_array(a);
