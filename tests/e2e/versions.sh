@@ -80,14 +80,14 @@ expect_out "v1 table has upstream's HPA columns" '"name":"Targets"' \
 
 # ---- watch through the other version ----
 RV=$(C "$HPA1" | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9)
-C "$HPA1?watch=1&timeoutSeconds=10&resourceVersion=$RV" >"$W/watch.out" &
+C "$HPA1?watch=1&timeoutSeconds=20&resourceVersion=$RV" >"$W/watch.out" &
 WATCH_PID=$!
 sleep 0.3
 C -X POST "$HPA2" -d '{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h3"},
   "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":2,"metrics":[{"type":"Resource",
   "resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":33}}}]}}' >/dev/null
 C -X DELETE "$HPA2/h3" >/dev/null
-for _ in $(seq 1 100); do grep -q '"DELETED"' "$W/watch.out" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 1 400); do grep -q '"DELETED"' "$W/watch.out" 2>/dev/null && break; sleep 0.05; done
 kill "$WATCH_PID" 2>/dev/null
 wait "$WATCH_PID" 2>/dev/null
 WATCH_PID=""
