@@ -80,7 +80,7 @@ expect_out "v1 table has upstream's HPA columns" '"name":"Targets"' \
 
 # ---- watch through the other version ----
 RV=$(C "$HPA1" | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9)
-C "$HPA1?watch=1&timeoutSeconds=20&resourceVersion=$RV" >"$W/watch.out" &
+C -N "$HPA1?watch=1&timeoutSeconds=20&resourceVersion=$RV" >"$W/watch.out" &
 WATCH_PID=$!
 sleep 0.3
 C -X POST "$HPA2" -d '{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h3"},
