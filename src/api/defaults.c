@@ -193,6 +193,63 @@ static bool is(const kg_resource *r, const char *group, const char *plural)
     return !strcmp(r->group, group) && !strcmp(r->plural, plural);
 }
 
+/* HorizontalPodAutoscaler (autoscaling/v2 and v1 SetDefaults_HorizontalPodAutoscaler): minReplicas 1; in v2 an empty
+ * metrics list becomes the CPU 80% utilization target and a given behavior has its unset scaling rules filled
+ * (scale up: no stabilization, max of 4 pods or 100% per 15 s; scale down: 100% per 15 s). */
+static kg_json *hpa_policy(kg_arena *a, const char *type, int64_t value)
+{
+    kg_json *p = kg_json_new_object(a);
+    kg_json_set(a, p, "type", sref(a, type));
+    kg_json_set(a, p, "value", kg_json_new_int(a, value));
+    kg_json_set(a, p, "periodSeconds", kg_json_new_int(a, 15));
+    return p;
+}
+
+static void default_hpa_rules(kg_arena *a, kg_json *behavior, const char *key, bool up)
+{
+    kg_json *rules = kg_json_get(behavior, key);
+    if (!rules || rules->type != KG_JSON_OBJECT) {
+        rules = kg_json_new_object(a);
+        kg_json_set(a, behavior, key, rules);
+    }
+    if (up)
+        def_int(a, rules, "stabilizationWindowSeconds", 0);
+    def_str(a, rules, "selectPolicy", "Max");
+    kg_json *pol = kg_json_get(rules, "policies");
+    if (!pol || pol->type == KG_JSON_NULL) {
+        pol = kg_json_new_array(a);
+        if (up)
+            kg_json_array_append(a, pol, hpa_policy(a, "Pods", 4));
+        kg_json_array_append(a, pol, hpa_policy(a, "Percent", 100));
+        kg_json_set(a, rules, "policies", pol);
+    }
+}
+
+static void default_hpa(kg_arena *a, const kg_resource *r, kg_json *spec)
+{
+    def_int(a, spec, "minReplicas", 1);
+    if (strcmp(r->version, "v2"))
+        return;
+    kg_json *metrics = kg_json_get(spec, "metrics");
+    if (!metrics || metrics->type != KG_JSON_ARRAY || !metrics->len) {
+        kg_json *m = kg_json_new_object(a), *res = kg_json_new_object(a), *t = kg_json_new_object(a);
+        kg_json_set(a, m, "type", sref(a, "Resource"));
+        kg_json_set(a, res, "name", sref(a, "cpu"));
+        kg_json_set(a, t, "type", sref(a, "Utilization"));
+        kg_json_set(a, t, "averageUtilization", kg_json_new_int(a, 80));
+        kg_json_set(a, res, "target", t);
+        kg_json_set(a, m, "resource", res);
+        metrics = kg_json_new_array(a);
+        kg_json_array_append(a, metrics, m);
+        kg_json_set(a, spec, "metrics", metrics);
+    }
+    kg_json *behavior = kg_json_get(spec, "behavior");
+    if (behavior && behavior->type == KG_JSON_OBJECT) {
+        default_hpa_rules(a, behavior, "scaleUp", true);
+        default_hpa_rules(a, behavior, "scaleDown", false);
+    }
+}
+
 void kg_api_default(kg_arena *a, const kg_resource *r, kg_json *obj)
 {
     if (!obj || obj->type != KG_JSON_OBJECT)
@@ -210,6 +267,8 @@ void kg_api_default(kg_arena *a, const kg_resource *r, kg_json *obj)
             kg_json_set(a, obj_at(a, md, "labels"), "kubernetes.io/metadata.name", kg_json_new_str(a, name));
     } else if (is(r, "", "secrets")) {
         def_str(a, obj, "type", "Opaque");
+    } else if (is(r, "autoscaling", "horizontalpodautoscalers") && has_spec) {
+        default_hpa(a, r, spec);
     } else if (is(r, "", "services") && has_spec) {
         const char *type = kg_json_get_str(spec, "type");
         def_str(a, spec, "type", "ClusterIP");

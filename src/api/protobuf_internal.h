@@ -125,7 +125,7 @@ extern const kg_pb_msg kg_api_pb_Role, kg_api_pb_ClusterRole, kg_api_pb_RoleBind
     kg_api_pb_Ingress, kg_api_pb_IngressClass, kg_api_pb_NetworkPolicy, kg_api_pb_PriorityClass, kg_api_pb_StorageClass,
     kg_api_pb_Lease, kg_api_pb_PodDisruptionBudget, kg_api_pb_Eviction, kg_api_pb_EventsEvent, kg_api_pb_TokenRequest,
     kg_api_pb_CertificateSigningRequest, kg_api_pb_SelfSubjectAccessReview, kg_api_pb_SubjectAccessReview,
-    kg_api_pb_SelfSubjectRulesReview, kg_api_pb_SelfSubjectReview;
+    kg_api_pb_SelfSubjectRulesReview, kg_api_pb_SelfSubjectReview, kg_api_pb_HorizontalPodAutoscalerV1;
 
 /* admissionregistration.k8s.io/v1, node.k8s.io/v1 (protobuf_types_admission.c) */
 extern const kg_pb_msg kg_api_pb_MutatingWebhookConfiguration, kg_api_pb_ValidatingWebhookConfiguration,

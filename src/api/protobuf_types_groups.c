@@ -125,3 +125,11 @@ KG_PB_LOCAL(pb_CertificateSigningRequestStatus, RM(1, "conditions", pb_Certifica
             F(2, KG_PB_BYTES, "certificate"));
 KG_PB_MESSAGE(kg_api_pb_CertificateSigningRequest, META, M(2, "spec", pb_CertificateSigningRequestSpec),
               M(3, "status", pb_CertificateSigningRequestStatus));
+
+/* ---- autoscaling/v1 (kubectl autoscale sends a HorizontalPodAutoscaler) ---- */
+KG_PB_LOCAL(pb_CrossVersionObjectReference, K(1, S, "kind"), K(2, S, "name"), F(3, S, "apiVersion"));
+KG_PB_LOCAL(pb_HPASpecV1, M(1, "scaleTargetRef", pb_CrossVersionObjectReference), K(2, I32, "minReplicas"),
+            K(3, I32, "maxReplicas"), K(4, I32, "targetCPUUtilizationPercentage"));
+KG_PB_LOCAL(pb_HPAStatusV1, K(1, KG_PB_INT64, "observedGeneration"), F(2, KG_PB_TIME, "lastScaleTime"),
+            K(3, I32, "currentReplicas"), K(4, I32, "desiredReplicas"), K(5, I32, "currentCPUUtilizationPercentage"));
+KG_PB_MESSAGE(kg_api_pb_HorizontalPodAutoscalerV1, META, M(2, "spec", pb_HPASpecV1), M(3, "status", pb_HPAStatusV1));

@@ -44,6 +44,7 @@ const kg_pb_type kg_api_pb_types[] = {
     {"policy/v1", "PodDisruptionBudget", &kg_api_pb_PodDisruptionBudget},
     {"policy/v1", "Eviction", &kg_api_pb_Eviction},
     {"events.k8s.io/v1", "Event", &kg_api_pb_EventsEvent},
+    {"autoscaling/v1", "HorizontalPodAutoscaler", &kg_api_pb_HorizontalPodAutoscalerV1},
     {"authentication.k8s.io/v1", "TokenRequest", &kg_api_pb_TokenRequest},
     {"authentication.k8s.io/v1", "SelfSubjectReview", &kg_api_pb_SelfSubjectReview},
     {"authorization.k8s.io/v1", "SelfSubjectAccessReview", &kg_api_pb_SelfSubjectAccessReview},

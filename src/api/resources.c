@@ -1,6 +1,7 @@
 #include "api/resources.h"
 
 #include "api/dynamic.h"
+#include "api/versions.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -123,8 +124,10 @@ static kg_resource table[] = {
      KG_VERBS_ALL, {{0}}, false, true},
     {"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", "endpointslice", {NULL}, NOCAT, true, KG_VERBS_ALL,
      {{0}}, false, false},
-    /* appended: autoscaling/v2 (v1, which shares its storage upstream, is not served: it needs conversion) */
+    /* appended: autoscaling/v2, then v1 (stored as v2: api/versions.h) */
     {"autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "horizontalpodautoscaler",
+     SN("hpa"), ALL, true, KG_VERBS_ALL, {STATUS}, true, true},
+    {"autoscaling", "v1", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "horizontalpodautoscaler",
      SN("hpa"), ALL, true, KG_VERBS_ALL, {STATUS}, true, true},
     /* appended: flowcontrol.apiserver.k8s.io/v1 (stored and served; no priority and fairness is done) */
     {"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas", "flowschema", {NULL}, NOCAT, false,
@@ -170,10 +173,14 @@ static void init_table(void)
                 snprintf(derived_strings[i][1], 160, "%s/%s", r->group, r->version);
             else
                 snprintf(derived_strings[i][1], 160, "%s", r->version);
-            if (r->group[0])
-                snprintf(derived_strings[i][2], 160, "/registry/%s/%s/", r->group, r->plural);
+            /* a resource stored as another one (api/versions.h) shares that one's keys */
+            r->conv = kg_version_conv_find(r->group, r->version, r->plural);
+            const char *sg = r->conv ? r->conv->storage_group : r->group;
+            const char *sp = r->conv ? r->conv->storage_plural : r->plural;
+            if (sg[0])
+                snprintf(derived_strings[i][2], 160, "/registry/%s/%s/", sg, sp);
             else
-                snprintf(derived_strings[i][2], 160, "/registry/%s/", r->plural);
+                snprintf(derived_strings[i][2], 160, "/registry/%s/", sp);
             r->list_kind = derived_strings[i][0];
             r->api_version = derived_strings[i][1];
             r->storage_prefix = derived_strings[i][2];

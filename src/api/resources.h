@@ -64,6 +64,9 @@ typedef struct kg_resource {
      * and storage_version marks the CRD's storage version (listed first). NULL/false for built-in resources. */
     const void *ext;
     bool storage_version;
+    /* A built-in resource stored as another one (api/versions.h; storage_prefix is then that resource's), else
+     * NULL. Set from the conversion table when the table is initialised. */
+    const struct kg_version_conv *conv;
 } kg_resource;
 
 /* All served built-in resources, in table order (custom resources are found by the lookups below and listed by

@@ -168,5 +168,44 @@ const char *const kg_schema_data_autoscaling[] = {
     ".averageValue " Q " |averageValue is the current value of the average of the metric across all relevant pods "
     "(as a quantity)",
     ".value " Q " |value is the current value of the metric (as a quantity).",
+
+    /* autoscaling/v1 HorizontalPodAutoscaler (served from the autoscaling/v2 storage, api/versions.h) */
+    "=io.k8s.api.autoscaling.v1",
+    "@HorizontalPodAutoscaler configuration of a horizontal pod autoscaler.",
+    TM,
+    ".metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta |Standard object metadata. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    ".spec HorizontalPodAutoscalerSpec |spec defines the behaviour of autoscaler. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.",
+    ".status HorizontalPodAutoscalerStatus |status is the current information about the autoscaler.",
+    "@HorizontalPodAutoscalerSpec specification of a horizontal pod autoscaler.",
+    ".maxReplicas i32 ! |maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; "
+    "cannot be smaller than MinReplicas.",
+    ".minReplicas i32 |minReplicas is the lower limit for the number of replicas to which the autoscaler can scale "
+    "down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is "
+    "enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one "
+    "metric value is available.",
+    ".scaleTargetRef CrossVersionObjectReference ! |reference to scaled resource; horizontal pod autoscaler will "
+    "learn the current resource consumption and will set the desired number of pods by using its Scale subresource.",
+    ".targetCPUUtilizationPercentage i32 |targetCPUUtilizationPercentage is the target average CPU utilization "
+    "(represented as a percentage of requested CPU) over all the pods; if not specified the default autoscaling "
+    "policy will be used.",
+    "@CrossVersionObjectReference CrossVersionObjectReference contains enough information to let you identify the "
+    "referred resource.",
+    ".apiVersion s |apiVersion is the API version of the referent",
+    ".kind s ! |kind is the kind of the referent; More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+    ".name s ! |name is the name of the referent; More info: "
+    "https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "@HorizontalPodAutoscalerStatus current status of a horizontal pod autoscaler",
+    ".currentCPUUtilizationPercentage i32 |currentCPUUtilizationPercentage is the current average CPU utilization "
+    "over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now "
+    "70% of its requested CPU.",
+    ".currentReplicas i32 ! |currentReplicas is the current number of replicas of pods managed by this autoscaler.",
+    ".desiredReplicas i32 ! |desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.",
+    ".lastScaleTime io.k8s.apimachinery.pkg.apis.meta.v1.Time |lastScaleTime is the last time the "
+    "HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of "
+    "pods is changed.",
+    ".observedGeneration i64 |observedGeneration is the most recent generation observed by this autoscaler.",
     NULL,
 };

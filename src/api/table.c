@@ -243,13 +243,52 @@ static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum numbe
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
 
+/* Event (printers.go eventColumnDefinitions; descriptions from core/v1 Event) */
+static const col C_EVLAST = {"Last Seen", "string", "",
+                             "The time at which the most recent occurrence of this event was recorded.", 0};
+static const col C_EVTYPE = {"Type", "string", "",
+                             "Type of this event (Normal, Warning), new types could be added in the future", 0};
+static const col C_EVREASON = {"Reason", "string", "",
+                               "This should be a short, machine understandable string that gives the reason for the "
+                               "transition into the object's current status.",
+                               0};
+static const col C_EVOBJECT = {"Object", "string", "", "The object that this event is about.", 0};
+static const col C_EVSUBOBJ = {
+    "Subobject", "string", "",
+    "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go "
+    "field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a "
+    "container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the "
+    "name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" "
+    "(container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a "
+    "part of an object.",
+    1};
+static const col C_EVSOURCE = {
+    "Source", "string", "", "The component reporting this event. Should be a short machine understandable string.", 1};
+static const col C_EVMESSAGE = {"Message", "string", "",
+                                "A human-readable description of the status of this operation.", 0};
+static const col C_EVFIRST = {
+    "First Seen", "string", "",
+    "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", 1};
+static const col C_EVCOUNT = {"Count", "string", "", "The number of times this event has occurred.", 1};
+static const col C_EVNAME = {
+    "Name", "string", "name",
+    "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a "
+    "client to request the generation of an appropriate name automatically. Name is primarily intended for creation "
+    "idempotence and configuration definition. Cannot be updated. More info: "
+    "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
+    1};
+
 static const printer printers[] = {
     {"", "pods", {&NAME, &C_READY, &C_STATUS, &C_RESTARTS, &AGE, &C_IP, &C_NODE, &C_NOMINATED, &C_GATES}},
     {"apps", "deployments", {&NAME, &C_DREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
     {"apps", "replicasets", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
-    {"", "replicationcontrollers", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
+    {"",
+     "replicationcontrollers",
+     {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &AGE, &C_CONTAINERS, &C_IMAGES, &C_SELECTOR}},
     {"apps", "statefulsets", {&NAME, &C_DREADY, &AGE, &C_CONTAINERS, &C_IMAGES}},
-    {"apps", "daemonsets", {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES}},
+    {"apps",
+     "daemonsets",
+     {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES}},
     {"", "namespaces", {&NAME, &C_NSSTATUS, &AGE}},
     {"", "services", {&NAME, &C_TYPE, &C_CLUSTERIP, &C_EXTERNALIP, &C_PORTS, &AGE, &C_SVCSEL}},
     {"", "configmaps", {&NAME, &C_DATA, &AGE}},
@@ -267,10 +306,22 @@ static const printer printers[] = {
     {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
     {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
     {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
-    {"autoscaling", "horizontalpodautoscalers", {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
-    {"flowcontrol.apiserver.k8s.io", "flowschemas", {&NAME, &C_PRIOLEVEL, &C_MATCHPREC, &C_DISTMETHOD, &AGE, &C_MISSINGPL}},
-    {"flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", {&NAME, &C_PLTYPE, &C_NCS, &C_QUEUES, &C_HANDSIZE, &C_QLL, &AGE}},
-    {"storage.k8s.io", "csidrivers", {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
+    {"",
+     "events",
+     {&C_EVLAST, &C_EVTYPE, &C_EVREASON, &C_EVOBJECT, &C_EVSUBOBJ, &C_EVSOURCE, &C_EVMESSAGE, &C_EVFIRST, &C_EVCOUNT,
+      &C_EVNAME}},
+    {"autoscaling",
+     "horizontalpodautoscalers",
+     {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
+    {"flowcontrol.apiserver.k8s.io",
+     "flowschemas",
+     {&NAME, &C_PRIOLEVEL, &C_MATCHPREC, &C_DISTMETHOD, &AGE, &C_MISSINGPL}},
+    {"flowcontrol.apiserver.k8s.io",
+     "prioritylevelconfigurations",
+     {&NAME, &C_PLTYPE, &C_NCS, &C_QUEUES, &C_HANDSIZE, &C_QLL, &AGE}},
+    {"storage.k8s.io",
+     "csidrivers",
+     {&NAME, &C_ATTACHREQ, &C_PODINFO, &C_STORAGECAP, &C_TOKENREQ, &C_REPUBLISH, &C_MODES, &AGE}},
     {"storage.k8s.io", "csinodes", {&NAME, &C_DRIVERS, &AGE}},
     {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
 };
@@ -327,8 +378,65 @@ static const char *hpa_targets(kg_arena *a, const kg_json *o)
     return r;
 }
 
+/* printEvent: the core-shaped (stored) Event, for core/v1 and events.k8s.io/v1 alike (api/versions.h). */
+static const char *since(kg_arena *a, const kg_json *o, const char *path, int64_t now)
+{
+    int64_t t = parse_rfc3339(kg_json_path_str(o, path));
+    return t < 0 ? "<unknown>" : kg_api_human_duration(a, now - t);
+}
+
+static const char *first_nonempty(const char *x, const char *y)
+{
+    return x && x[0] ? x : y ? y : "";
+}
+
+static void event_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now)
+{
+    bool has_first = parse_rfc3339(kg_json_path_str(o, "firstTimestamp")) >= 0;
+    const char *first = since(a, o, has_first ? "firstTimestamp" : "eventTime", now);
+    const char *last =
+        parse_rfc3339(kg_json_path_str(o, "lastTimestamp")) >= 0 ? since(a, o, "lastTimestamp", now) : first;
+    int64_t count = geti(o, "count");
+    if (kg_json_is(kg_json_get(o, "series"), KG_JSON_OBJECT)) {
+        last = since(a, o, "series.lastObservedTime", now);
+        count = geti(o, "series.count");
+    } else if (count == 0) {
+        count = 1; /* singleton events have no count in the new API */
+    }
+    const char *kind = kg_json_path_str(o, "involvedObject.kind"), *iname = kg_json_path_str(o, "involvedObject.name");
+    char *target = kg_arena_strdup(a, kind ? kind : "");
+    for (char *c = target; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    if (iname && iname[0])
+        target = kg_arena_sprintf(a, "%s/%s", target, iname);
+    const char *comp =
+        first_nonempty(kg_json_path_str(o, "source.component"), kg_json_get_str(o, "reportingComponent"));
+    const char *inst = first_nonempty(kg_json_path_str(o, "source.host"), kg_json_get_str(o, "reportingInstance"));
+    const char *msg = kg_json_get_str(o, "message");
+    size_t ml = msg ? strlen(msg) : 0, mb = 0;
+    while (mb < ml && (msg[mb] == ' ' || msg[mb] == '\n' || msg[mb] == '\t' || msg[mb] == '\r'))
+        mb++;
+    while (ml > mb && (msg[ml - 1] == ' ' || msg[ml - 1] == '\n' || msg[ml - 1] == '\t' || msg[ml - 1] == '\r'))
+        ml--;
+    kg_json_array_append(a, cells, str_cell(a, last));
+    kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "type")));
+    kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "reason")));
+    kg_json_array_append(a, cells, str_cell(a, target));
+    kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "involvedObject.fieldPath")));
+    kg_json_array_append(a, cells, str_cell(a, inst[0] ? kg_arena_sprintf(a, "%s, %s", comp, inst) : comp));
+    kg_json_array_append(a, cells, kg_json_new_strn(a, msg ? msg + mb : "", ml - mb));
+    kg_json_array_append(a, cells, str_cell(a, first));
+    kg_json_array_append(a, cells, kg_json_new_int(a, count));
+    kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "metadata.name")));
+}
+
 static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_json *cells, int64_t now)
 {
+    if (!strcmp(r->plural, "events") && !r->group[0]) {
+        event_cells(a, o, cells, now);
+        return;
+    }
     const char *name = kg_json_path_str(o, "metadata.name");
     kg_json_array_append(a, cells, str_cell(a, name));
     const char *p = r->plural;

@@ -232,6 +232,8 @@ static void validate_pod_update(kg_arena *a, const kg_json *obj, const kg_json *
 void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
     kg_validate_object_meta(a, kg_json_get(obj, "metadata"), r->namespaced, name_validator(r), "metadata", errs);
+    if (!strcmp(r->plural, "events") && (!r->group[0] || !strcmp(r->group, "events.k8s.io")))
+        kg_api_validate_event(a, r, obj, old, errs);
     if (is(r, "", "pods")) {
         validate_pod_spec(a, kg_json_get(obj, "spec"), "spec", false, errs);
         if (old)

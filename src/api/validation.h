@@ -14,4 +14,8 @@ void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, cons
 void kg_api_validate_semantic(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old,
                               kg_field_errors *errs);
 
+/* Events, core/v1 and events.k8s.io/v1 (validation_event.c); called by kg_api_validate. */
+void kg_api_validate_event(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old,
+                           kg_field_errors *errs);
+
 #endif

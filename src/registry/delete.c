@@ -8,6 +8,7 @@
 #include "meta/object.h"
 #include "api/dynamic.h"
 #include "api/protobuf.h"
+#include "api/versions.h"
 #include "registry/codec.h"
 #include "registry/pipeline_internal.h"
 
@@ -151,7 +152,7 @@ static mark_result store_marked(wctx *c, const char *key, const kg_store_kv *cur
         return wdone_obj(c, 200, neu) ? MARK_DONE : MARK_FAILED;
     kg_error err;
     size_t len;
-    const char *bytes = kg_obj_encode(c->a, neu, &len);
+    const char *bytes = kg_obj_encode(c->a, kg_version_to_storage(c->a, c->r, neu), &len);
     int64_t rev;
     if (!kg_store_update(c->p->store, key, bytes, len, cur->mod_revision, &rev, &err)) {
         if (err.code == KG_ECONFLICT)
@@ -159,7 +160,8 @@ static mark_result store_marked(wctx *c, const char *key, const kg_store_kv *cur
         wfail(c, kg_status_from_error(c->a, &err));
         return MARK_FAILED;
     }
-    return wdone_obj(c, 200, kg_obj_decode(c->a, bytes, len, rev, &err)) ? MARK_DONE : MARK_FAILED;
+    kg_json *stored = kg_version_from_storage(c->a, c->r, kg_obj_decode(c->a, bytes, len, rev, &err));
+    return wdone_obj(c, 200, stored) ? MARK_DONE : MARK_FAILED;
 }
 
 /* dryRun in the DeleteOptions body counts like the query parameter */
@@ -185,6 +187,7 @@ static bool delete_one(wctx *c, bool dry_run)
         kg_json *old = kg_obj_decode(a, cur.value, cur.value_len, cur.mod_revision, &err);
         if (!old)
             return wfail(c, kg_status_internal(a, "stored object is corrupt"));
+        old = kg_version_from_storage(a, c->r, old); /* admission and the answer see the requested version */
         kg_json *omd = w_metadata(a, old);
         const char *uid = kg_json_get_str(omd, "uid");
         if (uid_pre && (!uid || strcmp(uid_pre, uid)))
@@ -268,7 +271,7 @@ static bool delete_one(wctx *c, bool dry_run)
             return wfail_err(c, &err);
         }
         if (c->strat->delete_returns_object)
-            return wdone_obj(c, 200, kg_obj_decode(a, cur.value, cur.value_len, rev, &err));
+            return wdone_obj(c, 200, kg_version_from_storage(a, c->r, kg_obj_decode(a, cur.value, cur.value_len, rev, &err)));
         c->out->object_is_status = true;
         return wdone_obj(c, 200, kg_status_to_json(a, kg_status_success_delete(a, c->gr, c->name, uid ? uid : "")));
     }
@@ -299,6 +302,7 @@ bool kg_pipeline_delete_collection(const kg_pipeline *p, const kg_write_request 
     kg_json *items = kg_json_new_array(a);
     for (size_t i = 0; i < res.n; i++) {
         kg_json *obj = kg_obj_decode(a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &err);
+        obj = kg_version_from_storage(a, c.r, obj); /* selectors and the answer: the requested version */
         if (!obj || (match && !match(match_ud, obj)))
             continue;
         kg_obj_set_api_version(a, obj, kg_dynamic_read_as(c.r)); /* custom resources: the requested version */
@@ -335,7 +339,7 @@ bool kg_pipeline_delete_namespace_contents(kg_store *store, const char *ns, size
     bool ok = true;
     for (size_t i = 0; i < kg_resources_count(); i++) {
         const kg_resource *r = kg_resource_at(i);
-        if (!r->namespaced)
+        if (!r->namespaced || r->conv) /* a resource stored as another one: deleted through that one */
             continue;
         kg_store_list_opts lo = {.keys_only = true};
         kg_store_list_result res;

@@ -9,6 +9,7 @@
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "api/validation.h"
+#include "api/versions.h"
 #include "apiext/crd.h"
 #include "meta/names.h"
 #include "registry/codec.h"
@@ -351,6 +352,7 @@ bool w_load(wctx *c, kg_store_kv *kv, kg_json **old)
     *old = kg_obj_decode(c->a, kv->value, kv->value_len, kv->mod_revision, &err);
     if (!*old)
         return wfail(c, kg_status_internal(c->a, kg_arena_sprintf(c->a, "stored object is corrupt: %s", err.msg)));
+    *old = kg_version_from_storage(c->a, c->r, *old); /* the requested version's shape (api/versions.h) */
     kg_obj_set_api_version(c->a, *old, kg_dynamic_read_as(c->r)); /* conversion None: the request's version */
     return true;
 }
@@ -472,9 +474,9 @@ bool w_create(wctx *cp, kg_json *obj)
             return wfail(&c, kg_status_already_exists(c.a, c.gr, c.name));
         return wdone_obj(&c, 201, obj);
     }
-    size_t len;
+    size_t len; /* stored (and answered: readers convert) in the storage version */
     w_to_storage_version(&c, obj);
-    const char *bytes = kg_obj_encode(c.a, obj, &len);
+    const char *bytes = kg_obj_encode(c.a, kg_version_to_storage(c.a, c.r, obj), &len);
     kg_error err;
     int64_t rev;
     if (!kg_store_create(p->store, kg_resource_key(c.a, c.r, c.ns, c.name), bytes, len, &rev, &err)) {
@@ -587,7 +589,7 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     kg_error err;
     size_t len;
     w_to_storage_version(c, neu);
-    const char *bytes = kg_obj_encode(a, neu, &len);
+    const char *bytes = kg_obj_encode(a, kg_version_to_storage(a, c->r, neu), &len);
     int64_t rev;
     bool unconditional = !(rv_precond && rv_precond[0]);
     if (finalize) {

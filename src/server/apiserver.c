@@ -259,12 +259,9 @@ kg_apiserver *kg_apiserver_start(const kg_apiserver_options *o, kg_error *err)
                    o->storage_backend);
         goto fail;
     }
-    /* --event-ttl: Events (core and events.k8s.io, stored apart in kgate) expire through an etcd lease */
+    /* --event-ttl: Events (core and events.k8s.io share one store, api/versions.h) expire through an etcd lease */
     const kg_resource *ev1 = kg_resource_find("", "v1", "events");
-    const kg_resource *ev2 = kg_resource_find("events.k8s.io", "v1", "events");
     const char *ttl_prefixes[3] = {ev1 ? ev1->storage_prefix : NULL, NULL, NULL};
-    if (ev2)
-        ttl_prefixes[ev1 ? 1 : 0] = ev2->storage_prefix;
     if (o->encryption_provider_config && o->encryption_provider_config[0] &&
         !(s->transformer = kg_transformer_load(o->encryption_provider_config, err)))
         goto fail;

@@ -12,6 +12,7 @@
 #include "api/protobuf.h"
 #include "api/schema.h"
 #include "api/table.h"
+#include "api/versions.h"
 #include "base/log.h"
 #include "meta/patch.h"
 #include "server/apiserver.h"
@@ -45,7 +46,10 @@ void kg_respond_status(kg_http_request *req, kg_http_response *resp, const kg_st
     kg_buf_free(&b);
 }
 
-static void fail(rctx *c, kg_status *st) { kg_respond_status(c->req, c->resp, st); }
+static void fail(rctx *c, kg_status *st)
+{
+    kg_respond_status(c->req, c->resp, st);
+}
 
 static void fail_err(rctx *c, const kg_error *err)
 {
@@ -64,7 +68,10 @@ static void fail_err(rctx *c, const kg_error *err)
     fail(c, kg_status_from_error(c->a, err));
 }
 
-static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
+static kg_json *sref(kg_arena *a, const char *s)
+{
+    return kg_json_new_str_ref(a, s, strlen(s));
+}
 
 /* ---- request decoding ---- */
 
@@ -80,7 +87,8 @@ static bool media_is(const char *ct, const char *want)
     return ct && strncasecmp(ct, want, n) == 0 && (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
 }
 
-static const char *const accepted_media[] = {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"};
+static const char *const accepted_media[] = {"application/json", "application/yaml",
+                                             "application/vnd.kubernetes.protobuf"};
 
 /* Decode a create/update body (JSON or YAML). Duplicate fields follow fieldValidation. */
 static kg_json *decode_object(rctx *c)
@@ -120,16 +128,17 @@ static kg_json *decode_object(rctx *c)
         }
     }
     if (!obj) {
-        fail(c, kg_status_bad_request(c->a, kg_arena_sprintf(c->a, "couldn't get version/kind; json parse error: %s",
-                                                             err.msg)));
+        fail(c, kg_status_bad_request(
+                    c->a, kg_arena_sprintf(c->a, "couldn't get version/kind; json parse error: %s", err.msg)));
         return NULL;
     }
     if (obj->type != KG_JSON_OBJECT) {
         fail(c, kg_status_bad_request(
-                    c->a, kg_arena_sprintf(c->a, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                                                 "%s into Go value of type struct { APIVersion string "
-                                                 "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
-                                                 "\"json:\\\"kind,omitempty\\\"\" }",
+                    c->a, kg_arena_sprintf(c->a,
+                                           "couldn't get version/kind; json parse error: json: cannot unmarshal "
+                                           "%s into Go value of type struct { APIVersion string "
+                                           "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+                                           "\"json:\\\"kind,omitempty\\\"\" }",
                                            kg_json_type_name(obj->type))));
         return NULL;
     }
@@ -143,13 +152,16 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
     if (wants_table(c->req)) {
         kg_error err;
         kg_json *obj = kg_obj_decode(c->a, bytes, len, rev, &err);
-        if (obj) {
+        if (obj) { /* printed from the stored shape, which every served version shares (api/versions.h) */
             kg_obj_set_api_version(c->a, obj, kg_dynamic_read_as(c->r));
-            kg_json *t = kg_api_table(c->a, c->r, &obj, 1, kg_http_query(c->req, "includeObject"), "");
+            kg_json *t = kg_api_table(c->a, kg_version_storage_resource(c->r), &obj, 1,
+                                      kg_http_query(c->req, "includeObject"), "");
+            kg_version_table_objects(c->a, c->r, t);
             kg_http_respond_json(c->req, c->resp, code, t);
             return;
         }
     }
+    bytes = kg_version_stored_bytes(c->a, c->r, bytes, len, &len); /* in the requested version */
     kg_buf b = KG_BUF_INIT;
     kg_buf_reserve(&b, len + 48);
     kg_obj_splice_rv_as(c->a, &b, bytes, len, rev, kg_dynamic_read_as(c->r));
@@ -161,7 +173,10 @@ static void respond_stored(rctx *c, int code, const char *bytes, size_t len, int
 static void respond_obj(rctx *c, int code, kg_json *obj)
 {
     if (wants_table(c->req)) {
-        kg_json *t = kg_api_table(c->a, c->r, &obj, 1, kg_http_query(c->req, "includeObject"), "");
+        kg_json *so = c->r->conv ? c->r->conv->to_storage(c->a, obj) : obj; /* printed in the stored shape */
+        kg_json *t =
+            kg_api_table(c->a, kg_version_storage_resource(c->r), &so, 1, kg_http_query(c->req, "includeObject"), "");
+        kg_version_table_objects(c->a, c->r, t);
         kg_http_respond_json(c->req, c->resp, code, t);
         return;
     }
@@ -280,8 +295,8 @@ static void do_list(rctx *c)
 {
     kg_selectors sel;
     kg_error err;
-    if (!kg_selectors_parse(c->a, kg_http_query(c->req, "labelSelector"), kg_http_query(c->req, "fieldSelector"),
-                            c->r, &sel, &err)) {
+    if (!kg_selectors_parse(c->a, kg_http_query(c->req, "labelSelector"), kg_http_query(c->req, "fieldSelector"), c->r,
+                            &sel, &err)) {
         fail(c, kg_status_bad_request(c->a, err.msg));
         return;
     }
@@ -311,9 +326,8 @@ static void do_list(rctx *c)
             rv = 0; /* NotOlderThan / legacy semantics: the latest state is not older than rv */
         }
     }
-    kg_store_list_opts lo = {.revision = rv,
-                             .limit = sel.empty ? limit : 0,
-                             .continue_token = kg_http_query(c->req, "continue")};
+    kg_store_list_opts lo = {
+        .revision = rv, .limit = sel.empty ? limit : 0, .continue_token = kg_http_query(c->req, "continue")};
     kg_store_list_result res;
     const char *prefix = kg_resource_list_prefix(c->a, c->r, c->ns);
     if (!kg_store_list(c->s->store, prefix, &lo, c->a, &res, &err)) {
@@ -327,15 +341,17 @@ static void do_list(rctx *c)
         kg_json **objs = kg_arena_alloc(c->a, (res.n + 1) * sizeof(kg_json *));
         size_t n = 0;
         for (size_t i = 0; i < res.n; i++) {
-            kg_json *o = kg_obj_decode(c->a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision,
-                                       &err);
-            if (o && kg_selectors_match(&sel, o)) {
+            kg_json *o =
+                kg_obj_decode(c->a, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision, &err);
+            if (o && kg_selectors_match(&sel, kg_version_from_storage(c->a, c->r, o))) {
                 kg_obj_set_api_version(c->a, o, kg_dynamic_read_as(c->r));
                 objs[n++] = o;
             }
         }
-        kg_json *t = kg_api_table(c->a, c->r, objs, n, kg_http_query(c->req, "includeObject"),
-                                  kg_arena_sprintf(c->a, "%lld", (long long)res.revision));
+        kg_json *t =
+            kg_api_table(c->a, kg_version_storage_resource(c->r), objs, n, kg_http_query(c->req, "includeObject"),
+                         kg_arena_sprintf(c->a, "%lld", (long long)res.revision));
+        kg_version_table_objects(c->a, c->r, t);
         if (res.continue_token)
             kg_json_set(c->a, kg_json_get(t, "metadata"), "continue", sref(c->a, res.continue_token));
         kg_http_respond_json(c->req, c->resp, 200, t);
@@ -353,16 +369,19 @@ static void do_list(rctx *c)
     kg_buf_puts(&b, "},\"items\":[");
     bool first = true;
     for (size_t i = 0; i < res.n; i++) {
+        const char *val = res.items[i].value;
+        size_t vlen = res.items[i].value_len;
+        if (c->r->conv) /* stored as another version: converted, then selected (api/versions.h) */
+            val = kg_version_stored_bytes(c->a, c->r, val, vlen, &vlen);
         if (!sel.empty) {
-            kg_json *o = kg_json_parse(c->a, res.items[i].value, res.items[i].value_len, &err);
+            kg_json *o = kg_json_parse(c->a, val, vlen, &err);
             if (!o || !kg_selectors_match(&sel, o))
                 continue;
         }
         if (!first)
             kg_buf_putc(&b, ',');
         first = false;
-        kg_obj_splice_rv_as(c->a, &b, res.items[i].value, res.items[i].value_len, res.items[i].mod_revision,
-                            kg_dynamic_read_as(c->r));
+        kg_obj_splice_rv_as(c->a, &b, val, vlen, res.items[i].mod_revision, kg_dynamic_read_as(c->r));
     }
     kg_buf_puts(&b, "]}");
     char *body = kg_arena_strndup(c->a, b.data, b.len);
@@ -471,8 +490,8 @@ static void do_deletecollection(rctx *c)
         return;
     kg_selectors sel;
     kg_error err;
-    if (!kg_selectors_parse(c->a, kg_http_query(c->req, "labelSelector"), kg_http_query(c->req, "fieldSelector"),
-                            c->r, &sel, &err)) {
+    if (!kg_selectors_parse(c->a, kg_http_query(c->req, "labelSelector"), kg_http_query(c->req, "fieldSelector"), c->r,
+                            &sel, &err)) {
         fail(c, kg_status_bad_request(c->a, err.msg));
         return;
     }
@@ -496,8 +515,9 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
     if (ri->subresource[0]) {
         c.sub = kg_resource_subresource(r, ri->subresource);
         if (!c.sub) {
-            kg_respond_status(req, resp, kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND,
-                                                       "the server could not find the requested resource"));
+            kg_respond_status(req, resp,
+                              kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND,
+                                            "the server could not find the requested resource"));
             return;
         }
     }
@@ -524,19 +544,28 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
         return;
     }
     if (r->namespaced && !c.ns[0] && (c.name[0] || !strcmp(verb, "create"))) {
-        kg_respond_status(req, resp, kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND,
-                                                   "the server could not find the requested resource"));
+        kg_respond_status(
+            req, resp,
+            kg_status_new(req->arena, 404, KG_REASON_NOT_FOUND, "the server could not find the requested resource"));
         return;
     }
     unsigned need = 0;
-    if (!strcmp(verb, "get")) need = KG_VERB_GET;
-    else if (!strcmp(verb, "list")) need = KG_VERB_LIST;
-    else if (!strcmp(verb, "watch")) need = KG_VERB_WATCH;
-    else if (!strcmp(verb, "create")) need = KG_VERB_CREATE;
-    else if (!strcmp(verb, "update")) need = KG_VERB_UPDATE;
-    else if (!strcmp(verb, "patch")) need = KG_VERB_PATCH;
-    else if (!strcmp(verb, "delete")) need = KG_VERB_DELETE;
-    else if (!strcmp(verb, "deletecollection")) need = KG_VERB_DELETECOLLECTION;
+    if (!strcmp(verb, "get"))
+        need = KG_VERB_GET;
+    else if (!strcmp(verb, "list"))
+        need = KG_VERB_LIST;
+    else if (!strcmp(verb, "watch"))
+        need = KG_VERB_WATCH;
+    else if (!strcmp(verb, "create"))
+        need = KG_VERB_CREATE;
+    else if (!strcmp(verb, "update"))
+        need = KG_VERB_UPDATE;
+    else if (!strcmp(verb, "patch"))
+        need = KG_VERB_PATCH;
+    else if (!strcmp(verb, "delete"))
+        need = KG_VERB_DELETE;
+    else if (!strcmp(verb, "deletecollection"))
+        need = KG_VERB_DELETECOLLECTION;
     unsigned have = c.sub ? c.sub->verbs : r->verbs;
     if (!need || !(have & need)) {
         kg_respond_status(req, resp, kg_status_method_not_supported(req->arena, c.gr, verb));
@@ -556,14 +585,22 @@ void kg_rest_handle(kg_apiserver *s, kg_http_request *req, kg_http_response *res
             do_patch(&c);
         return;
     }
-    if (!strcmp(verb, "get")) do_get(&c);
-    else if (!strcmp(verb, "list")) do_list(&c);
-    else if (!strcmp(verb, "watch")) kg_rest_watch(s, req, resp, r);
-    else if (!strcmp(verb, "create")) do_create(&c);
-    else if (!strcmp(verb, "update")) do_update(&c);
-    else if (!strcmp(verb, "patch")) do_patch(&c);
-    else if (!strcmp(verb, "delete")) do_delete(&c);
-    else do_deletecollection(&c);
+    if (!strcmp(verb, "get"))
+        do_get(&c);
+    else if (!strcmp(verb, "list"))
+        do_list(&c);
+    else if (!strcmp(verb, "watch"))
+        kg_rest_watch(s, req, resp, r);
+    else if (!strcmp(verb, "create"))
+        do_create(&c);
+    else if (!strcmp(verb, "update"))
+        do_update(&c);
+    else if (!strcmp(verb, "patch"))
+        do_patch(&c);
+    else if (!strcmp(verb, "delete"))
+        do_delete(&c);
+    else
+        do_deletecollection(&c);
 }
 
 bool kg_apiserver_delete_namespace_contents(kg_apiserver *s, const char *ns, size_t *remaining, kg_error *err)

@@ -13,6 +13,11 @@ static const char *const event_fields[] = {"involvedObject.kind", "involvedObjec
                                            "involvedObject.uid", "involvedObject.apiVersion",
                                            "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
                                            "reportingComponent", "source", "type", NULL};
+/* events.k8s.io/v1 (pkg/apis/events/v1 field label conversions: the core fields under their events.k8s.io names;
+ * matched on the converted object, api/versions.h) */
+static const char *const events_fields[] = {"regarding.kind", "regarding.namespace", "regarding.name",
+                                            "regarding.uid", "regarding.apiVersion", "regarding.resourceVersion",
+                                            "regarding.fieldPath", "reason", "reportingController", "type", NULL};
 static const char *const secret_fields[] = {"type", NULL};
 static const char *const node_fields[] = {"spec.unschedulable", NULL};
 static const char *const ns_fields[] = {"status.phase", NULL};
@@ -36,6 +41,8 @@ static const char *const *extra_fields(const kg_resource *r)
         if (!strcmp(r->plural, "replicationcontrollers"))
             return rs_fields;
     }
+    if (!strcmp(r->group, "events.k8s.io") && !strcmp(r->plural, "events"))
+        return events_fields;
     if (!strcmp(r->plural, "replicasets"))
         return rs_fields;
     if (!strcmp(r->plural, "jobs"))

@@ -20,6 +20,7 @@
 
 #include "api/dynamic.h"
 #include "api/table.h"
+#include "api/versions.h"
 #include "base/log.h"
 #include "server/apiserver.h"
 #include "server/selectors.h"
@@ -134,14 +135,15 @@ void kg_watch_encode_event(kg_buf *b, kg_arena *a, const kg_resource *r, bool ta
     if (table) {
         kg_error err;
         kg_json *obj = kg_obj_decode(a, bytes, len, rev, &err);
-        if (obj) {
+        if (obj) { /* printed from the stored shape every served version shares */
             kg_obj_set_api_version(a, obj, kg_dynamic_read_as(r));
-            kg_json *t = kg_api_table(a, r, &obj, 1, NULL, "");
+            kg_json *t = kg_api_table(a, kg_version_storage_resource(r), &obj, 1, NULL, "");
             kg_json_write(b, t, 0);
         } else {
             kg_buf_puts(b, "null");
         }
     } else {
+        bytes = kg_version_stored_bytes(a, r, bytes, len, &len); /* each event in the watched version */
         kg_obj_splice_rv_as(a, b, bytes, len, rev, kg_dynamic_read_as(r));
     }
     kg_buf_puts(b, "}\n");
@@ -188,11 +190,11 @@ static void encode_store_event(wctx *c, kg_buf *b, kg_arena *a, const kg_store_e
     }
     if (!c->sel.empty) {
         kg_error err;
-        kg_json *cur = kg_json_parse(a, bytes, len, &err);
+        kg_json *cur = kg_version_from_storage(a, c->r, kg_json_parse(a, bytes, len, &err));
         bool now = cur && kg_selectors_match(&c->sel, cur);
         bool before = false;
         if (ev->type == KG_STORE_MODIFIED && ev->prev_value) {
-            kg_json *prev = kg_json_parse(a, ev->prev_value, ev->prev_value_len, &err);
+            kg_json *prev = kg_version_from_storage(a, c->r, kg_json_parse(a, ev->prev_value, ev->prev_value_len, &err));
             before = prev && kg_selectors_match(&c->sel, prev);
         }
         if (ev->type == KG_STORE_MODIFIED) {
@@ -235,7 +237,7 @@ static bool list_page(wctx *c, kg_store *store, kg_buf *b, kg_arena *a, const ch
         return false;
     for (size_t i = 0; i < res.n; i++) {
         if (!c->sel.empty) {
-            kg_json *o = kg_json_parse(a, res.items[i].value, res.items[i].value_len, err);
+            kg_json *o = kg_version_from_storage(a, c->r, kg_json_parse(a, res.items[i].value, res.items[i].value_len, err));
             if (!o || !kg_selectors_match(&c->sel, o))
                 continue;
         }

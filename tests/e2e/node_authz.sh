@@ -78,8 +78,8 @@ expect_out "n2 may not delete n1's pod" 'node \"n2\" can only delete pods with s
 expect_out "n1 may not create an ordinary pod (kubectl)" \
   'pods "x" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "n1" can only create mirror pods' \
   N1 run x -n ns1 --image=busybox
-expect_out "n1 may create events (static node rules)" '"kind":"Event"' C n1-token POST /api/v1/namespaces/ns1/events \
-  '{"apiVersion":"v1","kind":"Event","metadata":{"name":"e1"},"involvedObject":{"kind":"Node","name":"n1"},"reason":"R","message":"m"}'
+expect_out "n1 may create events (static node rules)" '{"apiVersion":"v1","kind":"Event"' C n1-token POST /api/v1/namespaces/ns1/events \
+  '{"apiVersion":"v1","kind":"Event","metadata":{"name":"e1"},"involvedObject":{"kind":"Node","name":"n1","namespace":"ns1"},"reason":"R","message":"m"}'
 expect_out "n1 may not delete namespaces" 'cannot delete resource \"namespaces\"' \
   C n1-token DELETE /api/v1/namespaces/ns1
 
@@ -137,7 +137,7 @@ C "$ADMIN" POST /apis/admissionregistration.k8s.io/v1/validatingadmissionpolicie
 C "$ADMIN" POST /apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings '{"apiVersion":
   "admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"needs-s1"},
   "spec":{"policyName":"needs-s1","validationActions":["Deny"]}}' >/dev/null
-ev() { printf '{"apiVersion":"v1","kind":"Event","metadata":{"name":"%s"},"involvedObject":{"kind":"Node","name":"x"},"reason":"R","message":"m"}' "$1"; }
+ev() { printf '{"apiVersion":"v1","kind":"Event","metadata":{"name":"%s"},"involvedObject":{"kind":"Node","name":"x","namespace":"ns1"},"reason":"R","message":"m"}' "$1"; }
 for i in $(seq 1 200); do
   C n2-token POST /api/v1/namespaces/ns1/events "$(ev probe$i)" | grep -q 'may not read s1' && break
   sleep 0.02
