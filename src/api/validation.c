@@ -1,5 +1,7 @@
 #include "api/validation.h"
 
+#include "api/validation_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -168,7 +170,8 @@ static void validate_workload(kg_arena *a, const kg_resource *r, const kg_json *
         if (!sel || sel->type != KG_JSON_OBJECT || (!kg_json_get(sel, "matchLabels") && !kg_json_get(sel, "matchExpressions")))
             kg_field_required(a, errs, "spec.selector", NULL);
         else if (!labels_match_selector(sel, kg_json_path(tmpl, "metadata.labels")))
-            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.metadata.labels", tpath), "map[string]string{...}",
+            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.metadata.labels", tpath),
+                                 kg_api_go_string_map(a, kg_json_path(tmpl, "metadata.labels")),
                                  "`selector` does not match template `labels`");
     }
     validate_pod_spec(a, kg_json_get(tmpl, "spec"), kg_arena_sprintf(a, "%s.spec", tpath), true, errs);
