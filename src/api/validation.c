@@ -18,7 +18,9 @@ static kg_name_validator name_validator(const kg_resource *r)
         return kg_name_is_dns_label;
     if (is(r, "", "services"))
         return kg_name_is_dns1035_label;
-    if (!strcmp(r->group, "rbac.authorization.k8s.io"))
+    /* ValidateCertificateRequestName: "We don't care what you call your certificate requests" (only the path
+     * segment rules every name obeys) */
+    if (!strcmp(r->group, "rbac.authorization.k8s.io") || is(r, "certificates.k8s.io", "certificatesigningrequests"))
         return kg_name_is_path_segment;
     return kg_name_is_dns_subdomain;
 }

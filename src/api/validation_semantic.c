@@ -445,6 +445,10 @@ static bool time_zone_known(const char *tz)
 
 static void validate_cronjob(kg_arena *a, const kg_json *obj, kg_field_errors *errs)
 {
+    /* the controller appends an 11-character suffix to name its Jobs, whose names are at most 63 characters */
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    if (name && strlen(name) > 52)
+        kg_field_invalid(a, errs, "metadata.name", name, "must be no more than 52 characters");
     const char *sch = kg_json_path_str(obj, "spec.schedule");
     const kg_json *tzv = kg_json_path(obj, "spec.timeZone");
     const char *tz = tzv && tzv->type == KG_JSON_STRING ? tzv->u.s : NULL;

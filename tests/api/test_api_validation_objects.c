@@ -258,6 +258,28 @@ static void test_service_update_carry_over(void **s)
     check(validate("", "services", kg_json_to_string(&A, to_cip, 0, NULL), NULL), "", "NodePort to ClusterIP");
 }
 
+static void test_names(void **s)
+{
+    (void)s;
+    const kg_resource *csr = kg_resource_find("certificates.k8s.io", "v1", "certificatesigningrequests");
+    kg_field_errors errs = KG_FIELD_ERRORS_INIT;
+    kg_api_validate(&A, csr,
+                    J("{'metadata':{'name':'Node CSR_1'},'spec':{'request':'eA==','signerName':'example.com/x',"
+                      "'usages':['digital signature']}}"),
+                    NULL, &errs);
+    for (size_t i = 0; i < errs.len; i++)
+        if (!strcmp(errs.items[i].field, "metadata.name"))
+            fail_msg("a CSR name is free-form: %s", kg_field_error_string(&A, &errs.items[i]));
+    check(validate("batch", "cronjobs",
+                   "{'metadata':{'name':'a-very-long-cronjob-name-that-is-more-than-fifty-two-chars','namespace':'d'},"
+                   "'spec':{'schedule':'* * * * *','jobTemplate':{'spec':{'template':{'spec':{'restartPolicy':'Never',"
+                   "'containers':[{'name':'c','image':'i'}]}}}}}}",
+                   NULL),
+          "metadata.name: Invalid value: \"a-very-long-cronjob-name-that-is-more-than-fifty-two-chars\": must be no "
+          "more than 52 characters",
+          "cronjob name length");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +290,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_secret, setup, teardown),
         cmocka_unit_test_setup_teardown(test_immutable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_service_update_carry_over, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_names, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
