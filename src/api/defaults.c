@@ -446,6 +446,30 @@ void kg_api_prepare_for_update(kg_arena *a, const kg_resource *r, kg_json *obj, 
     }
 }
 
+/* The Job strategy's generateSelector (unless spec.manualSelector): the template gets the job-name and
+ * controller-uid labels (legacy and batch.kubernetes.io/ forms) the user did not set, and the selector matches
+ * batch.kubernetes.io/controller-uid=<uid>. */
+static void job_generate_selector(kg_arena *a, kg_json *obj)
+{
+    const kg_json *manual = kg_json_path(obj, "spec.manualSelector");
+    const char *name = kg_json_path_str(obj, "metadata.name"), *uid = kg_json_path_str(obj, "metadata.uid");
+    kg_json *spec = kg_json_get(obj, "spec");
+    if ((manual && manual->type == KG_JSON_BOOL && manual->b) || !spec || spec->type != KG_JSON_OBJECT || !uid)
+        return;
+    kg_json *labels = obj_at(a, obj_at(a, obj_at(a, spec, "template"), "metadata"), "labels");
+    static const char *const name_keys[] = {"job-name", "batch.kubernetes.io/job-name"};
+    static const char *const uid_keys[] = {"controller-uid", "batch.kubernetes.io/controller-uid"};
+    for (int i = 0; i < 2; i++) {
+        if (!kg_json_get(labels, name_keys[i]))
+            kg_json_set(a, labels, name_keys[i], kg_json_new_str(a, name ? name : ""));
+        if (!kg_json_get(labels, uid_keys[i]))
+            kg_json_set(a, labels, uid_keys[i], kg_json_new_str(a, uid));
+    }
+    kg_json *ml = obj_at(a, obj_at(a, spec, "selector"), "matchLabels");
+    if (!kg_json_get(ml, "batch.kubernetes.io/controller-uid"))
+        kg_json_set(a, ml, "batch.kubernetes.io/controller-uid", kg_json_new_str(a, uid));
+}
+
 void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
 {
     /* custom resources with a status subresource and CRDs: status is not written by a create */
@@ -466,6 +490,8 @@ void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
         if (!have)
             kg_json_array_append(a, fins, sref(a, "customresourcecleanup.apiextensions.k8s.io"));
     }
+    if (is(r, "batch", "jobs"))
+        job_generate_selector(a, obj);
     if (is(r, "", "pods")) {
         kg_json *st = kg_json_new_object(a);
         kg_json_set(a, st, "phase", sref(a, "Pending"));

@@ -280,6 +280,28 @@ static void test_names(void **s)
           "cronjob name length");
 }
 
+/* kg_api_prepare_for_create: a Job gets the generated selector and template labels unless manualSelector. */
+static void test_job_generated_selector(void **s)
+{
+    (void)s;
+    const kg_resource *r = kg_resource_find("batch", "v1", "jobs");
+    kg_json *job =
+        J("{'metadata':{'name':'j','uid':'u1'},'spec':{'template':{'metadata':{'labels':{'job-name':'mine'}},"
+          "'spec':{'containers':[]}}}}");
+    kg_api_prepare_for_create(&A, r, job);
+    assert_string_equal(kg_json_to_string(&A, kg_json_path(job, "spec.selector"), 0, NULL),
+                        "{\"matchLabels\":{\"batch.kubernetes.io/controller-uid\":\"u1\"}}");
+    assert_string_equal(kg_json_to_string(&A, kg_json_path(job, "spec.template.metadata.labels"), 0, NULL),
+                        "{\"job-name\":\"mine\",\"controller-uid\":\"u1\",\"batch.kubernetes.io/job-name\":\"j\","
+                        "\"batch.kubernetes.io/controller-uid\":\"u1\"}");
+    kg_json *manual = J("{'metadata':{'name':'j','uid':'u1'},'spec':{'manualSelector':true,'selector':{'matchLabels':{"
+                        "'a':'b'}},'template':{'spec':{'containers':[]}}}}");
+    kg_api_prepare_for_create(&A, r, manual);
+    assert_string_equal(kg_json_to_string(&A, kg_json_path(manual, "spec.selector"), 0, NULL),
+                        "{\"matchLabels\":{\"a\":\"b\"}}");
+    assert_null(kg_json_path(manual, "spec.template.metadata"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +313,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_immutable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_service_update_carry_over, setup, teardown),
         cmocka_unit_test_setup_teardown(test_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_job_generated_selector, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
