@@ -443,7 +443,9 @@ static const printer *printer_for(const kg_resource *r)
     return more ? more : &default_printer;
 }
 
-/* printers' formatHPAMetrics: "<name>: <current>/<target>" per metric, at most 3 then " + N more...". */
+/* printers' formatHPAMetrics: per metric "<cur>/<target>" ("(avg)" for average values of Object and External
+ * metrics, "<name>: " before Resource and ContainerResource ones, "<auto>" for a utilization target not set), at
+ * most 2 then " + N more...". */
 static const char *hpa_targets(kg_arena *a, const kg_json *o)
 {
     const kg_json *specs = kg_json_path(o, "spec.metrics"), *stats = kg_json_path(o, "status.currentMetrics");
@@ -451,35 +453,52 @@ static const char *hpa_targets(kg_arena *a, const kg_json *o)
         return "<none>";
     kg_buf b = KG_BUF_INIT;
     uint32_t n = specs->len;
-    for (uint32_t i = 0; i < n && i < 3; i++) {
+    for (uint32_t i = 0; i < n && i < 2; i++) {
         const kg_json *m = specs->u.items[i];
         const char *type = kg_json_get_str(m, "type");
-        const char *src = !type ? "" : !strcmp(type, "Resource") ? "resource" : !strcmp(type, "ContainerResource") ? "containerResource"
-                                   : !strcmp(type, "Pods") ? "pods" : !strcmp(type, "Object") ? "object" : "external";
+        type = type ? type : "";
+        const char *src = !strcmp(type, "Resource")            ? "resource"
+                          : !strcmp(type, "ContainerResource") ? "containerResource"
+                          : !strcmp(type, "Pods")              ? "pods"
+                          : !strcmp(type, "Object")            ? "object"
+                          : !strcmp(type, "External")          ? "external"
+                                                               : NULL;
+        kg_buf_puts(&b, i ? ", " : "");
+        if (!src) {
+            kg_buf_puts(&b, "<unknown type>");
+            continue;
+        }
         const kg_json *ms = kg_json_get(m, src);
-        const kg_json *st = stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
-        const char *name = kg_json_get_str(ms, "name");
-        if (!name)
-            name = kg_json_path_str(ms, "metric.name");
-        const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
-        const char *tv = kg_json_path_str(ms, "target.averageValue");
-        if (!tv)
-            tv = kg_json_path_str(ms, "target.value");
-        const char *cur = "<unknown>";
-        if (tu && tu->type == KG_JSON_INT) {
-            const kg_json *cu = kg_json_path(st, "current.averageUtilization");
-            if (cu && cu->type == KG_JSON_INT)
-                cur = kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i);
-            kg_buf_printf(&b, "%s%s: %s/%lld%%", b.len ? ", " : "", name ? name : "", cur, (long long)tu->u.i);
+        const kg_json *st =
+            stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
+        const char *tavg = kg_json_path_str(ms, "target.averageValue");
+        const char *cavg = kg_json_path_str(st, "current.averageValue");
+        if (!strcmp(src, "pods")) {
+            kg_buf_printf(&b, "%s/%s", st ? (cavg ? cavg : "0") : "<unknown>", tavg ? tavg : "0");
+        } else if (!strcmp(src, "object") || !strcmp(src, "external")) {
+            if (tavg) {
+                kg_buf_printf(&b, "%s/%s (avg)", cavg ? cavg : "<unknown>", tavg);
+            } else {
+                const char *cv = kg_json_path_str(st, "current.value"), *tv = kg_json_path_str(ms, "target.value");
+                kg_buf_printf(&b, "%s/%s", st ? (cv ? cv : "0") : "<unknown>", tv ? tv : "0");
+            }
         } else {
-            const char *cv = kg_json_path_str(st, "current.averageValue");
-            if (!cv)
-                cv = kg_json_path_str(st, "current.value");
-            kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", name ? name : "", cv ? cv : cur, tv ? tv : "<unknown>");
+            const char *name = kg_json_get_str(ms, "name");
+            if (tavg) {
+                kg_buf_printf(&b, "%s: %s/%s", name ? name : "", st ? (cavg ? cavg : "0") : "<unknown>", tavg);
+            } else {
+                const kg_json *cu = kg_json_path(st, "current.averageUtilization");
+                const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
+                char *cur =
+                    cu && cu->type == KG_JSON_INT ? kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i) : "<unknown>";
+                char *tgt =
+                    tu && tu->type == KG_JSON_INT ? kg_arena_sprintf(a, "%lld%%", (long long)tu->u.i) : "<auto>";
+                kg_buf_printf(&b, "%s: %s/%s", name ? name : "", cur, tgt);
+            }
         }
     }
-    if (n > 3)
-        kg_buf_printf(&b, " + %u more...", n - 3);
+    if (n > 2)
+        kg_buf_printf(&b, " + %u more...", n - 2);
     char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
     kg_buf_free(&b);
     return r;

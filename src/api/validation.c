@@ -12,9 +12,11 @@ static bool is(const kg_resource *r, const char *group, const char *plural)
     return !strcmp(r->group, group) && !strcmp(r->plural, plural);
 }
 
-static kg_name_validator name_validator(const kg_resource *r)
+static kg_name_validator name_validator(const kg_resource *r, bool update)
 {
-    if (is(r, "", "namespaces"))
+    /* ValidateStatefulSetName: a DNS label since v1.27 (pods' hostnames derive from it); an update does not
+     * revalidate the name, so older subdomain names can still be updated and deleted */
+    if (is(r, "", "namespaces") || (is(r, "apps", "statefulsets") && !update))
         return kg_name_is_dns_label;
     if (is(r, "", "services"))
         return kg_name_is_dns1035_label;
@@ -236,7 +238,8 @@ static void validate_pod_update(kg_arena *a, const kg_json *obj, const kg_json *
 
 void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
-    kg_validate_object_meta(a, kg_json_get(obj, "metadata"), r->namespaced, name_validator(r), "metadata", errs);
+    kg_validate_object_meta(a, kg_json_get(obj, "metadata"), r->namespaced, name_validator(r, old != NULL), "metadata",
+                            errs);
     if (is(r, "", "pods")) {
         validate_pod_spec(a, kg_json_get(obj, "spec"), "spec", false, errs);
         if (old)

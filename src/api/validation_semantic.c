@@ -690,6 +690,15 @@ static bool selectors_equal(kg_arena *a, const kg_json *x, const kg_json *y)
     return kg_json_equal(cs[0], cs[1]);
 }
 
+/* ValidateStatefulSetSpec (v1.33): serviceName, copied into its pods' spec.subdomain, is a DNS label. */
+static void validate_statefulset(kg_arena *a, const kg_json *obj, kg_field_errors *errs)
+{
+    const char *sn = kg_json_path_str(obj, "spec.serviceName");
+    kg_name_errs ne = {0};
+    if (sn && sn[0] && !kg_is_dns1123_label(sn, &ne))
+        kg_field_invalid(a, errs, "spec.serviceName", sn, kg_name_errs_join(a, &ne, ", "));
+}
+
 static void validate_statefulset_update(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
     kg_json *ns = kg_json_clone(a, kg_json_get(obj, "spec"));
@@ -746,6 +755,8 @@ void kg_api_validate_semantic(kg_arena *a, const kg_resource *r, const kg_json *
         validate_service_ports(a, obj, errs);
         kg_api_validate_service(a, obj, old, errs);
     }
+    if (is(r, "apps", "statefulsets"))
+        validate_statefulset(a, obj, errs);
     if (is(r, "batch", "cronjobs"))
         validate_cronjob(a, obj, errs);
     else if (is(r, "coordination.k8s.io", "leases"))

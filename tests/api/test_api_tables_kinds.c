@@ -247,6 +247,28 @@ static void test_cluster(void **s)
           "[\"a.b.c\",\"0001-01-01T00:00:00Z\"]");
 }
 
+static void test_hpa(void **s)
+{
+    (void)s;
+    const char *cols;
+    const char *cells =
+        row("autoscaling", "v2", "horizontalpodautoscalers",
+            "{'metadata':{'name':'h'},'spec':{'scaleTargetRef':{'kind':'Deployment','name':'web'},'minReplicas':2,"
+            "'maxReplicas':5,'metrics':[{'type':'Pods','pods':{'metric':{'name':'qps'},'target':{'type':"
+            "'AverageValue','averageValue':'10'}}},{'type':'Object','object':{'metric':{'name':'hits'},"
+            "'describedObject':{'kind':'Service','name':'s'},'target':{'type':'AverageValue','averageValue':'3'}}},"
+            "{'type':'Resource','resource':{'name':'memory','target':{'type':'Utilization'}}}]}}",
+            &cols);
+    assert_string_equal(cols, "Name|Reference|Targets|MinPods|MaxPods|Replicas|Age");
+    assert_string_equal(cells, "[\"h\",\"Deployment/web\",\"<unknown>/10, <unknown>/3 (avg) + 1 more...\",\"2\",5,0,"
+                               "\"<unknown>\"]");
+    cells = row("autoscaling", "v2", "horizontalpodautoscalers",
+                "{'metadata':{'name':'h'},'spec':{'scaleTargetRef':{'kind':'Deployment','name':'web'},'maxReplicas':3,"
+                "'metrics':[{'type':'Resource','resource':{'name':'cpu','target':{'type':'Utilization'}}}]}}",
+                &cols);
+    assert_string_equal(cells, "[\"h\",\"Deployment/web\",\"cpu: <unknown>/<auto>\",\"<unset>\",3,0,\"<unknown>\"]");
+}
+
 static void test_admission(void **s)
 {
     (void)s;
@@ -285,6 +307,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_workloads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cluster, setup, teardown),
         cmocka_unit_test_setup_teardown(test_admission, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hpa, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

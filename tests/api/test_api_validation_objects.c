@@ -278,6 +278,27 @@ static void test_names(void **s)
           "metadata.name: Invalid value: \"a-very-long-cronjob-name-that-is-more-than-fifty-two-chars\": must be no "
           "more than 52 characters",
           "cronjob name length");
+    const char *sts = "{'metadata':{'name':'web.v1','namespace':'d'},'spec':{'serviceName':'Web_Svc','selector':{"
+                      "'matchLabels':{'a':'b'}},'template':{'metadata':{'labels':{'a':'b'}},'spec':{'containers':[{"
+                      "'name':'c','image':'i'}]}}}}";
+    const char *dns = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                      "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                      "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    const kg_resource *ss = kg_resource_find("apps", "v1", "statefulsets");
+    kg_field_errors e2 = KG_FIELD_ERRORS_INIT;
+    kg_api_validate(&A, ss, J(sts), NULL, &e2);
+    check(
+        kg_field_errors_aggregate(&A, &e2),
+        kg_arena_sprintf(&A,
+                         "[metadata.name: Invalid value: \"web.v1\": must not contain dots, spec.serviceName: Invalid "
+                         "value: \"Web_Svc\": %s]",
+                         dns),
+        "statefulset name and serviceName");
+    kg_field_errors e3 = KG_FIELD_ERRORS_INIT;
+    kg_api_validate(&A, ss, J(sts), J(sts), &e3);
+    check(kg_field_errors_aggregate(&A, &e3),
+          kg_arena_sprintf(&A, "spec.serviceName: Invalid value: \"Web_Svc\": %s", dns),
+          "an update does not revalidate the name");
 }
 
 /* kg_api_prepare_for_create: a Job gets the generated selector and template labels unless manualSelector. */
