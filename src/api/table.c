@@ -236,7 +236,8 @@ static void pod_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now
     kg_json_array_append(a, cells, str_cell(a, rs));
     kg_json_array_append(a, cells, str_cell(a, kg_api_age(a, o, now)));
     const kg_json *ips = kg_json_path(o, "status.podIPs");
-    const char *ip = ips && ips->type == KG_JSON_ARRAY && ips->len ? kg_json_get_str(ips->u.items[0], "ip") : NULL;
+    const char *ip = ips && ips->type == KG_JSON_ARRAY && ips->len ? kg_json_get_str(ips->u.items[0], "ip")
+                                                                   : kg_json_path_str(o, "status.podIP");
     kg_json_array_append(a, cells, str_cell(a, ip && ip[0] ? ip : "<none>"));
     const char *node = kg_json_path_str(o, "spec.nodeName");
     kg_json_array_append(a, cells, str_cell(a, node && node[0] ? node : "<none>"));
