@@ -884,9 +884,7 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
                 hand = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.handSize"));
                 qll = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queueLengthLimit"));
             }
-        } else if (type && !strcmp(type, "Exempt")) {
-            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.exempt.nominalConcurrencyShares"));
-        }
+        } /* an Exempt level prints <none> everywhere: printPriorityLevelConfiguration reads only spec.limited */
         kg_json_array_append(a, cells, str_cell(a, ncs));
         kg_json_array_append(a, cells, str_cell(a, queues));
         kg_json_array_append(a, cells, str_cell(a, hand));

@@ -250,6 +250,10 @@ static void test_cluster(void **s)
 static void test_hpa(void **s)
 {
     (void)s;
+    check("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations",
+          "{'metadata':{'name':'exempt'},'spec':{'type':'Exempt','exempt':{'nominalConcurrencyShares':0}}}",
+          "Name|Type|NominalConcurrencyShares|Queues|HandSize|QueueLengthLimit|Age",
+          "[\"exempt\",\"Exempt\",\"<none>\",\"<none>\",\"<none>\",\"<none>\",\"<unknown>\"]");
     const char *cols;
     const char *cells =
         row("autoscaling", "v2", "horizontalpodautoscalers",
