@@ -438,6 +438,97 @@ const char *kg_api_pod_qos(const kg_json *spec)
     return guaranteed ? "Guaranteed" : "Burstable";
 }
 
+/* needsClusterIP: every type but ExternalName. */
+static bool svc_needs_cluster_ip(const kg_json *svc)
+{
+    const char *t = kg_json_path_str(svc, "spec.type");
+    return !t || strcmp(t, "ExternalName");
+}
+
+/* needsNodePort: NodePort, and LoadBalancer unless allocateLoadBalancerNodePorts is false. */
+static bool svc_needs_node_port(const kg_json *svc)
+{
+    const char *t = kg_json_path_str(svc, "spec.type");
+    const kg_json *alloc = kg_json_path(svc, "spec.allocateLoadBalancerNodePorts");
+    return t && (!strcmp(t, "NodePort") ||
+                 (!strcmp(t, "LoadBalancer") && !(alloc && alloc->type == KG_JSON_BOOL && !alloc->b)));
+}
+
+static bool same_field(const kg_json *x, const kg_json *y, const char *path)
+{
+    const kg_json *a = kg_json_path(x, path), *b = kg_json_path(y, path);
+    return (!a && !b) || (a && b && kg_json_equal(a, b));
+}
+
+static bool same_node_ports(const kg_json *x, const kg_json *y)
+{
+    const kg_json *px = kg_json_path(x, "spec.ports"), *py = kg_json_path(y, "spec.ports");
+    uint32_t nx = px && px->type == KG_JSON_ARRAY ? px->len : 0, ny = py && py->type == KG_JSON_ARRAY ? py->len : 0;
+    if (nx != ny)
+        return false;
+    for (uint32_t i = 0; i < nx; i++)
+        if (!same_field(px->u.items[i], py->u.items[i], "nodePort"))
+            return false;
+    return true;
+}
+
+void kg_api_prepare_for_update(kg_arena *a, const kg_resource *r, kg_json *obj, const kg_json *old)
+{
+    if (!is(r, "", "services") || !old)
+        return;
+    kg_json *spec = kg_json_get(obj, "spec");
+    if (!spec || spec->type != KG_JSON_OBJECT)
+        return;
+    bool old_needs = svc_needs_cluster_ip(old), new_needs = svc_needs_cluster_ip(obj);
+    if (old_needs && new_needs) { /* patchAllocatedValues */
+        const char *cip = kg_json_get_str(spec, "clusterIP");
+        const kg_json *ocip = kg_json_path(old, "spec.clusterIP"), *oips = kg_json_path(old, "spec.clusterIPs");
+        const kg_json *ips = kg_json_get(spec, "clusterIPs");
+        if ((!cip || !cip[0]) && ocip)
+            kg_json_set(a, spec, "clusterIP", kg_json_clone(a, ocip));
+        if ((!ips || ips->type != KG_JSON_ARRAY || !ips->len) && oips && oips->type == KG_JSON_ARRAY && oips->len)
+            kg_json_set(a, spec, "clusterIPs", kg_json_clone(a, oips));
+    } else if (old_needs && !new_needs) { /* dropTypeDependentFields */
+        if (same_field(obj, old, "spec.clusterIP") && same_field(obj, old, "spec.clusterIPs")) {
+            kg_json_del(spec, "clusterIP");
+            kg_json_del(spec, "clusterIPs");
+        }
+        if (same_field(obj, old, "spec.ipFamilies"))
+            kg_json_del(spec, "ipFamilies");
+        if (same_field(obj, old, "spec.ipFamilyPolicy"))
+            kg_json_del(spec, "ipFamilyPolicy");
+    }
+    if (svc_needs_node_port(old) && !svc_needs_node_port(obj) && same_node_ports(obj, old)) {
+        kg_json *ports = kg_json_get(spec, "ports");
+        for (uint32_t i = 0; ports && ports->type == KG_JSON_ARRAY && i < ports->len; i++)
+            kg_json_del(ports->u.items[i], "nodePort");
+    }
+}
+
+/* The Job strategy's generateSelector (unless spec.manualSelector): the template gets the job-name and
+ * controller-uid labels (legacy and batch.kubernetes.io/ forms) the user did not set, and the selector matches
+ * batch.kubernetes.io/controller-uid=<uid>. */
+static void job_generate_selector(kg_arena *a, kg_json *obj)
+{
+    const kg_json *manual = kg_json_path(obj, "spec.manualSelector");
+    const char *name = kg_json_path_str(obj, "metadata.name"), *uid = kg_json_path_str(obj, "metadata.uid");
+    kg_json *spec = kg_json_get(obj, "spec");
+    if ((manual && manual->type == KG_JSON_BOOL && manual->b) || !spec || spec->type != KG_JSON_OBJECT || !uid)
+        return;
+    kg_json *labels = obj_at(a, obj_at(a, obj_at(a, spec, "template"), "metadata"), "labels");
+    static const char *const name_keys[] = {"job-name", "batch.kubernetes.io/job-name"};
+    static const char *const uid_keys[] = {"controller-uid", "batch.kubernetes.io/controller-uid"};
+    for (int i = 0; i < 2; i++) {
+        if (!kg_json_get(labels, name_keys[i]))
+            kg_json_set(a, labels, name_keys[i], kg_json_new_str(a, name ? name : ""));
+        if (!kg_json_get(labels, uid_keys[i]))
+            kg_json_set(a, labels, uid_keys[i], kg_json_new_str(a, uid));
+    }
+    kg_json *ml = obj_at(a, obj_at(a, spec, "selector"), "matchLabels");
+    if (!kg_json_get(ml, "batch.kubernetes.io/controller-uid"))
+        kg_json_set(a, ml, "batch.kubernetes.io/controller-uid", kg_json_new_str(a, uid));
+}
+
 void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
 {
     /* custom resources with a status subresource and CRDs: status is not written by a create */
@@ -458,6 +549,8 @@ void kg_api_prepare_for_create(kg_arena *a, const kg_resource *r, kg_json *obj)
         if (!have)
             kg_json_array_append(a, fins, sref(a, "customresourcecleanup.apiextensions.k8s.io"));
     }
+    if (is(r, "batch", "jobs"))
+        job_generate_selector(a, obj);
     if (is(r, "", "pods")) {
         kg_json *st = kg_json_new_object(a);
         kg_json_set(a, st, "phase", sref(a, "Pending"));

@@ -1,11 +1,14 @@
 #include "api/table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "api/dynamic.h"
 #include "api/table_dynamic.h"
+#include "api/table_internal.h"
+#include "meta/quantity.h"
 
 static kg_json *sref(kg_arena *a, const char *s) { return kg_json_new_str_ref(a, s, strlen(s)); }
 
@@ -59,10 +62,7 @@ char *kg_api_age(kg_arena *a, const kg_json *obj, int64_t now)
     return kg_api_human_duration(a, now - t);
 }
 
-typedef struct col {
-    const char *name, *type, *format, *desc;
-    int priority;
-} col;
+typedef kg_table_col col;
 
 static const col NAME = {"Name", "string", "name", "Name must be unique within a namespace.", 0};
 static const col AGE = {"Age", "string", "",
@@ -95,63 +95,165 @@ static char *join_field(kg_arena *a, const kg_json *arr, const char *field, cons
     return r;
 }
 
-static char *selector_string(kg_arena *a, const kg_json *sel)
+static int count_members(const kg_json *o)
 {
-    const kg_json *ml = kg_json_get(sel, "matchLabels");
-    if (!ml)
-        ml = sel; /* RC / Service selectors are plain maps */
-    kg_buf b = KG_BUF_INIT;
-    if (ml && ml->type == KG_JSON_OBJECT)
-        for (uint32_t i = 0; i < ml->len; i++) {
-            if (ml->u.members[i].val->type != KG_JSON_STRING)
-                continue;
-            kg_buf_printf(&b, "%s%s=%s", b.len ? "," : "", ml->u.members[i].key, ml->u.members[i].val->u.s);
-        }
-    const char *r = b.len ? kg_buf_cstr(&b) : "<none>";
-    char *out = kg_arena_strdup(a, r);
-    kg_buf_free(&b);
-    return out;
+    return o && (o->type == KG_JSON_OBJECT) ? (int)o->len : 0;
 }
 
-static int count_members(const kg_json *o) { return o && (o->type == KG_JSON_OBJECT) ? (int)o->len : 0; }
+static bool is_true(const kg_json *v)
+{
+    return v && v->type == KG_JSON_BOOL && v->b;
+}
 
-/* Row cells for one object; columns must match columns_for(). */
+/* A pod condition's status ("" when the condition is absent). */
+static const char *pod_condition(const kg_json *o, const char *type)
+{
+    const kg_json *conds = kg_json_path(o, "status.conditions");
+    for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+        const char *ct = kg_json_get_str(conds->u.items[i], "type");
+        if (ct && !strcmp(ct, type)) {
+            const char *cs = kg_json_get_str(conds->u.items[i], "status");
+            return cs ? cs : "";
+        }
+    }
+    return "";
+}
+
+/* Is the init container named name a sidecar (restartPolicy: Always)? */
+static bool restartable_init(const kg_json *o, const char *name)
+{
+    const kg_json *ic = kg_json_path(o, "spec.initContainers");
+    for (uint32_t i = 0; name && ic && ic->type == KG_JSON_ARRAY && i < ic->len; i++) {
+        const char *n = kg_json_get_str(ic->u.items[i], "name"), *rp = kg_json_get_str(ic->u.items[i], "restartPolicy");
+        if (n && !strcmp(n, name))
+            return rp && !strcmp(rp, "Always");
+    }
+    return false;
+}
+
+/* The later of *last and a container status' lastState.terminated.finishedAt. */
+static void last_restart(const kg_json *cs, int64_t *last)
+{
+    int64_t t = kg_table_time(kg_json_path_str(cs, "lastState.terminated.finishedAt"));
+    if (t > *last)
+        *last = t;
+}
+
+/* The reason of a terminated state: its reason, else "Signal:N" / "ExitCode:N". */
+static char *terminated_reason(kg_arena *a, const kg_json *term)
+{
+    const char *r = kg_json_get_str(term, "reason");
+    if (r && r[0])
+        return kg_arena_strdup(a, r);
+    int64_t sig = geti(term, "signal");
+    return sig ? kg_arena_sprintf(a, "Signal:%lld", (long long)sig)
+               : kg_arena_sprintf(a, "ExitCode:%lld", (long long)geti(term, "exitCode"));
+}
+
+/* printPod: READY, STATUS (init progress, waiting/terminated reasons, Terminating), RESTARTS with the time of the
+ * last restart, and the wide IP / node / nominated node / readiness gates. */
 static void pod_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now)
 {
-    kg_json *cs = kg_json_path(o, "spec.containers");
-    int total = cs && cs->type == KG_JSON_ARRAY ? (int)cs->len : 0, ready = 0, restarts = 0;
-    kg_json *st = kg_json_path(o, "status.containerStatuses");
+    const kg_json *ics = kg_json_path(o, "spec.initContainers");
+    uint32_t ninit = ics && ics->type == KG_JSON_ARRAY ? ics->len : 0;
+    const kg_json *cs = kg_json_path(o, "spec.containers");
+    int64_t total = cs && cs->type == KG_JSON_ARRAY ? cs->len : 0, ready = 0, restarts = 0, sidecar_restarts = 0;
+    int64_t last = -1, sidecar_last = -1;
+    for (uint32_t i = 0; i < ninit; i++)
+        total += restartable_init(o, kg_json_get_str(ics->u.items[i], "name"));
+    const char *phase = kg_json_path_str(o, "status.phase");
     const char *reason = kg_json_path_str(o, "status.reason");
-    if (!reason)
-        reason = kg_json_path_str(o, "status.phase");
-    if (st && st->type == KG_JSON_ARRAY)
-        for (uint32_t i = 0; i < st->len; i++) {
-            kg_json *s = st->u.items[i];
-            restarts += (int)geti(s, "restartCount");
-            kg_json *rd = kg_json_get(s, "ready");
-            if (rd && rd->type == KG_JSON_BOOL && rd->b)
-                ready++;
-            const char *w = kg_json_path_str(s, "state.waiting.reason");
-            if (w && w[0])
-                reason = w;
+    reason = reason && reason[0] ? reason : phase ? phase : "";
+    const kg_json *conds = kg_json_path(o, "status.conditions");
+    for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+        const char *ct = kg_json_get_str(conds->u.items[i], "type"), *cr = kg_json_get_str(conds->u.items[i], "reason");
+        if (ct && cr && !strcmp(ct, "PodScheduled") && !strcmp(cr, "SchedulingGated"))
+            reason = "SchedulingGated";
+    }
+    bool initializing = false;
+    const kg_json *ist = kg_json_path(o, "status.initContainerStatuses");
+    for (uint32_t i = 0; ist && ist->type == KG_JSON_ARRAY && i < ist->len; i++) {
+        const kg_json *c = ist->u.items[i];
+        bool sidecar = restartable_init(o, kg_json_get_str(c, "name"));
+        restarts += geti(c, "restartCount");
+        last_restart(c, &last);
+        if (sidecar) {
+            sidecar_restarts += geti(c, "restartCount");
+            last_restart(c, &sidecar_last);
         }
-    if (kg_json_path(o, "metadata.deletionTimestamp"))
+        const kg_json *term = kg_json_path(c, "state.terminated");
+        const char *wait = kg_json_path_str(c, "state.waiting.reason");
+        if (term && geti(term, "exitCode") == 0)
+            continue;
+        if (sidecar && is_true(kg_json_get(c, "started"))) {
+            ready += is_true(kg_json_get(c, "ready"));
+            continue;
+        }
+        if (term)
+            reason = kg_arena_sprintf(a, "Init:%s", terminated_reason(a, term));
+        else if (wait && wait[0] && strcmp(wait, "PodInitializing"))
+            reason = kg_arena_sprintf(a, "Init:%s", wait);
+        else
+            reason = kg_arena_sprintf(a, "Init:%u/%u", i, ninit);
+        initializing = true;
+        break;
+    }
+    if (!initializing || !strcmp(pod_condition(o, "Initialized"), "True")) {
+        restarts = sidecar_restarts;
+        last = sidecar_last;
+        bool running = false;
+        const kg_json *st = kg_json_path(o, "status.containerStatuses");
+        for (uint32_t i = st && st->type == KG_JSON_ARRAY ? st->len : 0; i-- > 0;) {
+            const kg_json *c = st->u.items[i];
+            restarts += geti(c, "restartCount");
+            last_restart(c, &last);
+            const char *wait = kg_json_path_str(c, "state.waiting.reason");
+            const kg_json *term = kg_json_path(c, "state.terminated");
+            if (wait && wait[0])
+                reason = wait;
+            else if (term)
+                reason = terminated_reason(a, term);
+            else if (is_true(kg_json_get(c, "ready")) && kg_json_path(c, "state.running")) {
+                running = true;
+                ready++;
+            }
+        }
+        if (!strcmp(reason, "Completed") && running)
+            reason = !strcmp(pod_condition(o, "Ready"), "True") ? "Running" : "NotReady";
+    }
+    bool terminal = phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"));
+    const char *sreason = kg_json_path_str(o, "status.reason");
+    if (kg_json_path(o, "metadata.deletionTimestamp") && sreason && !strcmp(sreason, "NodeLost"))
+        reason = "Unknown";
+    else if (kg_json_path(o, "metadata.deletionTimestamp") && !terminal)
         reason = "Terminating";
-    kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%d/%d", ready, total)));
-    kg_json_array_append(a, cells, str_cell(a, reason ? reason : "Pending"));
-    kg_json_array_append(a, cells, kg_json_new_int(a, restarts));
+    char *rs = restarts && last >= 0
+                   ? kg_arena_sprintf(a, "%lld (%s ago)", (long long)restarts, kg_api_human_duration(a, now - last))
+                   : kg_arena_sprintf(a, "%lld", (long long)restarts);
+    kg_json_array_append(a, cells,
+                         kg_json_new_str(a, kg_arena_sprintf(a, "%lld/%lld", (long long)ready, (long long)total)));
+    kg_json_array_append(a, cells, str_cell(a, reason));
+    kg_json_array_append(a, cells, str_cell(a, rs));
     kg_json_array_append(a, cells, str_cell(a, kg_api_age(a, o, now)));
-    const char *ip = kg_json_path_str(o, "status.podIP");
+    const kg_json *ips = kg_json_path(o, "status.podIPs");
+    const char *ip = ips && ips->type == KG_JSON_ARRAY && ips->len ? kg_json_get_str(ips->u.items[0], "ip")
+                                                                   : kg_json_path_str(o, "status.podIP");
     kg_json_array_append(a, cells, str_cell(a, ip && ip[0] ? ip : "<none>"));
     const char *node = kg_json_path_str(o, "spec.nodeName");
     kg_json_array_append(a, cells, str_cell(a, node && node[0] ? node : "<none>"));
     const char *nom = kg_json_path_str(o, "status.nominatedNodeName");
     kg_json_array_append(a, cells, str_cell(a, nom && nom[0] ? nom : "<none>"));
-    kg_json *gates = kg_json_path(o, "spec.readinessGates");
-    kg_json_array_append(a, cells,
-                         str_cell(a, gates && gates->type == KG_JSON_ARRAY && gates->len
-                                         ? kg_arena_sprintf(a, "0/%u", gates->len)
-                                         : "<none>"));
+    const kg_json *gates = kg_json_path(o, "spec.readinessGates");
+    const char *rg = "<none>";
+    if (gates && gates->type == KG_JSON_ARRAY && gates->len) {
+        uint32_t t = 0;
+        for (uint32_t i = 0; i < gates->len; i++) {
+            const char *ct = kg_json_get_str(gates->u.items[i], "conditionType");
+            t += ct && !strcmp(pod_condition(o, ct), "True");
+        }
+        rg = kg_arena_sprintf(a, "%u/%u", t, gates->len);
+    }
+    kg_json_array_append(a, cells, str_cell(a, rg));
 }
 
 static void add_containers_images(kg_arena *a, const kg_json *tmpl_spec, kg_json *cells)
@@ -161,10 +263,7 @@ static void add_containers_images(kg_arena *a, const kg_json *tmpl_spec, kg_json
     kg_json_array_append(a, cells, str_cell(a, join_field(a, cs, "image", ",")));
 }
 
-typedef struct printer {
-    const char *group, *plural;
-    const col *cols[10];
-} printer;
+typedef kg_table_printer printer;
 
 static const col C_READY = {"Ready", "string", "", "The aggregate readiness state of this pod for accepting traffic.", 0};
 static const col C_STATUS = {"Status", "string", "", "The aggregate status of the containers in this pod.", 0};
@@ -204,6 +303,38 @@ static const col C_HARD = {"Request", "string", "", "Request represents a minimu
 static const col C_VALUE = {"Value", "integer", "", "The value of this priority class.", 0};
 static const col C_GLOBALDEFAULT = {"Global-Default", "boolean", "", "globalDefault specifies whether this PriorityClass should be considered as the default priority.", 0};
 static const col C_PROVISIONER = {"Provisioner", "string", "", "Indicates the type of the provisioner.", 0};
+static const col C_RECLAIMPOLICY = {
+    "ReclaimPolicy", "string", "",
+    "reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.", 0};
+static const col C_BINDINGMODE = {
+    "VolumeBindingMode", "string", "",
+    "volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.", 0};
+static const col C_EXPANSION = {"AllowVolumeExpansion", "string", "",
+                                "allowVolumeExpansion shows whether the storage class allow volume expand.", 0};
+static const col C_PREEMPTION = {"PreemptionPolicy", "string", "",
+                                 "preemptionPolicy is the Policy for preempting pods with lower priority.", 0};
+static const col C_LIMIT = {
+    "Limit", "string", "",
+    "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.",
+    0};
+static const col C_NODESELECTOR = {"Node Selector", "string", "",
+                                   "NodeSelector is a selector which must be true for the pod to fit on a node.", 0};
+static const col C_DSSELECTOR = {"Selector", "string", "",
+                                 "A label query over pods that are managed by the daemon set.", 1};
+static const col C_JOBSTATUS = {"Status", "string", "", "Status of the job.", 0};
+static const col C_JOBSELECTOR = {"Selector", "string", "", "A label query over pods that should match the pod count.",
+                                  1};
+static const col C_TIMEZONE = {"Timezone", "string", "", "The time zone name for the given schedule.", 0};
+static const col C_INTERNALIP = {"Internal-IP", "string", "", "List of addresses reachable to the node.", 1};
+static const col C_NODEEXTERNALIP = {"External-IP", "string", "", "List of addresses reachable to the node.", 1};
+static const col C_OSIMAGE = {"OS-Image", "string", "",
+                              "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).",
+                              1};
+static const col C_KERNEL = {"Kernel-Version", "string", "",
+                             "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1};
+static const col C_RUNTIME = {
+    "Container-Runtime", "string", "",
+    "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", 1};
 static const col C_HOLDER = {"Holder", "string", "", "The holder of the lease.", 0};
 static const col C_TCONTAINERS = {"Containers", "string", "", "Names of each container in the template.", 0};
 static const col C_TIMAGES = {"Images", "string", "", "Images referenced by each container in the template.", 0};
@@ -288,28 +419,33 @@ static const printer printers[] = {
     {"apps", "statefulsets", {&NAME, &C_DREADY, &AGE, &C_CONTAINERS, &C_IMAGES}},
     {"apps",
      "daemonsets",
-     {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &C_UPTODATE, &C_AVAILABLE, &AGE, &C_CONTAINERS, &C_IMAGES}},
+     {&NAME, &C_DESIRED, &C_CURRENT, &C_RREADY, &C_UPTODATE, &C_AVAILABLE, &C_NODESELECTOR, &AGE, &C_CONTAINERS,
+      &C_IMAGES, &C_DSSELECTOR}},
     {"", "namespaces", {&NAME, &C_NSSTATUS, &AGE}},
     {"", "services", {&NAME, &C_TYPE, &C_CLUSTERIP, &C_EXTERNALIP, &C_PORTS, &AGE, &C_SVCSEL}},
     {"", "configmaps", {&NAME, &C_DATA, &AGE}},
     {"", "secrets", {&NAME, &C_SECTYPE, &C_DATA, &AGE}},
     {"", "serviceaccounts", {&NAME, &C_SECRETS, &AGE}},
-    {"batch", "jobs", {&NAME, &C_NSSTATUS, &C_COMPLETIONS, &C_DURATION, &AGE, &C_CONTAINERS, &C_IMAGES}},
-    {"batch", "cronjobs", {&NAME, &C_SCHEDULE, &C_SUSPEND, &C_ACTIVE, &C_LASTSCHED, &AGE, &C_CONTAINERS, &C_IMAGES}},
-    {"", "nodes", {&NAME, &C_NODESTATUS, &C_ROLES, &AGE, &C_VERSION}},
-    {"", "resourcequotas", {&NAME, &AGE, &C_HARD}},
-    {"scheduling.k8s.io", "priorityclasses", {&NAME, &C_VALUE, &C_GLOBALDEFAULT, &AGE}},
-    {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &AGE}},
+    {"batch",
+     "jobs",
+     {&NAME, &C_JOBSTATUS, &C_COMPLETIONS, &C_DURATION, &AGE, &C_CONTAINERS, &C_IMAGES, &C_JOBSELECTOR}},
+    {"batch",
+     "cronjobs",
+     {&NAME, &C_SCHEDULE, &C_TIMEZONE, &C_SUSPEND, &C_ACTIVE, &C_LASTSCHED, &AGE, &C_CONTAINERS, &C_IMAGES,
+      &C_JOBSELECTOR}},
+    {"",
+     "nodes",
+     {&NAME, &C_NODESTATUS, &C_ROLES, &AGE, &C_VERSION, &C_INTERNALIP, &C_NODEEXTERNALIP, &C_OSIMAGE, &C_KERNEL,
+      &C_RUNTIME}},
+    {"", "resourcequotas", {&NAME, &C_HARD, &C_LIMIT, &AGE}},
+    {"scheduling.k8s.io", "priorityclasses", {&NAME, &C_VALUE, &C_GLOBALDEFAULT, &AGE, &C_PREEMPTION}},
+    {"storage.k8s.io", "storageclasses", {&NAME, &C_PROVISIONER, &C_RECLAIMPOLICY, &C_BINDINGMODE, &C_EXPANSION, &AGE}},
     {"coordination.k8s.io", "leases", {&NAME, &C_HOLDER, &AGE}},
     {"policy", "poddisruptionbudgets", {&NAME, &C_MINAVAIL, &C_MAXUNAVAIL, &C_ALLOWED, &AGE}},
     {"", "podtemplates", {&NAME, &C_TCONTAINERS, &C_TIMAGES, &C_PODLABELS}},
     {"apps", "controllerrevisions", {&NAME, &C_CONTROLLER, &C_REVISION, &AGE}},
     {"networking.k8s.io", "networkpolicies", {&NAME, &C_PODSELECTOR, &AGE}},
     {"discovery.k8s.io", "endpointslices", {&NAME, &C_ADDRTYPE, &C_EPSPORTS, &C_EPSENDPOINTS, &AGE}},
-    {"",
-     "events",
-     {&C_EVLAST, &C_EVTYPE, &C_EVREASON, &C_EVOBJECT, &C_EVSUBOBJ, &C_EVSOURCE, &C_EVMESSAGE, &C_EVFIRST, &C_EVCOUNT,
-      &C_EVNAME}},
     {"autoscaling",
      "horizontalpodautoscalers",
      {&NAME, &C_REFERENCE, &C_TARGETS, &C_MINPODS, &C_MAXPODS, &C_HPAREPLICAS, &AGE}},
@@ -326,17 +462,26 @@ static const printer printers[] = {
     {"storage.k8s.io", "volumeattachments", {&NAME, &C_ATTACHER, &C_PV, &C_VANODE, &C_ATTACHED, &AGE}},
 };
 
-static const printer default_printer = {NULL, NULL, {&NAME, &AGE}};
+/* rest.NewDefaultTableConvertor, for the kinds upstream has no printer for (Roles, ClusterRoles, LimitRanges,
+ * CustomResourceDefinitions): Name and the creation time as RFC 3339. */
+static const col C_CREATEDAT = {"Created At", "date", "",
+                                "CreationTimestamp is a timestamp representing the server time when this object was "
+                                "created.",
+                                0};
+static const printer default_printer = {NULL, NULL, {&NAME, &C_CREATEDAT}};
 
 static const printer *printer_for(const kg_resource *r)
 {
     for (size_t i = 0; i < sizeof printers / sizeof printers[0]; i++)
         if (!strcmp(printers[i].group, r->group) && !strcmp(printers[i].plural, r->plural))
             return &printers[i];
-    return &default_printer;
+    const printer *more = kg_table_more_printer(r);
+    return more ? more : &default_printer;
 }
 
-/* printers' formatHPAMetrics: "<name>: <current>/<target>" per metric, at most 3 then " + N more...". */
+/* printers' formatHPAMetrics: per metric "<cur>/<target>" ("(avg)" for average values of Object and External
+ * metrics, "<name>: " before Resource and ContainerResource ones, "<auto>" for a utilization target not set), at
+ * most 2 then " + N more...". */
 static const char *hpa_targets(kg_arena *a, const kg_json *o)
 {
     const kg_json *specs = kg_json_path(o, "spec.metrics"), *stats = kg_json_path(o, "status.currentMetrics");
@@ -344,99 +489,217 @@ static const char *hpa_targets(kg_arena *a, const kg_json *o)
         return "<none>";
     kg_buf b = KG_BUF_INIT;
     uint32_t n = specs->len;
-    for (uint32_t i = 0; i < n && i < 3; i++) {
+    for (uint32_t i = 0; i < n && i < 2; i++) {
         const kg_json *m = specs->u.items[i];
         const char *type = kg_json_get_str(m, "type");
-        const char *src = !type ? "" : !strcmp(type, "Resource") ? "resource" : !strcmp(type, "ContainerResource") ? "containerResource"
-                                   : !strcmp(type, "Pods") ? "pods" : !strcmp(type, "Object") ? "object" : "external";
+        type = type ? type : "";
+        const char *src = !strcmp(type, "Resource")            ? "resource"
+                          : !strcmp(type, "ContainerResource") ? "containerResource"
+                          : !strcmp(type, "Pods")              ? "pods"
+                          : !strcmp(type, "Object")            ? "object"
+                          : !strcmp(type, "External")          ? "external"
+                                                               : NULL;
+        kg_buf_puts(&b, i ? ", " : "");
+        if (!src) {
+            kg_buf_puts(&b, "<unknown type>");
+            continue;
+        }
         const kg_json *ms = kg_json_get(m, src);
-        const kg_json *st = stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
-        const char *name = kg_json_get_str(ms, "name");
-        if (!name)
-            name = kg_json_path_str(ms, "metric.name");
-        const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
-        const char *tv = kg_json_path_str(ms, "target.averageValue");
-        if (!tv)
-            tv = kg_json_path_str(ms, "target.value");
-        const char *cur = "<unknown>";
-        if (tu && tu->type == KG_JSON_INT) {
-            const kg_json *cu = kg_json_path(st, "current.averageUtilization");
-            if (cu && cu->type == KG_JSON_INT)
-                cur = kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i);
-            kg_buf_printf(&b, "%s%s: %s/%lld%%", b.len ? ", " : "", name ? name : "", cur, (long long)tu->u.i);
+        const kg_json *st =
+            stats && stats->type == KG_JSON_ARRAY && i < stats->len ? kg_json_get(stats->u.items[i], src) : NULL;
+        const char *tavg = kg_json_path_str(ms, "target.averageValue");
+        const char *cavg = kg_json_path_str(st, "current.averageValue");
+        if (!strcmp(src, "pods")) {
+            kg_buf_printf(&b, "%s/%s", st ? (cavg ? cavg : "0") : "<unknown>", tavg ? tavg : "0");
+        } else if (!strcmp(src, "object") || !strcmp(src, "external")) {
+            if (tavg) {
+                kg_buf_printf(&b, "%s/%s (avg)", cavg ? cavg : "<unknown>", tavg);
+            } else {
+                const char *cv = kg_json_path_str(st, "current.value"), *tv = kg_json_path_str(ms, "target.value");
+                kg_buf_printf(&b, "%s/%s", st ? (cv ? cv : "0") : "<unknown>", tv ? tv : "0");
+            }
         } else {
-            const char *cv = kg_json_path_str(st, "current.averageValue");
-            if (!cv)
-                cv = kg_json_path_str(st, "current.value");
-            kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", name ? name : "", cv ? cv : cur, tv ? tv : "<unknown>");
+            const char *name = kg_json_get_str(ms, "name");
+            if (tavg) {
+                kg_buf_printf(&b, "%s: %s/%s", name ? name : "", st ? (cavg ? cavg : "0") : "<unknown>", tavg);
+            } else {
+                const kg_json *cu = kg_json_path(st, "current.averageUtilization");
+                const kg_json *tu = kg_json_path(ms, "target.averageUtilization");
+                char *cur =
+                    cu && cu->type == KG_JSON_INT ? kg_arena_sprintf(a, "%lld%%", (long long)cu->u.i) : "<unknown>";
+                char *tgt =
+                    tu && tu->type == KG_JSON_INT ? kg_arena_sprintf(a, "%lld%%", (long long)tu->u.i) : "<auto>";
+                kg_buf_printf(&b, "%s: %s/%s", name ? name : "", cur, tgt);
+            }
         }
     }
-    if (n > 3)
-        kg_buf_printf(&b, " + %u more...", n - 3);
+    if (n > 2)
+        kg_buf_printf(&b, " + %u more...", n - 2);
     char *r = kg_arena_strdup(a, kg_buf_cstr(&b));
     kg_buf_free(&b);
     return r;
 }
 
-/* printEvent: the core-shaped (stored) Event, for core/v1 and events.k8s.io/v1 alike (api/versions.h). */
-static const char *since(kg_arena *a, const kg_json *o, const char *path, int64_t now)
+/* printJob: Status from the conditions, Completions "s/c" or "s/1 of p", Duration from start to completion (or now). */
+static bool job_condition(const kg_json *o, const char *type)
 {
-    int64_t t = parse_rfc3339(kg_json_path_str(o, path));
-    return t < 0 ? "<unknown>" : kg_api_human_duration(a, now - t);
-}
-
-static const char *first_nonempty(const char *x, const char *y)
-{
-    return x && x[0] ? x : y ? y : "";
-}
-
-static void event_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now)
-{
-    bool has_first = parse_rfc3339(kg_json_path_str(o, "firstTimestamp")) >= 0;
-    const char *first = since(a, o, has_first ? "firstTimestamp" : "eventTime", now);
-    const char *last =
-        parse_rfc3339(kg_json_path_str(o, "lastTimestamp")) >= 0 ? since(a, o, "lastTimestamp", now) : first;
-    int64_t count = geti(o, "count");
-    if (kg_json_is(kg_json_get(o, "series"), KG_JSON_OBJECT)) {
-        last = since(a, o, "series.lastObservedTime", now);
-        count = geti(o, "series.count");
-    } else if (count == 0) {
-        count = 1; /* singleton events have no count in the new API */
+    const kg_json *conds = kg_json_path(o, "status.conditions");
+    for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+        const char *ct = kg_json_get_str(conds->u.items[i], "type"), *cs = kg_json_get_str(conds->u.items[i], "status");
+        if (ct && !strcmp(ct, type))
+            return cs && !strcmp(cs, "True");
     }
-    const char *kind = kg_json_path_str(o, "involvedObject.kind"), *iname = kg_json_path_str(o, "involvedObject.name");
-    char *target = kg_arena_strdup(a, kind ? kind : "");
-    for (char *c = target; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    if (iname && iname[0])
-        target = kg_arena_sprintf(a, "%s/%s", target, iname);
-    const char *comp =
-        first_nonempty(kg_json_path_str(o, "source.component"), kg_json_get_str(o, "reportingComponent"));
-    const char *inst = first_nonempty(kg_json_path_str(o, "source.host"), kg_json_get_str(o, "reportingInstance"));
-    const char *msg = kg_json_get_str(o, "message");
-    size_t ml = msg ? strlen(msg) : 0, mb = 0;
-    while (mb < ml && (msg[mb] == ' ' || msg[mb] == '\n' || msg[mb] == '\t' || msg[mb] == '\r'))
-        mb++;
-    while (ml > mb && (msg[ml - 1] == ' ' || msg[ml - 1] == '\n' || msg[ml - 1] == '\t' || msg[ml - 1] == '\r'))
-        ml--;
-    kg_json_array_append(a, cells, str_cell(a, last));
-    kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "type")));
-    kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "reason")));
-    kg_json_array_append(a, cells, str_cell(a, target));
-    kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "involvedObject.fieldPath")));
-    kg_json_array_append(a, cells, str_cell(a, inst[0] ? kg_arena_sprintf(a, "%s, %s", comp, inst) : comp));
-    kg_json_array_append(a, cells, kg_json_new_strn(a, msg ? msg + mb : "", ml - mb));
-    kg_json_array_append(a, cells, str_cell(a, first));
-    kg_json_array_append(a, cells, kg_json_new_int(a, count));
-    kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "metadata.name")));
+    return false;
+}
+
+static void job_cells(kg_arena *a, const kg_json *o, kg_json *cells, int64_t now)
+{
+    const char *status = job_condition(o, "Complete")                    ? "Complete"
+                         : job_condition(o, "Failed")                    ? "Failed"
+                         : kg_json_path(o, "metadata.deletionTimestamp") ? "Terminating"
+                         : job_condition(o, "Suspended")                 ? "Suspended"
+                         : job_condition(o, "FailureTarget")             ? "FailureTarget"
+                                                                         : "Running";
+    int64_t succeeded = geti(o, "status.succeeded"), par = geti(o, "spec.parallelism");
+    const kg_json *comp = kg_json_path(o, "spec.completions");
+    char *completions = comp && comp->type == KG_JSON_INT
+                            ? kg_arena_sprintf(a, "%lld/%lld", (long long)succeeded, (long long)comp->u.i)
+                        : par > 1 ? kg_arena_sprintf(a, "%lld/1 of %lld", (long long)succeeded, (long long)par)
+                                  : kg_arena_sprintf(a, "%lld/1", (long long)succeeded);
+    int64_t start = kg_table_time(kg_json_path_str(o, "status.startTime"));
+    int64_t end = kg_table_time(kg_json_path_str(o, "status.completionTime"));
+    char *dur = start < 0 ? "" : kg_api_human_duration(a, (end < 0 ? now : end) - start);
+    kg_json_array_append(a, cells, str_cell(a, status));
+    kg_json_array_append(a, cells, str_cell(a, completions));
+    kg_json_array_append(a, cells, str_cell(a, dur));
+    kg_json_array_append(a, cells, str_cell(a, kg_api_age(a, o, now)));
+    add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+    kg_json_array_append(a, cells, str_cell(a, kg_table_format_selector(a, kg_json_path(o, "spec.selector"))));
+}
+
+static int cmp_strp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* printNode: Ready / NotReady / Unknown (+ SchedulingDisabled), roles from the node-role labels, and the wide
+ * addresses and node info ("<unknown>" when empty). */
+static void node_cells(kg_arena *a, const kg_json *o, kg_json *cells, const char *age)
+{
+    const char *ready = "Unknown";
+    const kg_json *conds = kg_json_path(o, "status.conditions");
+    for (uint32_t i = 0; conds && conds->type == KG_JSON_ARRAY && i < conds->len; i++) {
+        const char *ct = kg_json_get_str(conds->u.items[i], "type"), *cs = kg_json_get_str(conds->u.items[i], "status");
+        if (ct && !strcmp(ct, "Ready"))
+            ready = cs && !strcmp(cs, "True") ? "Ready" : "NotReady";
+    }
+    const kg_json *unsched = kg_json_path(o, "spec.unschedulable");
+    bool disabled = unsched && unsched->type == KG_JSON_BOOL && unsched->b;
+    kg_json_array_append(a, cells, str_cell(a, disabled ? kg_arena_sprintf(a, "%s,SchedulingDisabled", ready) : ready));
+    /* findNodeRoles: node-role.kubernetes.io/<role> keys and kubernetes.io/role values, sorted and unique */
+    const kg_json *labels = kg_json_path(o, "metadata.labels");
+    uint32_t n = labels && labels->type == KG_JSON_OBJECT ? labels->len : 0, k = 0;
+    const char **roles = kg_arena_alloc(a, (n + 1) * sizeof *roles);
+    static const char prefix[] = "node-role.kubernetes.io/";
+    for (uint32_t i = 0; i < n; i++) {
+        const char *key = labels->u.members[i].key, *role = NULL;
+        const kg_json *v = labels->u.members[i].val;
+        if (!strncmp(key, prefix, sizeof prefix - 1) && key[sizeof prefix - 1])
+            role = key + sizeof prefix - 1;
+        else if (!strcmp(key, "kubernetes.io/role") && v->type == KG_JSON_STRING && v->len)
+            role = v->u.s;
+        bool dup = false;
+        for (uint32_t j = 0; role && j < k && !dup; j++)
+            dup = !strcmp(roles[j], role);
+        if (role && !dup)
+            roles[k++] = role;
+    }
+    qsort(roles, k, sizeof *roles, cmp_strp);
+    kg_buf b = KG_BUF_INIT;
+    for (uint32_t i = 0; i < k; i++)
+        kg_buf_printf(&b, "%s%s", i ? "," : "", roles[i]);
+    kg_json_array_append(a, cells, str_cell(a, b.len ? kg_buf_cstr(&b) : "<none>"));
+    kg_buf_free(&b);
+    kg_json_array_append(a, cells, str_cell(a, age));
+    kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "status.nodeInfo.kubeletVersion")));
+    static const char *const addr_types[] = {"InternalIP", "ExternalIP"};
+    const kg_json *addrs = kg_json_path(o, "status.addresses");
+    for (int t = 0; t < 2; t++) {
+        const char *found = "<none>";
+        for (uint32_t i = 0; addrs && addrs->type == KG_JSON_ARRAY && i < addrs->len; i++) {
+            const char *at = kg_json_get_str(addrs->u.items[i], "type");
+            if (at && !strcmp(at, addr_types[t])) {
+                const char *ad = kg_json_get_str(addrs->u.items[i], "address");
+                found = ad ? ad : "";
+                break;
+            }
+        }
+        kg_json_array_append(a, cells, str_cell(a, found));
+    }
+    static const char *const info[] = {"status.nodeInfo.osImage", "status.nodeInfo.kernelVersion",
+                                       "status.nodeInfo.containerRuntimeVersion"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = kg_json_path_str(o, info[i]);
+        kg_json_array_append(a, cells, str_cell(a, v && v[0] ? v : "<unknown>"));
+    }
+}
+
+/* Quantity.String() of a quota amount ("0" when absent). */
+static char *quota_amount(kg_arena *a, const kg_json *v)
+{
+    kg_quantity q;
+    kg_error err;
+    if (v && v->type == KG_JSON_STRING && kg_quantity_parse(v->u.s, v->len, &q, &err))
+        return kg_quantity_string(a, &q);
+    if (v && v->type == KG_JSON_INT)
+        return kg_arena_sprintf(a, "%lld", (long long)v->u.i);
+    return kg_arena_strdup(a, "0");
+}
+
+/* printResourceQuota: status.hard sorted by name, "name: used/hard" under Request, or under Limit for limits.*. */
+static void quota_cells(kg_arena *a, const kg_json *o, kg_json *cells)
+{
+    const kg_json *hard = kg_json_path(o, "status.hard"), *used = kg_json_path(o, "status.used");
+    uint32_t n = hard && hard->type == KG_JSON_OBJECT ? hard->len : 0;
+    const char **keys = kg_arena_alloc(a, (n + 1) * sizeof *keys);
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = hard->u.members[i].key;
+    qsort(keys, n, sizeof *keys, cmp_strp);
+    kg_buf req = KG_BUF_INIT, lim = KG_BUF_INIT;
+    for (uint32_t i = 0; i < n; i++) {
+        kg_buf *w = !strncmp(keys[i], "limits.", 7) ? &lim : &req;
+        kg_buf_printf(w, "%s%s: %s/%s", w->len ? ", " : "", keys[i], quota_amount(a, kg_json_get(used, keys[i])),
+                      quota_amount(a, kg_json_get(hard, keys[i])));
+    }
+    kg_json_array_append(a, cells, str_cell(a, kg_buf_cstr(&req)));
+    kg_json_array_append(a, cells, str_cell(a, kg_buf_cstr(&lim)));
+    kg_buf_free(&req);
+    kg_buf_free(&lim);
+}
+
+/* printStorageClass: "<name> (default)" for the default class, Delete / Immediate / false when unset. */
+static void storageclass_cells(kg_arena *a, const kg_json *o, kg_json *cells, const char *age)
+{
+    const kg_json *ann = kg_json_path(o, "metadata.annotations");
+    const char *d = kg_json_get_str(ann, "storageclass.kubernetes.io/is-default-class");
+    if (!d)
+        d = kg_json_get_str(ann, "storageclass.beta.kubernetes.io/is-default-class");
+    if (d && !strcmp(d, "true"))
+        cells->u.items[cells->len - 1] =
+            str_cell(a, kg_arena_sprintf(a, "%s (default)", kg_json_path_str(o, "metadata.name")));
+    const char *rp = kg_json_get_str(o, "reclaimPolicy"), *bm = kg_json_get_str(o, "volumeBindingMode");
+    const kg_json *ex = kg_json_get(o, "allowVolumeExpansion");
+    kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "provisioner")));
+    kg_json_array_append(a, cells, str_cell(a, rp ? rp : "Delete"));
+    kg_json_array_append(a, cells, str_cell(a, bm ? bm : "Immediate"));
+    kg_json_array_append(a, cells, kg_json_new_bool(a, ex && ex->type == KG_JSON_BOOL && ex->b));
+    kg_json_array_append(a, cells, str_cell(a, age));
 }
 
 static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_json *cells, int64_t now)
 {
-    if (!strcmp(r->plural, "events") && !r->group[0]) {
-        event_cells(a, o, cells, now);
+    if (kg_table_more_cells(a, r, o, cells, now))
         return;
-    }
     const char *name = kg_json_path_str(o, "metadata.name");
     kg_json_array_append(a, cells, str_cell(a, name));
     const char *p = r->plural;
@@ -451,14 +714,16 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.availableReplicas")));
         kg_json_array_append(a, cells, str_cell(a, age));
         add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
-        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+        kg_json_array_append(a, cells, str_cell(a, kg_table_selector(a, kg_json_path(o, "spec.selector"))));
     } else if (!strcmp(p, "replicasets") || !strcmp(p, "replicationcontrollers")) {
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "spec.replicas")));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.replicas")));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.readyReplicas")));
         kg_json_array_append(a, cells, str_cell(a, age));
         add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
-        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+        kg_json_array_append(a, cells,
+                             str_cell(a, r->group[0] ? kg_table_format_selector(a, kg_json_path(o, "spec.selector"))
+                                                     : kg_table_format_labels(a, kg_json_path(o, "spec.selector"))));
     } else if (!strcmp(p, "statefulsets")) {
         kg_json_array_append(a, cells, kg_json_new_str(a, kg_arena_sprintf(a, "%lld/%lld",
                                                                           (long long)geti(o, "status.readyReplicas"),
@@ -471,8 +736,11 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.numberReady")));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.updatedNumberScheduled")));
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.numberAvailable")));
+        kg_json_array_append(
+            a, cells, str_cell(a, kg_table_format_labels(a, kg_json_path(o, "spec.template.spec.nodeSelector"))));
         kg_json_array_append(a, cells, str_cell(a, age));
         add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+        kg_json_array_append(a, cells, str_cell(a, kg_table_format_selector(a, kg_json_path(o, "spec.selector"))));
     } else if (!strcmp(p, "namespaces") && !r->group[0]) {
         const char *ph = kg_json_path_str(o, "status.phase");
         kg_json_array_append(a, cells, str_cell(a, ph ? ph : "Active"));
@@ -505,7 +773,7 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, str_cell(a, b.len ? kg_buf_cstr(&b) : "<none>"));
         kg_buf_free(&b);
         kg_json_array_append(a, cells, str_cell(a, age));
-        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.selector"))));
+        kg_json_array_append(a, cells, str_cell(a, kg_table_format_labels(a, kg_json_path(o, "spec.selector"))));
     } else if (!strcmp(p, "configmaps")) {
         kg_json_array_append(a, cells, kg_json_new_int(a, count_members(kg_json_get(o, "data")) +
                                                                count_members(kg_json_get(o, "binaryData"))));
@@ -520,80 +788,42 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, kg_json_new_int(a, s && s->type == KG_JSON_ARRAY ? s->len : 0));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "jobs")) {
-        int64_t succeeded = geti(o, "status.succeeded");
-        kg_json *comp = kg_json_path(o, "spec.completions");
-        const char *status = "Running";
-        kg_json *conds = kg_json_path(o, "status.conditions");
-        if (conds && conds->type == KG_JSON_ARRAY)
-            for (uint32_t i = 0; i < conds->len; i++) {
-                const char *ct = kg_json_get_str(conds->u.items[i], "type");
-                const char *cs = kg_json_get_str(conds->u.items[i], "status");
-                if (ct && cs && !strcmp(cs, "True") && (!strcmp(ct, "Complete") || !strcmp(ct, "Failed")))
-                    status = ct;
-            }
-        if (kg_json_path(o, "spec.suspend") && kg_json_path(o, "spec.suspend")->b)
-            status = "Suspended";
-        kg_json_array_append(a, cells, str_cell(a, status));
-        kg_json_array_append(a, cells,
-                             kg_json_new_str(a, comp && comp->type == KG_JSON_INT
-                                                    ? kg_arena_sprintf(a, "%lld/%lld", (long long)succeeded,
-                                                                       (long long)comp->u.i)
-                                                    : kg_arena_sprintf(a, "%lld/1 of %lld", (long long)succeeded,
-                                                                       (long long)geti(o, "spec.parallelism"))));
-        kg_json_array_append(a, cells, str_cell(a, ""));
-        kg_json_array_append(a, cells, str_cell(a, age));
-        add_containers_images(a, kg_json_path(o, "spec.template.spec"), cells);
+        job_cells(a, o, cells, now);
     } else if (!strcmp(p, "cronjobs")) {
+        const char *tz = kg_json_path_str(o, "spec.timeZone");
+        const kg_json *sus = kg_json_path(o, "spec.suspend");
+        const char *last = kg_json_path_str(o, "status.lastScheduleTime");
         kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.schedule")));
-        kg_json *sus = kg_json_path(o, "spec.suspend");
-        kg_json_array_append(a, cells, kg_json_new_bool(a, sus && sus->type == KG_JSON_BOOL && sus->b));
+        kg_json_array_append(a, cells, str_cell(a, tz ? tz : "<none>"));
+        /* printBoolPtr: a string cell under the boolean column */
+        kg_json_array_append(a, cells,
+                             str_cell(a, sus && sus->type == KG_JSON_BOOL ? (sus->b ? "True" : "False") : "<unset>"));
         kg_json *act = kg_json_path(o, "status.active");
         kg_json_array_append(a, cells, kg_json_new_int(a, act && act->type == KG_JSON_ARRAY ? act->len : 0));
-        kg_json_array_append(a, cells, str_cell(a, "<none>"));
+        kg_json_array_append(a, cells, str_cell(a, last ? kg_table_since(a, last, now) : "<none>"));
         kg_json_array_append(a, cells, str_cell(a, age));
         add_containers_images(a, kg_json_path(o, "spec.jobTemplate.spec.template.spec"), cells);
+        kg_json_array_append(
+            a, cells, str_cell(a, kg_table_format_selector(a, kg_json_path(o, "spec.jobTemplate.spec.selector"))));
     } else if (!strcmp(p, "nodes")) {
-        const char *ready = "Unknown";
-        kg_json *conds = kg_json_path(o, "status.conditions");
-        if (conds && conds->type == KG_JSON_ARRAY)
-            for (uint32_t i = 0; i < conds->len; i++)
-                if (!strcmp(kg_json_get_str(conds->u.items[i], "type") ? kg_json_get_str(conds->u.items[i], "type")
-                                                                        : "",
-                            "Ready"))
-                    ready = !strcmp(kg_json_get_str(conds->u.items[i], "status") ?: "", "True") ? "Ready"
-                                                                                                 : "NotReady";
-        kg_json_array_append(a, cells, str_cell(a, ready));
-        kg_json_array_append(a, cells, str_cell(a, "<none>"));
-        kg_json_array_append(a, cells, str_cell(a, age));
-        const char *v = kg_json_path_str(o, "status.nodeInfo.kubeletVersion");
-        kg_json_array_append(a, cells, str_cell(a, v ? v : ""));
+        node_cells(a, o, cells, age);
     } else if (!strcmp(p, "resourcequotas")) {
+        quota_cells(a, o, cells);
         kg_json_array_append(a, cells, str_cell(a, age));
-        kg_buf b = KG_BUF_INIT;
-        kg_json *hard = kg_json_path(o, "status.hard");
-        kg_json *used = kg_json_path(o, "status.used");
-        if (hard && hard->type == KG_JSON_OBJECT)
-            for (uint32_t i = 0; i < hard->len; i++) {
-                const char *u = kg_json_get_str(used, hard->u.members[i].key);
-                kg_buf_printf(&b, "%s%s: %s/%s", b.len ? ", " : "", hard->u.members[i].key, u ? u : "0",
-                              hard->u.members[i].val->type == KG_JSON_STRING ? hard->u.members[i].val->u.s : "");
-            }
-        kg_json_array_append(a, cells, str_cell(a, kg_buf_cstr(&b)));
-        kg_buf_free(&b);
     } else if (!strcmp(p, "priorityclasses")) {
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "value")));
         kg_json *gd = kg_json_get(o, "globalDefault");
         kg_json_array_append(a, cells, kg_json_new_bool(a, gd && gd->type == KG_JSON_BOOL && gd->b));
         kg_json_array_append(a, cells, str_cell(a, age));
+        kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "preemptionPolicy")));
     } else if (!strcmp(p, "storageclasses")) {
-        kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "provisioner")));
-        kg_json_array_append(a, cells, str_cell(a, age));
+        storageclass_cells(a, o, cells, age);
     } else if (!strcmp(p, "leases")) {
         kg_json_array_append(a, cells, str_cell(a, kg_json_path_str(o, "spec.holderIdentity")));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "podtemplates")) {
         add_containers_images(a, kg_json_path(o, "template.spec"), cells);
-        const char *pl = selector_string(a, kg_json_path(o, "template.metadata.labels"));
+        const char *pl = kg_table_format_labels(a, kg_json_path(o, "template.metadata.labels"));
         kg_json_array_append(a, cells, str_cell(a, pl));
     } else if (!strcmp(p, "controllerrevisions")) {
         const char *ctl = "<none>";
@@ -617,7 +847,7 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "revision")));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "networkpolicies")) {
-        kg_json_array_append(a, cells, str_cell(a, selector_string(a, kg_json_path(o, "spec.podSelector"))));
+        kg_json_array_append(a, cells, str_cell(a, kg_table_format_selector(a, kg_json_path(o, "spec.podSelector"))));
         kg_json_array_append(a, cells, str_cell(a, age));
     } else if (!strcmp(p, "endpointslices")) {
         kg_json_array_append(a, cells, str_cell(a, kg_json_get_str(o, "addressType")));
@@ -689,9 +919,7 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
                 hand = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.handSize"));
                 qll = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.limited.limitResponse.queuing.queueLengthLimit"));
             }
-        } else if (type && !strcmp(type, "Exempt")) {
-            ncs = kg_arena_sprintf(a, "%lld", (long long)geti(o, "spec.exempt.nominalConcurrencyShares"));
-        }
+        } /* an Exempt level prints <none> everywhere: printPriorityLevelConfiguration reads only spec.limited */
         kg_json_array_append(a, cells, str_cell(a, ncs));
         kg_json_array_append(a, cells, str_cell(a, queues));
         kg_json_array_append(a, cells, str_cell(a, hand));
@@ -733,8 +961,14 @@ static void row_cells(kg_arena *a, const kg_resource *r, const kg_json *o, kg_js
         }
         kg_json_array_append(a, cells, kg_json_new_int(a, geti(o, "status.disruptionsAllowed")));
         kg_json_array_append(a, cells, str_cell(a, age));
-    } else {
-        kg_json_array_append(a, cells, str_cell(a, age));
+    } else { /* the default table convertor's Created At: the timestamp itself (UTC, RFC 3339) */
+        int64_t t = kg_table_time(kg_json_path_str(o, "metadata.creationTimestamp"));
+        char ts[32] = "";
+        time_t tt = (time_t)t;
+        struct tm tm;
+        if (t >= 0 && gmtime_r(&tt, &tm))
+            strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        kg_json_array_append(a, cells, str_cell(a, ts[0] ? ts : "0001-01-01T00:00:00Z"));
     }
 }
 
@@ -750,7 +984,7 @@ kg_json *kg_api_table(kg_arena *a, const kg_resource *r, kg_json *const *objs, s
         kg_json_set(a, md, "resourceVersion", kg_json_new_str(a, list_rv));
     kg_json_set(a, t, "metadata", md);
     kg_json *cols = r->ext ? kg_dynamic_table_columns(a, r) : kg_json_new_array(a);
-    for (int i = 0; !r->ext && i < 10 && pr->cols[i]; i++) {
+    for (int i = 0; !r->ext && i < KG_TABLE_MAX_COLS && pr->cols[i]; i++) {
         kg_json *c = kg_json_new_object(a);
         kg_json_set(a, c, "name", sref(a, pr->cols[i]->name));
         kg_json_set(a, c, "type", sref(a, pr->cols[i]->type));
@@ -807,8 +1041,9 @@ kg_json *kg_api_scale_from(kg_arena *a, const kg_resource *r, const kg_json *obj
     kg_json_set(a, st, "replicas", kg_json_new_int(a, geti(obj, "status.replicas")));
     kg_json *sel = kg_json_path(obj, "spec.selector");
     if (sel && sel->type == KG_JSON_OBJECT) {
-        char *ss = selector_string(a, sel);
-        if (strcmp(ss, "<none>"))
+        /* a ReplicationController's selector is a plain label map */
+        char *ss = r->group[0] ? kg_table_selector(a, sel) : kg_table_format_labels(a, sel);
+        if (ss[0] && strcmp(ss, "<none>"))
             kg_json_set(a, st, "selector", kg_json_new_str(a, ss));
     }
     const kg_dynamic_info *info = r->ext ? kg_dynamic_info_of(r) : NULL;

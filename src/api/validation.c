@@ -1,5 +1,7 @@
 #include "api/validation.h"
 
+#include "api/validation_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -10,13 +12,17 @@ static bool is(const kg_resource *r, const char *group, const char *plural)
     return !strcmp(r->group, group) && !strcmp(r->plural, plural);
 }
 
-static kg_name_validator name_validator(const kg_resource *r)
+static kg_name_validator name_validator(const kg_resource *r, bool update)
 {
-    if (is(r, "", "namespaces"))
+    /* ValidateStatefulSetName: a DNS label since v1.27 (pods' hostnames derive from it); an update does not
+     * revalidate the name, so older subdomain names can still be updated and deleted */
+    if (is(r, "", "namespaces") || (is(r, "apps", "statefulsets") && !update))
         return kg_name_is_dns_label;
     if (is(r, "", "services"))
         return kg_name_is_dns1035_label;
-    if (!strcmp(r->group, "rbac.authorization.k8s.io"))
+    /* ValidateCertificateRequestName: "We don't care what you call your certificate requests" (only the path
+     * segment rules every name obeys) */
+    if (!strcmp(r->group, "rbac.authorization.k8s.io") || is(r, "certificates.k8s.io", "certificatesigningrequests"))
         return kg_name_is_path_segment;
     return kg_name_is_dns_subdomain;
 }
@@ -168,7 +174,8 @@ static void validate_workload(kg_arena *a, const kg_resource *r, const kg_json *
         if (!sel || sel->type != KG_JSON_OBJECT || (!kg_json_get(sel, "matchLabels") && !kg_json_get(sel, "matchExpressions")))
             kg_field_required(a, errs, "spec.selector", NULL);
         else if (!labels_match_selector(sel, kg_json_path(tmpl, "metadata.labels")))
-            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.metadata.labels", tpath), "map[string]string{...}",
+            kg_field_invalid_raw(a, errs, kg_arena_sprintf(a, "%s.metadata.labels", tpath),
+                                 kg_api_go_string_map(a, kg_json_path(tmpl, "metadata.labels")),
                                  "`selector` does not match template `labels`");
     }
     validate_pod_spec(a, kg_json_get(tmpl, "spec"), kg_arena_sprintf(a, "%s.spec", tpath), true, errs);
@@ -231,7 +238,8 @@ static void validate_pod_update(kg_arena *a, const kg_json *obj, const kg_json *
 
 void kg_api_validate(kg_arena *a, const kg_resource *r, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
-    kg_validate_object_meta(a, kg_json_get(obj, "metadata"), r->namespaced, name_validator(r), "metadata", errs);
+    kg_validate_object_meta(a, kg_json_get(obj, "metadata"), r->namespaced, name_validator(r, old != NULL), "metadata",
+                            errs);
     if (!strcmp(r->plural, "events") && (!r->group[0] || !strcmp(r->group, "events.k8s.io")))
         kg_api_validate_event(a, r, obj, old, errs);
     if (is(r, "", "pods")) {

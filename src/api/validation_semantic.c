@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "api/validation.h"
+#include "api/validation_internal.h"
 #include "base/buf.h"
 #include "meta/names.h"
 #include "meta/quantity.h"
@@ -179,6 +180,30 @@ static void validate_probes(kg_arena *a, const kg_json *c, const char *path, boo
     }
 }
 
+/* validateEnv with RelaxedEnvironmentVariableValidation (on by default since v1.32): a name is required and made
+ * of printable ASCII other than '='. */
+static void validate_env(kg_arena *a, const kg_json *c, const char *path, kg_field_errors *errs)
+{
+    const kg_json *env = kg_json_get(c, "env");
+    for (uint32_t i = 0; env && env->type == KG_JSON_ARRAY && i < env->len; i++) {
+        const kg_json *nv = kg_json_get(env->u.items[i], "name");
+        char *np = kg_arena_sprintf(a, "%s.env[%u].name", path, i);
+        if (!nv || nv->type != KG_JSON_STRING || !nv->len) {
+            kg_field_required(a, errs, np, "");
+            continue;
+        }
+        for (uint32_t k = 0; k < nv->len; k++) {
+            unsigned char ch = (unsigned char)nv->u.s[k];
+            if (ch < 0x20 || ch >= 0x7f || ch == '=') {
+                kg_field_invalid(a, errs, np, nv->u.s,
+                                 "a valid environment variable name must consist only of printable ASCII characters "
+                                 "other than '='");
+                break;
+            }
+        }
+    }
+}
+
 static void validate_pod_spec(kg_arena *a, const kg_json *spec, const char *path, kg_field_errors *errs)
 {
     if (!spec || spec->type != KG_JSON_OBJECT)
@@ -192,6 +217,7 @@ static void validate_pod_spec(kg_arena *a, const kg_json *spec, const char *path
         for (uint32_t i = 0; i < cs->len; i++) {
             const kg_json *c = cs->u.items[i];
             char *cp = kg_arena_sprintf(a, "%s.%s[%u]", path, lists[l], i);
+            validate_env(a, c, cp, errs);
             validate_volume_mounts(a, c, vols, cp, errs);
             validate_probes(a, c, cp, l == 0, errs);
             validate_resources(a, kg_json_get(c, "resources"), P(a, cp, "resources"), errs);
@@ -419,6 +445,10 @@ static bool time_zone_known(const char *tz)
 
 static void validate_cronjob(kg_arena *a, const kg_json *obj, kg_field_errors *errs)
 {
+    /* the controller appends an 11-character suffix to name its Jobs, whose names are at most 63 characters */
+    const char *name = kg_json_path_str(obj, "metadata.name");
+    if (name && strlen(name) > 52)
+        kg_field_invalid(a, errs, "metadata.name", name, "must be no more than 52 characters");
     const char *sch = kg_json_path_str(obj, "spec.schedule");
     const kg_json *tzv = kg_json_path(obj, "spec.timeZone");
     const char *tz = tzv && tzv->type == KG_JSON_STRING ? tzv->u.s : NULL;
@@ -454,14 +484,127 @@ static void validate_lease(kg_arena *a, const kg_json *obj, kg_field_errors *err
         kg_field_invalid_int(a, errs, "spec.leaseTransitions", t->u.i, "must be greater than or equal to 0");
 }
 
+/* ---- Job and rollout strategies ---- */
+
+/* validateJobSpec: parallelism, completions and backoffLimit are non-negative. */
+static void validate_job_spec(kg_arena *a, const kg_json *spec, const char *path, kg_field_errors *errs)
+{
+    static const char *const fields[] = {"parallelism", "completions", "backoffLimit"};
+    for (int i = 0; i < 3; i++) {
+        const kg_json *v = kg_json_get(spec, fields[i]);
+        if (v && v->type == KG_JSON_INT && v->u.i < 0)
+            kg_field_invalid_int(a, errs, P(a, path, fields[i]), v->u.i, KG_MSG_NEGATIVE);
+    }
+}
+
+/* Go's %#v of an intstr.IntOrString. */
+static char *intstr_gostring(kg_arena *a, const kg_json *v)
+{
+    if (v->type == KG_JSON_STRING)
+        return kg_arena_sprintf(a, "intstr.IntOrString{Type:1, IntVal:0, StrVal:\"%s\"}", v->u.s);
+    return kg_arena_sprintf(a, "intstr.IntOrString{Type:0, IntVal:%lld, StrVal:\"\"}",
+                            (long long)(v->type == KG_JSON_INT ? v->u.i : 0));
+}
+
+/* The percentage of a valid "N%" string, -1 otherwise (validation.IsValidPercent: [0-9]+%). */
+static long percent_value(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 2 || s[n - 1] != '%')
+        return -1;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+    return n > 10 ? 0x7fffffff : strtol(s, NULL, 10);
+}
+
+/* ValidatePositiveIntOrPercent; returns getIntOrPercentValue (0 when invalid), dflt when absent. */
+static long validate_int_or_percent(kg_arena *a, const kg_json *v, long dflt, const char *path, kg_field_errors *errs)
+{
+    if (!v || v->type == KG_JSON_NULL)
+        return dflt;
+    if (v->type == KG_JSON_INT) {
+        if (v->u.i < 0)
+            kg_field_invalid_int(a, errs, path, v->u.i, KG_MSG_NEGATIVE);
+        return (long)v->u.i;
+    }
+    if (v->type != KG_JSON_STRING)
+        return 0;
+    long pct = percent_value(v->u.s);
+    if (pct < 0) {
+        kg_field_invalid_raw(a, errs, path, intstr_gostring(a, v),
+                             "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  "
+                             "or '93%', regex used for validation is '[0-9]+%')");
+        return 0;
+    }
+    return pct;
+}
+
+/* ValidateRollingUpdateDeployment / ValidateRollingUpdateDaemonSet: maxUnavailable and maxSurge may not both be 0,
+ * and maxUnavailable may not exceed 100%. Absent values take their defaults (Deployment 25% / 25%, DaemonSet
+ * maxUnavailable 1, maxSurge 0). */
+static void validate_rolling_update(kg_arena *a, const kg_json *ru, const char *path, long du, long ds,
+                                    kg_field_errors *errs)
+{
+    const kg_json *mu = kg_json_get(ru, "maxUnavailable"), *ms = kg_json_get(ru, "maxSurge");
+    char *mup = P(a, path, "maxUnavailable"), *msp = P(a, path, "maxSurge");
+    long u = validate_int_or_percent(a, mu, du, mup, errs);
+    long sg = validate_int_or_percent(a, ms, ds, msp, errs);
+    if (u == 0 && sg == 0)
+        kg_field_invalid_raw(a, errs, mup,
+                             mu ? intstr_gostring(a, mu) : "intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}",
+                             "may not be 0 when `maxSurge` is 0");
+    if (mu && mu->type == KG_JSON_STRING && u > 100)
+        kg_field_invalid_raw(a, errs, mup, intstr_gostring(a, mu), "must not be greater than 100%");
+}
+
+static void validate_strategies(kg_arena *a, const kg_resource *r, const kg_json *obj, kg_field_errors *errs)
+{
+    if (is(r, "apps", "deployments")) {
+        const kg_json *st = kg_json_path(obj, "spec.strategy");
+        const char *type = kg_json_get_str(st, "type");
+        const kg_json *ru = kg_json_get(st, "rollingUpdate");
+        bool has_ru = ru && ru->type == KG_JSON_OBJECT;
+        if (type && !strcmp(type, "Recreate") && has_ru)
+            kg_field_forbidden(a, errs, "spec.strategy.rollingUpdate",
+                               "may not be specified when strategy `type` is 'Recreate'");
+        else if (has_ru)
+            validate_rolling_update(a, ru, "spec.strategy.rollingUpdate", 25, 25, errs);
+    } else if (is(r, "apps", "daemonsets")) {
+        const kg_json *ru = kg_json_path(obj, "spec.updateStrategy.rollingUpdate");
+        if (ru && ru->type == KG_JSON_OBJECT)
+            validate_rolling_update(a, ru, "spec.updateStrategy.rollingUpdate", 1, 0, errs);
+    } else if (is(r, "batch", "jobs")) {
+        validate_job_spec(a, kg_json_get(obj, "spec"), "spec", errs);
+    } else if (is(r, "batch", "cronjobs")) {
+        validate_job_spec(a, kg_json_path(obj, "spec.jobTemplate.spec"), "spec.jobTemplate.spec", errs);
+    }
+}
+
+/* ValidateJobSpecUpdate: completions is immutable, except for an Indexed Job scaled with completions equal to
+ * parallelism (elastic Indexed Jobs). */
+static void validate_job_update(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
+{
+    const kg_json *nc = kg_json_path(obj, "spec.completions"), *oc = kg_json_path(old, "spec.completions");
+    bool nset = nc && nc->type == KG_JSON_INT, oset = oc && oc->type == KG_JSON_INT;
+    if (nset == oset && (!nset || nc->u.i == oc->u.i))
+        return;
+    const char *mode = kg_json_path_str(obj, "spec.completionMode");
+    const kg_json *np = kg_json_path(obj, "spec.parallelism"), *op = kg_json_path(old, "spec.parallelism");
+    if (mode && !strcmp(mode, "Indexed") && nset && oset && np && np->type == KG_JSON_INT && np->u.i == nc->u.i && op &&
+        op->type == KG_JSON_INT && op->u.i == oc->u.i)
+        return;
+    if (nset)
+        kg_field_invalid_int(a, errs, "spec.completions", nc->u.i, "field is immutable");
+    else
+        kg_field_invalid_raw(a, errs, "spec.completions", "\"null\"", "field is immutable");
+}
+
 /* ---- updates ---- */
 
-/* Go's %#v of a (dereferenced) metav1.LabelSelector, as ValidateImmutableField prints it. */
-static const char *selector_gostring(kg_arena *a, const kg_json *sel)
+char *kg_api_go_string_map(kg_arena *a, const kg_json *ml)
 {
     kg_buf b = KG_BUF_INIT;
-    kg_buf_puts(&b, "v1.LabelSelector{MatchLabels:");
-    const kg_json *ml = kg_json_get(sel, "matchLabels");
     if (!ml || ml->type != KG_JSON_OBJECT) {
         kg_buf_puts(&b, "map[string]string(nil)");
     } else {
@@ -482,6 +625,17 @@ static const char *selector_gostring(kg_arena *a, const kg_json *sel)
         }
         kg_buf_putc(&b, '}');
     }
+    char *s = kg_arena_strdup(a, kg_buf_cstr(&b));
+    kg_buf_free(&b);
+    return s;
+}
+
+/* Go's %#v of a (dereferenced) metav1.LabelSelector, as ValidateImmutableField prints it. */
+static const char *selector_gostring(kg_arena *a, const kg_json *sel)
+{
+    kg_buf b = KG_BUF_INIT;
+    kg_buf_puts(&b, "v1.LabelSelector{MatchLabels:");
+    kg_buf_puts(&b, kg_api_go_string_map(a, kg_json_get(sel, "matchLabels")));
     kg_buf_puts(&b, ", MatchExpressions:");
     const kg_json *me = kg_json_get(sel, "matchExpressions");
     if (!me || me->type != KG_JSON_ARRAY) {
@@ -536,6 +690,15 @@ static bool selectors_equal(kg_arena *a, const kg_json *x, const kg_json *y)
     return kg_json_equal(cs[0], cs[1]);
 }
 
+/* ValidateStatefulSetSpec (v1.33): serviceName, copied into its pods' spec.subdomain, is a DNS label. */
+static void validate_statefulset(kg_arena *a, const kg_json *obj, kg_field_errors *errs)
+{
+    const char *sn = kg_json_path_str(obj, "spec.serviceName");
+    kg_name_errs ne = {0};
+    if (sn && sn[0] && !kg_is_dns1123_label(sn, &ne))
+        kg_field_invalid(a, errs, "spec.serviceName", sn, kg_name_errs_join(a, &ne, ", "));
+}
+
 static void validate_statefulset_update(kg_arena *a, const kg_json *obj, const kg_json *old, kg_field_errors *errs)
 {
     kg_json *ns = kg_json_clone(a, kg_json_get(obj, "spec"));
@@ -570,6 +733,8 @@ static void validate_update(kg_arena *a, const kg_resource *r, const kg_json *ob
     if (!(is(r, "apps", "deployments") || is(r, "apps", "replicasets") || is(r, "apps", "daemonsets") ||
           is(r, "batch", "jobs")))
         return;
+    if (is(r, "batch", "jobs"))
+        validate_job_update(a, obj, old, errs);
     const kg_json *ns = kg_json_path(obj, "spec.selector"), *os = kg_json_path(old, "spec.selector");
     if (!selectors_equal(a, ns, os))
         kg_field_invalid_raw(a, errs, "spec.selector",
@@ -584,9 +749,15 @@ void kg_api_validate_semantic(kg_arena *a, const kg_resource *r, const kg_json *
     const kg_json *spec = pod_spec_of(r, obj, &path);
     if (spec)
         validate_pod_spec(a, spec, path, errs);
-    if (is(r, "", "services"))
+    validate_strategies(a, r, obj, errs);
+    kg_api_validate_config(a, r, obj, old, errs);
+    if (is(r, "", "services")) {
         validate_service_ports(a, obj, errs);
-    else if (is(r, "batch", "cronjobs"))
+        kg_api_validate_service(a, obj, old, errs);
+    }
+    if (is(r, "apps", "statefulsets"))
+        validate_statefulset(a, obj, errs);
+    if (is(r, "batch", "cronjobs"))
         validate_cronjob(a, obj, errs);
     else if (is(r, "coordination.k8s.io", "leases"))
         validate_lease(a, obj, errs);

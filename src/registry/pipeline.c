@@ -526,8 +526,10 @@ upd_result w_finish_update(wctx *c, const kg_store_kv *cur, kg_json *old, kg_jso
     kg_json *nmd = w_metadata(a, neu);
     const kg_json *omd = kg_json_get(old, "metadata");
     preserve_metadata(a, nmd, omd);
-    if (!c->sub)
+    if (!c->sub) {
+        kg_api_prepare_for_update(a, c->r, neu, old);
         kg_api_default(a, c->r, neu);
+    }
     kg_json *mf = w_managed_fields(c, old, neu);
     if (!c->sub && c->strat->authorize_write && c->p->authz.authorizer) {
         kg_status *ast = c->strat->authorize_write(a, &c->p->authz, &c->rq->user, c->ns, c->name, neu, old);
