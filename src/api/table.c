@@ -374,40 +374,6 @@ static const col C_MINAVAIL = {"Min Available", "string", "", "The minimum numbe
 static const col C_MAXUNAVAIL = {"Max Unavailable", "string", "", "The maximum number or percentage of unavailable pods this budget requires.", 0};
 static const col C_ALLOWED = {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0};
 
-/* Event (printers.go eventColumnDefinitions; descriptions from core/v1 Event) */
-static const col C_EVLAST = {"Last Seen", "string", "",
-                             "The time at which the most recent occurrence of this event was recorded.", 0};
-static const col C_EVTYPE = {"Type", "string", "",
-                             "Type of this event (Normal, Warning), new types could be added in the future", 0};
-static const col C_EVREASON = {"Reason", "string", "",
-                               "This should be a short, machine understandable string that gives the reason for the "
-                               "transition into the object's current status.",
-                               0};
-static const col C_EVOBJECT = {"Object", "string", "", "The object that this event is about.", 0};
-static const col C_EVSUBOBJ = {
-    "Subobject", "string", "",
-    "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go "
-    "field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a "
-    "container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the "
-    "name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" "
-    "(container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a "
-    "part of an object.",
-    1};
-static const col C_EVSOURCE = {
-    "Source", "string", "", "The component reporting this event. Should be a short machine understandable string.", 1};
-static const col C_EVMESSAGE = {"Message", "string", "",
-                                "A human-readable description of the status of this operation.", 0};
-static const col C_EVFIRST = {
-    "First Seen", "string", "",
-    "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", 1};
-static const col C_EVCOUNT = {"Count", "string", "", "The number of times this event has occurred.", 1};
-static const col C_EVNAME = {
-    "Name", "string", "name",
-    "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a "
-    "client to request the generation of an appropriate name automatically. Name is primarily intended for creation "
-    "idempotence and configuration definition. Cannot be updated. More info: "
-    "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
-    1};
 
 static const printer printers[] = {
     {"", "pods", {&NAME, &C_READY, &C_STATUS, &C_RESTARTS, &AGE, &C_IP, &C_NODE, &C_NOMINATED, &C_GATES}},
